@@ -1,0 +1,536 @@
+//! The kernel IR: KPL (AutoSync paper, Fig. 8) extended with what real kernels need.
+//!
+//! Every statement carries a [`StmtId`] that stays stable when barriers are inserted
+//! (the synthesizer relies on that), and a [`Span`] into the source it came from, so
+//! reports and rewrites can point at the original text.
+
+use std::fmt;
+
+/// A statement's identity inside one kernel. Assigned in pre-order by the front ends;
+/// inserted barriers get fresh ids above every existing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct StmtId(pub u32);
+
+/// A region of the source text: byte offsets plus the 1-based line and column of its
+/// start (and the line of its end), so diagnostics need not re-scan the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub col: u32,
+    pub end_line: u32,
+}
+
+impl Span {
+    /// A span that points nowhere (statements made up by a transformation).
+    pub const NONE: Span = Span {
+        start: 0,
+        end: 0,
+        line: 0,
+        col: 0,
+        end_line: 0,
+    };
+}
+
+/// One of the three components of CUDA's `threadIdx`, `blockIdx`, `blockDim`, `gridDim`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+impl Dim {
+    pub const ALL: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+
+    pub fn index(self) -> usize {
+        match self {
+            Dim::X => 0,
+            Dim::Y => 1,
+            Dim::Z => 2,
+        }
+    }
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        }
+    }
+}
+
+/// The launch-dependent values an expression can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// The thread's index in its block (`threadIdx`).
+    Tid(Dim),
+    /// The block's index in the grid (`blockIdx`).
+    Bid(Dim),
+    /// Threads per block (`blockDim`).
+    Bdim(Dim),
+    /// Blocks per grid (`gridDim`).
+    Gdim(Dim),
+}
+
+impl Builtin {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Builtin::Tid(_) => "tid",
+            Builtin::Bid(_) => "bid",
+            Builtin::Bdim(_) => "bdim",
+            Builtin::Gdim(_) => "gdim",
+        }
+    }
+
+    pub fn dim(self) -> Dim {
+        match self {
+            Builtin::Tid(d) | Builtin::Bid(d) | Builtin::Bdim(d) | Builtin::Gdim(d) => d,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// Arithmetic negation `-e`.
+    Neg,
+    /// Logical negation `!e` (1 when `e` is 0, else 0).
+    Not,
+    /// Bitwise complement `~e`.
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// C precedence, higher binds tighter. All binary operators are left-associative.
+    pub fn precedence(self) -> u8 {
+        use BinOp::*;
+        match self {
+            Or => 1,
+            And => 2,
+            BitOr => 3,
+            BitXor => 4,
+            BitAnd => 5,
+            Eq | Ne => 6,
+            Lt | Le | Gt | Ge => 7,
+            Shl | Shr => 8,
+            Add | Sub => 9,
+            Mul | Div | Rem => 10,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Shl => "<<",
+            Shr => ">>",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            And => "&&",
+            Or => "||",
+        }
+    }
+}
+
+/// Thread-local expressions: they never touch memory (reads are statements).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    Int(i64),
+    Var(String),
+    Builtin(Builtin),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    pub fn un(op: UnOp, a: Expr) -> Expr {
+        Expr::Unary(op, Box::new(a))
+    }
+
+    pub fn var(name: &str) -> Expr {
+        Expr::Var(name.to_string())
+    }
+
+    /// Calls `f` on every variable the expression reads.
+    pub fn for_each_var(&self, f: &mut impl FnMut(&str)) {
+        match self {
+            Expr::Var(v) => f(v),
+            Expr::Int(_) | Expr::Builtin(_) => {}
+            Expr::Unary(_, a) => a.for_each_var(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+        }
+    }
+
+    /// Calls `f` on every builtin the expression reads.
+    pub fn for_each_builtin(&self, f: &mut impl FnMut(Builtin)) {
+        match self {
+            Expr::Builtin(b) => f(*b),
+            Expr::Int(_) | Expr::Var(_) => {}
+            Expr::Unary(_, a) => a.for_each_builtin(f),
+            Expr::Binary(_, a, b) => {
+                a.for_each_builtin(f);
+                b.for_each_builtin(f);
+            }
+        }
+    }
+}
+
+/// Memory spaces that matter for races: shared memory is per block, global memory is
+/// shared by the whole grid (so inter-block races on it cannot be fixed by barriers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    Shared,
+    Global,
+}
+
+impl Space {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Space::Shared => "shared",
+            Space::Global => "global",
+        }
+    }
+}
+
+/// Read-modify-write operations. Atomic/atomic pairs never race (DESIGN §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Exch,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    Cas,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 11] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Exch,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Cas,
+    ];
+
+    /// The `.kpl` spelling (`atomic_add`, ...).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "atomic_add",
+            AtomicOp::Sub => "atomic_sub",
+            AtomicOp::Exch => "atomic_exch",
+            AtomicOp::Min => "atomic_min",
+            AtomicOp::Max => "atomic_max",
+            AtomicOp::And => "atomic_and",
+            AtomicOp::Or => "atomic_or",
+            AtomicOp::Xor => "atomic_xor",
+            AtomicOp::Inc => "atomic_inc",
+            AtomicOp::Dec => "atomic_dec",
+            AtomicOp::Cas => "atomic_cas",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    /// From the opening to the closing brace.
+    pub span: Span,
+}
+
+impl Block {
+    pub fn new(stmts: Vec<Stmt>) -> Block {
+        Block {
+            stmts,
+            span: Span::NONE,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    pub id: StmtId,
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    /// `local x;` or `local x = e;`: a private variable (arbitrary value when no init).
+    Local {
+        var: String,
+        init: Option<Expr>,
+    },
+    /// `x = e;`
+    Assign {
+        var: String,
+        value: Expr,
+    },
+    /// `havoc x;`: x gets an arbitrary value (what the front end does with unknown calls).
+    Havoc {
+        var: String,
+    },
+    /// `x = A[e];`
+    Read {
+        var: String,
+        array: String,
+        index: Expr,
+    },
+    /// `A[e] = v;`
+    Write {
+        array: String,
+        index: Expr,
+        value: Expr,
+    },
+    /// `x = atomic_add(A[e], v);` and the other read-modify-write operations.
+    Atomic {
+        var: Option<String>,
+        op: AtomicOp,
+        array: String,
+        index: Expr,
+        value: Expr,
+    },
+    Barrier,
+    If {
+        cond: Expr,
+        then_blk: Block,
+        else_blk: Option<Block>,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    /// `for (v = init; cond; v = step) body`: declares `v` for the loop.
+    For {
+        var: String,
+        init: Expr,
+        cond: Expr,
+        step: Expr,
+        body: Block,
+    },
+    /// `assume e;`: executions where e is false for an enabled thread are infeasible.
+    Assume(Expr),
+    /// Turns the thread's predicate off for the rest of the kernel.
+    Return,
+    /// Turns the thread's predicate off until the innermost loop ends.
+    Break,
+    /// Turns the thread's predicate off until the innermost loop's next iteration.
+    Continue,
+}
+
+impl StmtKind {
+    pub fn is_barrier(&self) -> bool {
+        matches!(self, StmtKind::Barrier)
+    }
+
+    pub fn is_loop(&self) -> bool {
+        matches!(self, StmtKind::While { .. } | StmtKind::For { .. })
+    }
+}
+
+/// A kernel parameter: an array in a memory space, or a uniform integer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    Array { name: String, space: Space },
+    Scalar { name: String },
+}
+
+impl Param {
+    pub fn name(&self) -> &str {
+        match self {
+            Param::Array { name, .. } | Param::Scalar { name } => name,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: String,
+    pub params: Vec<Param>,
+    /// Preconditions on parameters and launch sizes (conjunction).
+    pub requires: Vec<Expr>,
+    pub body: Block,
+    /// The kernel's header (for diagnostics).
+    pub span: Span,
+}
+
+impl Kernel {
+    pub fn arrays(&self) -> impl Iterator<Item = (&str, Space)> {
+        self.params.iter().filter_map(|p| match p {
+            Param::Array { name, space } => Some((name.as_str(), *space)),
+            Param::Scalar { .. } => None,
+        })
+    }
+
+    pub fn scalars(&self) -> impl Iterator<Item = &str> {
+        self.params.iter().filter_map(|p| match p {
+            Param::Scalar { name } => Some(name.as_str()),
+            Param::Array { .. } => None,
+        })
+    }
+
+    pub fn array_space(&self, name: &str) -> Option<Space> {
+        self.arrays().find(|(n, _)| *n == name).map(|(_, s)| s)
+    }
+
+    /// All statements, in pre-order (a compound statement before its children, then
+    /// branch before else branch).
+    pub fn stmts(&self) -> Vec<&Stmt> {
+        let mut out = Vec::new();
+        collect(&self.body, &mut out);
+        out
+    }
+
+    pub fn stmt(&self, id: StmtId) -> Option<&Stmt> {
+        self.stmts().into_iter().find(|s| s.id == id)
+    }
+
+    pub fn max_id(&self) -> Option<StmtId> {
+        self.stmts().iter().map(|s| s.id).max()
+    }
+
+    pub fn barrier_count(&self) -> usize {
+        self.stmts().iter().filter(|s| s.kind.is_barrier()).count()
+    }
+
+    /// Gives every statement a fresh id in pre-order (what the front ends do after
+    /// building a kernel).
+    pub fn renumber(&mut self) {
+        let mut next = 0;
+        renumber_block(&mut self.body, &mut next);
+    }
+
+    /// The kernel without its barriers (what `--strip` synthesizes from).
+    pub fn without_barriers(&self) -> Kernel {
+        let mut k = self.clone();
+        strip_block(&mut k.body);
+        k
+    }
+
+    /// The same kernel with every span cleared: structural equality for round trips.
+    pub fn without_spans(&self) -> Kernel {
+        let mut k = self.clone();
+        k.span = Span::NONE;
+        clear_spans(&mut k.body);
+        k
+    }
+}
+
+impl Stmt {
+    /// The blocks directly inside this statement, in program order.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match &self.kind {
+            StmtKind::If {
+                then_blk, else_blk, ..
+            } => std::iter::once(then_blk).chain(else_blk.as_ref()).collect(),
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match &mut self.kind {
+            StmtKind::If {
+                then_blk, else_blk, ..
+            } => std::iter::once(then_blk).chain(else_blk.as_mut()).collect(),
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
+    for s in &b.stmts {
+        out.push(s);
+        for inner in s.blocks() {
+            collect(inner, out);
+        }
+    }
+}
+
+fn renumber_block(b: &mut Block, next: &mut u32) {
+    for s in &mut b.stmts {
+        s.id = StmtId(*next);
+        *next += 1;
+        for inner in s.blocks_mut() {
+            renumber_block(inner, next);
+        }
+    }
+}
+
+fn strip_block(b: &mut Block) {
+    b.stmts.retain(|s| !s.kind.is_barrier());
+    for s in &mut b.stmts {
+        for inner in s.blocks_mut() {
+            strip_block(inner);
+        }
+    }
+}
+
+fn clear_spans(b: &mut Block) {
+    b.span = Span::NONE;
+    for s in &mut b.stmts {
+        s.span = Span::NONE;
+        for inner in s.blocks_mut() {
+            clear_spans(inner);
+        }
+    }
+}
+
+impl fmt::Display for StmtId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}

@@ -1,0 +1,7 @@
+//! The textual `.kpl` syntax (DESIGN §3): a pest parser and a printer that round-trip.
+
+mod parser;
+mod printer;
+
+pub use parser::{ParseError, parse};
+pub use printer::{expr as print_expr, print, print_kernel, stmt as print_stmt};

@@ -1,0 +1,625 @@
+//! `.kpl` text → [`Kernel`]s, with pest. After the grammar accepts a file, a scope check
+//! rejects what the grammar cannot: unknown names, arrays used as scalars, assignments
+//! to parameters, shadowing (the interpreter and verifier use one flat environment per
+//! thread, which is only correct when names are not shadowed).
+
+use pest::Parser;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use crate::ir::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "syntax/kpl.pest"]
+struct KplParser;
+
+/// A syntax or scope error, located in the source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct ParseError {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+/// Parses a `.kpl` file into its kernels. Statement ids are assigned in pre-order.
+pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
+    let mut pairs = KplParser::parse(Rule::file, src).map_err(from_pest)?;
+    let file = pairs.next().expect("the file rule always produces a pair");
+    let mut kernels = Vec::new();
+    let mut names = HashSet::new();
+    for p in file.into_inner() {
+        if p.as_rule() != Rule::kernel {
+            continue;
+        }
+        let k = kernel(p)?;
+        if !names.insert(k.name.clone()) {
+            return Err(err_at(k.span, format!("kernel `{}` is defined twice", k.name)));
+        }
+        check_scopes(&k)?;
+        kernels.push(k);
+    }
+    Ok(kernels)
+}
+
+fn from_pest(e: pest::error::Error<Rule>) -> ParseError {
+    let (line, col) = match e.line_col {
+        pest::error::LineColLocation::Pos((l, c)) | pest::error::LineColLocation::Span((l, c), _) => {
+            (l as u32, c as u32)
+        }
+    };
+    let e = e.renamed_rules(|r| rule_name(*r).to_string());
+    let message = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r).to_string()).collect();
+            names.sort();
+            names.dedup();
+            format!("syntax error: expected {}", names.join(", "))
+        }
+        other => format!("syntax error: {}", other.message()),
+    };
+    ParseError { line, col, message }
+}
+
+fn rule_name(r: Rule) -> &'static str {
+    match r {
+        Rule::kernel => "`kernel`",
+        Rule::EOI => "end of file",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::expr => "an expression",
+        Rule::params | Rule::param | Rule::array_param | Rule::scalar_param => "a parameter",
+        Rule::space => "`shared` or `global`",
+        Rule::requires => "`requires`",
+        Rule::block => "`{`",
+        Rule::local_stmt
+        | Rule::assign_stmt
+        | Rule::read_stmt
+        | Rule::write_stmt
+        | Rule::atomic_stmt
+        | Rule::barrier_stmt
+        | Rule::if_stmt
+        | Rule::while_stmt
+        | Rule::for_stmt
+        | Rule::assume_stmt
+        | Rule::return_stmt
+        | Rule::break_stmt
+        | Rule::continue_stmt
+        | Rule::havoc_stmt => "a statement",
+        Rule::kw_else => "`else`",
+        Rule::builtin | Rule::builtin_name => "`tid`, `bid`, `bdim` or `gdim`",
+        Rule::dim => "`x`, `y` or `z`",
+        Rule::atomic_op => "an atomic operation",
+        Rule::or
+        | Rule::and
+        | Rule::bitor
+        | Rule::bitxor
+        | Rule::bitand
+        | Rule::eq
+        | Rule::ne
+        | Rule::shl
+        | Rule::shr
+        | Rule::le
+        | Rule::ge
+        | Rule::lt
+        | Rule::gt
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::rem => "an operator",
+        Rule::neg | Rule::not | Rule::bitnot => "a unary operator",
+        _ => "more input",
+    }
+}
+
+/// The span of a pair, without the blanks and comments pest lets a rule swallow after
+/// its last token (statements and blocks end with `;` or `}`, which is where they end).
+fn span_of(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    let (line, col) = s.start_pos().line_col();
+    let end = s.start() + code_len(s.as_str());
+    let end_line = line + s.as_str()[..end - s.start()].matches('\n').count();
+    Span {
+        start: s.start(),
+        end,
+        line: line as u32,
+        col: col as u32,
+        end_line: end_line as u32,
+    }
+}
+
+/// Length of `text` up to its last character outside a comment.
+fn code_len(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            i += text[i..].find('\n').unwrap_or(b.len() - i);
+        } else if b[i..].starts_with(b"/*") {
+            i += text[i + 2..].find("*/").map_or(b.len() - i, |j| j + 4);
+        } else {
+            if !b[i].is_ascii_whitespace() {
+                last = i + 1;
+            }
+            i += 1;
+        }
+    }
+    last
+}
+
+fn err_at(span: Span, message: String) -> ParseError {
+    ParseError {
+        line: span.line,
+        col: span.col,
+        message,
+    }
+}
+
+fn kernel(p: Pair<Rule>) -> Result<Kernel, ParseError> {
+    let span = span_of(&p);
+    let mut inner = p.into_inner();
+    let name = inner.next().expect("kernel name").as_str().to_string();
+    let mut params = Vec::new();
+    let mut requires = Vec::new();
+    let mut body = None;
+    for q in inner {
+        match q.as_rule() {
+            Rule::params => {
+                for param in q.into_inner() {
+                    params.push(parameter(param));
+                }
+            }
+            Rule::requires => {
+                let e = q.into_inner().next().expect("requires expression");
+                requires.push(expr(e)?);
+            }
+            Rule::block => body = Some(block(q)?),
+            _ => {}
+        }
+    }
+    let header_end = body.as_ref().map_or(span.end, |b: &Block| b.span.start);
+    let mut k = Kernel {
+        name,
+        params,
+        requires,
+        body: body.expect("kernel body"),
+        span: Span {
+            end: header_end,
+            end_line: span.line,
+            ..span
+        },
+    };
+    k.renumber();
+    Ok(k)
+}
+
+fn parameter(p: Pair<Rule>) -> Param {
+    let q = p.into_inner().next().expect("param alternative");
+    match q.as_rule() {
+        Rule::array_param => {
+            let mut i = q.into_inner();
+            let space = match i.next().expect("space").as_str() {
+                "shared" => Space::Shared,
+                _ => Space::Global,
+            };
+            Param::Array {
+                space,
+                name: i.next().expect("array name").as_str().to_string(),
+            }
+        }
+        _ => Param::Scalar {
+            name: q.as_str().trim().to_string(),
+        },
+    }
+}
+
+fn block(p: Pair<Rule>) -> Result<Block, ParseError> {
+    let span = span_of(&p);
+    let stmts = p.into_inner().map(stmt).collect::<Result<Vec<_>, _>>()?;
+    Ok(Block { stmts, span })
+}
+
+fn ident(p: Option<Pair<Rule>>) -> String {
+    p.expect("identifier").as_str().to_string()
+}
+
+fn next_expr(i: &mut Pairs<Rule>) -> Result<Expr, ParseError> {
+    expr(i.next().expect("expression"))
+}
+
+fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
+    let span = span_of(&p);
+    let rule = p.as_rule();
+    let mut i = p.into_inner();
+    let kind = match rule {
+        Rule::local_stmt => {
+            i.next(); // the keyword
+            let var = ident(i.next());
+            let init = i.next().map(expr).transpose()?;
+            StmtKind::Local { var, init }
+        }
+        Rule::assign_stmt => StmtKind::Assign {
+            var: ident(i.next()),
+            value: next_expr(&mut i)?,
+        },
+        Rule::read_stmt => StmtKind::Read {
+            var: ident(i.next()),
+            array: ident(i.next()),
+            index: next_expr(&mut i)?,
+        },
+        Rule::write_stmt => StmtKind::Write {
+            array: ident(i.next()),
+            index: next_expr(&mut i)?,
+            value: next_expr(&mut i)?,
+        },
+        Rule::atomic_stmt => {
+            let first = i.next().expect("atomic");
+            let (var, op_pair) = if first.as_rule() == Rule::ident {
+                (Some(first.as_str().to_string()), i.next().expect("atomic op"))
+            } else {
+                (None, first)
+            };
+            let op = AtomicOp::ALL
+                .into_iter()
+                .find(|o| o.keyword() == op_pair.as_str())
+                .expect("grammar only accepts known atomics");
+            StmtKind::Atomic {
+                var,
+                op,
+                array: ident(i.next()),
+                index: next_expr(&mut i)?,
+                value: next_expr(&mut i)?,
+            }
+        }
+        Rule::barrier_stmt => StmtKind::Barrier,
+        Rule::if_stmt => {
+            i.next();
+            let cond = next_expr(&mut i)?;
+            let then_blk = block(i.next().expect("then block"))?;
+            let else_blk = match i.next() {
+                Some(_kw_else) => Some(block(i.next().expect("else block"))?),
+                None => None,
+            };
+            StmtKind::If {
+                cond,
+                then_blk,
+                else_blk,
+            }
+        }
+        Rule::while_stmt => {
+            i.next();
+            StmtKind::While {
+                cond: next_expr(&mut i)?,
+                body: block(i.next().expect("loop body"))?,
+            }
+        }
+        Rule::for_stmt => {
+            i.next();
+            let var_pair = i.next().expect("loop variable");
+            let var = var_pair.as_str().to_string();
+            let init = next_expr(&mut i)?;
+            let cond = next_expr(&mut i)?;
+            let step_var = i.next().expect("step variable");
+            if step_var.as_str() != var {
+                return Err(err_at(
+                    span_of(&step_var),
+                    format!(
+                        "the step of this `for` assigns `{}`, but the loop variable is `{var}`",
+                        step_var.as_str()
+                    ),
+                ));
+            }
+            let step = next_expr(&mut i)?;
+            StmtKind::For {
+                var,
+                init,
+                cond,
+                step,
+                body: block(i.next().expect("loop body"))?,
+            }
+        }
+        Rule::assume_stmt => {
+            i.next();
+            StmtKind::Assume(next_expr(&mut i)?)
+        }
+        Rule::return_stmt => StmtKind::Return,
+        Rule::break_stmt => StmtKind::Break,
+        Rule::continue_stmt => StmtKind::Continue,
+        Rule::havoc_stmt => {
+            i.next();
+            StmtKind::Havoc { var: ident(i.next()) }
+        }
+        r => unreachable!("not a statement rule: {r:?}"),
+    };
+    Ok(Stmt {
+        id: StmtId(0),
+        kind,
+        span,
+    })
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::infix(Rule::bitor, Assoc::Left))
+            .op(Op::infix(Rule::bitxor, Assoc::Left))
+            .op(Op::infix(Rule::bitand, Assoc::Left))
+            .op(Op::infix(Rule::eq, Assoc::Left) | Op::infix(Rule::ne, Assoc::Left))
+            .op(Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::shl, Assoc::Left) | Op::infix(Rule::shr, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not) | Op::prefix(Rule::bitnot))
+    })
+}
+
+fn expr(p: Pair<Rule>) -> Result<Expr, ParseError> {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let u = match op.as_rule() {
+                Rule::neg => UnOp::Neg,
+                Rule::not => UnOp::Not,
+                _ => UnOp::BitNot,
+            };
+            Ok(Expr::un(u, rhs?))
+        })
+        .map_infix(|lhs, op, rhs| {
+            let b = match op.as_rule() {
+                Rule::or => BinOp::Or,
+                Rule::and => BinOp::And,
+                Rule::bitor => BinOp::BitOr,
+                Rule::bitxor => BinOp::BitXor,
+                Rule::bitand => BinOp::BitAnd,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::shl => BinOp::Shl,
+                Rule::shr => BinOp::Shr,
+                Rule::le => BinOp::Le,
+                Rule::ge => BinOp::Ge,
+                Rule::lt => BinOp::Lt,
+                Rule::gt => BinOp::Gt,
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            Ok(Expr::bin(b, lhs?, rhs?))
+        })
+        .parse(p.into_inner())
+}
+
+fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
+    match p.as_rule() {
+        Rule::int => p
+            .as_str()
+            .parse::<i64>()
+            .ok()
+            .filter(|v| *v <= u32::MAX as i64)
+            .map(Expr::Int)
+            .ok_or_else(|| {
+                err_at(
+                    span_of(&p),
+                    format!("integer `{}` does not fit in 32 bits", p.as_str()),
+                )
+            }),
+        Rule::ident => Ok(Expr::Var(p.as_str().to_string())),
+        Rule::builtin => {
+            let mut i = p.into_inner();
+            let name = i.next().expect("builtin name").as_str();
+            let dim = match i.next().map(|d| d.as_str()) {
+                Some("y") => Dim::Y,
+                Some("z") => Dim::Z,
+                _ => Dim::X,
+            };
+            Ok(Expr::Builtin(match name {
+                "tid" => Builtin::Tid(dim),
+                "bid" => Builtin::Bid(dim),
+                "bdim" => Builtin::Bdim(dim),
+                _ => Builtin::Gdim(dim),
+            }))
+        }
+        Rule::expr => expr(p),
+        r => unreachable!("not a primary: {r:?}"),
+    }
+}
+
+/// The scope check described in the module comment.
+fn check_scopes(k: &Kernel) -> Result<(), ParseError> {
+    let mut sc = Scopes {
+        arrays: HashSet::new(),
+        params: HashSet::new(),
+        stack: vec![Vec::new()],
+        loop_depth: 0,
+    };
+    for p in &k.params {
+        let fresh = match p {
+            Param::Array { name, .. } => sc.arrays.insert(name.clone()),
+            Param::Scalar { name } => sc.params.insert(name.clone()),
+        };
+        if !fresh || (sc.arrays.contains(p.name()) && sc.params.contains(p.name())) {
+            return Err(err_at(
+                k.span,
+                format!("parameter `{}` is declared twice", p.name()),
+            ));
+        }
+    }
+    for r in &k.requires {
+        sc.expr(r, k.span)?;
+    }
+    sc.block(&k.body)
+}
+
+struct Scopes {
+    arrays: HashSet<String>,
+    params: HashSet<String>,
+    stack: Vec<Vec<String>>,
+    loop_depth: usize,
+}
+
+impl Scopes {
+    fn visible(&self, v: &str) -> bool {
+        self.stack.iter().any(|s| s.iter().any(|x| x == v))
+    }
+
+    fn declare(&mut self, v: &str, span: Span) -> Result<(), ParseError> {
+        if self.params.contains(v) || self.arrays.contains(v) || self.visible(v) {
+            return Err(err_at(
+                span,
+                format!("`{v}` is already declared here; pick another name (shadowing is not supported)"),
+            ));
+        }
+        self.stack.last_mut().expect("scope").push(v.to_string());
+        Ok(())
+    }
+
+    fn expr(&self, e: &Expr, span: Span) -> Result<(), ParseError> {
+        let mut bad = None;
+        e.for_each_var(&mut |v| {
+            if bad.is_none() && !self.params.contains(v) && !self.visible(v) {
+                bad = Some(v.to_string());
+            }
+        });
+        match bad {
+            None => Ok(()),
+            Some(v) if self.arrays.contains(&v) => Err(err_at(
+                span,
+                format!("array `{v}` used as a value; read it into a local first (`x = {v}[i];`)"),
+            )),
+            Some(v) => Err(err_at(span, format!("unknown variable `{v}`"))),
+        }
+    }
+
+    fn target(&self, v: &str, span: Span) -> Result<(), ParseError> {
+        if self.params.contains(v) {
+            return Err(err_at(span, format!("cannot assign to parameter `{v}`")));
+        }
+        if !self.visible(v) {
+            return Err(err_at(
+                span,
+                format!("unknown variable `{v}` (declare it with `local {v};`)"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn array(&self, a: &str, span: Span) -> Result<(), ParseError> {
+        if self.arrays.contains(a) {
+            Ok(())
+        } else {
+            Err(err_at(
+                span,
+                format!("unknown array `{a}` (declare it as a `shared` or `global` parameter)"),
+            ))
+        }
+    }
+
+    fn block(&mut self, b: &Block) -> Result<(), ParseError> {
+        self.stack.push(Vec::new());
+        for s in &b.stmts {
+            self.stmt(s)?;
+        }
+        self.stack.pop();
+        Ok(())
+    }
+
+    fn loop_block(&mut self, b: &Block) -> Result<(), ParseError> {
+        self.loop_depth += 1;
+        let r = self.block(b);
+        self.loop_depth -= 1;
+        r
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), ParseError> {
+        let sp = s.span;
+        match &s.kind {
+            StmtKind::Local { var, init } => {
+                if let Some(e) = init {
+                    self.expr(e, sp)?;
+                }
+                self.declare(var, sp)
+            }
+            StmtKind::Assign { var, value } => {
+                self.expr(value, sp)?;
+                self.target(var, sp)
+            }
+            StmtKind::Havoc { var } => self.target(var, sp),
+            StmtKind::Read { var, array, index } => {
+                self.array(array, sp)?;
+                self.expr(index, sp)?;
+                self.target(var, sp)
+            }
+            StmtKind::Write { array, index, value } => {
+                self.array(array, sp)?;
+                self.expr(index, sp)?;
+                self.expr(value, sp)
+            }
+            StmtKind::Atomic {
+                var,
+                array,
+                index,
+                value,
+                ..
+            } => {
+                self.array(array, sp)?;
+                self.expr(index, sp)?;
+                self.expr(value, sp)?;
+                match var {
+                    Some(v) => self.target(v, sp),
+                    None => Ok(()),
+                }
+            }
+            StmtKind::Barrier | StmtKind::Return => Ok(()),
+            StmtKind::Break | StmtKind::Continue if self.loop_depth == 0 => Err(err_at(
+                sp,
+                "`break` and `continue` must be inside a loop".to_string(),
+            )),
+            StmtKind::Break | StmtKind::Continue => Ok(()),
+            StmtKind::Assume(e) => self.expr(e, sp),
+            StmtKind::If {
+                cond,
+                then_blk,
+                else_blk,
+            } => {
+                self.expr(cond, sp)?;
+                self.block(then_blk)?;
+                match else_blk {
+                    Some(b) => self.block(b),
+                    None => Ok(()),
+                }
+            }
+            StmtKind::While { cond, body } => {
+                self.expr(cond, sp)?;
+                self.loop_block(body)
+            }
+            StmtKind::For {
+                var,
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.expr(init, sp)?;
+                self.stack.push(Vec::new());
+                self.declare(var, sp)?;
+                self.expr(cond, sp)?;
+                self.expr(step, sp)?;
+                self.loop_block(body)?;
+                self.stack.pop();
+                Ok(())
+            }
+        }
+    }
+}

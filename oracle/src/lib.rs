@@ -1,0 +1,178 @@
+//! Correctness oracles: given a kernel, report its data races and divergent barriers
+//! (DESIGN §4). The synthesizer sees races only through the [`Oracle`] trait, so any
+//! verifier that follows the SDV semantics can be plugged in.
+//!
+//! - [`dynamic::Interpreter`]: runs the kernel under the SDV semantics for concrete
+//!   launches, parameters and memory contents. A testing oracle: every race it reports
+//!   happens, but it can miss races outside the runs it tried.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use kpl::{Arith, Kernel, LabelTree, Space, Span, StmtId};
+
+pub mod dynamic;
+
+/// Threads per block and blocks per grid, in x, y, z.
+pub type Dim3 = [u32; 3];
+
+/// What the user fixed about the run: launch sizes (symbolic when `None`), scalar
+/// parameters, the arithmetic, warp lock step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    pub block_dim: Option<Dim3>,
+    pub grid_dim: Option<Dim3>,
+    /// Scalar parameters fixed with `--param NAME=VALUE`.
+    pub params: BTreeMap<String, i64>,
+    pub arith: Arith,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+}
+
+/// One side of a race: which statement, how it touches memory, where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub stmt: StmtId,
+    pub kind: AccessKind,
+    pub span: Span,
+}
+
+/// A thread of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThreadId {
+    pub tid: Dim3,
+    pub bid: Dim3,
+}
+
+impl fmt::Display for ThreadId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |d: &Dim3| {
+            if d[1] == 0 && d[2] == 0 {
+                d[0].to_string()
+            } else {
+                format!("({}, {}, {})", d[0], d[1], d[2])
+            }
+        };
+        write!(f, "thread {} of block {}", show(&self.tid), show(&self.bid))
+    }
+}
+
+/// A concrete execution that exhibits a defect, for diagnostics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The thread performing the first (resp. second) access, or the enabled and the
+    /// disabled thread at a divergent barrier.
+    pub threads: [ThreadId; 2],
+    /// The array element both accesses touch (races only).
+    pub index: Option<i64>,
+    /// Iteration numbers (0-based) of the enclosing loops, outermost first, at each access.
+    pub iterations: [Vec<u64>; 2],
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+    /// Values of the scalar parameters.
+    pub params: Vec<(String, i64)>,
+}
+
+/// A racing pair of statements (the paper's race location), with what the oracle knows
+/// about when the race can happen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Race {
+    pub array: String,
+    pub space: Space,
+    /// The access that comes first in program text order (`≺`).
+    pub first: Access,
+    pub second: Access,
+    /// The race can happen within one iteration of every common loop (always true of a
+    /// simple race, whose statements share no loop).
+    pub intra: bool,
+    /// Depths `j` (1 = outermost common loop) at which the race can happen across
+    /// iterations: the two accesses are in different iterations of common loop `j` and
+    /// the same iteration of the loops around it.
+    pub inter: Vec<usize>,
+    /// False when no barrier can order the two accesses (threads of different blocks).
+    pub fixable: bool,
+    pub witness: Option<Witness>,
+}
+
+impl Race {
+    /// The `kind` of DESIGN §6: `write-write`, `read-write`, `write-read`, `atomic-write`, ...
+    pub fn kind(&self) -> String {
+        format!("{}-{}", self.first.kind.word(), self.second.kind.word())
+    }
+
+    /// A race of a statement with itself.
+    pub fn is_self_race(&self) -> bool {
+        self.first.stmt == self.second.stmt
+    }
+}
+
+/// A barrier that threads of one block can disagree on reaching.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub stmt: StmtId,
+    pub span: Span,
+    pub witness: Option<Witness>,
+}
+
+/// Everything an oracle found in one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub races: Vec<Race>,
+    pub divergences: Vec<Divergence>,
+    /// What limits the answer (loop bounds reached, runs skipped, ...), for the user.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn is_clean(&self) -> bool {
+        self.races.is_empty() && self.divergences.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OracleError {
+    /// The kernel uses something this oracle cannot decide soundly.
+    #[error("unsupported: {what}")]
+    Unsupported { what: String, span: Span },
+    #[error("timed out after {0} ms")]
+    Timeout(u64),
+    /// No run satisfies the kernel's preconditions and the options (dynamic oracle).
+    #[error("no feasible run: {0}")]
+    NoFeasibleRun(String),
+}
+
+/// A verifier the synthesizer can ask. `&mut self` lets implementations cache work
+/// across the calls of one synthesis.
+pub trait Oracle {
+    /// A short name for reports (`static`, `dynamic`).
+    fn name(&self) -> &'static str;
+
+    /// Races and divergent barriers of `kernel` under the SDV semantics.
+    fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError>;
+}
+
+/// Orders a pair of accesses by program text order, as race locations are written.
+pub fn in_text_order(tree: &LabelTree, a: Access, b: Access) -> (Access, Access, bool) {
+    let pos = |s: StmtId| tree.label_of(s).map(|l| tree.node(l).post);
+    if pos(b.stmt) < pos(a.stmt) {
+        (b, a, true)
+    } else {
+        (a, b, false)
+    }
+}
