@@ -5,6 +5,8 @@
 //! - [`dynamic::Interpreter`]: runs the kernel under the SDV semantics for concrete
 //!   launches, parameters and memory contents. A testing oracle: every race it reports
 //!   happens, but it can miss races outside the runs it tried.
+//! - [`verifier::StaticVerifier`]: the static verifier (SMT through Z3). Sound: when it
+//!   reports nothing, no race or divergence exists under the semantics.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,6 +14,7 @@ use std::fmt;
 use kpl::{Arith, Kernel, LabelTree, Space, Span, StmtId};
 
 pub mod dynamic;
+pub mod verifier;
 
 /// Threads per block and blocks per grid, in x, y, z.
 pub type Dim3 = [u32; 3];

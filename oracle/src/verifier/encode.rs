@@ -1,0 +1,889 @@
+//! Terms to Z3, for one thread copy at one choice of iteration numbers (a [`Ctx`]).
+//!
+//! Values are Z3 `Int`s under [`Arith::Unbounded`] and 32-bit bit-vectors under
+//! [`Arith::Wrap32`]; iteration numbers and trip counts are `Int`s, or 64-bit
+//! bit-vectors under `Wrap32` (so everything stays in one theory). Atoms become
+//! uninterpreted functions of their iteration arguments, one per owner: the thread copy
+//! (thread-varying atoms), the block copy (block-uniform ones) or the whole grid.
+//!
+//! Every encoding is exact for the arithmetic of `kpl::arith` or over-approximates it
+//! by a value that is unconstrained except for facts that hold in every execution:
+//! - `/` and `%` truncate (Z3's `div`/`mod` are Euclidean, so the sign cases are spelled
+//!   out); a zero divisor gives an arbitrary value;
+//! - `&`, `|`, `^` with a constant operand are exact (runs of ones in the mask become
+//!   `div`/`mod` by powers of two); with two variable operands they are uninterpreted
+//!   functions with sound bounds (`0 ≤ a & b ≤ a` for `a ≥ 0`, ...);
+//! - shifts by a constant are multiplications or floor divisions; by a variable, a case
+//!   split over 0..=32 and an arbitrary value beyond;
+//! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) are
+//!   split per table entry, so they stay exact.
+//!
+//! Side facts (bounds of atoms, the exit fact of `InLoop`) are collected in
+//! [`Encoder::facts`]; they hold in every execution, so the queries assert them.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use kpl::{Arith, BinOp, Builtin, UnOp};
+use z3::ast::{Ast, BV, Bool, Int};
+use z3::{FuncDecl, Sort};
+
+use super::symbolic::{AtomKind, Summary};
+use super::term::{AtomId, Class, LoopId, T, Term};
+
+/// A Z3 value: `Int` (unbounded arithmetic) or `BV` (32-bit values, 64-bit iterations).
+#[derive(Clone, Debug)]
+pub enum Val {
+    I(Int),
+    B(BV),
+}
+
+impl Val {
+    pub fn as_i64(&self, m: &z3::Model) -> Option<i64> {
+        match self {
+            Val::I(x) => m.eval(x, true).and_then(|v| v.as_i64()),
+            Val::B(x) => m
+                .eval(x, true)
+                .and_then(|v| v.as_u64())
+                .and_then(|v| i64::try_from(v).ok()),
+        }
+    }
+
+    fn i(&self) -> Int {
+        match self {
+            Val::I(x) => x.clone(),
+            Val::B(x) => x.to_int(false),
+        }
+    }
+
+    pub fn eq(&self, o: &Val) -> Bool {
+        match (self, o) {
+            (Val::I(a), Val::I(b)) => a.eq(b),
+            (Val::B(a), Val::B(b)) => a.eq(b),
+            (a, b) => a.i().eq(b.i()),
+        }
+    }
+}
+
+/// One thread copy at one assignment of iteration numbers.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// 0 or 1: which thread of the query.
+    pub copy: usize,
+    /// 0 or 1: which block (equal for same-block queries).
+    pub block: usize,
+    pub iters: HashMap<LoopId, Val>,
+}
+
+/// Applications of geometric atoms, for the facts relating two iterations.
+struct GeoApp {
+    atom: AtomId,
+    owner: usize,
+    outer: Vec<Val>,
+    k: Val,
+    value: Val,
+}
+
+pub struct Encoder<'s> {
+    pub sum: &'s Summary,
+    wrap: bool,
+    pub bdim: [Val; 3],
+    pub gdim: [Val; 3],
+    pub tid: [[Val; 3]; 2],
+    pub bid: [[Val; 3]; 2],
+    pub params: Vec<Val>,
+    concrete_bdim: bool,
+    concrete_gdim: bool,
+    ufs: HashMap<(AtomId, usize), FuncDecl>,
+    bitops: HashMap<&'static str, FuncDecl>,
+    ctxs: Vec<Ctx>,
+    memo_v: HashMap<(*const Term, usize), Val>,
+    memo_b: HashMap<(*const Term, usize), Bool>,
+    /// Keeps translated terms alive so their addresses stay valid memo keys.
+    keep: Vec<T>,
+    pub facts: Vec<Bool>,
+    geo: Vec<GeoApp>,
+    fresh: u32,
+}
+
+const U32_MAX: i64 = 0xFFFF_FFFF;
+
+impl<'s> Encoder<'s> {
+    pub fn new(
+        sum: &'s Summary,
+        block_dim: Option<crate::Dim3>,
+        grid_dim: Option<crate::Dim3>,
+    ) -> Encoder<'s> {
+        let wrap = sum.arith == Arith::Wrap32;
+        let var = |name: String| {
+            if wrap {
+                Val::B(BV::new_const(name, 32))
+            } else {
+                Val::I(Int::new_const(name))
+            }
+        };
+        let num = |v: i64| {
+            if wrap {
+                Val::B(BV::from_i64(v, 32))
+            } else {
+                Val::I(Int::from_i64(v))
+            }
+        };
+        // A symbolic launch has size 1 in the dimensions the kernel never names.
+        let used = sum.dims_used;
+        let dims = |name: &str, given: Option<crate::Dim3>| -> [Val; 3] {
+            std::array::from_fn(|d| match given {
+                Some(g) => num(g[d] as i64),
+                None if !used[d] => num(1),
+                None => var(format!("{name}.{d}")),
+            })
+        };
+        let per = |name: &str, c: usize, given: Option<crate::Dim3>| -> [Val; 3] {
+            std::array::from_fn(|d| match given {
+                Some(g) if g[d] == 1 => num(0),
+                None if !used[d] => num(0),
+                _ => var(format!("{name}{c}.{d}")),
+            })
+        };
+        Encoder {
+            sum,
+            wrap,
+            bdim: dims("bdim", block_dim),
+            gdim: dims("gdim", grid_dim),
+            tid: [per("tid", 0, block_dim), per("tid", 1, block_dim)],
+            bid: [per("bid", 0, grid_dim), per("bid", 1, grid_dim)],
+            params: sum.params.iter().map(|p| var(format!("param.{p}"))).collect(),
+            concrete_bdim: block_dim.is_some(),
+            concrete_gdim: grid_dim.is_some(),
+            ufs: HashMap::new(),
+            bitops: HashMap::new(),
+            ctxs: Vec::new(),
+            memo_v: HashMap::new(),
+            memo_b: HashMap::new(),
+            keep: Vec::new(),
+            facts: Vec::new(),
+            geo: Vec::new(),
+            fresh: 0,
+        }
+    }
+
+    pub fn ctx(&mut self, c: Ctx) -> usize {
+        self.ctxs.push(c);
+        self.ctxs.len() - 1
+    }
+
+    pub fn num(&self, v: i64) -> Val {
+        if self.wrap {
+            Val::B(BV::from_i64(v, 32))
+        } else {
+            Val::I(Int::from_i64(v))
+        }
+    }
+
+    /// A constant in the iteration domain.
+    pub fn inum(&self, v: i64) -> Val {
+        if self.wrap {
+            Val::B(BV::from_i64(v, 64))
+        } else {
+            Val::I(Int::from_i64(v))
+        }
+    }
+
+    /// A fresh iteration number (`≥ 0`, and `< 2^62` with 64-bit iterations).
+    pub fn iter_var(&mut self, name: &str) -> Val {
+        self.fresh += 1;
+        let v = if self.wrap {
+            Val::B(BV::new_const(format!("{name}#{}", self.fresh), 64))
+        } else {
+            Val::I(Int::new_const(format!("{name}#{}", self.fresh)))
+        };
+        let f = self.iter_bounds(&v);
+        self.facts.push(f);
+        v
+    }
+
+    fn iter_bounds(&self, v: &Val) -> Bool {
+        match v {
+            Val::I(x) => x.ge(0),
+            Val::B(x) => x.bvult(BV::from_u64(1 << 62, 64)),
+        }
+    }
+
+    pub fn iter_lt(&self, a: &Val, b: &Val) -> Bool {
+        match (a, b) {
+            (Val::B(x), Val::B(y)) => x.bvult(y),
+            _ => a.i().lt(b.i()),
+        }
+    }
+
+    pub fn iter_add(&self, a: &Val, off: i64) -> Val {
+        match a {
+            Val::I(x) => Val::I(x + off),
+            Val::B(x) => Val::B(x.bvadd(BV::from_i64(off, 64))),
+        }
+    }
+
+    fn iter_to_val(&self, v: Val) -> Val {
+        match v {
+            Val::B(x) if x.get_size() == 64 => Val::B(x.extract(31, 0)),
+            other => other,
+        }
+    }
+
+    fn val_to_iter(&self, v: Val) -> Val {
+        match v {
+            Val::B(x) if x.get_size() == 32 => Val::B(x.zero_ext(32)),
+            other => other,
+        }
+    }
+
+    /// Facts about the launch and the parameters for the given (copy, block) pairs.
+    pub fn launch_facts(&self, copies: &[(usize, usize)]) -> Vec<Bool> {
+        let mut out = Vec::new();
+        let nonneg_u32 = |v: &Val| match v {
+            Val::I(x) => Bool::and(&[x.ge(0), x.le(U32_MAX)]),
+            Val::B(_) => Bool::from_bool(true),
+        };
+        for d in 0..3 {
+            if !self.concrete_bdim && self.sum.dims_used[d] {
+                out.push(self.ge1(&self.bdim[d]));
+                out.push(nonneg_u32(&self.bdim[d]));
+            }
+            if !self.concrete_gdim && self.sum.dims_used[d] {
+                out.push(self.ge1(&self.gdim[d]));
+                out.push(nonneg_u32(&self.gdim[d]));
+            }
+        }
+        let mut blocks = Vec::new();
+        for &(c, b) in copies {
+            for d in 0..3 {
+                out.push(self.in_range(&self.tid[c][d], &self.bdim[d]));
+            }
+            if !blocks.contains(&b) {
+                blocks.push(b);
+                for d in 0..3 {
+                    out.push(self.in_range(&self.bid[b][d], &self.gdim[d]));
+                }
+            }
+        }
+        for p in &self.params {
+            out.push(nonneg_u32(p));
+        }
+        out
+    }
+
+    fn ge1(&self, v: &Val) -> Bool {
+        match v {
+            Val::I(x) => x.ge(1),
+            Val::B(x) => x.bvuge(BV::from_i64(1, 32)),
+        }
+    }
+
+    fn in_range(&self, v: &Val, n: &Val) -> Bool {
+        match (v, n) {
+            (Val::I(x), Val::I(m)) => Bool::and(&[x.ge(0), x.lt(m)]),
+            (Val::B(x), Val::B(m)) => x.bvult(m),
+            _ => Bool::from_bool(false),
+        }
+    }
+
+    /// The two copies are distinct threads of one block (`same`) or threads of
+    /// distinct blocks.
+    pub fn distinct_threads(&self, same_block: bool) -> Bool {
+        let differ =
+            |a: &[Val; 3], b: &[Val; 3]| Bool::or(&(0..3).map(|d| a[d].eq(&b[d]).not()).collect::<Vec<_>>());
+        if same_block {
+            differ(&self.tid[0], &self.tid[1])
+        } else {
+            differ(&self.bid[0], &self.bid[1])
+        }
+    }
+
+    fn keep(&mut self, t: &T) {
+        self.keep.push(t.clone());
+    }
+
+    /// The value of a term in a context.
+    pub fn val(&mut self, t: &T, cx: usize) -> Val {
+        let key = (Rc::as_ptr(t), cx);
+        if let Some(v) = self.memo_v.get(&key) {
+            return v.clone();
+        }
+        let v = self.val_uncached(t, cx);
+        self.keep(t);
+        self.memo_v.insert(key, v.clone());
+        v
+    }
+
+    /// The truth of a term (`≠ 0`) in a context.
+    pub fn cond(&mut self, t: &T, cx: usize) -> Bool {
+        let key = (Rc::as_ptr(t), cx);
+        if let Some(v) = self.memo_b.get(&key) {
+            return v.clone();
+        }
+        let v = self.cond_uncached(t, cx);
+        self.keep(t);
+        self.memo_b.insert(key, v.clone());
+        v
+    }
+
+    fn b2v(&self, b: &Bool) -> Val {
+        self.ite(b, &self.num(1), &self.num(0))
+    }
+
+    fn nonzero(&self, v: &Val) -> Bool {
+        match v {
+            Val::I(x) => x.eq(0).not(),
+            Val::B(x) => x.eq(BV::from_i64(0, x.get_size())).not(),
+        }
+    }
+
+    fn is_iterish(&self, t: &T) -> bool {
+        match &**t {
+            Term::Iter(_) | Term::IterAdd(..) => true,
+            Term::Atom(id, _) => self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()),
+            _ => false,
+        }
+    }
+
+    /// An iteration-valued term in the iteration domain.
+    pub fn iter(&mut self, t: &T, cx: usize) -> Val {
+        match &**t {
+            Term::Iter(l) => match self.ctxs[cx].iters.get(l) {
+                Some(v) => v.clone(),
+                None => {
+                    // Not bound by the context (only for kernels that read loop-local
+                    // variables after their loop): any iteration will do.
+                    let v = self.iter_var("unbound");
+                    self.ctxs[cx].iters.insert(*l, v.clone());
+                    v
+                }
+            },
+            Term::IterAdd(k, off) => {
+                let k = self.iter(k, cx);
+                self.iter_add(&k, *off)
+            }
+            Term::Const(v) => self.inum(*v),
+            Term::Atom(id, args) if self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()) => {
+                self.atom(*id, args, cx)
+            }
+            _ => {
+                let v = self.val(t, cx);
+                self.val_to_iter(v)
+            }
+        }
+    }
+
+    fn owner(&self, id: AtomId, cx: usize) -> usize {
+        match self.sum.atom_class(id) {
+            Class::Thread => self.ctxs[cx].copy,
+            Class::Block => 2 + self.ctxs[cx].block,
+            Class::Grid => 4,
+        }
+    }
+
+    fn atom(&mut self, id: AtomId, args: &[T], cx: usize) -> Val {
+        let owner = self.owner(id, cx);
+        let argv: Vec<Val> = args.iter().map(|a| self.iter(a, cx)).collect();
+        let is_iter = self.sum.atoms.get(id).is_some_and(|a| a.is_iteration());
+        let wrap = self.wrap;
+        let f = self.ufs.entry((id, owner)).or_insert_with(|| {
+            let (isort, vsort) = if wrap {
+                (Sort::bitvector(64), Sort::bitvector(32))
+            } else {
+                (Sort::int(), Sort::int())
+            };
+            let range = if is_iter { isort.clone() } else { vsort };
+            let dom: Vec<&Sort> = argv.iter().map(|_| &isort).collect();
+            FuncDecl::new(format!("a{id}@{owner}"), &dom, &range)
+        });
+        let refs: Vec<&dyn Ast> = argv
+            .iter()
+            .map(|v| match v {
+                Val::I(x) => x as &dyn Ast,
+                Val::B(x) => x as &dyn Ast,
+            })
+            .collect();
+        let app = f.apply(&refs);
+        let v = if wrap {
+            Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
+        } else {
+            Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
+        };
+        self.atom_facts(id, owner, &argv, &v, cx);
+        v
+    }
+
+    fn atom_facts(&mut self, id: AtomId, owner: usize, argv: &[Val], v: &Val, cx: usize) {
+        let Some(info) = self.sum.atoms.get(id) else {
+            return;
+        };
+        match &info.kind {
+            AtomKind::Trip(_) => {
+                let f = self.iter_bounds(v);
+                self.facts.push(f);
+            }
+            AtomKind::Geo { op, c, init, .. } => {
+                let (op, c, init) = (*op, *c, init.clone());
+                let init = self.val(&init, cx);
+                let step = self.step(op, &init, c);
+                let f = match (v, &init, &step) {
+                    (Val::I(g), Val::I(i0), Val::I(s)) => {
+                        if matches!(op, BinOp::Div | BinOp::Shr) {
+                            i0.ge(0).implies(Bool::and(&[g.ge(0), g.le(s)]))
+                        } else {
+                            i0.gt(0).implies(g.ge(s))
+                        }
+                    }
+                    (Val::B(g), _, Val::B(s)) if matches!(op, BinOp::Div | BinOp::Shr) => g.bvule(s),
+                    _ => Bool::from_bool(true),
+                };
+                self.facts.push(f);
+                if let Some((k, outer)) = argv.split_last() {
+                    // The value at iteration k (the atom stands for k ≥ 1).
+                    let is_first = k.eq(&self.inum(0));
+                    let value = match (&init, v) {
+                        (Val::I(a), Val::I(b)) => Val::I(is_first.ite(a, b)),
+                        (Val::B(a), Val::B(b)) => Val::B(is_first.ite(a, b)),
+                        _ => v.clone(),
+                    };
+                    self.geo.push(GeoApp {
+                        atom: id,
+                        owner,
+                        outer: outer.to_vec(),
+                        k: k.clone(),
+                        value,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One step of a geometric sequence.
+    fn step(&mut self, op: BinOp, x: &Val, c: i64) -> Val {
+        let cv = self.num(c);
+        self.arith(op, x.clone(), cv, None, Some(c))
+    }
+
+    /// Facts relating two iterations of the same geometric sequence (one step apart is
+    /// exact; further apart is monotone). Call once, after the formula is built.
+    pub fn finish(&mut self) {
+        let apps = std::mem::take(&mut self.geo);
+        for (i, a) in apps.iter().enumerate() {
+            for b in &apps[i + 1..] {
+                if a.atom != b.atom || a.owner != b.owner {
+                    continue;
+                }
+                let Some(AtomKind::Geo { op, c, .. }) = self.sum.atoms.get(a.atom).map(|x| x.kind.clone())
+                else {
+                    continue;
+                };
+                let same_outer: Vec<Bool> = a.outer.iter().zip(&b.outer).map(|(x, y)| x.eq(y)).collect();
+                let same_outer = Bool::and(&same_outer);
+                for (x, y) in [(a, b), (b, a)] {
+                    let next = self.iter_add(&x.k, 1);
+                    let step = self.step(op, &x.value, c);
+                    let f = Bool::and(&[same_outer.clone(), y.k.eq(&next)]).implies(y.value.eq(&step));
+                    self.facts.push(f);
+                    if let (Val::I(xv), Val::I(yv), Val::I(s)) = (&x.value, &y.value, &step) {
+                        let later = Bool::and(&[same_outer.clone(), self.iter_lt(&x.k, &y.k)]);
+                        let mono = if matches!(op, BinOp::Div | BinOp::Shr) {
+                            Bool::and(&[later, xv.ge(0)]).implies(yv.le(s))
+                        } else {
+                            Bool::and(&[later, xv.gt(0)]).implies(yv.ge(s))
+                        };
+                        self.facts.push(mono);
+                    }
+                }
+            }
+        }
+    }
+
+    fn val_uncached(&mut self, t: &T, cx: usize) -> Val {
+        match &**t {
+            Term::Const(v) => self.num(*v),
+            Term::Builtin(b) => {
+                let c = &self.ctxs[cx];
+                match b {
+                    Builtin::Tid(d) => self.tid[c.copy][d.index()].clone(),
+                    Builtin::Bid(d) => self.bid[c.block][d.index()].clone(),
+                    Builtin::Bdim(d) => self.bdim[d.index()].clone(),
+                    Builtin::Gdim(d) => self.gdim[d.index()].clone(),
+                }
+            }
+            Term::Param(i) => self.params.get(*i).cloned().unwrap_or_else(|| self.num(0)),
+            Term::Iter(_) | Term::IterAdd(..) => {
+                let v = self.iter(t, cx);
+                self.iter_to_val(v)
+            }
+            Term::Atom(id, args) => {
+                let v = self.atom(*id, args, cx);
+                if self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()) {
+                    self.iter_to_val(v)
+                } else {
+                    v
+                }
+            }
+            Term::Un(UnOp::Neg, a) => match self.val(a, cx) {
+                Val::I(x) => Val::I(-x),
+                Val::B(x) => Val::B(-x),
+            },
+            Term::Un(UnOp::BitNot, a) => match self.val(a, cx) {
+                Val::I(x) => Val::I(-x - 1),
+                Val::B(x) => Val::B(!x),
+            },
+            Term::Un(UnOp::Not, _) | Term::InLoop(_) => {
+                let c = self.cond(t, cx);
+                self.b2v(&c)
+            }
+            Term::Bin(op, a, b) => {
+                use BinOp::*;
+                match op {
+                    Eq | Ne | Lt | Le | Gt | Ge | And | Or => {
+                        let c = self.cond(t, cx);
+                        self.b2v(&c)
+                    }
+                    _ => self.binary(*op, a, b, cx),
+                }
+            }
+            Term::Ite(c, a, b) => {
+                let c = self.cond(c, cx);
+                let (a, b) = (self.val(a, cx), self.val(b, cx));
+                self.ite(&c, &a, &b)
+            }
+            Term::Table(k, vals, tail) => {
+                let kv = self.iter(k, cx);
+                let mut out = self.val(tail, cx);
+                for (i, v) in vals.iter().enumerate().rev() {
+                    let hit = kv.eq(&self.inum(i as i64));
+                    let v = self.num(*v);
+                    out = self.ite(&hit, &v, &out);
+                }
+                out
+            }
+        }
+    }
+
+    fn ite(&self, c: &Bool, a: &Val, b: &Val) -> Val {
+        match (a, b) {
+            (Val::I(x), Val::I(y)) => Val::I(c.ite(x, y)),
+            (Val::B(x), Val::B(y)) => Val::B(c.ite(x, y)),
+            (x, y) => Val::I(c.ite(&x.i(), &y.i())),
+        }
+    }
+
+    fn cond_uncached(&mut self, t: &T, cx: usize) -> Bool {
+        use BinOp::*;
+        match &**t {
+            Term::Const(v) => Bool::from_bool(*v != 0),
+            Term::Un(UnOp::Not, a) => self.cond(a, cx).not(),
+            Term::Bin(And, a, b) => Bool::and(&[self.cond(a, cx), self.cond(b, cx)]),
+            Term::Bin(Or, a, b) => Bool::or(&[self.cond(a, cx), self.cond(b, cx)]),
+            Term::Bin(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
+                let iterish = (self.is_iterish(a) || a.as_const().is_some())
+                    && (self.is_iterish(b) || b.as_const().is_some())
+                    && (self.is_iterish(a) || self.is_iterish(b));
+                let (x, y) = if iterish {
+                    (self.iter(a, cx), self.iter(b, cx))
+                } else {
+                    (self.val(a, cx), self.val(b, cx))
+                };
+                self.compare(*op, &x, &y)
+            }
+            Term::Ite(c, a, b) if t.is_bool() => {
+                let c = self.cond(c, cx);
+                c.ite(&self.cond(a, cx), &self.cond(b, cx))
+            }
+            Term::InLoop(l) => self.in_loop(*l, cx),
+            _ => {
+                let v = self.val(t, cx);
+                self.nonzero(&v)
+            }
+        }
+    }
+
+    /// `k < trip ∧ guard(k)`, with the fact `k = trip ⟹ ¬guard(k)` when only the guard
+    /// can end the loop.
+    fn in_loop(&mut self, l: LoopId, cx: usize) -> Bool {
+        let Some(info) = self.sum.loops.get(l).and_then(|i| i.clone()) else {
+            return Bool::fresh_const("inloop");
+        };
+        let k = self.iter(&Rc::new(Term::Iter(l)), cx);
+        let trip = self.iter(&info.trip_term, cx);
+        let guard = self.cond(&info.guard, cx);
+        let below = self.iter_lt(&k, &trip);
+        if !info.exit_jumps {
+            let f = k.eq(&trip).implies(guard.not());
+            self.facts.push(f);
+        }
+        Bool::and(&[below, guard])
+    }
+
+    pub fn compare(&self, op: BinOp, x: &Val, y: &Val) -> Bool {
+        use BinOp::*;
+        match (x, y) {
+            (Val::B(a), Val::B(b)) if a.get_size() == b.get_size() => match op {
+                Eq => a.eq(b),
+                Ne => a.eq(b).not(),
+                Lt => a.bvult(b),
+                Le => a.bvule(b),
+                Gt => a.bvugt(b),
+                _ => a.bvuge(b),
+            },
+            _ => {
+                let (a, b) = (x.i(), y.i());
+                match op {
+                    Eq => a.eq(&b),
+                    Ne => a.eq(&b).not(),
+                    Lt => a.lt(&b),
+                    Le => a.le(&b),
+                    Gt => a.gt(&b),
+                    _ => a.ge(&b),
+                }
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &T, b: &T, cx: usize) -> Val {
+        use BinOp::*;
+        // Split over the entries of a tabulated operand, so masks and shifts by a
+        // tabulated power of two stay exact.
+        if matches!(op, BitAnd | BitOr | BitXor | Shl | Shr | Div | Rem | Mul) {
+            for (table, other, table_left) in [(b, a, false), (a, b, true)] {
+                if let Term::Table(k, vals, tail) = &**table
+                    && other.as_const().is_none()
+                {
+                    let bld = self.sum.builder();
+                    let mut cases: Vec<T> = vals
+                        .iter()
+                        .map(|v| {
+                            let c = bld.int(*v);
+                            if table_left {
+                                bld.bin(op, c, other.clone())
+                            } else {
+                                bld.bin(op, other.clone(), c)
+                            }
+                        })
+                        .collect();
+                    let last = if table_left {
+                        bld.bin(op, tail.clone(), other.clone())
+                    } else {
+                        bld.bin(op, other.clone(), tail.clone())
+                    };
+                    let kv = self.iter(k, cx);
+                    let mut out = self.val(&last, cx);
+                    while let Some(case) = cases.pop() {
+                        let i = cases.len();
+                        let v = self.val(&case, cx);
+                        let hit = kv.eq(&self.inum(i as i64));
+                        out = self.ite(&hit, &v, &out);
+                    }
+                    return out;
+                }
+            }
+        }
+        let (x, y) = (self.val(a, cx), self.val(b, cx));
+        self.arith(op, x, y, a.as_const(), b.as_const())
+    }
+
+    fn fresh_val(&mut self, name: &str) -> Val {
+        if self.wrap {
+            Val::B(BV::fresh_const(name, 32))
+        } else {
+            Val::I(Int::fresh_const(name))
+        }
+    }
+
+    /// `x op y` where `cx`/`cy` are the operands' values when they are constants.
+    fn arith(&mut self, op: BinOp, x: Val, y: Val, cx: Option<i64>, cy: Option<i64>) -> Val {
+        use BinOp::*;
+        match (x, y) {
+            (Val::B(a), Val::B(b)) => {
+                let zero = BV::from_i64(0, 32);
+                match op {
+                    Add => Val::B(a + b),
+                    Sub => Val::B(a.bvsub(&b)),
+                    Mul => Val::B(a * b),
+                    Div | Rem => {
+                        let q = if op == Div { a.bvudiv(&b) } else { a.bvurem(&b) };
+                        if cy.is_some_and(|c| c != 0) {
+                            Val::B(q)
+                        } else {
+                            let Val::B(any) = self.fresh_val("divzero") else {
+                                unreachable!()
+                            };
+                            Val::B(b.eq(&zero).ite(&any, &q))
+                        }
+                    }
+                    BitAnd => Val::B(a & b),
+                    BitOr => Val::B(a | b),
+                    BitXor => Val::B(a ^ b),
+                    Shl => Val::B(a.bvshl(&b)),
+                    Shr => Val::B(a.bvlshr(&b)),
+                    _ => Val::B(zero),
+                }
+            }
+            (x, y) => {
+                let (a, b) = (x.i(), y.i());
+                Val::I(self.int_arith(op, a, b, cx, cy))
+            }
+        }
+    }
+
+    fn int_arith(&mut self, op: BinOp, a: Int, b: Int, ca: Option<i64>, cb: Option<i64>) -> Int {
+        use BinOp::*;
+        match op {
+            Add => a + b,
+            Sub => a - b,
+            Mul => a * b,
+            Div | Rem => {
+                let q = match cb {
+                    Some(c) if c != 0 => tdiv_const(&a, c),
+                    _ => tdiv(&a, &b),
+                };
+                let r = if op == Div { q } else { &a - &b * q };
+                if cb.is_some_and(|c| c != 0) {
+                    r
+                } else {
+                    let any = Int::fresh_const("divzero");
+                    b.eq(0).ite(&any, &r)
+                }
+            }
+            BitAnd | BitOr | BitXor => {
+                let (var, c) = match (ca, cb) {
+                    (_, Some(c)) => (a.clone(), Some(c)),
+                    (Some(c), _) => (b.clone(), Some(c)),
+                    _ => (a.clone(), None),
+                };
+                match c {
+                    Some(c) => {
+                        let and = and_const(&var, c);
+                        match op {
+                            BitAnd => and,
+                            BitOr => &var + c - and,
+                            _ => &var + c - and * 2,
+                        }
+                    }
+                    None => self.bitop(op, &a, &b),
+                }
+            }
+            Shl | Shr => match cb {
+                Some(c) if (0..63).contains(&c) => shift_const(op, &a, c),
+                Some(_) => Int::fresh_const("shift"),
+                None => {
+                    let mut out = Int::fresh_const("shift");
+                    for c in (0..=32).rev() {
+                        out = b.eq(c).ite(&shift_const(op, &a, c), &out);
+                    }
+                    out
+                }
+            },
+            _ => Int::from_i64(0),
+        }
+    }
+
+    /// A bitwise operation of two variable operands: an uninterpreted function (so equal
+    /// operands give equal results) with bounds that hold on two's complement integers.
+    fn bitop(&mut self, op: BinOp, a: &Int, b: &Int) -> Int {
+        let name = match op {
+            BinOp::BitAnd => "bvand",
+            BinOp::BitOr => "bvor",
+            _ => "bvxor",
+        };
+        let f = self
+            .bitops
+            .entry(name)
+            .or_insert_with(|| FuncDecl::new(name, &[&Sort::int(), &Sort::int()], &Sort::int()));
+        let r = f
+            .apply(&[a as &dyn Ast, b as &dyn Ast])
+            .as_int()
+            .unwrap_or_else(|| Int::fresh_const("bitop"));
+        let (an, bn) = (a.ge(0), b.ge(0));
+        let facts = match op {
+            BinOp::BitAnd => vec![
+                an.implies(Bool::and(&[r.ge(0), r.le(a)])),
+                bn.implies(Bool::and(&[r.ge(0), r.le(b)])),
+                Bool::and(&[an.not(), bn.not()]).implies(Bool::and(&[r.lt(0), r.le(a), r.le(b)])),
+                a.eq(b).implies(r.eq(a)),
+            ],
+            BinOp::BitOr => vec![
+                Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(a), r.ge(b), r.le(a + b)])),
+                Bool::or(&[an.not(), bn.not()]).implies(r.lt(0)),
+                a.eq(b).implies(r.eq(a)),
+            ],
+            _ => vec![
+                Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(0), r.le(a + b)])),
+                an.iff(&bn).implies(r.ge(0)),
+                an.iff(&bn).not().implies(r.lt(0)),
+                a.eq(b).implies(r.eq(0)),
+            ],
+        };
+        self.facts.extend(facts);
+        r
+    }
+}
+
+/// C division (truncating) by a nonzero constant.
+fn tdiv_const(a: &Int, c: i64) -> Int {
+    let m = Int::from_i128((c as i128).abs());
+    let pos = a.div(&m);
+    let neg = -((-a).div(&m));
+    let q = a.ge(0).ite(&pos, &neg);
+    if c < 0 { -q } else { q }
+}
+
+/// C division (truncating) by a nonzero value.
+fn tdiv(a: &Int, b: &Int) -> Int {
+    let (na, nb) = (-a, -b);
+    a.ge(0).ite(
+        &b.gt(0).ite(&a.div(b), &-(a.div(&nb))),
+        &b.gt(0).ite(&-(na.div(b)), &na.div(&nb)),
+    )
+}
+
+/// `a << c` is `a·2^c`; `a >> c` is `⌊a / 2^c⌋` (Z3's `div` by a positive number floors).
+fn shift_const(op: BinOp, a: &Int, c: i64) -> Int {
+    let p = Int::from_i128(1i128 << c);
+    if op == BinOp::Shl { a * p } else { a.div(&p) }
+}
+
+/// `a & c` for a constant `c`, exactly, on two's complement integers: every run of
+/// ones `[lo, hi]` in `c` contributes `((a div 2^lo) mod 2^(hi-lo+1))·2^lo`.
+fn and_const(a: &Int, c: i64) -> Int {
+    if c == 0 {
+        return Int::from_i64(0);
+    }
+    if c == -1 {
+        return a.clone();
+    }
+    if c < 0 {
+        return a - and_const(a, !c);
+    }
+    let mut terms = Vec::new();
+    let mut bit = 0;
+    while bit < 63 {
+        if c >> bit & 1 == 0 {
+            bit += 1;
+            continue;
+        }
+        let lo = bit;
+        while bit < 63 && c >> bit & 1 == 1 {
+            bit += 1;
+        }
+        let width = bit - lo;
+        let low = Int::from_i128(1i128 << lo);
+        let run = Int::from_i128(1i128 << width);
+        let part = if lo == 0 {
+            a.modulo(&run)
+        } else {
+            a.div(&low).modulo(&run) * low
+        };
+        terms.push(part);
+    }
+    if terms.len() == 1 {
+        terms.pop().unwrap_or_else(|| Int::from_i64(0))
+    } else {
+        Int::add(&terms)
+    }
+}

@@ -1,0 +1,480 @@
+//! The SMT queries: can two threads race on a pair of accesses (at one kind of iteration
+//! relationship), can a barrier diverge?
+//!
+//! A race query instantiates the first access for thread copy 0 at iteration numbers
+//! `K0` and the second for copy 1 at `K1`, and asks for both enabled, the same element,
+//! distinct threads, and — for threads of one block — no barrier that must execute
+//! between the two occurrences. Occurrences are ordered as in the SDV trace: by the
+//! iteration numbers of the common loops (lexicographically), then by program text.
+//!
+//! "A barrier executes between" is under-approximated by a disjunction over a few
+//! instances of every barrier that is never divergent (a divergent barrier synchronizes
+//! nothing, as in the interpreter): the instance in the same iterations as the earlier
+//! access (as far as their loops agree, first iterations of the barrier's other loops),
+//! the same for the later access, and — across iterations of loop `j` — the barrier in
+//! the iteration right after the earlier access. Each counts when it lies strictly
+//! between the two occurrences and is enabled; a never-divergent barrier enabled for
+//! one thread is enabled for the whole block. Dropping instances only adds races, so
+//! this is sound; the three instances are where barriers of real kernels sit.
+
+use std::collections::HashMap;
+
+use kpl::Space;
+use z3::ast::Bool;
+use z3::{Model, Params, SatResult, Solver};
+
+use super::encode::{Ctx, Encoder, Val};
+use super::symbolic::{AccessFact, BarrierFact, Summary};
+use super::term::LoopId;
+use crate::{CheckOptions, ThreadId, Witness};
+
+/// What a query found.
+#[derive(Debug)]
+pub enum Outcome {
+    Unsat,
+    Sat(Box<Witness>),
+    /// The solver gave up; callers treat it as a possible defect (soundness).
+    Unknown(String),
+}
+
+impl Outcome {
+    pub fn possible(&self) -> bool {
+        !matches!(self, Outcome::Unsat)
+    }
+}
+
+fn outcome(r: Result<Option<Witness>, String>) -> Outcome {
+    match r {
+        Ok(None) => Outcome::Unsat,
+        Ok(Some(w)) => Outcome::Sat(Box::new(w)),
+        Err(why) => Outcome::Unknown(why),
+    }
+}
+
+/// Which pairs of threads a race query considers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Two threads of one block (barriers order them).
+    SameBlock,
+    /// Threads of different blocks (global arrays; nothing orders them).
+    CrossBlock,
+    /// Either, ignoring barriers: the barrier-independent pre-check.
+    AnyPair,
+}
+
+/// How the iterations of the common loops relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// No relation (pre-check).
+    Any,
+    /// The same iteration of every common loop.
+    Intra,
+    /// Same iterations of the loops around common loop `depth` (1-based), different
+    /// iterations of it: the first access's iteration is smaller when `forward`.
+    Inter { depth: usize, forward: bool },
+}
+
+pub struct Checker<'s> {
+    pub sum: &'s Summary,
+    pub opts: &'s CheckOptions,
+    /// Per barrier of the summary: proved never divergent.
+    pub uniform: Vec<bool>,
+    pub timeout_ms: u32,
+}
+
+/// An iteration number with what is statically known about it.
+#[derive(Clone, Debug)]
+struct It {
+    v: Val,
+    sym: Sym,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sym {
+    Var(usize, i64),
+    Const(i64),
+}
+
+/// A formula folded statically where possible.
+#[derive(Clone, Debug)]
+enum Sb {
+    Known(bool),
+    Dyn(Bool),
+}
+
+impl Sb {
+    fn and(self, o: Sb) -> Sb {
+        match (self, o) {
+            (Sb::Known(false), _) | (_, Sb::Known(false)) => Sb::Known(false),
+            (Sb::Known(true), x) | (x, Sb::Known(true)) => x,
+            (Sb::Dyn(a), Sb::Dyn(b)) => Sb::Dyn(Bool::and(&[a, b])),
+        }
+    }
+
+    fn or(self, o: Sb) -> Sb {
+        match (self, o) {
+            (Sb::Known(true), _) | (_, Sb::Known(true)) => Sb::Known(true),
+            (Sb::Known(false), x) | (x, Sb::Known(false)) => x,
+            (Sb::Dyn(a), Sb::Dyn(b)) => Sb::Dyn(Bool::or(&[a, b])),
+        }
+    }
+
+    fn bool(self) -> Bool {
+        match self {
+            Sb::Known(b) => Bool::from_bool(b),
+            Sb::Dyn(b) => b,
+        }
+    }
+}
+
+/// An occurrence of a statement: its loops, their iteration numbers, its text position.
+struct Point<'a> {
+    loops: &'a [LoopId],
+    k: &'a [It],
+    pos: u32,
+}
+
+struct Iters {
+    next: usize,
+}
+
+impl Iters {
+    fn fresh(&mut self, enc: &mut Encoder, name: &str) -> It {
+        self.next += 1;
+        It {
+            v: enc.iter_var(name),
+            sym: Sym::Var(self.next, 0),
+        }
+    }
+}
+
+fn zero(enc: &Encoder) -> It {
+    It {
+        v: enc.inum(0),
+        sym: Sym::Const(0),
+    }
+}
+
+fn succ(enc: &Encoder, x: &It) -> It {
+    It {
+        v: enc.iter_add(&x.v, 1),
+        sym: match x.sym {
+            Sym::Var(i, o) => Sym::Var(i, o + 1),
+            Sym::Const(n) => Sym::Const(n + 1),
+        },
+    }
+}
+
+fn it_eq(x: &It, y: &It) -> Sb {
+    match (x.sym, y.sym) {
+        (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o == p),
+        (Sym::Const(m), Sym::Const(n)) => Sb::Known(m == n),
+        _ => Sb::Dyn(x.v.eq(&y.v)),
+    }
+}
+
+fn it_lt(enc: &Encoder, x: &It, y: &It) -> Sb {
+    match (x.sym, y.sym) {
+        (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o < p),
+        (Sym::Const(m), Sym::Const(n)) => Sb::Known(m < n),
+        (_, Sym::Const(n)) if n <= 0 => Sb::Known(false),
+        _ => Sb::Dyn(enc.iter_lt(&x.v, &y.v)),
+    }
+}
+
+/// `p` comes before `q` in the trace.
+fn before(enc: &Encoder, p: &Point, q: &Point) -> Sb {
+    let c = Summary::common_loops(p.loops, q.loops);
+    let mut result = Sb::Known(false);
+    let mut same = Sb::Known(true);
+    for m in 0..c {
+        result = result.or(same.clone().and(it_lt(enc, &p.k[m], &q.k[m])));
+        same = same.and(it_eq(&p.k[m], &q.k[m]));
+    }
+    result.or(same.and(Sb::Known(p.pos < q.pos)))
+}
+
+thread_local! {
+    /// One incremental solver per thread: a fresh `Solver` costs milliseconds, a
+    /// push/pop scope on a live one microseconds. The `u32` is its current timeout.
+    static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
+}
+
+impl Checker<'_> {
+    /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
+    /// `model` turns the model into a witness.
+    fn solve<R>(&self, fs: &[Bool], model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+        SOLVER.with(|(s, timeout)| {
+            if timeout.get() != self.timeout_ms {
+                let mut p = Params::new();
+                p.set_u32("timeout", self.timeout_ms);
+                s.set_params(&p);
+                timeout.set(self.timeout_ms);
+            }
+            s.push();
+            for f in fs {
+                s.assert(f);
+            }
+            let out = match s.check() {
+                SatResult::Unsat => Ok(None),
+                SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
+                SatResult::Sat => match s.get_model() {
+                    Some(m) => Ok(Some(model(&m))),
+                    None => Err("no model".to_string()),
+                },
+            };
+            s.pop(1);
+            out
+        })
+    }
+
+    /// The `assume`s a thread passed on its way to an occurrence at `loops` and `pos`,
+    /// as implications in the occurrence's context.
+    fn assumes(&self, enc: &mut Encoder, loops: &[LoopId], pos: u32, cx: usize) -> Vec<Bool> {
+        let mut out = Vec::new();
+        for a in &self.sum.assumes {
+            if a.pos < pos && loops.starts_with(&a.loops) {
+                let p = enc.cond(&a.pred, cx);
+                let c = enc.cond(&a.cond, cx);
+                out.push(p.implies(c));
+            }
+        }
+        out
+    }
+
+    fn requires(&self, enc: &mut Encoder, cxs: &[usize]) -> Vec<Bool> {
+        let mut out = Vec::new();
+        for r in &self.sum.requires {
+            for &cx in cxs {
+                out.push(enc.cond(r, cx));
+            }
+        }
+        out
+    }
+
+    /// Can the two accesses race under `scope` and `order`?
+    pub fn race(&self, a: &AccessFact, b: &AccessFact, scope: Scope, order: Order) -> Outcome {
+        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
+        let mut iters = Iters { next: 0 };
+        let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
+        let common = Summary::common_loops(&a.loops, &b.loops);
+        let mut kb = Vec::with_capacity(b.loops.len());
+        for i in 0..b.loops.len() {
+            let shared = match order {
+                Order::Intra => i < common,
+                Order::Inter { depth, .. } => i + 1 < depth,
+                Order::Any => false,
+            };
+            kb.push(if shared {
+                ka[i].clone()
+            } else {
+                iters.fresh(&mut enc, "k1")
+            });
+        }
+        let mut fs: Vec<Bool> = Vec::new();
+        if let Order::Inter { depth, forward } = order {
+            let (x, y) = (&ka[depth - 1], &kb[depth - 1]);
+            fs.push(if forward {
+                enc.iter_lt(&x.v, &y.v)
+            } else {
+                enc.iter_lt(&y.v, &x.v)
+            });
+        }
+        let block1 = match scope {
+            Scope::SameBlock => 0,
+            Scope::CrossBlock => 1,
+            Scope::AnyPair if a.space == Space::Shared && b.space == Space::Shared => 0,
+            Scope::AnyPair => 1,
+        };
+        let cx0 = enc.ctx(Ctx {
+            copy: 0,
+            block: 0,
+            iters: a
+                .loops
+                .iter()
+                .copied()
+                .zip(ka.iter().map(|k| k.v.clone()))
+                .collect(),
+        });
+        let cx1 = enc.ctx(Ctx {
+            copy: 1,
+            block: block1,
+            iters: b
+                .loops
+                .iter()
+                .copied()
+                .zip(kb.iter().map(|k| k.v.clone()))
+                .collect(),
+        });
+        fs.extend(enc.launch_facts(&[(0, 0), (1, block1)]));
+        fs.push(match (scope, block1) {
+            (Scope::CrossBlock, _) => enc.distinct_threads(false),
+            (_, 0) => enc.distinct_threads(true),
+            _ => Bool::or(&[enc.distinct_threads(false), enc.distinct_threads(true)]),
+        });
+        fs.extend(self.requires(&mut enc, &[cx0, cx1]));
+        fs.push(enc.cond(&a.pred, cx0));
+        fs.push(enc.cond(&b.pred, cx1));
+        let ia = enc.val(&a.index, cx0);
+        let ib = enc.val(&b.index, cx1);
+        fs.push(ia.eq(&ib));
+        fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
+        fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
+        if scope == Scope::SameBlock && order != Order::Any {
+            let pa = Point {
+                loops: &a.loops,
+                k: &ka,
+                pos: a.pos,
+            };
+            let pb = Point {
+                loops: &b.loops,
+                k: &kb,
+                pos: b.pos,
+            };
+            let (x, y, jump) = match order {
+                Order::Inter {
+                    depth,
+                    forward: false,
+                } => (&pb, &pa, Some(depth)),
+                Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
+                _ => (&pa, &pb, None),
+            };
+            let sync = self.barrier_between(&mut enc, x, y, jump);
+            fs.push(sync.bool().not());
+        }
+        enc.finish();
+        fs.append(&mut enc.facts);
+        let out = self.solve(&fs, |m| {
+            let index = ia.as_i64(m);
+            self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
+        });
+        outcome(out)
+    }
+
+    /// Some never-divergent barrier executes strictly between `x` and `y` (`x` first),
+    /// under-approximated as described in the module comment. `jump` is the depth of the
+    /// loop whose iterations differ, for inter-iteration queries.
+    fn barrier_between(&self, enc: &mut Encoder, x: &Point, y: &Point, jump: Option<usize>) -> Sb {
+        let mut any = Sb::Known(false);
+        for (bi, bar) in self.sum.barriers.iter().enumerate() {
+            if !self.uniform.get(bi).copied().unwrap_or(false) {
+                continue;
+            }
+            let mut cands: Vec<Vec<It>> = Vec::new();
+            for p in [x, y] {
+                let c = Summary::common_loops(&bar.loops, p.loops);
+                let mut kb: Vec<It> = p.k[..c].to_vec();
+                kb.resize(bar.loops.len(), zero(enc));
+                cands.push(kb);
+            }
+            if let Some(j) = jump
+                && bar.loops.len() >= j
+                && x.loops.len() >= j
+                && bar.loops[j - 1] == x.loops[j - 1]
+                && bar.loops[..j] == x.loops[..j]
+            {
+                let mut kb: Vec<It> = x.k[..j - 1].to_vec();
+                kb.push(succ(enc, &x.k[j - 1]));
+                kb.resize(bar.loops.len(), zero(enc));
+                cands.push(kb);
+            }
+            for kb in cands {
+                let pb = Point {
+                    loops: &bar.loops,
+                    k: &kb,
+                    pos: bar.pos,
+                };
+                let between = before(enc, x, &pb).and(before(enc, &pb, y));
+                if matches!(between, Sb::Known(false)) {
+                    continue;
+                }
+                let cx = enc.ctx(Ctx {
+                    copy: 0,
+                    block: 0,
+                    iters: bar
+                        .loops
+                        .iter()
+                        .copied()
+                        .zip(kb.iter().map(|k| k.v.clone()))
+                        .collect(),
+                });
+                let en = Sb::Dyn(enc.cond(&bar.pred, cx));
+                any = any.or(between.and(en));
+                if matches!(any, Sb::Known(true)) {
+                    return any;
+                }
+            }
+        }
+        any
+    }
+
+    /// Can two threads of a block disagree on reaching this barrier?
+    pub fn divergence(&self, bar: &BarrierFact) -> Outcome {
+        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
+        let mut iters = Iters { next: 0 };
+        let k: Vec<It> = bar.loops.iter().map(|_| iters.fresh(&mut enc, "k")).collect();
+        let map: HashMap<LoopId, Val> = bar
+            .loops
+            .iter()
+            .copied()
+            .zip(k.iter().map(|x| x.v.clone()))
+            .collect();
+        let cx0 = enc.ctx(Ctx {
+            copy: 0,
+            block: 0,
+            iters: map.clone(),
+        });
+        let cx1 = enc.ctx(Ctx {
+            copy: 1,
+            block: 0,
+            iters: map,
+        });
+        let mut fs = enc.launch_facts(&[(0, 0), (1, 0)]);
+        fs.push(enc.distinct_threads(true));
+        fs.extend(self.requires(&mut enc, &[cx0, cx1]));
+        fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx0));
+        fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx1));
+        fs.push(enc.cond(&bar.pred, cx0));
+        fs.push(enc.cond(&bar.pred, cx1).not());
+        enc.finish();
+        fs.append(&mut enc.facts);
+        let out = self.solve(&fs, |m| self.witness(&enc, m, [(0, 0), (1, 0)], None, [&k, &k]));
+        outcome(out)
+    }
+
+    fn witness(
+        &self,
+        enc: &Encoder,
+        m: &Model,
+        copies: [(usize, usize); 2],
+        index: Option<i64>,
+        iters: [&[It]; 2],
+    ) -> Witness {
+        let get = |v: &Val| v.as_i64(m).unwrap_or(0);
+        let dim3 = |vs: &[Val; 3]| -> crate::Dim3 {
+            std::array::from_fn(|d| u32::try_from(get(&vs[d])).unwrap_or(0))
+        };
+        let thread = |(c, b): (usize, usize)| ThreadId {
+            tid: dim3(&enc.tid[c]),
+            bid: dim3(&enc.bid[b]),
+        };
+        let mut params: Vec<(String, i64)> = self
+            .sum
+            .params
+            .iter()
+            .zip(&enc.params)
+            .map(|(n, v)| (n.clone(), get(v)))
+            .collect();
+        params.extend(self.opts.params.iter().map(|(n, v)| (n.clone(), *v)));
+        params.sort();
+        let its = |ks: &[It]| ks.iter().map(|k| u64::try_from(get(&k.v)).unwrap_or(0)).collect();
+        Witness {
+            threads: [thread(copies[0]), thread(copies[1])],
+            index,
+            iterations: [its(iters[0]), its(iters[1])],
+            block_dim: dim3(&enc.bdim),
+            grid_dim: dim3(&enc.gdim),
+            params,
+        }
+    }
+}

@@ -1,0 +1,890 @@
+//! Symbolic execution of one thread: for every access, barrier and `assume`, the terms of
+//! its index (or condition) and of its predicate — whether the thread is enabled there —
+//! as functions of the thread, the launch, the parameters and the iteration numbers of the
+//! enclosing loops.
+//!
+//! Control flow follows the SDV semantics of DESIGN §4 directly, so no separate desugaring
+//! pass is needed: an `if` runs its then-block under `path ∧ c` and then its else-block
+//! under `path ∧ ¬c`; `return`, `break` and `continue` set per-thread flags that switch
+//! the predicate off for the rest of the kernel, the loop or the iteration; assignments
+//! are predicated (`x := ite(active, e, x)`).
+//!
+//! Loops are not unrolled and need no invariants. The value of a loop-carried variable at
+//! the start of iteration `k` is, by what one symbolic pass over the body shows:
+//! - unchanged, or `init + c·k` (an induction variable with a loop-invariant step);
+//! - a geometric sequence (`s *= 2`, `s >>= 1`, `s /= 2`): tabulated exactly when the start
+//!   is a known constant, else an atom with sound bounds (see the encoder);
+//! - `e(k - 1)` when its end-of-iteration value `e` depends only on resolved variables;
+//! - otherwise an atom (an arbitrary value; the guard still constrains it).
+//!
+//! Whether a thread is inside iteration `k` is `k < trip ∧ guard(k)` with `trip` an atom:
+//! the thread's trip count. It is shared by all threads of a block when the loop's guard
+//! and exits are uniform, which is what makes barriers in loops provably executed.
+//! Values inside a loop body are computed *relative to being inside the loop* (the entry
+//! predicate and the trip count are not folded into them): threads inside one iteration
+//! agree on a variable when its updates are uniform, whatever happened before the loop.
+//! Predicates of statements do include the entry predicate and `InLoop` of every loop.
+
+use kpl::{Arith, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
+use std::collections::{BTreeSet, HashMap};
+
+use super::term::{AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, linear_in};
+use crate::{AccessKind, CheckOptions};
+
+/// What an atom stands for (for facts, names and diagnostics).
+#[derive(Clone, Debug)]
+pub enum AtomKind {
+    /// The value a read (or an atomic) returns.
+    Read(StmtId),
+    /// `havoc x`, `local x;` without initializer, or division results the analysis drops.
+    Arbitrary(StmtId),
+    /// A variable used before any assignment (only kernels that skip the scope check).
+    Unknown(String),
+    /// Placeholder for a loop-carried value during the analysis of its loop (never
+    /// reaches the encoder).
+    Start(LoopId, String),
+    /// A loop-carried value without closed form, at iteration `k ≥ 1`.
+    Carried(LoopId, String),
+    /// A geometric sequence `x(k) = step^k(init)` with a symbolic start, at `k ≥ 1`.
+    Geo { lp: LoopId, op: BinOp, c: i64, init: T },
+    /// The trip count of a loop (iteration-valued).
+    Trip(LoopId),
+    /// A loop-carried value after a loop left with `break`.
+    After(LoopId, String),
+    /// Whether the thread executed `return` inside the loop (0/1).
+    Returned(LoopId),
+}
+
+#[derive(Clone, Debug)]
+pub struct AtomInfo {
+    pub kind: AtomKind,
+    pub class: Class,
+    /// Number of iteration arguments.
+    pub arity: usize,
+}
+
+impl AtomInfo {
+    /// Iteration-valued atoms (trip counts) live in the iteration domain of the encoder.
+    pub fn is_iteration(&self) -> bool {
+        matches!(self.kind, AtomKind::Trip(_))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    pub stmt: StmtId,
+    pub trip: AtomId,
+    /// The trip count applied to the enclosing loops' iterations.
+    pub trip_term: T,
+    /// The guard at iteration `Iter(self)`.
+    pub guard: T,
+    /// `break` or `return` can leave the loop while its guard holds.
+    pub exit_jumps: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct AccessFact {
+    pub stmt: StmtId,
+    pub span: Span,
+    pub array: String,
+    pub space: Space,
+    pub kind: AccessKind,
+    pub index: T,
+    pub pred: T,
+    /// Enclosing loops, outermost first.
+    pub loops: Vec<LoopId>,
+    /// Position in program text order (pre-order of statements).
+    pub pos: u32,
+    /// The operand of an atomic (for the repetition-free counter refinement).
+    pub atomic: Option<(kpl::AtomicOp, T)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct BarrierFact {
+    pub stmt: StmtId,
+    pub span: Span,
+    pub pred: T,
+    pub loops: Vec<LoopId>,
+    pub pos: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct AssumeFact {
+    pub pred: T,
+    pub cond: T,
+    pub loops: Vec<LoopId>,
+    pub pos: u32,
+}
+
+/// Everything the queries need about one kernel.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub arith: Arith,
+    pub atoms: Vec<AtomInfo>,
+    pub loops: Vec<Option<LoopInfo>>,
+    pub accesses: Vec<AccessFact>,
+    pub barriers: Vec<BarrierFact>,
+    pub assumes: Vec<AssumeFact>,
+    pub requires: Vec<T>,
+    /// Scalar parameters the options leave symbolic, by `Term::Param` index.
+    pub params: Vec<String>,
+    /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
+    /// size 1 in the others.
+    pub dims_used: [bool; 3],
+}
+
+impl Summary {
+    pub fn builder(&self) -> Builder {
+        Builder { arith: self.arith }
+    }
+
+    pub fn atom_class(&self, id: AtomId) -> Class {
+        self.atoms.get(id).map_or(Class::Thread, |a| a.class)
+    }
+
+    /// Whether threads inside one iteration of the loop agree on being there.
+    pub fn loop_class(&self, l: LoopId) -> Class {
+        match self.loops.get(l).and_then(|i| i.as_ref()) {
+            Some(info) => {
+                self.atom_class(info.trip)
+                    .max(class_of(&info.guard, &|a| self.atom_class(a), &|m| {
+                        self.loop_class(m)
+                    }))
+            }
+            None => Class::Thread,
+        }
+    }
+
+    pub fn class(&self, t: &T) -> Class {
+        class_of(t, &|a| self.atom_class(a), &|l| self.loop_class(l))
+    }
+}
+
+/// Runs the symbolic execution of `kernel` under `opts`.
+pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
+    let b = Builder { arith: opts.arith };
+    let mut params = Vec::new();
+    let mut scalars = HashMap::new();
+    for name in kernel.scalars() {
+        let t = match opts.params.get(name) {
+            Some(v) => b.int(*v),
+            None => {
+                params.push(name.to_string());
+                b.leaf(Term::Param(params.len() - 1))
+            }
+        };
+        scalars.insert(name.to_string(), t);
+    }
+    let mut pos = HashMap::new();
+    let mut loop_ids = HashMap::new();
+    for (i, s) in kernel.stmts().into_iter().enumerate() {
+        pos.insert(s.id, i as u32);
+        if s.kind.is_loop() {
+            let n = loop_ids.len();
+            loop_ids.insert(s.id, n);
+        }
+    }
+    let mut ex = Exec {
+        b,
+        kernel,
+        block_dim: opts.block_dim,
+        grid_dim: opts.grid_dim,
+        scalars,
+        atoms: Vec::new(),
+        loops: vec![None; loop_ids.len()],
+        loop_ids,
+        pos,
+        stack: Vec::new(),
+        record: true,
+        accesses: Vec::new(),
+        barriers: Vec::new(),
+        assumes: Vec::new(),
+    };
+    let requires = kernel
+        .requires
+        .iter()
+        .map(|e| {
+            let t = ex.eval(&HashMap::new(), e);
+            b.truthy(t)
+        })
+        .collect();
+    let mut st = State {
+        env: HashMap::new(),
+        path: b.tt(),
+        ret: b.ff(),
+        brk: b.ff(),
+        cont: b.ff(),
+        ctx: b.tt(),
+    };
+    ex.block(&kernel.body, &mut st);
+    Summary {
+        arith: opts.arith,
+        atoms: ex.atoms,
+        loops: ex.loops,
+        accesses: ex.accesses,
+        barriers: ex.barriers,
+        assumes: ex.assumes,
+        requires,
+        params,
+        dims_used: dims_used(kernel),
+    }
+}
+
+/// Which dimensions the kernel's expressions mention (`tid.y`, `bdim.z`, ...); x always.
+fn dims_used(kernel: &Kernel) -> [bool; 3] {
+    let mut used = [true, false, false];
+    let mut see = |e: &Expr| e.for_each_builtin(&mut |b| used[b.dim().index()] = true);
+    kernel.requires.iter().for_each(&mut see);
+    for s in kernel.stmts() {
+        match &s.kind {
+            StmtKind::Local { init: Some(e), .. }
+            | StmtKind::Assign { value: e, .. }
+            | StmtKind::Assume(e)
+            | StmtKind::If { cond: e, .. }
+            | StmtKind::While { cond: e, .. }
+            | StmtKind::Read { index: e, .. } => see(e),
+            StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => {
+                see(index);
+                see(value);
+            }
+            StmtKind::For { init, cond, step, .. } => {
+                see(init);
+                see(cond);
+                see(step);
+            }
+            _ => {}
+        }
+    }
+    used
+}
+
+/// The state of the thread between statements.
+#[derive(Clone)]
+struct State {
+    env: HashMap<String, T>,
+    /// The conditions of the enclosing `if`s since the innermost loop entry.
+    path: T,
+    ret: T,
+    brk: T,
+    cont: T,
+    /// The full predicate at the entry of the innermost loop, with its `InLoop`
+    /// (`1` outside loops): statement predicates are `ctx ∧ active`.
+    ctx: T,
+}
+
+struct Exec<'k> {
+    b: Builder,
+    kernel: &'k Kernel,
+    block_dim: Option<crate::Dim3>,
+    grid_dim: Option<crate::Dim3>,
+    scalars: HashMap<String, T>,
+    atoms: Vec<AtomInfo>,
+    loops: Vec<Option<LoopInfo>>,
+    loop_ids: HashMap<StmtId, LoopId>,
+    pos: HashMap<StmtId, u32>,
+    /// Enclosing loops, innermost last.
+    stack: Vec<LoopId>,
+    /// Facts are recorded only in the final pass over a loop body.
+    record: bool,
+    accesses: Vec<AccessFact>,
+    barriers: Vec<BarrierFact>,
+    assumes: Vec<AssumeFact>,
+}
+
+/// How a loop-carried variable evolves, as found by the analysis pass.
+enum Form {
+    /// The value at iteration `k` (a term mentioning `Iter(loop)`).
+    Known(T),
+    Unresolved,
+}
+
+impl Exec<'_> {
+    fn iters(&self) -> Vec<T> {
+        self.stack.iter().map(|l| self.b.leaf(Term::Iter(*l))).collect()
+    }
+
+    fn atom_with(&mut self, kind: AtomKind, class: Class, args: Vec<T>) -> T {
+        let id = self.atoms.len();
+        self.atoms.push(AtomInfo {
+            kind,
+            class,
+            arity: args.len(),
+        });
+        self.b.leaf(Term::Atom(id, args))
+    }
+
+    /// A fresh atom over the iterations of the enclosing loops.
+    fn atom(&mut self, kind: AtomKind, class: Class) -> T {
+        let args = self.iters();
+        self.atom_with(kind, class, args)
+    }
+
+    fn class(&self, t: &T) -> Class {
+        let atoms = &self.atoms;
+        let loops = &self.loops;
+        fn loop_class(atoms: &[AtomInfo], loops: &[Option<LoopInfo>], l: LoopId) -> Class {
+            match loops.get(l).and_then(|i| i.as_ref()) {
+                Some(info) => atoms[info.trip].class.max(class_of(
+                    &info.guard,
+                    &|a| atoms.get(a).map_or(Class::Thread, |x| x.class),
+                    &|m| loop_class(atoms, loops, m),
+                )),
+                None => Class::Thread,
+            }
+        }
+        class_of(t, &|a| atoms.get(a).map_or(Class::Thread, |x| x.class), &|l| {
+            loop_class(atoms, loops, l)
+        })
+    }
+
+    fn active(&self, st: &State) -> T {
+        let b = &self.b;
+        let flags = b.or(b.or(st.ret.clone(), st.brk.clone()), st.cont.clone());
+        b.and(st.path.clone(), b.not(flags))
+    }
+
+    fn full(&self, st: &State) -> T {
+        self.b.and(st.ctx.clone(), self.active(st))
+    }
+
+    fn eval(&mut self, env: &HashMap<String, T>, e: &Expr) -> T {
+        let b = self.b;
+        match e {
+            Expr::Int(v) => b.int(*v),
+            Expr::Var(v) => match env.get(v).or_else(|| self.scalars.get(v)) {
+                Some(t) => t.clone(),
+                // Only kernels that bypass the scope check get here: any value will do.
+                None => self.atom(AtomKind::Unknown(v.clone()), Class::Thread),
+            },
+            Expr::Builtin(bi) => match (bi, self.block_dim, self.grid_dim) {
+                (Builtin::Bdim(d), Some(dims), _) => b.int(dims[d.index()] as i64),
+                (Builtin::Gdim(d), _, Some(dims)) => b.int(dims[d.index()] as i64),
+                _ => b.leaf(Term::Builtin(*bi)),
+            },
+            Expr::Unary(op, a) => {
+                let a = self.eval(env, a);
+                b.un(*op, a)
+            }
+            Expr::Binary(op, x, y) => {
+                let x = self.eval(env, x);
+                let y = self.eval(env, y);
+                b.bin(*op, x, y)
+            }
+        }
+    }
+
+    fn old(&mut self, st: &mut State, var: &str) -> T {
+        if let Some(t) = st.env.get(var) {
+            return t.clone();
+        }
+        let t = self.atom(AtomKind::Unknown(var.to_string()), Class::Thread);
+        st.env.insert(var.to_string(), t.clone());
+        t
+    }
+
+    fn assign(&mut self, st: &mut State, var: &str, value: T) {
+        let old = self.old(st, var);
+        let active = self.active(st);
+        let v = self.b.ite(active, value, old);
+        st.env.insert(var.to_string(), v);
+    }
+
+    fn block(&mut self, blk: &Block, st: &mut State) {
+        for s in &blk.stmts {
+            self.stmt(s, st);
+        }
+    }
+
+    fn record_access(
+        &mut self,
+        s: &Stmt,
+        st: &State,
+        array: &str,
+        kind: AccessKind,
+        index: T,
+        atomic: Option<(kpl::AtomicOp, T)>,
+    ) {
+        if !self.record {
+            return;
+        }
+        let pred = self.full(st);
+        self.accesses.push(AccessFact {
+            stmt: s.id,
+            span: s.span,
+            array: array.to_string(),
+            // Arrays the kernel does not declare (other front ends) count as global:
+            // that checks both same-block and cross-block races.
+            space: self.kernel.array_space(array).unwrap_or(Space::Global),
+            kind,
+            index,
+            pred,
+            loops: self.stack.clone(),
+            pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
+            atomic,
+        });
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut State) {
+        let b = self.b;
+        match &s.kind {
+            StmtKind::Local { var, init } => {
+                // A declaration is reached by every thread that can ever read the
+                // variable, so no predication is needed.
+                let v = match init {
+                    Some(e) => self.eval(&st.env, e),
+                    None => self.atom(AtomKind::Arbitrary(s.id), Class::Thread),
+                };
+                st.env.insert(var.clone(), v);
+            }
+            StmtKind::Assign { var, value } => {
+                let v = self.eval(&st.env, value);
+                self.assign(st, var, v);
+            }
+            StmtKind::Havoc { var } => {
+                let v = self.atom(AtomKind::Arbitrary(s.id), Class::Thread);
+                self.assign(st, var, v);
+            }
+            StmtKind::Read { var, array, index } => {
+                let i = self.eval(&st.env, index);
+                self.record_access(s, st, array, AccessKind::Read, i, None);
+                let v = self.atom(AtomKind::Read(s.id), Class::Thread);
+                self.assign(st, var, v);
+            }
+            StmtKind::Write { array, index, .. } => {
+                let i = self.eval(&st.env, index);
+                self.record_access(s, st, array, AccessKind::Write, i, None);
+            }
+            StmtKind::Atomic {
+                var,
+                op,
+                array,
+                index,
+                value,
+            } => {
+                let i = self.eval(&st.env, index);
+                let operand = self.eval(&st.env, value);
+                self.record_access(s, st, array, AccessKind::Atomic, i, Some((*op, operand)));
+                if let Some(var) = var {
+                    let v = self.atom(AtomKind::Read(s.id), Class::Thread);
+                    self.assign(st, var, v);
+                }
+            }
+            StmtKind::Barrier => {
+                if self.record {
+                    let pred = self.full(st);
+                    self.barriers.push(BarrierFact {
+                        stmt: s.id,
+                        span: s.span,
+                        pred,
+                        loops: self.stack.clone(),
+                        pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
+                    });
+                }
+            }
+            StmtKind::If {
+                cond,
+                then_blk,
+                else_blk,
+            } => {
+                let c = self.eval(&st.env, cond);
+                let c = b.truthy(c);
+                let path = st.path.clone();
+                st.path = b.and(path.clone(), c.clone());
+                self.block(then_blk, st);
+                if let Some(e) = else_blk {
+                    st.path = b.and(path.clone(), b.not(c));
+                    self.block(e, st);
+                }
+                st.path = path;
+            }
+            StmtKind::While { .. } | StmtKind::For { .. } => self.run_loop(s, st),
+            StmtKind::Assume(e) => {
+                if self.record {
+                    let c = self.eval(&st.env, e);
+                    let cond = b.truthy(c);
+                    let pred = self.full(st);
+                    self.assumes.push(AssumeFact {
+                        pred,
+                        cond,
+                        loops: self.stack.clone(),
+                        pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
+                    });
+                }
+            }
+            StmtKind::Return => st.ret = b.or(st.ret.clone(), self.active(st)),
+            StmtKind::Break => st.brk = b.or(st.brk.clone(), self.active(st)),
+            StmtKind::Continue => st.cont = b.or(st.cont.clone(), self.active(st)),
+        }
+    }
+
+    fn run_loop(&mut self, s: &Stmt, st: &mut State) {
+        let b = self.b;
+        let (for_var, cond, step, body) = match &s.kind {
+            StmtKind::For {
+                var,
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                let v = self.eval(&st.env, init);
+                st.env.insert(var.clone(), v);
+                (Some(var.as_str()), cond, Some(step), body)
+            }
+            StmtKind::While { cond, body } => (None, cond, None, body),
+            _ => return,
+        };
+        let Some(&lp) = self.loop_ids.get(&s.id) else {
+            return;
+        };
+        let active_entry = self.active(st);
+        let full_entry = self.full(st);
+        let mut assigned = BTreeSet::new();
+        assigned_vars(body, &mut assigned);
+        if let Some(v) = for_var {
+            assigned.insert(v.to_string());
+        }
+        let carried: Vec<String> = assigned.into_iter().filter(|v| st.env.contains_key(v)).collect();
+        let env0 = st.env.clone();
+        let outer = self.iters();
+        self.stack.push(lp);
+        let k = b.leaf(Term::Iter(lp));
+        let mut args = outer.clone();
+        args.push(k.clone());
+
+        // Analysis passes: the end-of-iteration value of every carried variable, with
+        // the start-of-iteration values as opaque atoms; repeated until the uniformity
+        // classes of those atoms are stable.
+        let mut classes: Vec<Class> = carried.iter().map(|v| self.class(&env0[v])).collect();
+        let (starts, ends) = loop {
+            let starts: Vec<T> = carried
+                .iter()
+                .zip(&classes)
+                .map(|(v, c)| self.atom_with(AtomKind::Start(lp, v.clone()), *c, args.clone()))
+                .collect();
+            let mut env = env0.clone();
+            for (v, x) in carried.iter().zip(&starts) {
+                env.insert(v.clone(), x.clone());
+            }
+            let mut inner = State {
+                env,
+                path: b.tt(),
+                ret: b.ff(),
+                brk: b.ff(),
+                cont: b.ff(),
+                ctx: b.tt(),
+            };
+            let record = std::mem::replace(&mut self.record, false);
+            self.block(body, &mut inner);
+            self.record = record;
+            if let (Some(v), Some(step)) = (for_var, step) {
+                // `continue` still runs the step; `break`/`return` leave the loop, so
+                // the step is unconditional for threads that reach the next iteration.
+                let t = self.eval(&inner.env, step);
+                inner.env.insert(v.to_string(), t);
+            }
+            let ends: Vec<T> = carried.iter().map(|v| inner.env[v].clone()).collect();
+            let new: Vec<Class> = carried
+                .iter()
+                .zip(&ends)
+                .map(|(v, e)| self.class(&env0[v]).max(self.class(e)))
+                .collect();
+            if new == classes {
+                break (starts, ends);
+            }
+            classes = new;
+        };
+        let start_ids: Vec<AtomId> = starts
+            .iter()
+            .map(|t| match &**t {
+                Term::Atom(id, _) => *id,
+                _ => unreachable!("start values are atoms"),
+            })
+            .collect();
+        let forms = self.resolve(lp, &carried, &env0, &start_ids, &ends, &k, &classes, &args);
+
+        // The final pass, which records facts.
+        let trip = self.atom_with(AtomKind::Trip(lp), Class::Grid, outer.clone());
+        let trip_id = match &*trip {
+            Term::Atom(id, _) => *id,
+            _ => unreachable!("trip counts are atoms"),
+        };
+        let mut env = env0.clone();
+        for (v, f) in carried.iter().zip(&forms) {
+            env.insert(v.clone(), f.clone());
+        }
+        let g = self.eval(&env, cond);
+        let guard = b.truthy(g);
+        let exit_break = has_break(body);
+        let has_return = has_return(body);
+        if self.record {
+            self.loops[lp] = Some(LoopInfo {
+                stmt: s.id,
+                trip: trip_id,
+                trip_term: trip.clone(),
+                guard: guard.clone(),
+                exit_jumps: exit_break || has_return,
+            });
+        }
+        let mut inner = State {
+            env,
+            path: b.tt(),
+            ret: b.ff(),
+            brk: b.ff(),
+            cont: b.ff(),
+            ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
+        };
+        self.block(body, &mut inner);
+        let trip_class = self
+            .class(&guard)
+            .max(self.class(&inner.ret))
+            .max(self.class(&inner.brk));
+        self.atoms[trip_id].class = trip_class;
+        self.stack.pop();
+
+        // After the loop: carried variables hold their value at the exit iteration.
+        for ((v, form), class) in carried.iter().zip(&forms).zip(&classes) {
+            let after = if exit_break {
+                self.atom_with(
+                    AtomKind::After(lp, v.clone()),
+                    (*class).max(trip_class),
+                    outer.clone(),
+                )
+            } else {
+                substitute_iter(&b, form, lp, &trip)
+            };
+            let value = b.ite(active_entry.clone(), after, env0[v].clone());
+            st.env.insert(v.clone(), value);
+        }
+        if has_return {
+            let ret_class = self.class(&inner.ret);
+            let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer);
+            let returned = b.and(active_entry, b.truthy(r));
+            st.ret = b.or(st.ret.clone(), returned);
+        }
+    }
+
+    /// Finds the value at iteration `k` of every carried variable (see the module doc).
+    #[allow(clippy::too_many_arguments)]
+    fn resolve(
+        &mut self,
+        lp: LoopId,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        starts: &[AtomId],
+        ends: &[T],
+        k: &T,
+        classes: &[Class],
+        args: &[T],
+    ) -> Vec<T> {
+        let b = self.b;
+        let mut forms: Vec<Form> = carried.iter().map(|_| Form::Unresolved).collect();
+        let is_start = |id: AtomId| starts.contains(&id);
+        loop {
+            let mut changed = false;
+            // Replace the start atoms of resolved variables by their forms.
+            let known: HashMap<AtomId, T> = starts
+                .iter()
+                .zip(&forms)
+                .filter_map(|(id, f)| match f {
+                    Form::Known(t) => Some((*id, t.clone())),
+                    Form::Unresolved => None,
+                })
+                .collect();
+            for i in 0..carried.len() {
+                if matches!(forms[i], Form::Known(_)) {
+                    continue;
+                }
+                let e = substitute_atoms(&b, &ends[i], &known);
+                let init = env0[&carried[i]].clone();
+                let unresolved_start = |t: &T, also_own: bool| {
+                    any_node(t, &mut |n| {
+                        matches!(n, Term::Atom(id, _) if is_start(*id) && !known.contains_key(id)
+                            && (also_own || *id != starts[i]))
+                    })
+                };
+                let varies = |t: &T| {
+                    unresolved_start(t, true)
+                        || any_node(t, &mut |n| match n {
+                            Term::Iter(l) => *l == lp,
+                            Term::InLoop(_) => true,
+                            _ => false,
+                        })
+                };
+                let form = if matches!(&*e, Term::Atom(id, _) if *id == starts[i]) {
+                    Some(init)
+                } else if let Some((1, step)) = linear_in(&b, &e, starts[i]).filter(|(_, r)| !varies(r)) {
+                    Some(b.bin(BinOp::Add, init, b.bin(BinOp::Mul, step, k.clone())))
+                } else if let Some((op, c)) = geometric(&e, starts[i]) {
+                    Some(self.geometric_form(lp, &carried[i], op, c, init, k, classes[i], args))
+                } else if !unresolved_start(&e, true) {
+                    let prev = substitute_iter(&b, &e, lp, &b.iter_add(k.clone(), -1));
+                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+                    Some(b.ite(first, init, prev))
+                } else {
+                    None
+                };
+                if let Some(f) = form {
+                    forms[i] = Form::Known(f);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut out = Vec::with_capacity(carried.len());
+        for (i, f) in forms.into_iter().enumerate() {
+            out.push(match f {
+                Form::Known(t) => t,
+                Form::Unresolved => {
+                    let h = self.atom_with(
+                        AtomKind::Carried(lp, carried[i].clone()),
+                        classes[i],
+                        args.to_vec(),
+                    );
+                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+                    b.ite(first, env0[&carried[i]].clone(), h)
+                }
+            });
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn geometric_form(
+        &mut self,
+        lp: LoopId,
+        var: &str,
+        op: BinOp,
+        c: i64,
+        init: T,
+        k: &T,
+        class: Class,
+        args: &[T],
+    ) -> T {
+        let b = self.b;
+        if let Some(v0) = init.as_const() {
+            // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32)
+            // or leaves what the arithmetic computes.
+            let mut vals = vec![v0];
+            let mut tail = None;
+            while vals.len() < 64 {
+                let last = *vals.last().unwrap_or(&v0);
+                match b.arith.binary(op, last, c) {
+                    Ok(next) if next == last => {
+                        tail = Some(b.int(last));
+                        break;
+                    }
+                    Ok(next) => vals.push(next),
+                    Err(_) => break,
+                }
+            }
+            let tail = match tail {
+                Some(t) => t,
+                None => self.atom_with(AtomKind::Carried(lp, var.to_string()), class, args.to_vec()),
+            };
+            return b.table(k.clone(), vals, tail);
+        }
+        let g = self.atom_with(
+            AtomKind::Geo {
+                lp,
+                op,
+                c,
+                init: init.clone(),
+            },
+            class,
+            args.to_vec(),
+        );
+        let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+        b.ite(first, init, g)
+    }
+}
+
+/// `e = x op c` with a step that makes a geometric sequence.
+fn geometric(e: &T, x: AtomId) -> Option<(BinOp, i64)> {
+    let is_x = |t: &T| matches!(&**t, Term::Atom(id, _) if *id == x);
+    match &**e {
+        Term::Bin(op @ (BinOp::Mul | BinOp::Div), a, c) if is_x(a) => {
+            let c = c.as_const()?;
+            (c >= 2).then_some((*op, c))
+        }
+        Term::Bin(BinOp::Mul, c, a) if is_x(a) => {
+            let c = c.as_const()?;
+            (c >= 2).then_some((BinOp::Mul, c))
+        }
+        Term::Bin(op @ (BinOp::Shl | BinOp::Shr), a, c) if is_x(a) => {
+            let c = c.as_const()?;
+            (1..32).contains(&c).then_some((*op, c))
+        }
+        _ => None,
+    }
+}
+
+/// Replaces `Iter(lp)` by `by` (also inside atom arguments).
+pub fn substitute_iter(b: &Builder, t: &T, lp: LoopId, by: &T) -> T {
+    let mut r = Rewriter::new(*b, |_, n| match &**n {
+        Term::Iter(l) if *l == lp => Some(by.clone()),
+        _ => None,
+    });
+    r.run(t)
+}
+
+/// Replaces the atoms in `map` (whatever their arguments) by the given terms. The terms
+/// are written in the atoms' own iteration context, which is the current one here.
+fn substitute_atoms(b: &Builder, t: &T, map: &HashMap<AtomId, T>) -> T {
+    if map.is_empty() {
+        return t.clone();
+    }
+    let mut r = Rewriter::new(*b, |_, n| match &**n {
+        Term::Atom(id, _) => map.get(id).cloned(),
+        _ => None,
+    });
+    r.run(t)
+}
+
+/// Variables a block assigns or declares (at any depth).
+fn assigned_vars(blk: &Block, out: &mut BTreeSet<String>) {
+    for s in &blk.stmts {
+        match &s.kind {
+            StmtKind::Local { var, .. }
+            | StmtKind::Assign { var, .. }
+            | StmtKind::Havoc { var }
+            | StmtKind::Read { var, .. }
+            | StmtKind::For { var, .. } => {
+                out.insert(var.clone());
+            }
+            StmtKind::Atomic { var: Some(var), .. } => {
+                out.insert(var.clone());
+            }
+            _ => {}
+        }
+        for inner in s.blocks() {
+            assigned_vars(inner, out);
+        }
+    }
+}
+
+/// A `break` of this loop (not of an inner one).
+fn has_break(blk: &Block) -> bool {
+    blk.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::If {
+            then_blk, else_blk, ..
+        } => has_break(then_blk) || else_blk.as_ref().is_some_and(has_break),
+        _ => false,
+    })
+}
+
+fn has_return(blk: &Block) -> bool {
+    blk.stmts
+        .iter()
+        .any(|s| matches!(s.kind, StmtKind::Return) || s.blocks().into_iter().any(has_return))
+}
+
+impl Summary {
+    /// Loops enclosing both `a` and `b` (a common prefix), outermost first.
+    pub fn common_loops(a: &[LoopId], b: &[LoopId]) -> usize {
+        a.iter().zip(b).take_while(|(x, y)| x == y).count()
+    }
+}

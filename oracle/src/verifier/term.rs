@@ -1,0 +1,480 @@
+//! Symbolic terms: what one thread computes, as a function of its identity, the launch,
+//! the parameters, the iteration numbers of its enclosing loops and *atoms* (values the
+//! analysis does not know: memory reads, havocs, loop-carried values without a closed
+//! form, loop trip counts).
+//!
+//! An atom is an uninterpreted function of the iteration numbers of the loops around the
+//! place it is created (`Atom(id, [k1, .., kn])`), so substituting `k - 1` for `k` names
+//! the same quantity one iteration earlier, and two instances with equal iteration
+//! numbers get equal values. Every atom has a uniformity [`Class`]: whether all threads of
+//! a block (or of the grid) that are inside its loops hold the same value, which decides
+//! whether the two thread copies of a query share it.
+//!
+//! Terms are integer-valued like KPL expressions; comparisons and logical operators yield
+//! 0 or 1. The smart constructors of [`Builder`] fold constants with the kernel's
+//! [`Arith`] and drop neutral elements, which keeps the terms small and makes closed-form
+//! patterns (`x + c`, `x >> 1`) visible to the loop analysis.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use kpl::{Arith, BinOp, Builtin, UnOp};
+
+pub type T = Rc<Term>;
+pub type AtomId = usize;
+pub type LoopId = usize;
+
+/// Which threads agree on a value (seed 002's uniformity, per block and per grid).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// The same for every thread of the grid (depends on parameters and launch sizes).
+    Grid,
+    /// The same for every thread of a block (may depend on the block id).
+    Block,
+    /// May differ between threads.
+    Thread,
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    Const(i64),
+    Builtin(Builtin),
+    /// A scalar parameter the options do not fix (index into the kernel's scalars).
+    Param(usize),
+    /// The iteration number (0-based) of a loop around the term's place.
+    Iter(LoopId),
+    /// `k + off` for an iteration-valued term `k` (iteration arithmetic).
+    IterAdd(T, i64),
+    /// An unknown, as a function of iteration numbers (see the module comment).
+    Atom(AtomId, Vec<T>),
+    Un(UnOp, T),
+    Bin(BinOp, T, T),
+    Ite(T, T, T),
+    /// `vals[k]` for `k < vals.len()`, else `tail`: a geometric sequence with a known
+    /// start (`s = 128; s >>= 1`), tabulated exactly.
+    Table(T, Rc<[i64]>, T),
+    /// The thread is inside its current iteration of the loop: `k < trip ∧ guard(k)`.
+    /// Kept as a node so the encoder can add the exit fact `k = trip ⟹ ¬guard(k)`.
+    InLoop(LoopId),
+}
+
+impl Term {
+    pub fn as_const(&self) -> Option<i64> {
+        match self {
+            Term::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Whether the term is 0/1-valued (a condition).
+    pub fn is_bool(&self) -> bool {
+        use BinOp::*;
+        match self {
+            Term::Const(v) => *v == 0 || *v == 1,
+            Term::Un(UnOp::Not, _) | Term::InLoop(_) => true,
+            Term::Bin(op, _, _) => matches!(op, Eq | Ne | Lt | Le | Gt | Ge | And | Or),
+            Term::Ite(_, a, b) => a.is_bool() && b.is_bool(),
+            _ => false,
+        }
+    }
+
+    /// Calls `f` on every direct subterm.
+    pub fn for_each_child(&self, f: &mut impl FnMut(&T)) {
+        match self {
+            Term::Const(_) | Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => {}
+            Term::IterAdd(a, _) | Term::Un(_, a) => f(a),
+            Term::Atom(_, args) => args.iter().for_each(f),
+            Term::Bin(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Term::Ite(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Term::Table(k, _, tail) => {
+                f(k);
+                f(tail);
+            }
+        }
+    }
+}
+
+/// Builds terms with constant folding in one arithmetic.
+#[derive(Clone, Copy, Debug)]
+pub struct Builder {
+    pub arith: Arith,
+}
+
+impl Builder {
+    pub fn int(&self, v: i64) -> T {
+        Rc::new(Term::Const(self.arith.norm(v)))
+    }
+
+    pub fn tt(&self) -> T {
+        self.int(1)
+    }
+
+    pub fn ff(&self) -> T {
+        self.int(0)
+    }
+
+    pub fn leaf(&self, t: Term) -> T {
+        Rc::new(t)
+    }
+
+    /// `t != 0` as a condition (the identity on conditions).
+    pub fn truthy(&self, t: T) -> T {
+        if t.is_bool() {
+            t
+        } else {
+            self.bin(BinOp::Ne, t, self.int(0))
+        }
+    }
+
+    pub fn not(&self, t: T) -> T {
+        let t = self.truthy(t);
+        match &*t {
+            Term::Const(v) => self.int((*v == 0) as i64),
+            Term::Un(UnOp::Not, inner) if inner.is_bool() => inner.clone(),
+            _ => Rc::new(Term::Un(UnOp::Not, t)),
+        }
+    }
+
+    pub fn and(&self, a: T, b: T) -> T {
+        self.bin(BinOp::And, a, b)
+    }
+
+    pub fn or(&self, a: T, b: T) -> T {
+        self.bin(BinOp::Or, a, b)
+    }
+
+    pub fn un(&self, op: UnOp, a: T) -> T {
+        if op == UnOp::Not {
+            return self.not(a);
+        }
+        if let Some(v) = a.as_const()
+            && let Ok(r) = self.arith.unary(op, v)
+        {
+            return self.int(r);
+        }
+        Rc::new(Term::Un(op, a))
+    }
+
+    pub fn ite(&self, c: T, a: T, b: T) -> T {
+        let c = self.truthy(c);
+        match c.as_const() {
+            Some(0) => return b,
+            Some(_) => return a,
+            None => {}
+        }
+        if Rc::ptr_eq(&a, &b) || a == b {
+            return a;
+        }
+        // ite(c, 1, 0) is c itself.
+        if a.as_const() == Some(1) && b.as_const() == Some(0) {
+            return c;
+        }
+        Rc::new(Term::Ite(c, a, b))
+    }
+
+    pub fn bin(&self, op: BinOp, a: T, b: T) -> T {
+        use BinOp::*;
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const())
+            && let Ok(r) = self.arith.binary(op, x, y)
+        {
+            return self.int(r);
+        }
+        match op {
+            And | Or => {
+                let (a, b) = (self.truthy(a), self.truthy(b));
+                let unit = if op == And { 1 } else { 0 };
+                match (a.as_const(), b.as_const()) {
+                    (Some(x), _) if x == unit => return b,
+                    (_, Some(y)) if y == unit => return a,
+                    (Some(_), _) => return a,
+                    (_, Some(_)) => return b,
+                    _ => {}
+                }
+                if Rc::ptr_eq(&a, &b) || a == b {
+                    return a;
+                }
+                return Rc::new(Term::Bin(op, a, b));
+            }
+            Add | BitOr | BitXor if a.as_const() == Some(0) => return b,
+            Add | Sub | BitOr | BitXor | Shl | Shr if b.as_const() == Some(0) => return a,
+            Mul if a.as_const() == Some(1) => return b,
+            Mul | Div if b.as_const() == Some(1) => return a,
+            Mul if a.as_const() == Some(0) || b.as_const() == Some(0) => return self.int(0),
+            _ => {}
+        }
+        // A table combined with a constant stays a table (`s - 1` for a known `s`).
+        if let (Term::Table(k, vals, tail), Some(c)) = (&*a, b.as_const()) {
+            let folded: Option<Vec<i64>> = vals.iter().map(|v| self.arith.binary(op, *v, c).ok()).collect();
+            if let Some(vs) = folded {
+                let tail = self.bin(op, tail.clone(), b.clone());
+                return Rc::new(Term::Table(k.clone(), vs.into(), tail));
+            }
+        }
+        if let (Some(c), Term::Table(k, vals, tail)) = (a.as_const(), &*b) {
+            let folded: Option<Vec<i64>> = vals.iter().map(|v| self.arith.binary(op, c, *v).ok()).collect();
+            if let Some(vs) = folded {
+                let tail = self.bin(op, a.clone(), tail.clone());
+                return Rc::new(Term::Table(k.clone(), vs.into(), tail));
+            }
+        }
+        Rc::new(Term::Bin(op, a, b))
+    }
+
+    /// `k + off` on iteration numbers.
+    pub fn iter_add(&self, k: T, off: i64) -> T {
+        if off == 0 {
+            return k;
+        }
+        match &*k {
+            Term::IterAdd(inner, o) => self.iter_add(inner.clone(), o + off),
+            Term::Const(v) => self.int(v + off),
+            _ => Rc::new(Term::IterAdd(k, off)),
+        }
+    }
+
+    pub fn table(&self, k: T, vals: Vec<i64>, tail: T) -> T {
+        if let Some(kv) = k.as_const() {
+            return usize::try_from(kv)
+                .ok()
+                .and_then(|i| vals.get(i))
+                .map_or(tail.clone(), |v| self.int(*v));
+        }
+        Rc::new(Term::Table(k, vals.into(), tail))
+    }
+}
+
+/// Rewrites a term bottom-up: `f` may replace a node (given its rebuilt children);
+/// returning `None` keeps the node. Shared subterms are rewritten once.
+pub struct Rewriter<'a> {
+    pub b: Builder,
+    memo: HashMap<*const Term, T>,
+    f: Box<dyn FnMut(&Builder, &T) -> Option<T> + 'a>,
+}
+
+impl<'a> Rewriter<'a> {
+    pub fn new(b: Builder, f: impl FnMut(&Builder, &T) -> Option<T> + 'a) -> Rewriter<'a> {
+        Rewriter {
+            b,
+            memo: HashMap::new(),
+            f: Box::new(f),
+        }
+    }
+
+    pub fn run(&mut self, t: &T) -> T {
+        let key = Rc::as_ptr(t);
+        if let Some(r) = self.memo.get(&key) {
+            return r.clone();
+        }
+        let b = self.b;
+        let rebuilt = match &**t {
+            Term::Const(_) | Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => t.clone(),
+            Term::IterAdd(k, off) => {
+                let k2 = self.run(k);
+                if Rc::ptr_eq(k, &k2) {
+                    t.clone()
+                } else {
+                    b.iter_add(k2, *off)
+                }
+            }
+            Term::Atom(id, args) => {
+                let args2: Vec<T> = args.iter().map(|a| self.run(a)).collect();
+                if args.iter().zip(&args2).all(|(x, y)| Rc::ptr_eq(x, y)) {
+                    t.clone()
+                } else {
+                    Rc::new(Term::Atom(*id, args2))
+                }
+            }
+            Term::Un(op, a) => {
+                let a2 = self.run(a);
+                if Rc::ptr_eq(a, &a2) {
+                    t.clone()
+                } else {
+                    b.un(*op, a2)
+                }
+            }
+            Term::Bin(op, x, y) => {
+                let (x2, y2) = (self.run(x), self.run(y));
+                if Rc::ptr_eq(x, &x2) && Rc::ptr_eq(y, &y2) {
+                    t.clone()
+                } else {
+                    b.bin(*op, x2, y2)
+                }
+            }
+            Term::Ite(c, x, y) => {
+                let (c2, x2, y2) = (self.run(c), self.run(x), self.run(y));
+                if Rc::ptr_eq(c, &c2) && Rc::ptr_eq(x, &x2) && Rc::ptr_eq(y, &y2) {
+                    t.clone()
+                } else {
+                    b.ite(c2, x2, y2)
+                }
+            }
+            Term::Table(k, vals, tail) => {
+                let (k2, tail2) = (self.run(k), self.run(tail));
+                if Rc::ptr_eq(k, &k2) && Rc::ptr_eq(tail, &tail2) {
+                    t.clone()
+                } else {
+                    b.table(k2, vals.to_vec(), tail2)
+                }
+            }
+        };
+        let out = (self.f)(&b, &rebuilt).unwrap_or(rebuilt);
+        self.memo.insert(key, out.clone());
+        out
+    }
+}
+
+/// Whether `pred` holds for some node of the term (shared subterms visited once).
+pub fn any_node(t: &T, pred: &mut impl FnMut(&Term) -> bool) -> bool {
+    fn go(
+        t: &T,
+        pred: &mut impl FnMut(&Term) -> bool,
+        seen: &mut std::collections::HashSet<*const Term>,
+    ) -> bool {
+        if !seen.insert(Rc::as_ptr(t)) {
+            return false;
+        }
+        if pred(t) {
+            return true;
+        }
+        let mut found = false;
+        t.for_each_child(&mut |c| {
+            if !found {
+                found = go(c, pred, seen);
+            }
+        });
+        found
+    }
+    go(t, pred, &mut std::collections::HashSet::new())
+}
+
+/// Splits `t` as `coef·x + rest` for the atom `x` (any arguments), where `rest` does not
+/// mention `x`; `None` when `t` is not linear in `x`.
+pub fn linear_in(b: &Builder, t: &T, x: AtomId) -> Option<(i64, T)> {
+    let mentions = |t: &T| any_node(t, &mut |n| matches!(n, Term::Atom(id, _) if *id == x));
+    if !mentions(t) {
+        return Some((0, t.clone()));
+    }
+    match &**t {
+        Term::Atom(id, _) if *id == x => Some((1, b.int(0))),
+        Term::Bin(BinOp::Add, p, q) => {
+            let (c1, r1) = linear_in(b, p, x)?;
+            let (c2, r2) = linear_in(b, q, x)?;
+            Some((c1.checked_add(c2)?, b.bin(BinOp::Add, r1, r2)))
+        }
+        Term::Bin(BinOp::Sub, p, q) => {
+            let (c1, r1) = linear_in(b, p, x)?;
+            let (c2, r2) = linear_in(b, q, x)?;
+            Some((c1.checked_sub(c2)?, b.bin(BinOp::Sub, r1, r2)))
+        }
+        Term::Un(UnOp::Neg, p) => {
+            let (c, r) = linear_in(b, p, x)?;
+            Some((c.checked_neg()?, b.un(UnOp::Neg, r)))
+        }
+        Term::Bin(BinOp::Mul, p, q) => {
+            let (k, other) = match (p.as_const(), q.as_const()) {
+                (Some(k), _) => (k, q),
+                (_, Some(k)) => (k, p),
+                _ => return None,
+            };
+            let (c, r) = linear_in(b, other, x)?;
+            Some((c.checked_mul(k)?, b.bin(BinOp::Mul, b.int(k), r)))
+        }
+        _ => None,
+    }
+}
+
+/// Uniformity of terms, given the classes of atoms. `ignore` names atoms that count as
+/// uniform (the trip count of the loop being analysed: threads inside one of its
+/// iterations agree on being inside).
+pub fn class_of(
+    t: &T,
+    atom_class: &impl Fn(AtomId) -> Class,
+    loop_class: &impl Fn(LoopId) -> Class,
+) -> Class {
+    fn go(
+        t: &T,
+        ac: &impl Fn(AtomId) -> Class,
+        lc: &impl Fn(LoopId) -> Class,
+        memo: &mut HashMap<*const Term, Class>,
+    ) -> Class {
+        if let Some(c) = memo.get(&Rc::as_ptr(t)) {
+            return *c;
+        }
+        let mut c = match &**t {
+            Term::Builtin(Builtin::Tid(_)) => Class::Thread,
+            Term::Builtin(Builtin::Bid(_)) => Class::Block,
+            Term::Atom(id, _) => ac(*id),
+            Term::InLoop(l) => lc(*l),
+            _ => Class::Grid,
+        };
+        if c != Class::Thread {
+            t.for_each_child(&mut |ch| c = c.max(go(ch, ac, lc, memo)));
+        }
+        memo.insert(Rc::as_ptr(t), c);
+        c
+    }
+    go(t, atom_class, loop_class, &mut HashMap::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_and_neutral_elements() {
+        let b = Builder {
+            arith: Arith::Unbounded,
+        };
+        let x = b.leaf(Term::Param(0));
+        assert_eq!(b.bin(BinOp::Add, x.clone(), b.int(0)), x);
+        assert_eq!(b.bin(BinOp::Div, b.int(-7), b.int(2)).as_const(), Some(-3));
+        assert_eq!(
+            b.and(b.tt(), b.bin(BinOp::Lt, x.clone(), b.int(3))).is_bool(),
+            true
+        );
+        assert_eq!(b.ite(b.tt(), x.clone(), b.int(4)), x);
+        let w = Builder { arith: Arith::Wrap32 };
+        assert_eq!(
+            w.bin(BinOp::Sub, w.int(0), w.int(1)).as_const(),
+            Some(0xFFFF_FFFF)
+        );
+    }
+
+    #[test]
+    fn tables_absorb_constants() {
+        let b = Builder {
+            arith: Arith::Unbounded,
+        };
+        let k = b.leaf(Term::Iter(0));
+        let s = b.table(k, vec![8, 4, 2, 1, 0], b.int(0));
+        let m = b.bin(BinOp::Sub, s, b.int(1));
+        match &*m {
+            Term::Table(_, vals, tail) => {
+                assert_eq!(&vals[..], &[7, 3, 1, 0, -1]);
+                assert_eq!(tail.as_const(), Some(-1));
+            }
+            other => panic!("not a table: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn linear_decomposition() {
+        let b = Builder {
+            arith: Arith::Unbounded,
+        };
+        let x = b.leaf(Term::Atom(3, vec![]));
+        let n = b.leaf(Term::Param(0));
+        let t = b.bin(BinOp::Add, b.bin(BinOp::Add, x.clone(), n.clone()), b.int(2));
+        let (c, rest) = linear_in(&b, &t, 3).unwrap();
+        assert_eq!(c, 1);
+        assert_eq!(rest, b.bin(BinOp::Add, n, b.int(2)));
+        assert!(linear_in(&b, &b.bin(BinOp::Mul, x.clone(), x), 3).is_none());
+    }
+}

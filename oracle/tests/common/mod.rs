@@ -1,0 +1,75 @@
+//! Helpers for the verifier tests: parse inline `.kpl`, run an oracle, and summarize
+//! reports as plain tuples so assertions are exact and readable.
+#![allow(dead_code)]
+
+use oracle::verifier::StaticVerifier;
+use oracle::{CheckOptions, Oracle, Report};
+
+/// (array, first line, second line, kind, intra, inter depths, fixable)
+pub type RaceRow = (String, u32, u32, String, bool, Vec<usize>, bool);
+
+pub fn kernel(src: &str) -> kpl::Kernel {
+    match kpl::parse(src) {
+        Ok(mut ks) if !ks.is_empty() => ks.remove(0),
+        Ok(_) => panic!("no kernel in source"),
+        Err(e) => panic!("parse error: {e}"),
+    }
+}
+
+pub fn check_with(src: &str, opts: CheckOptions) -> Report {
+    let k = kernel(src);
+    StaticVerifier::new(opts).check(&k).expect("the verifier answers")
+}
+
+pub fn check(src: &str) -> Report {
+    check_with(src, CheckOptions::default())
+}
+
+pub fn races(r: &Report) -> Vec<RaceRow> {
+    r.races
+        .iter()
+        .map(|x| {
+            (
+                x.array.clone(),
+                x.first.span.line,
+                x.second.span.line,
+                x.kind(),
+                x.intra,
+                x.inter.clone(),
+                x.fixable,
+            )
+        })
+        .collect()
+}
+
+pub fn divergences(r: &Report) -> Vec<u32> {
+    r.divergences.iter().map(|d| d.span.line).collect()
+}
+
+pub fn row(
+    array: &str,
+    first: u32,
+    second: u32,
+    kind: &str,
+    intra: bool,
+    inter: &[usize],
+    fixable: bool,
+) -> RaceRow {
+    (
+        array.to_string(),
+        first,
+        second,
+        kind.to_string(),
+        intra,
+        inter.to_vec(),
+        fixable,
+    )
+}
+
+pub fn launch(block: u32, grid: u32) -> CheckOptions {
+    CheckOptions {
+        block_dim: Some([block, 1, 1]),
+        grid_dim: Some([grid, 1, 1]),
+        ..CheckOptions::default()
+    }
+}
