@@ -65,11 +65,11 @@ pub mod queries;
 pub mod symbolic;
 pub mod term;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use kpl::{Kernel, Space, StmtId};
 
-use crate::{Access, AccessKind, CheckOptions, Divergence, Oracle, OracleError, Race, Report};
+use crate::{Access, AccessKind, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
 use queries::{Checker, Order, Outcome, Scope};
 use symbolic::{AccessFact, Summary};
 use term::Class;
@@ -82,12 +82,15 @@ pub struct StaticVerifier {
     cache: Option<Cache>,
 }
 
-/// What stays true while only barriers change.
+/// Answers that stay true while only barriers change.
 struct Cache {
     /// The kernel without its barriers.
     key: Kernel,
-    /// Pairs that cannot touch the same element even without barriers.
-    conflict_free: HashSet<(StmtId, StmtId)>,
+    /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
+    /// the barriers).
+    same: HashMap<(StmtId, StmtId, Order), Outcome>,
+    /// Cross-block race types of a pair (barriers never matter).
+    cross: HashMap<(StmtId, StmtId, Order), Outcome>,
 }
 
 impl StaticVerifier {
@@ -97,17 +100,6 @@ impl StaticVerifier {
             timeout_ms: 10_000,
             cache: None,
         }
-    }
-
-    fn cache_for(&mut self, kernel: &Kernel) -> &mut Cache {
-        let key = kernel.without_barriers();
-        if self.cache.as_ref().is_none_or(|c| c.key != key) {
-            self.cache = Some(Cache {
-                key,
-                conflict_free: HashSet::new(),
-            });
-        }
-        self.cache.get_or_insert_with(|| unreachable!("set above"))
     }
 
     /// Whether the launch can have two blocks.
@@ -134,6 +126,23 @@ fn access(a: &AccessFact) -> Access {
     }
 }
 
+/// The race types of a pair: the same iteration of all common loops, and different
+/// iterations of each common loop in either direction (one direction suffices for a
+/// statement with itself, by symmetry of the two threads).
+fn orders(a: &AccessFact, b: &AccessFact) -> Vec<Order> {
+    let mut out = vec![Order::Intra];
+    for depth in 1..=Summary::common_loops(&a.loops, &b.loops) {
+        out.push(Order::Inter { depth, forward: true });
+        if a.stmt != b.stmt {
+            out.push(Order::Inter {
+                depth,
+                forward: false,
+            });
+        }
+    }
+    out
+}
+
 impl Oracle for StaticVerifier {
     fn name(&self) -> &'static str {
         "static"
@@ -143,13 +152,20 @@ impl Oracle for StaticVerifier {
         let sum = symbolic::summarize(kernel, &self.opts);
         let mut report = Report::default();
         let many_blocks = self.many_blocks();
-        let timeout_ms = self.timeout_ms;
-        let opts = self.opts.clone();
+        let key = kernel.without_barriers();
+        let mut cache = match self.cache.take() {
+            Some(c) if c.key == key => c,
+            _ => Cache {
+                key,
+                same: HashMap::new(),
+                cross: HashMap::new(),
+            },
+        };
         let mut checker = Checker {
             sum: &sum,
-            opts: &opts,
+            opts: &self.opts,
             uniform: Vec::new(),
-            timeout_ms,
+            timeout_ms: self.timeout_ms,
         };
 
         // Divergence first: only never-divergent barriers order accesses.
@@ -169,7 +185,8 @@ impl Oracle for StaticVerifier {
                 }),
                 Outcome::Unknown(why) => {
                     report.notes.push(format!(
-                        "line {}: the solver could not decide whether this barrier diverges ({why}); reported as divergent",
+                        "line {}: the solver could not decide whether this barrier diverges ({why}); \
+                         reported as divergent",
                         bar.span.line
                     ));
                     report.divergences.push(Divergence {
@@ -181,7 +198,6 @@ impl Oracle for StaticVerifier {
             }
         }
 
-        let cache = self.cache_for(kernel);
         let accesses = &sum.accesses;
         for i in 0..accesses.len() {
             for j in i..accesses.len() {
@@ -190,15 +206,22 @@ impl Oracle for StaticVerifier {
                 } else {
                     (&accesses[j], &accesses[i])
                 };
-                if !conflicting(a, b) || cache.conflict_free.contains(&(a.stmt, b.stmt)) {
+                if !conflicting(a, b) {
                     continue;
                 }
-                if !checker.race(a, b, Scope::AnyPair, Order::Any).possible() {
-                    cache.conflict_free.insert((a.stmt, b.stmt));
-                    continue;
-                }
-                if let Some(race) = pair_race(&checker, a, b, many_blocks, &mut report.notes) {
-                    report.races.push(race);
+                let found = PairRace::find(&checker, &mut cache, a, b, many_blocks);
+                report.notes.extend(found.notes);
+                if found.intra || !found.inter.is_empty() {
+                    report.races.push(Race {
+                        array: a.array.clone(),
+                        space: a.space,
+                        first: access(a),
+                        second: access(b),
+                        intra: found.intra,
+                        inter: found.inter,
+                        fixable: found.fixable,
+                        witness: found.witness,
+                    });
                 }
             }
         }
@@ -210,92 +233,96 @@ impl Oracle for StaticVerifier {
                 r.second.stmt,
             )
         });
+        self.cache = Some(cache);
         Ok(report)
     }
 }
 
-/// The race of one pair, with its types, or `None` when every typed query is refuted.
-fn pair_race(
-    ck: &Checker,
-    a: &AccessFact,
-    b: &AccessFact,
-    many_blocks: bool,
-    notes: &mut Vec<String>,
-) -> Option<Race> {
-    let common = Summary::common_loops(&a.loops, &b.loops);
-    let mut witness = None;
-    let mut note = |out: &Outcome, what: &str, witness: &mut Option<crate::Witness>| match out {
-        Outcome::Sat(w) => {
-            if witness.is_none() {
-                *witness = Some((**w).clone());
+/// What the queries found about one pair of accesses.
+struct PairRace {
+    intra: bool,
+    inter: Vec<usize>,
+    fixable: bool,
+    witness: Option<Witness>,
+    notes: Vec<String>,
+}
+
+impl PairRace {
+    fn find(ck: &Checker, cache: &mut Cache, a: &AccessFact, b: &AccessFact, many_blocks: bool) -> PairRace {
+        let mut found = PairRace {
+            intra: false,
+            inter: Vec::new(),
+            fixable: true,
+            witness: None,
+            notes: Vec::new(),
+        };
+        for order in orders(a, b) {
+            let free = cache
+                .same
+                .entry((a.stmt, b.stmt, order))
+                .or_insert_with(|| ck.race(a, b, Scope::SameBlock, order, false))
+                .clone();
+            if !free.possible() {
+                continue;
             }
+            let out = if ck.barrier_may_separate(a, b, order) {
+                ck.race(a, b, Scope::SameBlock, order, true)
+            } else {
+                free
+            };
+            found.add(a, b, order, out);
         }
-        Outcome::Unknown(why) => notes.push(format!(
-            "lines {} and {}: the solver could not decide a {what} race on `{}` ({why}); reported as racing",
-            a.span.line, b.span.line, a.array
-        )),
-        Outcome::Unsat => {}
-    };
-    let typed = |scope: Scope,
-                 witness: &mut Option<crate::Witness>,
-                 note: &mut dyn FnMut(&Outcome, &str, &mut Option<crate::Witness>)| {
-        let intra_out = ck.race(a, b, scope, Order::Intra);
-        note(&intra_out, "same-iteration", witness);
-        let mut inter = Vec::new();
-        for depth in 1..=common {
-            let fwd = ck.race(a, b, scope, Order::Inter { depth, forward: true });
-            note(&fwd, "cross-iteration", witness);
-            let found = fwd.possible()
-                || (a.stmt != b.stmt && {
-                    let bwd = ck.race(
-                        a,
-                        b,
-                        scope,
-                        Order::Inter {
-                            depth,
-                            forward: false,
-                        },
-                    );
-                    note(&bwd, "cross-iteration", witness);
-                    bwd.possible()
-                });
-            if found {
-                inter.push(depth);
+        if a.space == Space::Global && many_blocks {
+            let mut cross = PairRace {
+                intra: false,
+                inter: Vec::new(),
+                fixable: false,
+                witness: None,
+                notes: Vec::new(),
+            };
+            for order in orders(a, b) {
+                let out = cache
+                    .cross
+                    .entry((a.stmt, b.stmt, order))
+                    .or_insert_with(|| ck.race(a, b, Scope::CrossBlock, order, false))
+                    .clone();
+                cross.add(a, b, order, out);
             }
+            if cross.intra || !cross.inter.is_empty() {
+                // No barrier orders threads of different blocks: the pair is unfixable,
+                // and its witness shows two blocks.
+                found.fixable = false;
+                found.intra |= cross.intra;
+                found.inter.extend(cross.inter);
+                found.inter.sort_unstable();
+                found.inter.dedup();
+                found.witness = cross.witness.or(found.witness);
+            }
+            found.notes.extend(cross.notes);
         }
-        (intra_out.possible(), inter)
-    };
-    let (mut intra, mut inter) = typed(Scope::SameBlock, &mut witness, &mut note);
-    let mut fixable = true;
-    if a.space == Space::Global && many_blocks {
-        let cross = ck.race(a, b, Scope::CrossBlock, Order::Any);
-        if cross.possible() {
-            fixable = false;
-            let mut w2 = None;
-            note(&cross, "cross-block", &mut w2);
-            let (ci, cinter) = typed(Scope::CrossBlock, &mut w2, &mut note);
-            intra |= ci;
-            for d in cinter {
-                if !inter.contains(&d) {
-                    inter.push(d);
+        found
+    }
+
+    fn add(&mut self, a: &AccessFact, b: &AccessFact, order: Order, out: Outcome) {
+        match out {
+            Outcome::Unsat => return,
+            Outcome::Sat(w) => {
+                if self.witness.is_none() {
+                    self.witness = Some(*w);
                 }
             }
-            inter.sort_unstable();
-            // The witness of an unfixable race shows the threads of different blocks.
-            witness = w2.or(witness);
+            Outcome::Unknown(why) => self.notes.push(format!(
+                "lines {} and {}: the solver could not decide whether `{}` races ({why}); reported as racing",
+                a.span.line, b.span.line, a.array
+            )),
+        }
+        match order {
+            Order::Intra => self.intra = true,
+            Order::Inter { depth, .. } => {
+                if !self.inter.contains(&depth) {
+                    self.inter.push(depth);
+                }
+            }
         }
     }
-    if !intra && inter.is_empty() {
-        return None;
-    }
-    Some(Race {
-        array: a.array.clone(),
-        space: a.space,
-        first: access(a),
-        second: access(b),
-        intra,
-        inter,
-        fixable,
-        witness,
-    })
 }

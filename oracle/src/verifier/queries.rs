@@ -19,7 +19,6 @@
 
 use std::collections::HashMap;
 
-use kpl::Space;
 use z3::ast::Bool;
 use z3::{Model, Params, SatResult, Solver};
 
@@ -29,7 +28,7 @@ use super::term::LoopId;
 use crate::{CheckOptions, ThreadId, Witness};
 
 /// What a query found.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Outcome {
     Unsat,
     Sat(Box<Witness>),
@@ -58,15 +57,11 @@ pub enum Scope {
     SameBlock,
     /// Threads of different blocks (global arrays; nothing orders them).
     CrossBlock,
-    /// Either, ignoring barriers: the barrier-independent pre-check.
-    AnyPair,
 }
 
-/// How the iterations of the common loops relate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the iterations of the common loops relate (the race types of AutoSync).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Order {
-    /// No relation (pre-check).
-    Any,
     /// The same iteration of every common loop.
     Intra,
     /// Same iterations of the loops around common loop `depth` (1-based), different
@@ -200,6 +195,8 @@ thread_local! {
     static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
 }
 
+thread_local! { static DUMPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) }; }
+
 impl Checker<'_> {
     /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
     /// `model` turns the model into a witness.
@@ -214,6 +211,13 @@ impl Checker<'_> {
             s.push();
             for f in fs {
                 s.assert(f);
+            }
+            if let Ok(path) = std::env::var("VERIFIER_DUMP") {
+                let n = DUMPS.with(|d| {
+                    d.set(d.get() + 1);
+                    d.get()
+                });
+                let _ = std::fs::write(format!("{path}/q{n}.smt2"), s.to_smt2());
             }
             let out = match s.check() {
                 SatResult::Unsat => Ok(None),
@@ -252,25 +256,20 @@ impl Checker<'_> {
         out
     }
 
-    /// Can the two accesses race under `scope` and `order`?
-    pub fn race(&self, a: &AccessFact, b: &AccessFact, scope: Scope, order: Order) -> Outcome {
+    /// Can the two accesses race under `scope` and `order`? With `sync`, occurrences
+    /// that a barrier separates do not count (same-block queries only).
+    pub fn race(&self, a: &AccessFact, b: &AccessFact, scope: Scope, order: Order, sync: bool) -> Outcome {
         let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
         let mut iters = Iters { next: 0 };
         let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
         let common = Summary::common_loops(&a.loops, &b.loops);
-        let mut kb = Vec::with_capacity(b.loops.len());
-        for i in 0..b.loops.len() {
-            let shared = match order {
-                Order::Intra => i < common,
-                Order::Inter { depth, .. } => i + 1 < depth,
-                Order::Any => false,
-            };
-            kb.push(if shared {
-                ka[i].clone()
-            } else {
-                iters.fresh(&mut enc, "k1")
-            });
-        }
+        let kb: Vec<It> = (0..b.loops.len())
+            .map(|i| match order {
+                Order::Intra if i < common => ka[i].clone(),
+                Order::Inter { depth, .. } if i + 1 < depth => ka[i].clone(),
+                _ => iters.fresh(&mut enc, "k1"),
+            })
+            .collect();
         let mut fs: Vec<Bool> = Vec::new();
         if let Order::Inter { depth, forward } = order {
             let (x, y) = (&ka[depth - 1], &kb[depth - 1]);
@@ -283,8 +282,6 @@ impl Checker<'_> {
         let block1 = match scope {
             Scope::SameBlock => 0,
             Scope::CrossBlock => 1,
-            Scope::AnyPair if a.space == Space::Shared && b.space == Space::Shared => 0,
-            Scope::AnyPair => 1,
         };
         let cx0 = enc.ctx(Ctx {
             copy: 0,
@@ -307,11 +304,7 @@ impl Checker<'_> {
                 .collect(),
         });
         fs.extend(enc.launch_facts(&[(0, 0), (1, block1)]));
-        fs.push(match (scope, block1) {
-            (Scope::CrossBlock, _) => enc.distinct_threads(false),
-            (_, 0) => enc.distinct_threads(true),
-            _ => Bool::or(&[enc.distinct_threads(false), enc.distinct_threads(true)]),
-        });
+        fs.push(enc.distinct_threads(scope == Scope::SameBlock));
         fs.extend(self.requires(&mut enc, &[cx0, cx1]));
         fs.push(enc.cond(&a.pred, cx0));
         fs.push(enc.cond(&b.pred, cx1));
@@ -320,7 +313,7 @@ impl Checker<'_> {
         fs.push(ia.eq(&ib));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
-        if scope == Scope::SameBlock && order != Order::Any {
+        if sync && scope == Scope::SameBlock {
             let pa = Point {
                 loops: &a.loops,
                 k: &ka,
@@ -349,6 +342,41 @@ impl Checker<'_> {
             self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
         });
         outcome(out)
+    }
+
+    /// Whether some never-divergent barrier can lie between the two occurrences at all
+    /// (when none can, the query without barriers answers the one with them).
+    pub fn barrier_may_separate(&self, a: &AccessFact, b: &AccessFact, order: Order) -> bool {
+        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
+        let mut iters = Iters { next: 0 };
+        let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
+        let common = Summary::common_loops(&a.loops, &b.loops);
+        let kb: Vec<It> = (0..b.loops.len())
+            .map(|i| match order {
+                Order::Intra if i < common => ka[i].clone(),
+                Order::Inter { depth, .. } if i + 1 < depth => ka[i].clone(),
+                _ => iters.fresh(&mut enc, "k1"),
+            })
+            .collect();
+        let pa = Point {
+            loops: &a.loops,
+            k: &ka,
+            pos: a.pos,
+        };
+        let pb = Point {
+            loops: &b.loops,
+            k: &kb,
+            pos: b.pos,
+        };
+        let (x, y, jump) = match order {
+            Order::Inter {
+                depth,
+                forward: false,
+            } => (&pb, &pa, Some(depth)),
+            Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
+            _ => (&pa, &pb, None),
+        };
+        !matches!(self.barrier_between(&mut enc, x, y, jump), Sb::Known(false))
     }
 
     /// Some never-divergent barrier executes strictly between `x` and `y` (`x` first),
