@@ -1,23 +1,25 @@
-use z3::{Params, Solver, Tactic};
+use z3::{Params, Solver};
 fn main() {
-    let mode = std::env::args().nth(1).unwrap();
-    for path in std::env::args().skip(2) {
-        let src = std::fs::read_to_string(&path).unwrap();
-        eprintln!("read {}", src.len());
-        let t = std::time::Instant::now();
-        let s = match mode.as_str() {
-            "qfnia" => Tactic::new("qfnia").solver(),
-            _ => Solver::new(),
-        };
-        let mut p = Params::new();
-        p.set_u32("timeout", 5000);
-        s.set_params(&p);
-        if mode == "inc" {
-            s.push();
+    let args: Vec<String> = std::env::args().collect();
+    let path = &args[1];
+    let src = std::fs::read_to_string(path).unwrap();
+    let s = Solver::new();
+    let mut p = Params::new();
+    p.set_u32("timeout", 5000);
+    for kv in &args[2..] {
+        let (k, v) = kv.split_once('=').unwrap();
+        if let Ok(n) = v.parse::<u32>() {
+            p.set_u32(k, n);
+        } else if v == "true" || v == "false" {
+            p.set_bool(k, v == "true");
+        } else {
+            p.set_symbol(k, v);
         }
-        s.from_string(src.clone());
-        eprintln!("loaded");
-        let r = s.check();
-        eprintln!("{path} {mode}: {r:?} {:?}", t.elapsed());
     }
+    s.set_params(&p);
+    s.push();
+    let t = std::time::Instant::now();
+    s.from_string(src.clone());
+    let r = s.check();
+    eprintln!("{path} {:?}: {r:?} {:?}", &args[2..], t.elapsed());
 }

@@ -99,10 +99,13 @@ pub struct Encoder<'s> {
     ctxs: Vec<Ctx>,
     memo_v: HashMap<(*const Term, usize), Val>,
     memo_b: HashMap<(*const Term, usize), Bool>,
+    nonneg_memo: HashMap<*const Term, bool>,
     /// Keeps translated terms alive so their addresses stay valid memo keys.
     keep: Vec<T>,
     pub facts: Vec<Bool>,
     geo: Vec<GeoApp>,
+    /// Products of two non-constant integers `(x, y, x·y)`, for monotonicity lemmas.
+    products: Vec<(Int, Int, Int)>,
     fresh: u32,
 }
 
@@ -160,9 +163,11 @@ impl<'s> Encoder<'s> {
             ctxs: Vec::new(),
             memo_v: HashMap::new(),
             memo_b: HashMap::new(),
+            nonneg_memo: HashMap::new(),
             keep: Vec::new(),
             facts: Vec::new(),
             geo: Vec::new(),
+            products: Vec::new(),
             fresh: 0,
         }
     }
@@ -423,6 +428,23 @@ impl<'s> Encoder<'s> {
                 let f = self.iter_bounds(v);
                 self.facts.push(f);
             }
+            AtomKind::Tail { op, c, last } => {
+                let (op, c) = (*op, *c);
+                let last = self.num(*last);
+                let step = self.step(op, &last, c);
+                let f = match (v, &last, &step) {
+                    (Val::I(g), Val::I(l), Val::I(s)) => {
+                        if matches!(op, BinOp::Div | BinOp::Shr) {
+                            l.ge(0).implies(Bool::and(&[g.ge(0), g.le(s)]))
+                        } else {
+                            l.gt(0).implies(g.ge(s))
+                        }
+                    }
+                    (Val::B(g), _, Val::B(s)) if matches!(op, BinOp::Div | BinOp::Shr) => g.bvule(s),
+                    _ => Bool::from_bool(true),
+                };
+                self.facts.push(f);
+            }
             AtomKind::Geo { op, c, init, .. } => {
                 let (op, c, init) = (*op, *c, init.clone());
                 let init = self.val(&init, cx);
@@ -466,9 +488,54 @@ impl<'s> Encoder<'s> {
         self.arith(op, x.clone(), cv, None, Some(c))
     }
 
-    /// Facts relating two iterations of the same geometric sequence (one step apart is
-    /// exact; further apart is monotone). Call once, after the formula is built.
+    /// Adds the lemmas that need the whole formula: relations between two iterations of
+    /// a geometric sequence, and between products with a common factor. Call once,
+    /// after the formula is built.
     pub fn finish(&mut self) {
+        self.product_lemmas();
+        self.geo_lemmas();
+    }
+
+    /// Multiplication by a nonzero factor is strictly monotone: for `p1 = g1·f` and
+    /// `p2 = g2·f`, `f ≥ 1 ∧ g1 < g2 ⟹ p1 + f ≤ p2` (and mirrored). Z3's incremental
+    /// solver does not find these for `tid·m + i = tid'·m + i'` or `tid + bdim·k`, which
+    /// are the index shapes of slice and stride loops; with them such queries are linear.
+    fn product_lemmas(&mut self) {
+        let prods = std::mem::take(&mut self.products);
+        for (i, (x1, y1, p1)) in prods.iter().enumerate() {
+            let mut facts = vec![
+                Bool::and(&[x1.ge(0), y1.ge(0)]).implies(p1.ge(0)),
+                Bool::and(&[x1.ge(1), y1.ge(0)]).implies(p1.ge(y1)),
+                Bool::and(&[y1.ge(1), x1.ge(0)]).implies(p1.ge(x1)),
+            ];
+            for (x2, y2, p2) in &prods[i + 1..] {
+                for (f1, g1, f2, g2) in [
+                    (x1, y1, x2, y2),
+                    (x1, y1, y2, x2),
+                    (y1, x1, x2, y2),
+                    (y1, x1, y2, x2),
+                ] {
+                    if !f1.ast_eq(f2) {
+                        continue;
+                    }
+                    let f = f1;
+                    let pos = f.ge(1);
+                    let neg = f.le(-1);
+                    facts.push(g1.eq(g2).implies(p1.eq(p2)));
+                    facts.push(Bool::and(&[pos.clone(), g1.lt(g2)]).implies((p1 + f).le(p2)));
+                    facts.push(Bool::and(&[pos, g2.lt(g1)]).implies((p2 + f).le(p1)));
+                    facts.push(Bool::and(&[neg.clone(), g1.lt(g2)]).implies((p2 + f).ge(p1)));
+                    facts.push(Bool::and(&[neg, g2.lt(g1)]).implies((p1 + f).ge(p2)));
+                    break;
+                }
+            }
+            self.facts.extend(facts);
+        }
+    }
+
+    /// Facts relating two iterations of the same geometric sequence (one step apart is
+    /// exact; further apart is monotone).
+    fn geo_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.geo);
         for (i, a) in apps.iter().enumerate() {
             for b in &apps[i + 1..] {
@@ -672,7 +739,14 @@ impl<'s> Encoder<'s> {
                         bld.bin(op, other.clone(), tail.clone())
                     };
                     let kv = self.iter(k, cx);
-                    let mut out = self.val(&last, cx);
+                    // Past the table the operand is a bounded unknown; an exact
+                    // nonlinear encoding there would only slow the solver down, for
+                    // iterations guards rarely reach: any value will do.
+                    let mut out = if tail.as_const().is_some() || op == Mul {
+                        self.val(&last, cx)
+                    } else {
+                        self.fresh_val("past_table")
+                    };
                     while let Some(case) = cases.pop() {
                         let i = cases.len();
                         let v = self.val(&case, cx);
@@ -684,7 +758,46 @@ impl<'s> Encoder<'s> {
             }
         }
         let (x, y) = (self.val(a, cx), self.val(b, cx));
+        if matches!(op, Div | Rem)
+            && b.as_const().is_some_and(|c| c > 0)
+            && self.nonneg(a)
+            && let (Val::I(x), Val::I(y)) = (&x, &y)
+        {
+            // C and Z3 agree on nonnegative dividends and positive divisors.
+            return Val::I(if op == Div { x.div(y) } else { x.modulo(y) });
+        }
         self.arith(op, x, y, a.as_const(), b.as_const())
+    }
+
+    /// Whether a term is nonnegative in every execution (thread and block ids, sizes,
+    /// parameters and iteration numbers are).
+    fn nonneg(&mut self, t: &T) -> bool {
+        use BinOp::*;
+        if let Some(v) = self.nonneg_memo.get(&Rc::as_ptr(t)) {
+            return *v;
+        }
+        let v = match &**t {
+            Term::Const(v) => *v >= 0,
+            Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => true,
+            Term::IterAdd(k, off) => *off >= 0 && self.nonneg(k),
+            Term::Atom(id, _) => self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()),
+            Term::Un(UnOp::Not, _) => true,
+            Term::Un(..) => false,
+            Term::Bin(Eq | Ne | Lt | Le | Gt | Ge | And | Or, _, _) => true,
+            Term::Bin(Add | Mul | BitOr | BitXor, x, y) => self.nonneg(x) && self.nonneg(y),
+            // A zero divisor or an undefined shift gives an arbitrary value.
+            Term::Bin(Div | Rem, x, y) => y.as_const().is_some_and(|c| c > 0) && self.nonneg(x),
+            Term::Bin(Shl | Shr, x, y) => {
+                y.as_const().is_some_and(|c| (0..63).contains(&c)) && self.nonneg(x)
+            }
+            Term::Bin(BitAnd, x, y) => self.nonneg(x) || self.nonneg(y),
+            Term::Bin(Sub, ..) => false,
+            Term::Ite(_, x, y) => self.nonneg(x) && self.nonneg(y),
+            Term::Table(_, vals, tail) => vals.iter().all(|v| *v >= 0) && self.nonneg(tail),
+        };
+        self.keep(t);
+        self.nonneg_memo.insert(Rc::as_ptr(t), v);
+        v
     }
 
     fn fresh_val(&mut self, name: &str) -> Val {
@@ -736,7 +849,13 @@ impl<'s> Encoder<'s> {
         match op {
             Add => a + b,
             Sub => a - b,
-            Mul => a * b,
+            Mul => {
+                let p = &a * &b;
+                if ca.is_none() && cb.is_none() {
+                    self.products.push((a, b, p.clone()));
+                }
+                p
+            }
             Div | Rem => {
                 let q = match cb {
                     Some(c) if c != 0 => tdiv_const(&a, c),

@@ -77,27 +77,48 @@ use term::Class;
 /// The static verifier (the `static` oracle).
 pub struct StaticVerifier {
     pub opts: CheckOptions,
-    /// Per-query solver timeout; a timeout counts as a possible defect.
+    /// Per-query solver timeout; a timeout counts as a possible defect. Race types are
+    /// first tried with a short timeout, and only the ones still undecided and still
+    /// relevant get this one.
     pub timeout_ms: u32,
     cache: Option<Cache>,
 }
 
-/// Answers that stay true while only barriers change.
+/// Answers that stay true while only barriers change, with the timeout they were
+/// computed under (an `Unknown` may be decided with more time).
 struct Cache {
     /// The kernel without its barriers.
     key: Kernel,
     /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
     /// the barriers).
-    same: HashMap<(StmtId, StmtId, Order), Outcome>,
+    same: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
     /// Cross-block race types of a pair (barriers never matter).
-    cross: HashMap<(StmtId, StmtId, Order), Outcome>,
+    cross: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+}
+
+/// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
+/// the cached one is undecided under a shorter timeout.
+fn cached(
+    map: &mut HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+    key: (StmtId, StmtId, Order),
+    timeout_ms: u32,
+    run: impl FnOnce() -> Outcome,
+) -> Outcome {
+    if let Some((out, t)) = map.get(&key)
+        && (!matches!(out, Outcome::Unknown(_)) || *t >= timeout_ms)
+    {
+        return out.clone();
+    }
+    let out = run();
+    map.insert(key, (out.clone(), timeout_ms));
+    out
 }
 
 impl StaticVerifier {
     pub fn new(opts: CheckOptions) -> StaticVerifier {
         StaticVerifier {
             opts,
-            timeout_ms: 10_000,
+            timeout_ms: 5_000,
             cache: None,
         }
     }
@@ -209,7 +230,8 @@ impl Oracle for StaticVerifier {
                 if !conflicting(a, b) {
                     continue;
                 }
-                let found = PairRace::find(&checker, &mut cache, a, b, many_blocks);
+                let timeouts = [self.timeout_ms.min(SHORT_TIMEOUT_MS), self.timeout_ms];
+                let found = PairRace::find(&checker, &mut cache, a, b, many_blocks, timeouts);
                 report.notes.extend(found.notes);
                 if found.intra || !found.inter.is_empty() {
                     report.races.push(Race {
@@ -248,46 +270,44 @@ struct PairRace {
 }
 
 impl PairRace {
-    fn find(ck: &Checker, cache: &mut Cache, a: &AccessFact, b: &AccessFact, many_blocks: bool) -> PairRace {
-        let mut found = PairRace {
+    fn new(fixable: bool) -> PairRace {
+        PairRace {
             intra: false,
             inter: Vec::new(),
-            fixable: true,
+            fixable,
             witness: None,
             notes: Vec::new(),
-        };
-        for order in orders(a, b) {
-            let free = cache
-                .same
-                .entry((a.stmt, b.stmt, order))
-                .or_insert_with(|| ck.race(a, b, Scope::SameBlock, order, false))
-                .clone();
-            if !free.possible() {
-                continue;
-            }
-            let out = if ck.barrier_may_separate(a, b, order) {
-                ck.race(a, b, Scope::SameBlock, order, true)
+        }
+    }
+
+    /// Tries every race type of the pair, first with the short timeout, then the types
+    /// still undecided (and not already shown by the other direction) with the long one.
+    fn find(
+        ck: &Checker,
+        cache: &mut Cache,
+        a: &AccessFact,
+        b: &AccessFact,
+        many_blocks: bool,
+        timeouts: [u32; 2],
+    ) -> PairRace {
+        let mut found = PairRace::new(true);
+        found.search(a, b, timeouts, &mut |order, timeout| {
+            let free = cached(&mut cache.same, (a.stmt, b.stmt, order), timeout, || {
+                ck.race(a, b, Scope::SameBlock, order, false, timeout)
+            });
+            if free.possible() && ck.barrier_may_separate(a, b, order) {
+                ck.race(a, b, Scope::SameBlock, order, true, timeout)
             } else {
                 free
-            };
-            found.add(a, b, order, out);
-        }
-        if a.space == Space::Global && many_blocks {
-            let mut cross = PairRace {
-                intra: false,
-                inter: Vec::new(),
-                fixable: false,
-                witness: None,
-                notes: Vec::new(),
-            };
-            for order in orders(a, b) {
-                let out = cache
-                    .cross
-                    .entry((a.stmt, b.stmt, order))
-                    .or_insert_with(|| ck.race(a, b, Scope::CrossBlock, order, false))
-                    .clone();
-                cross.add(a, b, order, out);
             }
+        });
+        if a.space == Space::Global && many_blocks {
+            let mut cross = PairRace::new(false);
+            cross.search(a, b, timeouts, &mut |order, timeout| {
+                cached(&mut cache.cross, (a.stmt, b.stmt, order), timeout, || {
+                    ck.race(a, b, Scope::CrossBlock, order, false, timeout)
+                })
+            });
             if cross.intra || !cross.inter.is_empty() {
                 // No barrier orders threads of different blocks: the pair is unfixable,
                 // and its witness shows two blocks.
@@ -301,6 +321,34 @@ impl PairRace {
             found.notes.extend(cross.notes);
         }
         found
+    }
+
+    fn search(
+        &mut self,
+        a: &AccessFact,
+        b: &AccessFact,
+        timeouts: [u32; 2],
+        query: &mut dyn FnMut(Order, u32) -> Outcome,
+    ) {
+        let mut pending = orders(a, b);
+        for (pass, timeout) in timeouts.into_iter().enumerate() {
+            let last = pass + 1 == timeouts.len();
+            let mut undecided = Vec::new();
+            for order in pending {
+                if let Order::Inter { depth, .. } = order
+                    && self.inter.contains(&depth)
+                {
+                    continue;
+                }
+                let out = query(order, timeout);
+                if matches!(out, Outcome::Unknown(_)) && !last {
+                    undecided.push(order);
+                } else {
+                    self.add(a, b, order, out);
+                }
+            }
+            pending = undecided;
+        }
     }
 
     fn add(&mut self, a: &AccessFact, b: &AccessFact, order: Order, out: Outcome) {
@@ -321,8 +369,13 @@ impl PairRace {
             Order::Inter { depth, .. } => {
                 if !self.inter.contains(&depth) {
                     self.inter.push(depth);
+                    self.inter.sort_unstable();
                 }
             }
         }
     }
 }
+
+/// The first timeout of every race query: most are decided in microseconds, and a
+/// hard one may turn out not to matter.
+const SHORT_TIMEOUT_MS: u32 = 250;

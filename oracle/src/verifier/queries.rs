@@ -74,6 +74,7 @@ pub struct Checker<'s> {
     pub opts: &'s CheckOptions,
     /// Per barrier of the summary: proved never divergent.
     pub uniform: Vec<bool>,
+    /// Solver timeout of divergence queries (race queries take theirs as an argument).
     pub timeout_ms: u32,
 }
 
@@ -200,13 +201,18 @@ thread_local! { static DUMPS: std::cell::Cell<u32> = const { std::cell::Cell::ne
 impl Checker<'_> {
     /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
     /// `model` turns the model into a witness.
-    fn solve<R>(&self, fs: &[Bool], model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+    fn solve<R>(
+        &self,
+        fs: &[Bool],
+        timeout_ms: u32,
+        model: impl FnOnce(&Model) -> R,
+    ) -> Result<Option<R>, String> {
         SOLVER.with(|(s, timeout)| {
-            if timeout.get() != self.timeout_ms {
+            if timeout.get() != timeout_ms {
                 let mut p = Params::new();
-                p.set_u32("timeout", self.timeout_ms);
+                p.set_u32("timeout", timeout_ms);
                 s.set_params(&p);
-                timeout.set(self.timeout_ms);
+                timeout.set(timeout_ms);
             }
             s.push();
             for f in fs {
@@ -258,7 +264,15 @@ impl Checker<'_> {
 
     /// Can the two accesses race under `scope` and `order`? With `sync`, occurrences
     /// that a barrier separates do not count (same-block queries only).
-    pub fn race(&self, a: &AccessFact, b: &AccessFact, scope: Scope, order: Order, sync: bool) -> Outcome {
+    pub fn race(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        scope: Scope,
+        order: Order,
+        sync: bool,
+        timeout_ms: u32,
+    ) -> Outcome {
         let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
         let mut iters = Iters { next: 0 };
         let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
@@ -337,7 +351,7 @@ impl Checker<'_> {
         }
         enc.finish();
         fs.append(&mut enc.facts);
-        let out = self.solve(&fs, |m| {
+        let out = self.solve(&fs, timeout_ms, |m| {
             let index = ia.as_i64(m);
             self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
         });
@@ -466,7 +480,9 @@ impl Checker<'_> {
         fs.push(enc.cond(&bar.pred, cx1).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let out = self.solve(&fs, |m| self.witness(&enc, m, [(0, 0), (1, 0)], None, [&k, &k]));
+        let out = self.solve(&fs, self.timeout_ms, |m| {
+            self.witness(&enc, m, [(0, 0), (1, 0)], None, [&k, &k])
+        });
         outcome(out)
     }
 

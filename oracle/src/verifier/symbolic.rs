@@ -47,6 +47,9 @@ pub enum AtomKind {
     Carried(LoopId, String),
     /// A geometric sequence `x(k) = step^k(init)` with a symbolic start, at `k ≥ 1`.
     Geo { lp: LoopId, op: BinOp, c: i64, init: T },
+    /// A tabulated geometric sequence past its table, whose last entry is `last`: at
+    /// least one more step away from it.
+    Tail { op: BinOp, c: i64, last: i64 },
     /// The trip count of a loop (iteration-valued).
     Trip(LoopId),
     /// A loop-carried value after a loop left with `break`.
@@ -716,7 +719,7 @@ impl Exec<'_> {
                 } else if let Some((1, step)) = linear_in(&b, &e, starts[i]).filter(|(_, r)| !varies(r)) {
                     Some(b.bin(BinOp::Add, init, b.bin(BinOp::Mul, step, k.clone())))
                 } else if let Some((op, c)) = geometric(&e, starts[i]) {
-                    Some(self.geometric_form(lp, &carried[i], op, c, init, k, classes[i], args))
+                    Some(self.geometric_form(lp, op, c, init, k, classes[i], args))
                 } else if !unresolved_start(&e, true) {
                     let prev = substitute_iter(&b, &e, lp, &b.iter_add(k.clone(), -1));
                     let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
@@ -755,7 +758,6 @@ impl Exec<'_> {
     fn geometric_form(
         &mut self,
         lp: LoopId,
-        var: &str,
         op: BinOp,
         c: i64,
         init: T,
@@ -765,11 +767,12 @@ impl Exec<'_> {
     ) -> T {
         let b = self.b;
         if let Some(v0) = init.as_const() {
-            // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32)
-            // or leaves what the arithmetic computes.
+            // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32),
+            // leaves the 32-bit range every guard compares it with, or leaves what the
+            // arithmetic computes; past the table, a bounded unknown.
             let mut vals = vec![v0];
             let mut tail = None;
-            while vals.len() < 64 {
+            while vals.len() < 40 && vals.last().is_some_and(|v| v.unsigned_abs() <= 1 << 33) {
                 let last = *vals.last().unwrap_or(&v0);
                 match b.arith.binary(op, last, c) {
                     Ok(next) if next == last => {
@@ -782,7 +785,10 @@ impl Exec<'_> {
             }
             let tail = match tail {
                 Some(t) => t,
-                None => self.atom_with(AtomKind::Carried(lp, var.to_string()), class, args.to_vec()),
+                None => {
+                    let last = *vals.last().unwrap_or(&v0);
+                    self.atom_with(AtomKind::Tail { op, c, last }, Class::Grid, args.to_vec())
+                }
             };
             return b.table(k.clone(), vals, tail);
         }
