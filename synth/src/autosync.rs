@@ -27,6 +27,13 @@ use crate::{NoSolution, Outcome, Stats, SynthError, SynthOptions, Synthesis, ask
 /// costs that differ by less than 1e-6 are treated as equal.
 const WEIGHT_SCALE: f64 = 1e6;
 
+/// Among placements of equal cost, prefer barriers earlier in program order, so the
+/// answer does not depend on the solver's whims (the top of a loop body over its end,
+/// right after a read over right before the write). Each weight unit is split into
+/// `TIE_BREAK` parts and a label adds its rank (< `TIE_BREAK / 64`), so the tie-break
+/// can never outweigh a real cost difference for placements of fewer than 64 barriers.
+const TIE_BREAK: u128 = 1 << 24;
+
 /// The constraint system of one synthesis (`S` in Algorithm 1).
 struct Encoding<'t> {
     tree: &'t LabelTree,
@@ -43,9 +50,12 @@ impl<'t> Encoding<'t> {
     fn new(tree: &'t LabelTree, opts: &SynthOptions) -> Self {
         let opt = Optimize::new();
         let mut l = BTreeMap::new();
-        for c in tree.candidates() {
+        let candidates = tree.candidates();
+        let rank_unit = (TIE_BREAK / 64 / (candidates.len() as u128 + 1)).max(1);
+        for (rank, &c) in candidates.iter().enumerate() {
             let v = Bool::new_const(format!("L{}", c.0));
-            let w = (opts.cost.cost(tree, c) * WEIGHT_SCALE).round().clamp(1.0, 1e36) as u128;
+            let w = (opts.cost.cost(tree, c) * WEIGHT_SCALE).round().clamp(1.0, 1e30) as u128;
+            let w = w * TIE_BREAK + rank as u128 * rank_unit;
             opt.assert_soft(&v.not(), w, None);
             l.insert(c, v);
         }
