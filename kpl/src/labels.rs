@@ -309,11 +309,9 @@ impl LabelTree {
 /// fresh ids, returned in the order of `after`.
 pub fn insert_barriers(kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> (Kernel, Vec<StmtId>) {
     let mut k = kernel.clone();
-    let mut next = kernel.max_id().map_or(0, |m| m.0 + 1);
+    let first_free = kernel.max_id().map_or(0, |m| m.0 + 1);
     let mut ids = Vec::with_capacity(after.len());
-    for &l in after {
-        let id = StmtId(next);
-        next += 1;
+    for (id, &l) in (first_free..).map(StmtId).zip(after) {
         ids.push(id);
         let barrier = Stmt {
             id,

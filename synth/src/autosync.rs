@@ -13,7 +13,6 @@
 //! Both only cut placements that would be refuted anyway; they save oracle calls.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use kpl::{Kernel, Label, LabelTree, NodeKind};
 use oracle::{Oracle, Race};
@@ -21,7 +20,7 @@ use z3::ast::Bool;
 use z3::{Optimize, SatResult};
 
 use crate::placement::{RaceOptions, race_options};
-use crate::{NoSolution, Outcome, Stats, SynthError, SynthOptions, Synthesis, ask, finish, hopeless};
+use crate::{NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, hopeless};
 
 /// Weights are given to Z3 as integers: costs are scaled by this factor and rounded, so
 /// costs that differ by less than 1e-6 are treated as equal.
@@ -102,6 +101,12 @@ impl<'t> Encoding<'t> {
         let inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
         if !inter.is_empty() {
             self.opt.assert(Bool::or(&inter));
+        }
+    }
+
+    fn add_race_once(&mut self, tree: &LabelTree, race: &Race, use_types: bool) {
+        if let Some(key) = location(tree, race).filter(|k| !self.races.contains_key(k)) {
+            self.add_race(key, race, use_types);
         }
     }
 
@@ -192,65 +197,35 @@ fn self_race(races: &[Race]) -> Option<NoSolution> {
 }
 
 /// Algorithm 1: the cheapest barrier placement the oracle accepts.
-pub fn synthesize(
-    kernel: &Kernel,
-    oracle: &mut dyn Oracle,
-    opts: &SynthOptions,
-) -> Result<Synthesis, SynthError> {
-    let start = Instant::now();
-    let tree = LabelTree::new(kernel);
-    let mut stats = Stats::default();
-    let mut notes = Vec::new();
-    let report = ask(oracle, kernel, &mut stats, &mut notes)?;
-    let give_up = |ns: NoSolution, stats: Stats, notes: Vec<String>| {
-        Ok(finish(
-            Outcome::NoSolution(ns),
-            kernel,
-            &tree,
-            Vec::new(),
-            opts,
-            stats,
-            start,
-            notes,
-        ))
-    };
+pub fn synthesize(kernel: &Kernel, oracle: &mut dyn Oracle, opts: &SynthOptions) -> Result<Synthesis, SynthError> {
+    let mut run = Run::new(kernel, oracle, opts);
+    let report = run.ask(kernel)?;
     if report.is_clean() {
-        return Ok(finish(
-            Outcome::AlreadyCorrect,
-            kernel,
-            &tree,
-            Vec::new(),
-            opts,
-            stats,
-            start,
-            notes,
-        ));
+        return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
     }
     if let Some(ns) = hopeless(&report, &[]).or_else(|| self_race(&report.races)) {
-        return give_up(ns, stats, notes);
+        return Ok(run.give_up(ns));
     }
+    // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
+    let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
     for r in &report.races {
-        if let Some(key) = location(&tree, r) {
-            if !enc.races.contains_key(&key) {
-                enc.add_race(key, r, opts.use_race_types);
-            }
-        }
+        enc.add_race_once(&tree, r, opts.use_race_types);
     }
     let mut last_races = report.races;
     loop {
-        if stats.iterations >= opts.max_iterations {
-            return Err(SynthError::IterationLimit(stats.iterations));
+        if run.stats.iterations >= opts.max_iterations {
+            return Err(SynthError::IterationLimit(run.stats.iterations));
         }
-        let Some((chosen, model)) = enc.solve(&mut stats)? else {
+        let Some((chosen, model)) = enc.solve(&mut run.stats)? else {
             let ns = unsat_reason(&tree, &enc, last_races);
-            return give_up(ns, stats, notes);
+            return Ok(run.give_up(ns));
         };
-        stats.iterations += 1;
-        let (candidate, ids) = kpl::insert_barriers(kernel, &tree, &chosen);
-        let report = ask(oracle, &candidate, &mut stats, &mut notes)?;
+        run.stats.iterations += 1;
+        let (candidate, ids) = run.with_barriers(&chosen);
+        let report = run.ask(&candidate)?;
         if let Some(ns) = hopeless(&report, &ids).or_else(|| self_race(&report.races)) {
-            return give_up(ns, stats, notes);
+            return Ok(run.give_up(ns));
         }
         if !report.divergences.is_empty() {
             for d in &report.divergences {
@@ -262,16 +237,7 @@ pub fn synthesize(
             continue;
         }
         if report.races.is_empty() {
-            return Ok(finish(
-                Outcome::Fixed,
-                kernel,
-                &tree,
-                chosen,
-                opts,
-                stats,
-                start,
-                notes,
-            ));
+            return Ok(run.finish(Outcome::Fixed, chosen));
         }
         for r in &report.races {
             let Some(key) = location(&tree, r) else { continue };

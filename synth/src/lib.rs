@@ -91,23 +91,6 @@ impl<'a> SynthOptions<'a> {
     }
 }
 
-/// Calls the oracle and counts the call.
-fn ask(
-    oracle: &mut dyn Oracle,
-    kernel: &Kernel,
-    stats: &mut Stats,
-    notes: &mut Vec<String>,
-) -> Result<Report, OracleError> {
-    stats.oracle_calls += 1;
-    let r = oracle.check(kernel)?;
-    for n in &r.notes {
-        if !notes.contains(n) {
-            notes.push(n.clone());
-        }
-    }
-    Ok(r)
-}
-
 /// The reason a report shows that no barrier can help, if it does: races between blocks
 /// on global memory, and barriers the user wrote that can diverge.
 fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
@@ -141,25 +124,64 @@ pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
     cost::existing_cost(&LabelTree::new(kernel), kernel, model)
 }
 
-fn finish(
-    outcome: Outcome,
-    kernel: &Kernel,
-    tree: &LabelTree,
-    mut inserted: Vec<Label>,
-    opts: &SynthOptions,
-    mut stats: Stats,
-    start: Instant,
+/// What one synthesis run carries around: the input, its label tree, the oracle, and
+/// the counters that end up in [`Stats`].
+pub(crate) struct Run<'a> {
+    pub kernel: &'a Kernel,
+    pub tree: LabelTree,
+    pub oracle: &'a mut dyn Oracle,
+    pub opts: &'a SynthOptions<'a>,
+    pub stats: Stats,
     notes: Vec<String>,
-) -> Synthesis {
-    inserted.sort_by_key(|l| tree.node(*l).post);
-    let (k, _) = kpl::insert_barriers(kernel, tree, &inserted);
-    stats.time = start.elapsed();
-    Synthesis {
-        cost: placement_cost(&k, opts.cost),
-        outcome,
-        inserted,
-        kernel: k,
-        stats,
-        notes,
+    start: Instant,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(kernel: &'a Kernel, oracle: &'a mut dyn Oracle, opts: &'a SynthOptions<'a>) -> Self {
+        Run {
+            start: Instant::now(),
+            tree: LabelTree::new(kernel),
+            kernel,
+            oracle,
+            opts,
+            stats: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Asks the oracle about `kernel` (the input with some barriers), counting the call.
+    pub fn ask(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        self.stats.oracle_calls += 1;
+        let r = self.oracle.check(kernel)?;
+        for n in &r.notes {
+            if !self.notes.contains(n) {
+                self.notes.push(n.clone());
+            }
+        }
+        Ok(r)
+    }
+
+    /// The input with barriers after `after`, and the ids the new barriers got.
+    pub fn with_barriers(&self, after: &[Label]) -> (Kernel, Vec<StmtId>) {
+        kpl::insert_barriers(self.kernel, &self.tree, after)
+    }
+
+    pub fn finish(self, outcome: Outcome, mut inserted: Vec<Label>) -> Synthesis {
+        inserted.sort_by_key(|l| self.tree.node(*l).post);
+        let (k, _) = self.with_barriers(&inserted);
+        let mut stats = self.stats;
+        stats.time = self.start.elapsed();
+        Synthesis {
+            cost: placement_cost(&k, self.opts.cost),
+            outcome,
+            inserted,
+            kernel: k,
+            stats,
+            notes: self.notes,
+        }
+    }
+
+    pub fn give_up(self, why: NoSolution) -> Synthesis {
+        self.finish(Outcome::NoSolution(why), Vec::new())
     }
 }

@@ -3,39 +3,30 @@
 //! dropping it brings a race back. It always needs one oracle call per candidate
 //! barrier, which is what AutoSync is measured against.
 
-use std::time::Instant;
-
-use kpl::{Kernel, Label, LabelTree};
+use kpl::{Kernel, Label};
 use oracle::Oracle;
 
-use crate::{NoSolution, Outcome, Stats, SynthError, SynthOptions, Synthesis, ask, finish, hopeless};
+use crate::{NoSolution, Outcome, Run, SynthError, SynthOptions, Synthesis, hopeless};
 
 pub fn naive(kernel: &Kernel, oracle: &mut dyn Oracle, opts: &SynthOptions) -> Result<Synthesis, SynthError> {
-    let start = Instant::now();
-    let tree = LabelTree::new(kernel);
-    let mut stats = Stats::default();
-    let mut notes = Vec::new();
-    let done = |outcome, kept: Vec<Label>, stats, notes| {
-        Ok(finish(outcome, kernel, &tree, kept, opts, stats, start, notes))
-    };
-
-    let report = ask(oracle, kernel, &mut stats, &mut notes)?;
+    let mut run = Run::new(kernel, oracle, opts);
+    let report = run.ask(kernel)?;
     if report.is_clean() {
-        return done(Outcome::AlreadyCorrect, Vec::new(), stats, notes);
+        return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
     }
     if let Some(ns) = hopeless(&report, &[]) {
-        return done(Outcome::NoSolution(ns), Vec::new(), stats, notes);
+        return Ok(run.give_up(ns));
     }
 
     // Everywhere, then without the barriers that diverge (removing some can only make
     // fewer diverge, so this settles in a few rounds).
-    let mut kept = tree.candidates();
+    let mut kept = run.tree.candidates();
     let report = loop {
-        stats.iterations += 1;
-        let (k, ids) = kpl::insert_barriers(kernel, &tree, &kept);
-        let report = ask(oracle, &k, &mut stats, &mut notes)?;
+        run.stats.iterations += 1;
+        let (k, ids) = run.with_barriers(&kept);
+        let report = run.ask(&k)?;
         if let Some(ns) = hopeless(&report, &ids) {
-            return done(Outcome::NoSolution(ns), Vec::new(), stats, notes);
+            return Ok(run.give_up(ns));
         }
         if report.divergences.is_empty() {
             break report;
@@ -48,25 +39,24 @@ pub fn naive(kernel: &Kernel, oracle: &mut dyn Oracle, opts: &SynthOptions) -> R
         kept.retain(|l| !diverging.contains(l));
     };
     if !report.races.is_empty() {
-        let ns = NoSolution {
+        return Ok(run.give_up(NoSolution {
             reason: "races remain with a barrier at every place that does not diverge".to_string(),
             races: report.races,
-        };
-        return done(Outcome::NoSolution(ns), Vec::new(), stats, notes);
+        }));
     }
 
     // Drop what is not needed, one barrier at a time, in program order.
     let mut i = 0;
     while i < kept.len() {
-        stats.iterations += 1;
+        run.stats.iterations += 1;
         let mut without = kept.clone();
         without.remove(i);
-        let (k, _) = kpl::insert_barriers(kernel, &tree, &without);
-        if ask(oracle, &k, &mut stats, &mut notes)?.is_clean() {
+        let (k, _) = run.with_barriers(&without);
+        if run.ask(&k)?.is_clean() {
             kept = without;
         } else {
             i += 1;
         }
     }
-    done(Outcome::Fixed, kept, stats, notes)
+    Ok(run.finish(Outcome::Fixed, kept))
 }
