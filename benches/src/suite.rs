@@ -1,0 +1,24 @@
+//! The kernels the harness measures, found on disk.
+
+use std::path::{Path, PathBuf};
+
+/// A benchmark kernel file and the suite it belongs to.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub suite: &'static str,
+    pub path: PathBuf,
+}
+
+/// The `.kpl` examples of the paper (`examples/`), relative to the workspace root.
+pub fn entries(root: &Path) -> std::io::Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for (suite, dir) in [("examples", "examples")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "kpl"))
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|path| Entry { suite, path }));
+    }
+    Ok(out)
+}
