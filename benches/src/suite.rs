@@ -9,13 +9,16 @@ pub struct Entry {
     pub path: PathBuf,
 }
 
-/// The `.kpl` examples of the paper (`examples/`), relative to the workspace root.
+/// The suites, as (name, folder relative to the workspace root, file extension).
+const SUITES: &[(&str, &str, &str)] = &[("examples", "examples", "kpl")];
+
+/// Every benchmark file, suite by suite, sorted by name.
 pub fn entries(root: &Path) -> std::io::Result<Vec<Entry>> {
     let mut out = Vec::new();
-    for (suite, dir) in [("examples", "examples")] {
+    for &(suite, dir, ext) in SUITES {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "kpl"))
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
             .collect();
         files.sort();
         out.extend(files.into_iter().map(|path| Entry { suite, path }));
