@@ -50,6 +50,8 @@ pub struct Node {
     pub span_block: Option<Span>,
     /// Whether a barrier may be placed after this label (a candidate for synthesis).
     pub candidate: bool,
+    /// The statement is a barrier.
+    pub barrier: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -86,6 +88,7 @@ impl LabelTree {
             span,
             span_block: None,
             candidate: false,
+            barrier: false,
         });
         if let Some(p) = parent {
             self.nodes[p.0 as usize].children.push(l);
@@ -111,6 +114,7 @@ impl LabelTree {
         let l = self.push(NodeKind::Stmt(s.id), Some(parent), kind, s.span);
         // Barriers are never candidates: one after another adds nothing.
         self.nodes[l.0 as usize].candidate = !s.kind.is_barrier();
+        self.nodes[l.0 as usize].barrier = s.kind.is_barrier();
         match &s.kind {
             StmtKind::If {
                 then_blk, else_blk, ..
@@ -238,6 +242,30 @@ impl LabelTree {
         self.interval(self.start(block), block)
     }
 
+    /// The label of `other` (a tree of a kernel with the same statement ids, e.g. the
+    /// same kernel with or without barriers) that stands for the same place as `l`.
+    pub fn same_place(&self, other: &LabelTree, l: Label) -> Option<Label> {
+        match other.node(l).kind {
+            NodeKind::Main => Some(self.main()),
+            NodeKind::Stmt(id) => self.label_of(id),
+            NodeKind::Else(id) => self.else_of(id),
+            NodeKind::Start(b) => self.same_place(other, b).map(|b| self.start(b)),
+        }
+    }
+
+    /// Where the barrier labelled `l` stands: the label it is the right sibling of,
+    /// skipping barriers right before it (so `a; barrier; barrier;` gives `a` twice).
+    pub fn position_of_barrier(&self, l: Label) -> Option<Label> {
+        let parent = self.parent(l)?;
+        let siblings = &self.node(parent).children;
+        let i = siblings.iter().position(|c| *c == l)?;
+        siblings[..i]
+            .iter()
+            .rev()
+            .copied()
+            .find(|c| !self.node(*c).barrier)
+    }
+
     /// Labels after which a barrier may be inserted, in program order.
     pub fn candidates(&self) -> Vec<Label> {
         self.in_order().filter(|l| self.node(*l).candidate).collect()
@@ -281,11 +309,9 @@ impl LabelTree {
 /// fresh ids, returned in the order of `after`.
 pub fn insert_barriers(kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> (Kernel, Vec<StmtId>) {
     let mut k = kernel.clone();
-    let mut next = kernel.max_id().map_or(0, |m| m.0 + 1);
+    let first_free = kernel.max_id().map_or(0, |m| m.0 + 1);
     let mut ids = Vec::with_capacity(after.len());
-    for &l in after {
-        let id = StmtId(next);
-        next += 1;
+    for (id, &l) in (first_free..).map(StmtId).zip(after) {
         ids.push(id);
         let barrier = Stmt {
             id,

@@ -1,1 +1,187 @@
+//! Barrier synthesis: the AutoSync algorithm (paper Sec. III, Algorithm 1) on Z3's
+//! MaxSAT engine, and the naive baseline of Sec. IV-B.
+//!
+//! Both take a kernel, a correctness [`Oracle`] and a [`CostModel`], and return the
+//! labels (of the input kernel's [`LabelTree`]) after which barriers must be inserted,
+//! or the reason no barrier placement exists.
 
+use std::time::{Duration, Instant};
+
+use kpl::{Kernel, Label, LabelTree, StmtId};
+use oracle::{Oracle, OracleError, Race, Report};
+
+pub mod autosync;
+pub mod cost;
+pub mod naive;
+pub mod placement;
+
+pub use autosync::synthesize;
+pub use cost::{CostModel, PaperCost};
+pub use naive::naive;
+
+/// Counters every synthesis reports (the paper's Table I/II columns).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub oracle_calls: u32,
+    pub solver_calls: u32,
+    /// Rounds of the refinement loop (candidate placements tried).
+    pub iterations: u32,
+    pub time: Duration,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The kernel is already race- and divergence-free: nothing inserted.
+    AlreadyCorrect,
+    /// Barriers after `Synthesis::inserted` make the kernel correct (oracle-checked).
+    Fixed,
+    /// No barrier-only placement exists (or none the oracle can verify).
+    NoSolution(NoSolution),
+}
+
+/// Why synthesis gave up, in terms a user can act on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoSolution {
+    pub reason: String,
+    /// The races no placement could remove (the last oracle answer).
+    pub races: Vec<Race>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Synthesis {
+    pub outcome: Outcome,
+    /// Labels of the input kernel's tree after which a barrier is inserted, in program
+    /// order (empty unless `Fixed`).
+    pub inserted: Vec<Label>,
+    /// The input kernel with those barriers.
+    pub kernel: Kernel,
+    /// Cost of the result's barriers (existing ones included) under the cost model.
+    pub cost: f64,
+    pub stats: Stats,
+    /// Notes the oracle attached to its answers (bounds reached, ...), deduplicated.
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SynthError {
+    #[error(transparent)]
+    Oracle(#[from] OracleError),
+    #[error("the MaxSAT solver gave up: {0}")]
+    Solver(String),
+    #[error("no placement found after {0} refinement rounds (limit reached)")]
+    IterationLimit(u32),
+}
+
+/// Options shared by both strategies.
+pub struct SynthOptions<'a> {
+    pub cost: &'a dyn CostModel,
+    /// Use the race types the oracle reports (intra-iteration, inter-iteration at depth
+    /// j) to rule out placement options up front. Off = Algorithm 1 exactly as published.
+    pub use_race_types: bool,
+    pub max_iterations: u32,
+}
+
+impl<'a> SynthOptions<'a> {
+    pub fn new(cost: &'a dyn CostModel) -> Self {
+        SynthOptions {
+            cost,
+            use_race_types: true,
+            max_iterations: 1000,
+        }
+    }
+}
+
+/// The reason a report shows that no barrier can help, if it does: races between blocks
+/// on global memory, and barriers the user wrote that can diverge.
+fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
+    let unfixable: Vec<Race> = report.races.iter().filter(|r| !r.fixable).cloned().collect();
+    if let Some(r) = unfixable.first() {
+        return Some(NoSolution {
+            reason: format!(
+                "the {} race between line {} and line {} on global array `{}` is between threads of \
+                 different blocks; barriers only order threads of one block",
+                r.kind(),
+                r.first.span.line,
+                r.second.span.line,
+                r.array
+            ),
+            races: unfixable,
+        });
+    }
+    let theirs = report.divergences.iter().find(|d| !own.contains(&d.stmt))?;
+    Some(NoSolution {
+        reason: format!(
+            "the existing barrier at line {} can be reached by some threads of a block and not others \
+             (barrier divergence); move or remove it, or run with --strip",
+            theirs.span.line
+        ),
+        races: Vec::new(),
+    })
+}
+
+/// Sum of the model costs of all barriers in `kernel`.
+pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
+    cost::existing_cost(&LabelTree::new(kernel), kernel, model)
+}
+
+/// What one synthesis run carries around: the input, its label tree, the oracle, and
+/// the counters that end up in [`Stats`].
+pub(crate) struct Run<'a> {
+    pub kernel: &'a Kernel,
+    pub tree: LabelTree,
+    pub oracle: &'a mut dyn Oracle,
+    pub opts: &'a SynthOptions<'a>,
+    pub stats: Stats,
+    notes: Vec<String>,
+    start: Instant,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(kernel: &'a Kernel, oracle: &'a mut dyn Oracle, opts: &'a SynthOptions<'a>) -> Self {
+        Run {
+            start: Instant::now(),
+            tree: LabelTree::new(kernel),
+            kernel,
+            oracle,
+            opts,
+            stats: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Asks the oracle about `kernel` (the input with some barriers), counting the call.
+    pub fn ask(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        self.stats.oracle_calls += 1;
+        let r = self.oracle.check(kernel)?;
+        for n in &r.notes {
+            if !self.notes.contains(n) {
+                self.notes.push(n.clone());
+            }
+        }
+        Ok(r)
+    }
+
+    /// The input with barriers after `after`, and the ids the new barriers got.
+    pub fn with_barriers(&self, after: &[Label]) -> (Kernel, Vec<StmtId>) {
+        kpl::insert_barriers(self.kernel, &self.tree, after)
+    }
+
+    pub fn finish(self, outcome: Outcome, mut inserted: Vec<Label>) -> Synthesis {
+        inserted.sort_by_key(|l| self.tree.node(*l).post);
+        let (k, _) = self.with_barriers(&inserted);
+        let mut stats = self.stats;
+        stats.time = self.start.elapsed();
+        Synthesis {
+            cost: placement_cost(&k, self.opts.cost),
+            outcome,
+            inserted,
+            kernel: k,
+            stats,
+            notes: self.notes,
+        }
+    }
+
+    pub fn give_up(self, why: NoSolution) -> Synthesis {
+        self.finish(Outcome::NoSolution(why), Vec::new())
+    }
+}

@@ -4,7 +4,7 @@
 //! thread, which is only correct when names are not shadowed).
 
 use pest::Parser;
-use pest::iterators::{Pair, Pairs};
+use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -50,13 +50,18 @@ fn from_pest(e: pest::error::Error<Rule>) -> ParseError {
             (l as u32, c as u32)
         }
     };
-    let e = e.renamed_rules(|r| rule_name(*r).to_string());
+    let found = e
+        .line()
+        .chars()
+        .nth((col as usize).saturating_sub(1))
+        .filter(|c| !c.is_whitespace())
+        .map_or_else(|| "end of line".to_string(), |c| format!("`{c}`"));
     let message = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
             let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r).to_string()).collect();
             names.sort();
             names.dedup();
-            format!("syntax error: expected {}", names.join(", "))
+            format!("syntax error: expected {}, found {found}", names.join(" or "))
         }
         other => format!("syntax error: {}", other.message()),
     };
@@ -89,6 +94,8 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::continue_stmt
         | Rule::havoc_stmt => "a statement",
         Rule::kw_else => "`else`",
+        Rule::semi => "`;`",
+        Rule::lparen => "`(`",
         Rule::builtin | Rule::builtin_name => "`tid`, `bid`, `bdim` or `gdim`",
         Rule::dim => "`x`, `y` or `z`",
         Rule::atomic_op => "an atomic operation",
@@ -226,14 +233,17 @@ fn ident(p: Option<Pair<Rule>>) -> String {
     p.expect("identifier").as_str().to_string()
 }
 
-fn next_expr(i: &mut Pairs<Rule>) -> Result<Expr, ParseError> {
+fn next_expr<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<Expr, ParseError> {
     expr(i.next().expect("expression"))
 }
 
 fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
     let span = span_of(&p);
     let rule = p.as_rule();
-    let mut i = p.into_inner();
+    // Punctuation is a rule only so syntax errors can name it.
+    let mut i = p
+        .into_inner()
+        .filter(|q| !matches!(q.as_rule(), Rule::semi | Rule::lparen));
     let kind = match rule {
         Rule::local_stmt => {
             i.next(); // the keyword

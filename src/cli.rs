@@ -1,0 +1,141 @@
+//! The command line (DESIGN §6).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "autosync",
+    version,
+    about = "Finds data races and barrier divergence in GPU kernels, and synthesizes the cheapest \
+             barrier placement that removes them.",
+    long_about = "autosync checks GPU kernels for data races and barrier divergence, and inserts the \
+                  cheapest set of barriers that makes them race-free (the AutoSync technique: a verifier as \
+                  oracle, placement constraints solved as weighted MaxSAT by Z3).\n\n\
+                  Exit codes: 0 = every kernel is correct (check) or was fixed (fix); 1 = a defect was \
+                  found (check) or some kernel has no barrier-only fix (fix); 2 = error (bad input, \
+                  unsupported construct, I/O)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Verify kernels: report every racing pair of accesses and every divergent barrier.
+    Check(CheckArgs),
+    /// Insert the cheapest barriers that make every kernel race- and divergence-free, and
+    /// rewrite the file in place (atomically), or print a diff or the fixed file.
+    Fix(FixArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub common: Common,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct FixArgs {
+    #[command(flatten)]
+    pub common: Common,
+
+    /// Output format of the report (the file is still rewritten unless --diff or --stdout).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Print a unified diff (for `git apply` / `patch -p1`) instead of writing the file.
+    #[arg(long, conflicts_with = "stdout")]
+    pub diff: bool,
+
+    /// Print the fixed file instead of writing it.
+    #[arg(long)]
+    pub stdout: bool,
+
+    /// Remove the existing barriers first, then synthesize from scratch.
+    #[arg(long)]
+    pub strip: bool,
+
+    /// Use the naive baseline (a barrier everywhere, then drop each one that is not needed)
+    /// instead of the MaxSAT synthesis.
+    #[arg(long)]
+    pub naive: bool,
+
+    /// Cost model: the weight of one enclosing loop (LC in C(ℓ) = LC^loops · IC^conds).
+    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
+    pub loop_cost: f64,
+
+    /// Cost model: the weight of one enclosing conditional (IC).
+    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
+    pub cond_cost: f64,
+
+    /// Run Algorithm 1 exactly as published: do not use the race types (intra/inter
+    /// iteration) the oracle reports to prune placement options.
+    #[arg(long)]
+    pub faithful: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct Common {
+    /// Input files (`.kpl`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
+    pub block_dim: Option<oracle::Dim3>,
+
+    /// Blocks per grid, X[,Y[,Z]] (overrides the file's `//--gridDim=` comment).
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
+    pub grid_dim: Option<oracle::Dim3>,
+
+    /// Only this kernel.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+
+    /// The verifier used as oracle.
+    #[arg(long, value_enum, default_value_t = OracleKind::Dynamic)]
+    pub oracle: OracleKind,
+
+    /// Fix a scalar parameter (the dynamic oracle tries 0..=4 for the others).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, i64)>,
+
+    /// Bit-precise 32-bit unsigned arithmetic instead of the no-overflow assumption.
+    #[arg(long)]
+    pub wrap: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OracleKind {
+    /// The SDV interpreter: runs the kernel on small launches, parameters and memory
+    /// contents (finds real races; can miss races outside the runs it tries).
+    Dynamic,
+}
+
+fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {
+    crate::source::parse_dim3(s)
+}
+
+fn parse_param(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))?;
+    let v = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{s}`: `{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), v))
+}

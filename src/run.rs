@@ -1,0 +1,296 @@
+//! What `check` and `fix` do to one file, as data; `output` renders it.
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use kpl::{Kernel, Label, LabelTree, rewrite};
+use oracle::{CheckOptions, Oracle, OracleError, Report};
+use synth::{CostModel, Outcome, PaperCost, Stats, SynthOptions};
+
+use crate::cli::{Common, FixArgs, OracleKind};
+use crate::source::Source;
+
+/// The oracle options for a file: command-line launch sizes win over the file's header.
+pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
+    CheckOptions {
+        block_dim: common.block_dim.or(src.block_dim),
+        grid_dim: common.grid_dim.or(src.grid_dim),
+        params: common.params.iter().cloned().collect(),
+        arith: if common.wrap {
+            kpl::Arith::Wrap32
+        } else {
+            kpl::Arith::Unbounded
+        },
+    }
+}
+
+pub fn make_oracle(kind: OracleKind, opts: CheckOptions) -> Box<dyn Oracle> {
+    match kind {
+        OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
+    }
+}
+
+/// The kernels of a file the command applies to (`--kernel` narrows them).
+pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>> {
+    let ks: Vec<&Kernel> = src
+        .kernels
+        .iter()
+        .filter(|k| common.kernel.as_ref().is_none_or(|n| &k.name == n))
+        .collect();
+    if let (Some(name), true) = (&common.kernel, ks.is_empty()) {
+        let have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
+        bail!(
+            "{}: no kernel named `{name}` (the file has: {})",
+            src.path.display(),
+            if have.is_empty() {
+                "none".to_string()
+            } else {
+                have.join(", ")
+            }
+        );
+    }
+    Ok(ks)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Verified,
+    Race,
+    Divergence,
+    Unsupported,
+    Timeout,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Race => "race",
+            Verdict::Divergence => "divergence",
+            Verdict::Unsupported => "unsupported",
+            Verdict::Timeout => "timeout",
+        }
+    }
+}
+
+pub struct KernelCheck {
+    pub name: String,
+    pub verdict: Verdict,
+    pub report: Report,
+    /// Why the oracle could not answer (unsupported, timeout).
+    pub error: Option<String>,
+    pub time_ms: f64,
+}
+
+pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel) -> KernelCheck {
+    let start = Instant::now();
+    let result = oracle.check(k);
+    let time_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (verdict, report, error) = match result {
+        Ok(r) if !r.divergences.is_empty() => (Verdict::Divergence, r, None),
+        Ok(r) if !r.races.is_empty() => (Verdict::Race, r, None),
+        Ok(r) => (Verdict::Verified, r, None),
+        Err(e @ OracleError::Timeout(_)) => (Verdict::Timeout, Report::default(), Some(e.to_string())),
+        Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
+    };
+    KernelCheck {
+        name: k.name.clone(),
+        verdict,
+        report,
+        error,
+        time_ms,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixStatus {
+    Unchanged,
+    Fixed,
+    NoSolution,
+    Unsupported,
+}
+
+impl FixStatus {
+    pub fn word(self) -> &'static str {
+        match self {
+            FixStatus::Unchanged => "unchanged",
+            FixStatus::Fixed => "fixed",
+            FixStatus::NoSolution => "no-solution",
+            FixStatus::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// An inserted barrier: its line in the fixed file, and the line of the statement it
+/// follows (or of the block it opens) in the original.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inserted {
+    pub line: u32,
+    pub after_line: u32,
+}
+
+pub struct KernelFix {
+    pub name: String,
+    pub status: FixStatus,
+    pub inserted: Vec<Inserted>,
+    /// Lines (of the original file) of removed barriers.
+    pub removed: Vec<u32>,
+    pub barriers: usize,
+    pub cost: f64,
+    pub original_cost: f64,
+    pub stats: Stats,
+    /// For no-solution and unsupported: why, and the races left.
+    pub reason: Option<String>,
+    pub races: Report,
+    pub notes: Vec<String>,
+}
+
+pub struct FileFix {
+    pub kernels: Vec<KernelFix>,
+    pub fixed_text: String,
+}
+
+impl FileFix {
+    pub fn changed(&self) -> bool {
+        self.kernels.iter().any(|k| k.status == FixStatus::Fixed)
+    }
+
+    pub fn complete(&self) -> bool {
+        self.kernels
+            .iter()
+            .all(|k| matches!(k.status, FixStatus::Fixed | FixStatus::Unchanged))
+    }
+}
+
+/// The edits one kernel's synthesis makes to the file, before lines are known.
+struct KernelEdits {
+    insert: Vec<(rewrite::Edit, u32)>,
+    remove: Vec<(rewrite::Edit, u32)>,
+}
+
+pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result<FileFix> {
+    let cost = PaperCost {
+        loop_cost: args.loop_cost,
+        cond_cost: args.cond_cost,
+    };
+    let mut opts = SynthOptions::new(&cost);
+    opts.use_race_types = !args.faithful;
+    let mut kernels = Vec::new();
+    let mut all_edits: Vec<KernelEdits> = Vec::new();
+    for k in selected(&args.common, src)? {
+        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, &cost)?;
+        kernels.push(fix);
+        all_edits.push(edits);
+    }
+    // Apply every kernel's edits at once, then read back where the barriers landed.
+    let mut edits = Vec::new();
+    for e in &all_edits {
+        edits.extend(e.insert.iter().map(|(e, _)| e.clone()));
+        edits.extend(e.remove.iter().map(|(e, _)| e.clone()));
+    }
+    let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
+    let mut next = 0;
+    for (fix, e) in kernels.iter_mut().zip(&all_edits) {
+        for (_, after_line) in &e.insert {
+            fix.inserted.push(Inserted {
+                line: lines[next],
+                after_line: *after_line,
+            });
+            next += 1;
+        }
+        next += e.remove.len();
+        fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
+    }
+    Ok(FileFix { kernels, fixed_text })
+}
+
+fn fix_kernel(
+    args: &FixArgs,
+    src: &Source,
+    k: &Kernel,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+    cost: &dyn CostModel,
+) -> Result<(KernelFix, KernelEdits)> {
+    let original_tree = LabelTree::new(k);
+    let original_cost = synth::cost::existing_cost(&original_tree, k, cost);
+    let input = if args.strip {
+        k.without_barriers()
+    } else {
+        k.clone()
+    };
+    let tree = LabelTree::new(&input);
+    let result = if args.naive {
+        synth::naive(&input, oracle, opts)
+    } else {
+        synth::synthesize(&input, oracle, opts)
+    };
+    let mut fix = KernelFix {
+        name: k.name.clone(),
+        status: FixStatus::Unchanged,
+        inserted: Vec::new(),
+        removed: Vec::new(),
+        barriers: k.barrier_count(),
+        cost: original_cost,
+        original_cost,
+        stats: Stats::default(),
+        reason: None,
+        races: Report::default(),
+        notes: Vec::new(),
+    };
+    let mut edits = KernelEdits {
+        insert: Vec::new(),
+        remove: Vec::new(),
+    };
+    let s = match result {
+        Ok(s) => s,
+        Err(synth::SynthError::Oracle(e)) => {
+            fix.status = FixStatus::Unsupported;
+            fix.reason = Some(e.to_string());
+            return Ok((fix, edits));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    fix.stats = s.stats.clone();
+    fix.notes = s.notes.clone();
+    if let Outcome::NoSolution(ns) = &s.outcome {
+        fix.status = FixStatus::NoSolution;
+        fix.reason = Some(ns.reason.clone());
+        fix.races.races = ns.races.clone();
+        return Ok((fix, edits));
+    }
+    // With --strip, a barrier that synthesis puts back where it was stays untouched.
+    let mut inserted: Vec<Label> = s.inserted.clone();
+    if args.strip {
+        for st in k.stmts().into_iter().filter(|s| s.kind.is_barrier()) {
+            let place = original_tree
+                .label_of(st.id)
+                .and_then(|l| original_tree.position_of_barrier(l))
+                .and_then(|p| tree.same_place(&original_tree, p));
+            if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
+                inserted.remove(i);
+            } else {
+                edits
+                    .remove
+                    .push((rewrite::remove(&src.text, st.span), st.span.line));
+            }
+        }
+    }
+    for l in inserted {
+        let Some(e) = rewrite::insert_after(&src.text, &tree, l, src.lang.barrier()) else {
+            bail!(
+                "{}: kernel `{}`: cannot write a barrier after {} into the source",
+                src.path.display(),
+                k.name,
+                tree.name(l)
+            );
+        };
+        edits.insert.push((e, tree.line(l)));
+    }
+    fix.barriers = s.kernel.barrier_count();
+    fix.cost = s.cost;
+    if !edits.insert.is_empty() || !edits.remove.is_empty() {
+        fix.status = FixStatus::Fixed;
+    }
+    Ok((fix, edits))
+}

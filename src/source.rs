@@ -1,0 +1,146 @@
+//! Loading an input file: pick the front end by extension, parse, and read the launch
+//! configuration the file carries in a GPUVerify-style header comment.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use kpl::Kernel;
+use oracle::Dim3;
+
+/// The languages autosync reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Kpl,
+}
+
+impl Lang {
+    fn of(path: &Path) -> Option<Lang> {
+        match path.extension()?.to_str()? {
+            "kpl" => Some(Lang::Kpl),
+            _ => None,
+        }
+    }
+
+    /// The statement a barrier is written as in this language.
+    pub fn barrier(self) -> &'static str {
+        match self {
+            Lang::Kpl => "barrier;",
+        }
+    }
+}
+
+/// A parsed input file.
+pub struct Source {
+    pub path: PathBuf,
+    pub text: String,
+    pub lang: Lang,
+    pub kernels: Vec<Kernel>,
+    /// From a `//--blockDim=... --gridDim=...` comment, if the file has one.
+    pub block_dim: Option<Dim3>,
+    pub grid_dim: Option<Dim3>,
+}
+
+/// A problem with the input, located in the file (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{path}:{line}:{col}: {message}")]
+pub struct InputError {
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+pub fn load(path: &Path) -> Result<Source> {
+    let Some(lang) = Lang::of(path) else {
+        bail!(
+            "{}: unknown file type (autosync reads `.kpl` kernels; CUDA `.cu` support is not built yet)",
+            path.display()
+        );
+    };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let kernels = match lang {
+        Lang::Kpl => kpl::parse(&text).map_err(|e| InputError {
+            path: path.display().to_string(),
+            line: e.line,
+            col: e.col,
+            message: e.message,
+        })?,
+    };
+    let (block_dim, grid_dim) = header_launch(&text).map_err(|message| InputError {
+        path: path.display().to_string(),
+        line: 1,
+        col: 1,
+        message,
+    })?;
+    Ok(Source {
+        path: path.to_path_buf(),
+        text,
+        lang,
+        kernels,
+        block_dim,
+        grid_dim,
+    })
+}
+
+/// Reads `--blockDim=` and `--gridDim=` from the first comment line that starts with
+/// `//--` (the GPUVerify benchmark convention), e.g. `//--blockDim=256 --gridDim=64` or
+/// `//--blockDim=[32,32,1]`.
+pub fn header_launch(text: &str) -> Result<(Option<Dim3>, Option<Dim3>), String> {
+    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
+        return Ok((None, None));
+    };
+    let mut block = None;
+    let mut grid = None;
+    for arg in line.trim_start_matches("//").split_whitespace() {
+        if let Some(v) = arg.strip_prefix("--blockDim=") {
+            block = Some(parse_dim3(v.trim_matches(['[', ']']))?);
+        } else if let Some(v) = arg.strip_prefix("--gridDim=") {
+            grid = Some(parse_dim3(v.trim_matches(['[', ']']))?);
+        }
+    }
+    Ok((block, grid))
+}
+
+/// `X[,Y[,Z]]` with every component ≥ 1; missing components are 1.
+pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}` is not a size: expected X, X,Y or X,Y,Z"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .parse::<u32>()
+            .ok()
+            .filter(|v| *v >= 1)
+            .ok_or_else(|| format!("`{s}` is not a size: `{p}` must be a positive integer"))?;
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_forms() {
+        assert_eq!(
+            header_launch("//--blockDim=256 --gridDim=64\nkernel"),
+            Ok((Some([256, 1, 1]), Some([64, 1, 1])))
+        );
+        assert_eq!(
+            header_launch("// x\n//--gridDim=[4,2] --blockDim=[32,32,1] --warp-sync=32\n"),
+            Ok((Some([32, 32, 1]), Some([4, 2, 1])))
+        );
+        assert_eq!(header_launch("kernel k() {}"), Ok((None, None)));
+        assert!(header_launch("//--blockDim=0").is_err());
+    }
+
+    #[test]
+    fn dims() {
+        assert_eq!(parse_dim3("8"), Ok([8, 1, 1]));
+        assert_eq!(parse_dim3("8,4"), Ok([8, 4, 1]));
+        assert!(parse_dim3("8,4,2,1").is_err());
+        assert!(parse_dim3("x").is_err());
+    }
+}

@@ -1,0 +1,290 @@
+//! Algorithm 1 of the AutoSync paper on Z3's Optimize (νZ MaxSAT).
+//!
+//! `L_ℓ` says "a barrier after ℓ"; a soft constraint `¬L_ℓ` with weight `C(ℓ)` makes
+//! the cheapest placement the optimum. Each race location contributes guarded placement
+//! constraints over its option variables `P^0 … P^d`; the refinement loop asks the
+//! oracle about each optimum and either excludes a diverging block or blocks the race's
+//! current `P` assignment, until the oracle finds nothing or the constraints are UNSAT.
+//!
+//! One extension, on by default (`SynthOptions::use_race_types`): when the oracle says a
+//! race happens within one iteration, `P^0` is asserted (no placement without an
+//! intra-iteration barrier can remove an observed intra-iteration race), and when it says
+//! the race happens across iterations, at least one inter-iteration `P^j` is asserted.
+//! Both only cut placements that would be refuted anyway; they save oracle calls.
+
+use std::collections::BTreeMap;
+
+use kpl::{Kernel, Label, LabelTree, NodeKind};
+use oracle::{Oracle, Race};
+use z3::ast::Bool;
+use z3::{Optimize, SatResult};
+
+use crate::placement::{RaceOptions, race_options};
+use crate::{NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, hopeless};
+
+/// Weights are given to Z3 as integers: costs are scaled by this factor and rounded, so
+/// costs that differ by less than 1e-6 are treated as equal.
+const WEIGHT_SCALE: f64 = 1e6;
+
+/// Among placements of equal cost, prefer barriers earlier in program order, so the
+/// answer does not depend on the solver's whims (the top of a loop body over its end,
+/// right after a read over right before the write). Each weight unit is split into
+/// `TIE_BREAK` parts and a label adds its rank (< `TIE_BREAK / 64`), so the tie-break
+/// can never outweigh a real cost difference for placements of fewer than 64 barriers.
+const TIE_BREAK: u128 = 1 << 24;
+
+/// The constraint system of one synthesis (`S` in Algorithm 1).
+struct Encoding<'t> {
+    tree: &'t LabelTree,
+    opt: Optimize,
+    /// `L_ℓ` for every candidate label.
+    l: BTreeMap<Label, Bool>,
+    /// `P^0 … P^d` per race location, keyed by its labels in text order.
+    races: BTreeMap<(Label, Label), (RaceOptions, Vec<Bool>)>,
+    /// Blocks excluded because a barrier in them diverged.
+    excluded: Vec<Label>,
+}
+
+impl<'t> Encoding<'t> {
+    fn new(tree: &'t LabelTree, opts: &SynthOptions) -> Self {
+        let opt = Optimize::new();
+        let mut l = BTreeMap::new();
+        let candidates = tree.candidates();
+        let rank_unit = (TIE_BREAK / 64 / (candidates.len() as u128 + 1)).max(1);
+        for (rank, &c) in candidates.iter().enumerate() {
+            let v = Bool::new_const(format!("L{}", c.0));
+            let w = (opts.cost.cost(tree, c) * WEIGHT_SCALE).round().clamp(1.0, 1e30) as u128;
+            let w = w * TIE_BREAK + rank as u128 * rank_unit;
+            opt.assert_soft(&v.not(), w, None);
+            l.insert(c, v);
+        }
+        Encoding {
+            tree,
+            opt,
+            l,
+            races: BTreeMap::new(),
+            excluded: Vec::new(),
+        }
+    }
+
+    fn any_barrier(&self, labels: &[Label]) -> Bool {
+        let vs: Vec<Bool> = labels.iter().filter_map(|x| self.l.get(x).cloned()).collect();
+        Bool::or(&vs)
+    }
+
+    /// Lines 6–12 of Algorithm 1 for one race location.
+    fn add_race(&mut self, key: (Label, Label), race: &Race, use_types: bool) {
+        let ro = race_options(self.tree, key.0, key.1);
+        let n = self.races.len();
+        let p: Vec<Bool> = (0..=ro.depth())
+            .map(|j| Bool::new_const(format!("P{n}_{j}")))
+            .collect();
+        for (j, option) in ro.options.iter().enumerate() {
+            self.opt.assert(p[j].implies(self.any_barrier(option)));
+        }
+        for j in 1..p.len() {
+            for k in (j + 1)..p.len() {
+                self.opt.assert(Bool::and(&[p[j].clone(), p[k].clone()]).not());
+            }
+        }
+        self.opt.assert(Bool::or(&p));
+        if use_types {
+            self.add_race_types(&p, race);
+        }
+        self.races.insert(key, (ro, p));
+    }
+
+    fn add_race_types(&self, p: &[Bool], race: &Race) {
+        if race.intra {
+            self.opt.assert(&p[0]);
+        }
+        let inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
+        if !inter.is_empty() {
+            self.opt.assert(Bool::or(&inter));
+        }
+    }
+
+    fn add_race_once(&mut self, tree: &LabelTree, race: &Race, use_types: bool) {
+        if let Some(key) = location(tree, race).filter(|k| !self.races.contains_key(k)) {
+            self.add_race(key, race, use_types);
+        }
+    }
+
+    /// Line 29: the race survived this model, so its `P` assignment is wrong.
+    fn block_assignment(&self, key: (Label, Label), model: &z3::Model, race: &Race, use_types: bool) {
+        let Some((_, p)) = self.races.get(&key) else {
+            return;
+        };
+        let differs: Vec<Bool> = p
+            .iter()
+            .map(|pj| {
+                let now = model.eval(pj, true).and_then(|b| b.as_bool()).unwrap_or(false);
+                if now { pj.not() } else { pj.clone() }
+            })
+            .collect();
+        self.opt.assert(Bool::or(&differs));
+        if use_types {
+            self.add_race_types(p, race);
+        }
+    }
+
+    /// Line 25: no barrier directly inside `block`.
+    fn exclude_block(&mut self, block: Label) {
+        for c in self.tree.children_of(block) {
+            if let Some(v) = self.l.get(&c) {
+                self.opt.assert(v.not());
+            }
+        }
+        if !self.excluded.contains(&block) {
+            self.excluded.push(block);
+        }
+    }
+
+    fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, z3::Model)>, SynthError> {
+        stats.solver_calls += 1;
+        match self.opt.check(&[]) {
+            SatResult::Unsat => Ok(None),
+            SatResult::Unknown => Err(SynthError::Solver(
+                self.opt.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
+            )),
+            SatResult::Sat => {
+                let model = self
+                    .opt
+                    .get_model()
+                    .ok_or_else(|| SynthError::Solver("no model for a satisfiable placement".into()))?;
+                let chosen = self
+                    .l
+                    .iter()
+                    .filter(|(_, v)| model.eval(*v, true).and_then(|b| b.as_bool()).unwrap_or(false))
+                    .map(|(l, _)| *l)
+                    .collect();
+                Ok(Some((chosen, model)))
+            }
+        }
+    }
+}
+
+/// The race location of a race, as labels of the input tree in text order.
+fn location(tree: &LabelTree, r: &Race) -> Option<(Label, Label)> {
+    let a = tree.label_of(r.first.stmt)?;
+    let b = tree.label_of(r.second.stmt)?;
+    Some(if tree.precedes(b, a) { (b, a) } else { (a, b) })
+}
+
+/// The innermost block of an inserted barrier (the block whose start it follows, or the
+/// block of the statement it follows).
+fn block_of(tree: &LabelTree, after: Label) -> Option<Label> {
+    match tree.node(after).kind {
+        NodeKind::Start(b) => Some(b),
+        _ => tree.parent(after),
+    }
+}
+
+/// A self race within one iteration (or outside loops) can never be fixed by barriers.
+fn self_race(races: &[Race]) -> Option<NoSolution> {
+    let r = races.iter().find(|r| r.is_self_race() && r.intra)?;
+    Some(NoSolution {
+        reason: format!(
+            "line {} races with itself on `{}` ({} by two threads in the same barrier interval); a barrier \
+             cannot separate a statement from itself — split it (read into a local, then write) or change \
+             the indexing",
+            r.first.span.line,
+            r.array,
+            r.kind()
+        ),
+        races: vec![r.clone()],
+    })
+}
+
+/// Algorithm 1: the cheapest barrier placement the oracle accepts.
+pub fn synthesize(
+    kernel: &Kernel,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+) -> Result<Synthesis, SynthError> {
+    let mut run = Run::new(kernel, oracle, opts);
+    let report = run.ask(kernel)?;
+    if report.is_clean() {
+        return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
+    }
+    if let Some(ns) = hopeless(&report, &[]).or_else(|| self_race(&report.races)) {
+        return Ok(run.give_up(ns));
+    }
+    // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
+    let tree = run.tree.clone();
+    let mut enc = Encoding::new(&tree, opts);
+    for r in &report.races {
+        enc.add_race_once(&tree, r, opts.use_race_types);
+    }
+    let mut last_races = report.races;
+    loop {
+        if run.stats.iterations >= opts.max_iterations {
+            return Err(SynthError::IterationLimit(run.stats.iterations));
+        }
+        let Some((chosen, model)) = enc.solve(&mut run.stats)? else {
+            let ns = unsat_reason(&tree, &enc, last_races);
+            return Ok(run.give_up(ns));
+        };
+        run.stats.iterations += 1;
+        let (candidate, ids) = run.with_barriers(&chosen);
+        let report = run.ask(&candidate)?;
+        if let Some(ns) = hopeless(&report, &ids).or_else(|| self_race(&report.races)) {
+            return Ok(run.give_up(ns));
+        }
+        if !report.divergences.is_empty() {
+            for d in &report.divergences {
+                let after = ids.iter().position(|id| *id == d.stmt).map(|i| chosen[i]);
+                if let Some(block) = after.and_then(|a| block_of(&tree, a)) {
+                    enc.exclude_block(block);
+                }
+            }
+            continue;
+        }
+        if report.races.is_empty() {
+            return Ok(run.finish(Outcome::Fixed, chosen));
+        }
+        for r in &report.races {
+            let Some(key) = location(&tree, r) else { continue };
+            if enc.races.contains_key(&key) {
+                enc.block_assignment(key, &model, r, opts.use_race_types);
+            } else {
+                // A race the first answer did not mention (a testing oracle can find more
+                // once barriers change what it explores): constrain it like the others.
+                enc.add_race(key, r, opts.use_race_types);
+            }
+        }
+        last_races = report.races;
+    }
+}
+
+/// Explains an UNSAT placement problem with the races that were left.
+fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolution {
+    let pairs: Vec<String> = races
+        .iter()
+        .map(|r| {
+            format!(
+                "line {} and line {} on `{}`",
+                r.first.span.line, r.second.span.line, r.array
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut reason = format!(
+        "no barrier placement removes the race between {}",
+        pairs.join(", ")
+    );
+    if !enc.excluded.is_empty() {
+        let blocks: Vec<String> = enc
+            .excluded
+            .iter()
+            .map(|b| format!("line {}", tree.line(*b)))
+            .collect();
+        reason.push_str(&format!(
+            ": every place that would separate the accesses is inside a block whose guard differs between \
+             threads (barrier divergence at {})",
+            blocks.join(", ")
+        ));
+    }
+    NoSolution { reason, races }
+}

@@ -1,0 +1,100 @@
+//! Cost models: how expensive a barrier at a given place is expected to be.
+
+use kpl::{Label, LabelTree};
+
+/// The cost of one barrier placed after a label. The cost of a placement is the sum over
+/// its barriers (AutoSync paper, Sec. III-C).
+pub trait CostModel {
+    /// A short name for reports.
+    fn name(&self) -> &str;
+
+    /// `C(ℓ)`: the cost of a barrier inserted as the right sibling of `l`.
+    fn cost(&self, tree: &LabelTree, l: Label) -> f64;
+}
+
+/// The paper's static model: `C(ℓ) = LC^|loops(ℓ)| · IC^|conds(ℓ)|`, where `LC` stands for
+/// the average trip count of a loop and `IC` for the fraction of threads a conditional
+/// enables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PaperCost {
+    pub loop_cost: f64,
+    pub cond_cost: f64,
+}
+
+impl PaperCost {
+    pub const DEFAULT_LC: f64 = 100.0;
+    pub const DEFAULT_IC: f64 = 0.5;
+}
+
+impl Default for PaperCost {
+    fn default() -> Self {
+        PaperCost {
+            loop_cost: Self::DEFAULT_LC,
+            cond_cost: Self::DEFAULT_IC,
+        }
+    }
+}
+
+impl CostModel for PaperCost {
+    fn name(&self) -> &str {
+        "paper"
+    }
+
+    fn cost(&self, tree: &LabelTree, l: Label) -> f64 {
+        let loops = tree.loops(l).len() as i32;
+        let conds = tree.conds(l).len() as i32;
+        self.loop_cost.powi(loops) * self.cond_cost.powi(conds)
+    }
+}
+
+/// The cost of the barriers a kernel already has, under `model`: each barrier statement
+/// costs what a barrier after its left sibling would.
+pub fn existing_cost(tree: &LabelTree, kernel: &kpl::Kernel, model: &dyn CostModel) -> f64 {
+    kernel
+        .stmts()
+        .iter()
+        .filter(|s| s.kind.is_barrier())
+        .filter_map(|s| tree.label_of(s.id))
+        .map(|l| model.cost(tree, l))
+        .fold(0.0, |a, b| a + b) // `sum` would start at -0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_example_costs() {
+        // Fig. 4 (left): C(1:5) = 1 (after the loop), C(2) = 100 (inside it).
+        let k = kpl::parse(
+            "kernel k(shared A[], n) {
+    local x;
+    for (i = 0; i < n; i = i + 1) {
+        x = A[tid + 1];
+        if (tid < 3) {
+            x = x + i;
+        }
+        A[tid] = x;
+    }
+}",
+        )
+        .unwrap()
+        .remove(0);
+        let t = LabelTree::new(&k);
+        let at = |line: u32| {
+            t.candidates()
+                .into_iter()
+                .find(|l| t.line(*l) == line && t.stmt_id(*l).is_some())
+                .unwrap()
+        };
+        let m = PaperCost::default();
+        assert_eq!(m.cost(&t, at(3)), 1.0);
+        assert_eq!(m.cost(&t, at(4)), 100.0);
+        assert_eq!(m.cost(&t, at(6)), 50.0);
+        let lc2 = PaperCost {
+            loop_cost: 10.0,
+            cond_cost: 0.25,
+        };
+        assert_eq!(lc2.cost(&t, at(6)), 2.5);
+    }
+}
