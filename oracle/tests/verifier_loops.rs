@@ -305,3 +305,21 @@ fn while_loop_with_an_unknown_step() {
     );
     assert!(check(&synchronized).is_clean());
 }
+
+/// Found by the property test: a `return` that every thread inside the loop executes
+/// is still thread-dependent when the number of iterations is.
+#[test]
+fn uniform_return_inside_a_thread_dependent_loop_diverges_later_barriers() {
+    let src = "kernel k(shared A[]) {
+    for (i = 1; i < tid; i = i * 2) {
+        for (j = 0; j < 1; j = j + 1) {
+            return;
+        }
+    }
+    barrier;
+}
+";
+    assert_eq!(divergences(&check(src)), [7]);
+    let uniform = src.replace("i < tid", "i < bdim");
+    assert!(check(&uniform).is_clean());
+}

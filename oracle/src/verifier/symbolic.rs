@@ -660,7 +660,8 @@ impl Exec<'_> {
             st.env.insert(v.clone(), value);
         }
         if has_return {
-            let ret_class = self.class(&inner.ret);
+            // Whether a thread returned depends on how many iterations it ran, too.
+            let ret_class = self.class(&inner.ret).max(trip_class);
             let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer);
             let returned = b.and(active_entry, b.truthy(r));
             st.ret = b.or(st.ret.clone(), returned);

@@ -1,0 +1,381 @@
+//! The static verifier against the dynamic SDV interpreter on random kernels: whatever
+//! the interpreter observes (a race on an array between two lines, of a type, maybe
+//! unfixable; a divergent barrier) the verifier must report, since it claims soundness.
+//! In particular, when the verifier says "clean", the interpreter finds nothing.
+//!
+//! Kernels are generated as `.kpl` text: loops (counted, strided, geometric, with
+//! thread-dependent bounds), `if`/`else` on thread ids, parameters, loop variables and
+//! read values, reads, writes and atomics on a shared and a global array with affine,
+//! modular and bitwise indices, barriers anywhere (inside conditionals too, so that
+//! divergence occurs), `return`, `break` and `continue`.
+//!
+//! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
+//! variant runs 5000 (`-- --ignored`).
+
+use std::fmt::Write as _;
+
+use oracle::dynamic::Interpreter;
+use oracle::verifier::StaticVerifier;
+use oracle::{CheckOptions, Oracle, OracleError, Report};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+
+/// An integer expression over the thread id, the parameter `n`, the loop variable of
+/// some depth and the last value read.
+#[derive(Clone, Debug)]
+enum E {
+    Tid,
+    N,
+    X,
+    Bdim,
+    /// The variable of the loop at this depth (clamped to the loops in scope).
+    Var(u8),
+    Const(i64),
+    Add(Box<E>, Box<E>),
+    Sub(Box<E>, i64),
+    Mul(Box<E>, i64),
+    Rem(Box<E>, i64),
+    Div(Box<E>, i64),
+    And(Box<E>, i64),
+    Xor(Box<E>, i64),
+}
+
+#[derive(Clone, Debug)]
+enum Cond {
+    Lt(E, E),
+    Eq(E, E),
+    Ne(E, E),
+}
+
+#[derive(Clone, Debug)]
+enum Loop {
+    /// `for (i = 0; i < bound; i++)`
+    Count(E),
+    /// `for (i = tid; i < bound; i += bdim)`
+    Stride(E),
+    /// `for (i = 1; i < bound; i *= 2)`
+    Double(E),
+    /// `for (i = bdim / 2; i > 0; i >>= 1)`
+    Halve,
+}
+
+#[derive(Clone, Debug)]
+enum S {
+    Read(bool, E),
+    Write(bool, E),
+    Atomic(bool, E),
+    Assign(E),
+    Barrier,
+    If(Cond, Vec<S>, Option<Vec<S>>),
+    For(Loop, Vec<S>),
+    Return,
+    Break,
+    Continue,
+}
+
+fn expr() -> impl Strategy<Value = E> {
+    let leaf = prop_oneof![
+        4 => Just(E::Tid),
+        2 => Just(E::N),
+        1 => Just(E::X),
+        1 => Just(E::Bdim),
+        3 => (0u8..3).prop_map(E::Var),
+        2 => (0i64..5).prop_map(E::Const),
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            3 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(Box::new(a), Box::new(b))),
+            1 => (inner.clone(), 1i64..3).prop_map(|(a, c)| E::Sub(Box::new(a), c)),
+            2 => (inner.clone(), 0i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
+            2 => (inner.clone(), 1i64..5).prop_map(|(a, c)| E::Rem(Box::new(a), c)),
+            1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
+            1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
+            1 => (inner, 0i64..4).prop_map(|(a, c)| E::Xor(Box::new(a), c)),
+        ]
+    })
+}
+
+fn cond() -> impl Strategy<Value = Cond> {
+    prop_oneof![
+        3 => (expr(), expr()).prop_map(|(a, b)| Cond::Lt(a, b)),
+        1 => (expr(), expr()).prop_map(|(a, b)| Cond::Eq(a, b)),
+        1 => (expr(), expr()).prop_map(|(a, b)| Cond::Ne(a, b)),
+    ]
+}
+
+fn looph() -> impl Strategy<Value = Loop> {
+    let small = prop_oneof![
+        (1i64..4).prop_map(E::Const),
+        Just(E::N),
+        Just(E::Tid),
+        Just(E::Bdim),
+        Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1)))),
+    ];
+    prop_oneof![
+        4 => small.clone().prop_map(Loop::Count),
+        1 => small.clone().prop_map(|b| Loop::Stride(E::Add(Box::new(b), Box::new(E::Bdim)))),
+        1 => small.prop_map(Loop::Double),
+        1 => Just(Loop::Halve),
+    ]
+}
+
+fn stmt() -> impl Strategy<Value = S> {
+    let leaf = prop_oneof![
+        4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Read(g, e)),
+        4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Write(g, e)),
+        1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
+        1 => expr().prop_map(S::Assign),
+        4 => Just(S::Barrier),
+        1 => Just(S::Return),
+        1 => Just(S::Break),
+        1 => Just(S::Continue),
+    ];
+    leaf.prop_recursive(3, 16, 3, |inner| {
+        let body = prop::collection::vec(inner, 1..4);
+        prop_oneof![
+            2 => (cond(), body.clone(), prop::option::weighted(0.3, body.clone()))
+                .prop_map(|(c, t, e)| S::If(c, t, e)),
+            2 => (looph(), body).prop_map(|(l, b)| S::For(l, b)),
+        ]
+    })
+}
+
+fn kernel_body() -> impl Strategy<Value = Vec<S>> {
+    prop::collection::vec(stmt(), 1..5)
+}
+
+/// Renders a generated kernel as `.kpl`, one statement per line.
+struct Render {
+    out: String,
+    depth: usize,
+}
+
+impl Render {
+    fn expr(&self, e: &E) -> String {
+        match e {
+            E::Tid => "tid".into(),
+            E::N => "n".into(),
+            E::X => "x".into(),
+            E::Bdim => "bdim".into(),
+            E::Var(_) if self.depth == 0 => "0".into(),
+            E::Var(d) => format!("i{}", (*d as usize).min(self.depth - 1)),
+            E::Const(c) => c.to_string(),
+            E::Add(a, b) => format!("({} + {})", self.expr(a), self.expr(b)),
+            E::Sub(a, c) => format!("({} - {c})", self.expr(a)),
+            E::Mul(a, c) => format!("({} * {c})", self.expr(a)),
+            E::Rem(a, c) => format!("({} % {c})", self.expr(a)),
+            E::Div(a, c) => format!("({} / {c})", self.expr(a)),
+            E::And(a, c) => format!("({} & {c})", self.expr(a)),
+            E::Xor(a, c) => format!("({} ^ {c})", self.expr(a)),
+        }
+    }
+
+    fn cond(&self, c: &Cond) -> String {
+        match c {
+            Cond::Lt(a, b) => format!("{} < {}", self.expr(a), self.expr(b)),
+            Cond::Eq(a, b) => format!("{} == {}", self.expr(a), self.expr(b)),
+            Cond::Ne(a, b) => format!("{} != {}", self.expr(a), self.expr(b)),
+        }
+    }
+
+    fn line(&mut self, s: &str) {
+        let indent = "    ".repeat(self.depth + 1);
+        let _ = writeln!(self.out, "{indent}{s}");
+    }
+
+    fn block(&mut self, ss: &[S], in_loop: bool) {
+        for s in ss {
+            self.stmt(s, in_loop);
+        }
+    }
+
+    fn stmt(&mut self, s: &S, in_loop: bool) {
+        let arr = |g: bool| if g { "G" } else { "A" };
+        match s {
+            S::Read(g, e) => {
+                let l = format!("x = {}[{}];", arr(*g), self.expr(e));
+                self.line(&l);
+            }
+            S::Write(g, e) => {
+                let l = format!("{}[{}] = x + 1;", arr(*g), self.expr(e));
+                self.line(&l);
+            }
+            S::Atomic(g, e) => {
+                let l = format!("atomic_add({}[{}], 1);", arr(*g), self.expr(e));
+                self.line(&l);
+            }
+            S::Assign(e) => {
+                let l = format!("x = {};", self.expr(e));
+                self.line(&l);
+            }
+            S::Barrier => self.line("barrier;"),
+            S::Return => self.line("return;"),
+            S::Break if in_loop => self.line("break;"),
+            S::Continue if in_loop => self.line("continue;"),
+            S::Break | S::Continue => self.line("x = x + 1;"),
+            S::If(c, t, e) => {
+                let l = format!("if ({}) {{", self.cond(c));
+                self.line(&l);
+                self.nested(t, in_loop);
+                match e {
+                    Some(e) => {
+                        self.line("} else {");
+                        self.nested(e, in_loop);
+                        self.line("}");
+                    }
+                    None => self.line("}"),
+                }
+            }
+            S::For(lp, body) => {
+                let i = format!("i{}", self.depth);
+                let head = match lp {
+                    Loop::Count(b) => format!("for ({i} = 0; {i} < {}; {i} = {i} + 1) {{", self.expr(b)),
+                    Loop::Stride(b) => {
+                        format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
+                    }
+                    Loop::Double(b) => format!("for ({i} = 1; {i} < {}; {i} = {i} * 2) {{", self.expr(b)),
+                    Loop::Halve => format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{"),
+                };
+                self.line(&head);
+                self.depth += 1;
+                self.block(body, true);
+                self.depth -= 1;
+                self.line("}");
+            }
+        }
+    }
+
+    /// A conditional's block: same loop depth (so the same variables are in scope),
+    /// one more level of indentation.
+    fn nested(&mut self, ss: &[S], in_loop: bool) {
+        let mut inner = Render {
+            out: String::new(),
+            depth: self.depth,
+        };
+        inner.block(ss, in_loop);
+        for l in inner.out.lines() {
+            let _ = writeln!(self.out, "    {l}");
+        }
+    }
+}
+
+fn render(body: &[S]) -> String {
+    let mut r = Render {
+        out: String::new(),
+        depth: 0,
+    };
+    r.block(body, false);
+    format!(
+        "kernel gen(shared A[], global G[], n) {{\n    local x = 0;\n{}}}\n",
+        r.out
+    )
+}
+
+/// (array, first line, second line) with intra, inter and fixable.
+type Key = (String, u32, u32);
+
+fn race_map(r: &Report) -> Vec<(Key, bool, Vec<usize>, bool)> {
+    r.races
+        .iter()
+        .map(|x| {
+            (
+                (x.array.clone(), x.first.span.line, x.second.span.line),
+                x.intra,
+                x.inter.clone(),
+                x.fixable,
+            )
+        })
+        .collect()
+}
+
+/// Everything the interpreter saw, the verifier reports.
+fn compare(src: &str) -> Result<(), TestCaseError> {
+    let kernel = match kpl::parse(src) {
+        Ok(mut ks) => ks.remove(0),
+        Err(e) => {
+            return Err(TestCaseError::fail(format!(
+                "generated kernel does not parse: {e}\n{src}"
+            )));
+        }
+    };
+    let opts = CheckOptions {
+        block_dim: Some([4, 1, 1]),
+        grid_dim: Some([2, 1, 1]),
+        ..CheckOptions::default()
+    };
+    let dynamic = match Interpreter::new(opts.clone()).check(&kernel) {
+        Ok(r) => r,
+        Err(OracleError::NoFeasibleRun(_)) => return Ok(()),
+        Err(e) => return Err(TestCaseError::fail(format!("interpreter: {e}"))),
+    };
+    let stat = StaticVerifier::new(opts)
+        .check(&kernel)
+        .map_err(|e| TestCaseError::fail(format!("verifier: {e}")))?;
+    let srace = race_map(&stat);
+    for (key, intra, inter, fixable) in race_map(&dynamic) {
+        let Some((_, si, sinter, sfix)) = srace.iter().find(|(k, ..)| *k == key) else {
+            return Err(TestCaseError::fail(format!(
+                "missed race {key:?}\n{src}\nstatic: {srace:?}\ndynamic: {:?}",
+                race_map(&dynamic)
+            )));
+        };
+        let ok = (!intra || *si) && inter.iter().all(|d| sinter.contains(d)) && (fixable || !sfix);
+        if !ok {
+            return Err(TestCaseError::fail(format!(
+                "race {key:?}: dynamic intra {intra} inter {inter:?} fixable {fixable}, \
+                 static intra {si} inter {sinter:?} fixable {sfix}\n{src}"
+            )));
+        }
+    }
+    let sdiv: Vec<u32> = stat.divergences.iter().map(|d| d.span.line).collect();
+    for d in &dynamic.divergences {
+        if !sdiv.contains(&d.span.line) {
+            return Err(TestCaseError::fail(format!(
+                "missed divergence at line {}\n{src}\nstatic: {sdiv:?}",
+                d.span.line
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn run(cases: u32) {
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&kernel_body(), |body| compare(&render(&body)));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn static_reports_everything_the_interpreter_sees() {
+    run(500);
+}
+
+#[test]
+#[ignore = "long: 5000 random kernels"]
+fn static_reports_everything_the_interpreter_sees_long() {
+    run(5000);
+}
+
+#[test]
+fn the_generator_makes_parseable_kernels_with_loops_and_barriers() {
+    let mut runner = TestRunner::deterministic();
+    let mut loops = 0;
+    let mut barriers = 0;
+    for _ in 0..50 {
+        let body = kernel_body().new_tree(&mut runner).expect("tree").current();
+        let src = render(&body);
+        let k = kpl::parse(&src)
+            .unwrap_or_else(|e| panic!("{e}\n{src}"))
+            .remove(0);
+        loops += k.stmts().iter().filter(|s| s.kind.is_loop()).count();
+        barriers += k.barrier_count();
+    }
+    assert!(loops > 10 && barriers > 10, "{loops} loops, {barriers} barriers");
+}
