@@ -7,7 +7,8 @@
 //! thread-dependent bounds), `if`/`else` on thread ids, parameters, loop variables and
 //! read values, reads, writes and atomics on a shared and a global array with affine,
 //! modular and bitwise indices, barriers anywhere (inside conditionals too, so that
-//! divergence occurs), `return`, `break` and `continue`.
+//! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
+//! without a precondition, in either arithmetic, with concrete or symbolic launches.
 //!
 //! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
 //! variant runs 5000 (`-- --ignored`).
@@ -58,6 +59,9 @@ enum Loop {
     Double(E),
     /// `for (i = bdim / 2; i > 0; i >>= 1)`
     Halve,
+    /// `w = 0; while (w < bound) { body; w = w + step; }` (a `continue` skips the step,
+    /// which may make the loop run until the interpreter's bound)
+    While(E, E),
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +76,8 @@ enum S {
     Return,
     Break,
     Continue,
+    Havoc,
+    Assume(Cond),
 }
 
 fn expr() -> impl Strategy<Value = E> {
@@ -104,6 +110,10 @@ fn cond() -> impl Strategy<Value = Cond> {
     ]
 }
 
+fn small2() -> impl Strategy<Value = E> {
+    prop_oneof![(1i64..4).prop_map(E::Const), Just(E::N), Just(E::Tid)]
+}
+
 fn looph() -> impl Strategy<Value = Loop> {
     let small = prop_oneof![
         (1i64..4).prop_map(E::Const),
@@ -117,6 +127,8 @@ fn looph() -> impl Strategy<Value = Loop> {
         1 => small.clone().prop_map(|b| Loop::Stride(E::Add(Box::new(b), Box::new(E::Bdim)))),
         1 => small.prop_map(Loop::Double),
         1 => Just(Loop::Halve),
+        1 => (small2(), prop_oneof![Just(E::Const(1)), Just(E::Const(2)), Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1))))])
+            .prop_map(|(b, st)| Loop::While(b, st)),
     ]
 }
 
@@ -130,6 +142,8 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => Just(S::Return),
         1 => Just(S::Break),
         1 => Just(S::Continue),
+        1 => Just(S::Havoc),
+        1 => cond().prop_map(S::Assume),
     ];
     leaf.prop_recursive(3, 16, 3, |inner| {
         let body = prop::collection::vec(inner, 1..4);
@@ -148,7 +162,10 @@ fn kernel_body() -> impl Strategy<Value = Vec<S>> {
 /// Renders a generated kernel as `.kpl`, one statement per line.
 struct Render {
     out: String,
-    depth: usize,
+    /// The variables of the enclosing loops, outermost first.
+    vars: Vec<String>,
+    /// Indentation level.
+    indent: usize,
 }
 
 impl Render {
@@ -158,8 +175,10 @@ impl Render {
             E::N => "n".into(),
             E::X => "x".into(),
             E::Bdim => "bdim".into(),
-            E::Var(_) if self.depth == 0 => "0".into(),
-            E::Var(d) => format!("i{}", (*d as usize).min(self.depth - 1)),
+            E::Var(d) => match self.vars.len() {
+                0 => "0".into(),
+                n => self.vars[(*d as usize).min(n - 1)].clone(),
+            },
             E::Const(c) => c.to_string(),
             E::Add(a, b) => format!("({} + {})", self.expr(a), self.expr(b)),
             E::Sub(a, c) => format!("({} - {c})", self.expr(a)),
@@ -180,7 +199,7 @@ impl Render {
     }
 
     fn line(&mut self, s: &str) {
-        let indent = "    ".repeat(self.depth + 1);
+        let indent = "    ".repeat(self.indent + 1);
         let _ = writeln!(self.out, "{indent}{s}");
     }
 
@@ -214,60 +233,106 @@ impl Render {
             S::Break if in_loop => self.line("break;"),
             S::Continue if in_loop => self.line("continue;"),
             S::Break | S::Continue => self.line("x = x + 1;"),
+            S::Havoc => self.line("havoc x;"),
+            S::Assume(c) => {
+                let l = format!("assume {};", self.cond(c));
+                self.line(&l);
+            }
             S::If(c, t, e) => {
                 let l = format!("if ({}) {{", self.cond(c));
                 self.line(&l);
                 self.nested(t, in_loop);
-                match e {
-                    Some(e) => {
-                        self.line("} else {");
-                        self.nested(e, in_loop);
-                        self.line("}");
-                    }
-                    None => self.line("}"),
+                if let Some(e) = e {
+                    self.line("} else {");
+                    self.nested(e, in_loop);
                 }
+                self.line("}");
+            }
+            S::For(Loop::While(bound, step), body) => {
+                let w = format!("w{}", self.vars.len());
+                let l = format!("{w} = 0;");
+                self.line(&l);
+                let l = format!("while ({w} < {}) {{", self.expr(bound));
+                self.line(&l);
+                self.vars.push(w.clone());
+                self.nested(body, true);
+                let l = format!("    {w} = {w} + {};", self.expr(step));
+                self.line(&l);
+                self.vars.pop();
+                self.line("}");
             }
             S::For(lp, body) => {
-                let i = format!("i{}", self.depth);
+                let i = format!("i{}", self.vars.len());
                 let head = match lp {
                     Loop::Count(b) => format!("for ({i} = 0; {i} < {}; {i} = {i} + 1) {{", self.expr(b)),
                     Loop::Stride(b) => {
                         format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
                     }
                     Loop::Double(b) => format!("for ({i} = 1; {i} < {}; {i} = {i} * 2) {{", self.expr(b)),
-                    Loop::Halve => format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{"),
+                    Loop::Halve | Loop::While(..) => {
+                        format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
+                    }
                 };
                 self.line(&head);
-                self.depth += 1;
-                self.block(body, true);
-                self.depth -= 1;
+                self.vars.push(i);
+                self.nested(body, true);
+                self.vars.pop();
                 self.line("}");
             }
         }
     }
 
-    /// A conditional's block: same loop depth (so the same variables are in scope),
-    /// one more level of indentation.
+    /// A nested block, one level of indentation deeper.
     fn nested(&mut self, ss: &[S], in_loop: bool) {
-        let mut inner = Render {
-            out: String::new(),
-            depth: self.depth,
-        };
-        inner.block(ss, in_loop);
-        for l in inner.out.lines() {
-            let _ = writeln!(self.out, "    {l}");
-        }
+        self.indent += 1;
+        self.block(ss, in_loop);
+        self.indent -= 1;
     }
 }
 
-fn render(body: &[S]) -> String {
+/// One generated case: the kernel body, an optional precondition on `n`, the
+/// arithmetic, and the launch (`None`: symbolic for the verifier, the interpreter's
+/// default launches).
+#[derive(Clone, Debug)]
+struct Case {
+    body: Vec<S>,
+    requires: Option<i64>,
+    wrap: bool,
+    launch: Option<(u32, u32)>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        kernel_body(),
+        prop::option::weighted(0.2, 1i64..4),
+        prop::bool::weighted(0.2),
+        prop::option::weighted(
+            0.8,
+            prop_oneof![Just((4, 2)), Just((3, 2)), Just((8, 1)), Just((2, 3))],
+        ),
+    )
+        .prop_map(|(body, requires, wrap, launch)| Case {
+            body,
+            requires,
+            wrap,
+            launch,
+        })
+}
+
+fn render(case: &Case) -> String {
     let mut r = Render {
         out: String::new(),
-        depth: 0,
+        vars: Vec::new(),
+        indent: 0,
     };
-    r.block(body, false);
+    r.block(&case.body, false);
+    let requires = case
+        .requires
+        .map_or(String::new(), |c| format!(" requires n < {c}"));
+    let locals =
+        "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
-        "kernel gen(shared A[], global G[], n) {{\n    local x = 0;\n{}}}\n",
+        "kernel gen(shared A[], global G[], n){requires} {{\n{locals}{}}}\n",
         r.out
     )
 }
@@ -290,7 +355,8 @@ fn race_map(r: &Report) -> Vec<(Key, bool, Vec<usize>, bool)> {
 }
 
 /// Everything the interpreter saw, the verifier reports.
-fn compare(src: &str) -> Result<(), TestCaseError> {
+fn compare(case: &Case) -> Result<(), TestCaseError> {
+    let src = &render(case);
     let kernel = match kpl::parse(src) {
         Ok(mut ks) => ks.remove(0),
         Err(e) => {
@@ -300,8 +366,13 @@ fn compare(src: &str) -> Result<(), TestCaseError> {
         }
     };
     let opts = CheckOptions {
-        block_dim: Some([4, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        block_dim: case.launch.map(|(b, _)| [b, 1, 1]),
+        grid_dim: case.launch.map(|(_, g)| [g, 1, 1]),
+        arith: if case.wrap {
+            kpl::Arith::Wrap32
+        } else {
+            kpl::Arith::Unbounded
+        },
         ..CheckOptions::default()
     };
     let dynamic = match Interpreter::new(opts.clone()).check(&kernel) {
@@ -346,7 +417,7 @@ fn run(cases: u32) {
         failure_persistence: None,
         ..Config::default()
     });
-    let result = runner.run(&kernel_body(), |body| compare(&render(&body)));
+    let result = runner.run(&case(), |c| compare(&c));
     if let Err(e) = result {
         panic!("{e}");
     }
@@ -369,8 +440,8 @@ fn the_generator_makes_parseable_kernels_with_loops_and_barriers() {
     let mut loops = 0;
     let mut barriers = 0;
     for _ in 0..50 {
-        let body = kernel_body().new_tree(&mut runner).expect("tree").current();
-        let src = render(&body);
+        let case = case().new_tree(&mut runner).expect("tree").current();
+        let src = render(&case);
         let k = kpl::parse(&src)
             .unwrap_or_else(|e| panic!("{e}\n{src}"))
             .remove(0);
