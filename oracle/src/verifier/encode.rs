@@ -92,14 +92,15 @@ pub struct Encoder<'s> {
     pub tid: [[Val; 3]; 2],
     pub bid: [[Val; 3]; 2],
     pub params: Vec<Val>,
-    concrete_bdim: bool,
-    concrete_gdim: bool,
+    concrete_bdim: [Option<i64>; 3],
+    concrete_gdim: [Option<i64>; 3],
     ufs: HashMap<(AtomId, usize), FuncDecl>,
     bitops: HashMap<&'static str, FuncDecl>,
     ctxs: Vec<Ctx>,
     memo_v: HashMap<(*const Term, usize), Val>,
     memo_b: HashMap<(*const Term, usize), Bool>,
     nonneg_memo: HashMap<*const Term, bool>,
+    bits_memo: HashMap<(*const Term, usize), Vec<Bool>>,
     /// Keeps translated terms alive so their addresses stay valid memo keys.
     keep: Vec<T>,
     pub facts: Vec<Bool>,
@@ -112,11 +113,7 @@ pub struct Encoder<'s> {
 const U32_MAX: i64 = 0xFFFF_FFFF;
 
 impl<'s> Encoder<'s> {
-    pub fn new(
-        sum: &'s Summary,
-        block_dim: Option<crate::Dim3>,
-        grid_dim: Option<crate::Dim3>,
-    ) -> Encoder<'s> {
+    pub fn new(sum: &'s Summary) -> Encoder<'s> {
         let wrap = sum.arith == Arith::Wrap32;
         let var = |name: String| {
             if wrap {
@@ -134,20 +131,21 @@ impl<'s> Encoder<'s> {
         };
         // A symbolic launch has size 1 in the dimensions the kernel never names.
         let used = sum.dims_used;
-        let dims = |name: &str, given: Option<crate::Dim3>| -> [Val; 3] {
-            std::array::from_fn(|d| match given {
-                Some(g) => num(g[d] as i64),
+        let dims = |name: &str, given: [Option<i64>; 3]| -> [Val; 3] {
+            std::array::from_fn(|d| match given[d] {
+                Some(g) => num(g),
                 None if !used[d] => num(1),
                 None => var(format!("{name}.{d}")),
             })
         };
-        let per = |name: &str, c: usize, given: Option<crate::Dim3>| -> [Val; 3] {
-            std::array::from_fn(|d| match given {
-                Some(g) if g[d] == 1 => num(0),
+        let per = |name: &str, c: usize, given: [Option<i64>; 3]| -> [Val; 3] {
+            std::array::from_fn(|d| match given[d] {
+                Some(1) => num(0),
                 None if !used[d] => num(0),
                 _ => var(format!("{name}{c}.{d}")),
             })
         };
+        let (block_dim, grid_dim) = (sum.block_dim, sum.grid_dim);
         Encoder {
             sum,
             wrap,
@@ -156,14 +154,15 @@ impl<'s> Encoder<'s> {
             tid: [per("tid", 0, block_dim), per("tid", 1, block_dim)],
             bid: [per("bid", 0, grid_dim), per("bid", 1, grid_dim)],
             params: sum.params.iter().map(|p| var(format!("param.{p}"))).collect(),
-            concrete_bdim: block_dim.is_some(),
-            concrete_gdim: grid_dim.is_some(),
+            concrete_bdim: block_dim,
+            concrete_gdim: grid_dim,
             ufs: HashMap::new(),
             bitops: HashMap::new(),
             ctxs: Vec::new(),
             memo_v: HashMap::new(),
             memo_b: HashMap::new(),
             nonneg_memo: HashMap::new(),
+            bits_memo: HashMap::new(),
             keep: Vec::new(),
             facts: Vec::new(),
             geo: Vec::new(),
@@ -250,11 +249,11 @@ impl<'s> Encoder<'s> {
             Val::B(_) => Bool::from_bool(true),
         };
         for d in 0..3 {
-            if !self.concrete_bdim && self.sum.dims_used[d] {
+            if self.concrete_bdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.bdim[d]));
                 out.push(nonneg_u32(&self.bdim[d]));
             }
-            if !self.concrete_gdim && self.sum.dims_used[d] {
+            if self.concrete_gdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.gdim[d]));
                 out.push(nonneg_u32(&self.gdim[d]));
             }
@@ -619,12 +618,12 @@ impl<'s> Encoder<'s> {
                 let (a, b) = (self.val(a, cx), self.val(b, cx));
                 self.ite(&c, &a, &b)
             }
-            Term::Table(k, vals, tail) => {
+            Term::Table(k, entries, tail) => {
                 let kv = self.iter(k, cx);
                 let mut out = self.val(tail, cx);
-                for (i, v) in vals.iter().enumerate().rev() {
+                for (i, e) in entries.iter().enumerate().rev() {
                     let hit = kv.eq(&self.inum(i as i64));
-                    let v = self.num(*v);
+                    let v = self.val(e, cx);
                     out = self.ite(&hit, &v, &out);
                 }
                 out
@@ -718,18 +717,17 @@ impl<'s> Encoder<'s> {
         // tabulated power of two stay exact.
         if matches!(op, BitAnd | BitOr | BitXor | Shl | Shr | Div | Rem | Mul) {
             for (table, other, table_left) in [(b, a, false), (a, b, true)] {
-                if let Term::Table(k, vals, tail) = &**table
+                if let Term::Table(k, entries, tail) = &**table
                     && other.as_const().is_none()
                 {
                     let bld = self.sum.builder();
-                    let mut cases: Vec<T> = vals
+                    let mut cases: Vec<T> = entries
                         .iter()
-                        .map(|v| {
-                            let c = bld.int(*v);
+                        .map(|e| {
                             if table_left {
-                                bld.bin(op, c, other.clone())
+                                bld.bin(op, e.clone(), other.clone())
                             } else {
-                                bld.bin(op, other.clone(), c)
+                                bld.bin(op, other.clone(), e.clone())
                             }
                         })
                         .collect();
@@ -757,6 +755,11 @@ impl<'s> Encoder<'s> {
                 }
             }
         }
+        if !self.wrap
+            && let Some(v) = self.bitwise_by_bits(op, a, b, cx)
+        {
+            return Val::I(v);
+        }
         let (x, y) = (self.val(a, cx), self.val(b, cx));
         if matches!(op, Div | Rem)
             && b.as_const().is_some_and(|c| c > 0)
@@ -767,6 +770,97 @@ impl<'s> Encoder<'s> {
             return Val::I(if op == Div { x.div(y) } else { x.modulo(y) });
         }
         self.arith(op, x, y, a.as_const(), b.as_const())
+    }
+
+    /// `x op c` for a bitwise `op`, a constant `c` and an `x` with a bit decomposition
+    /// (thread and block ids, which lie in `[0, 2^32)`): a sum over the bits, with no
+    /// division for the solver to split on (xor partners `tid ^ j` in bitonic sorts need
+    /// this to be fast).
+    fn bitwise_by_bits(&mut self, op: BinOp, a: &T, b: &T, cx: usize) -> Option<Int> {
+        use BinOp::*;
+        let (x, c) = match (a.as_const(), b.as_const()) {
+            (None, Some(c)) => (a, c),
+            (Some(c), None) if matches!(op, BitAnd | BitOr | BitXor) => (b, c),
+            _ => return None,
+        };
+        if c < 0 {
+            return None;
+        }
+        let mut terms = Vec::new();
+        let mut constant: i128 = 0;
+        // Division, remainder and low masks (`x & (2^m - 1)`, a remainder) stay
+        // `div`/`mod`: the solver's divisibility reasoning works on those, not on sums
+        // of bits.
+        if !matches!(op, BitAnd | BitOr | BitXor) || (op == BitAnd && c & (c + 1) == 0) {
+            return None;
+        }
+        let bits = self.bits(x, cx)?;
+        for (i, bit) in bits.iter().enumerate() {
+            let w = Int::from_i128(1i128 << i);
+            let zero = Int::from_i64(0);
+            let set = c >> i & 1 == 1;
+            match (op, set) {
+                (BitAnd, true) | (BitOr | BitXor, false) => terms.push(bit.ite(&w, &zero)),
+                (BitXor, true) => terms.push(bit.ite(&zero, &w)),
+                (BitOr, true) => constant += 1i128 << i,
+                _ => {}
+            }
+        }
+        // Bits of `c` above `x`'s width.
+        if matches!(op, BitOr | BitXor) && bits.len() < 63 {
+            constant += i128::from(c >> bits.len() << bits.len());
+        }
+        terms.push(Int::from_i128(constant));
+        Some(Int::add(&terms))
+    }
+
+    /// The bits of a value known to lie in `[0, 2^w)` for a small `w` (a concrete launch
+    /// dimension), with the fact tying them to it. Wide sums of bits (symbolic launches)
+    /// are slower for the solver than `div`/`mod`, so those get `None`.
+    fn bits(&mut self, t: &T, cx: usize) -> Option<Vec<Bool>> {
+        let width = match &**t {
+            Term::Builtin(Builtin::Tid(d)) => self.width_below(&self.bdim[d.index()].clone()),
+            Term::Builtin(Builtin::Bid(d)) => self.width_below(&self.gdim[d.index()].clone()),
+            _ => return None,
+        };
+        if width > 16 {
+            return None;
+        }
+        let key = (Rc::as_ptr(t), cx);
+        if let Some(b) = self.bits_memo.get(&key) {
+            return Some(b.clone());
+        }
+        let Val::I(x) = self.val(t, cx) else {
+            return None;
+        };
+        self.fresh += 1;
+        let bits: Vec<Bool> = (0..width)
+            .map(|i| Bool::new_const(format!("bit{}#{i}", self.fresh)))
+            .collect();
+        let sum: Vec<Int> = bits
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b.ite(&Int::from_i128(1i128 << i), &Int::from_i64(0)))
+            .collect();
+        let total = if sum.is_empty() {
+            Int::from_i64(0)
+        } else {
+            Int::add(&sum)
+        };
+        self.facts.push(x.eq(total));
+        self.keep(t);
+        self.bits_memo.insert(key, bits.clone());
+        Some(bits)
+    }
+
+    /// Bits needed for values below `n`: fewer when `n` is a known constant.
+    fn width_below(&self, n: &Val) -> usize {
+        match n {
+            Val::I(x) => x
+                .as_i64()
+                .map_or(32, |v| (64 - (v.clamp(1, 1 << 32) - 1).leading_zeros()) as usize),
+            Val::B(_) => 32,
+        }
     }
 
     /// Whether a term is nonnegative in every execution (thread and block ids, sizes,
@@ -793,7 +887,7 @@ impl<'s> Encoder<'s> {
             Term::Bin(BitAnd, x, y) => self.nonneg(x) || self.nonneg(y),
             Term::Bin(Sub, ..) => false,
             Term::Ite(_, x, y) => self.nonneg(x) && self.nonneg(y),
-            Term::Table(_, vals, tail) => vals.iter().all(|v| *v >= 0) && self.nonneg(tail),
+            Term::Table(_, entries, tail) => entries.iter().all(|e| self.nonneg(e)) && self.nonneg(tail),
         };
         self.keep(t);
         self.nonneg_memo.insert(Rc::as_ptr(t), v);

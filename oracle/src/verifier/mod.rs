@@ -65,12 +65,12 @@ pub mod queries;
 pub mod symbolic;
 pub mod term;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use kpl::{Kernel, Space, StmtId};
 
 use crate::{Access, AccessKind, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
-use queries::{Checker, Order, Outcome, Scope};
+use queries::{Checker, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
 
@@ -94,6 +94,8 @@ struct Cache {
     same: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
     /// Cross-block race types of a pair (barriers never matter).
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+    /// Same-block race types already checked once with barriers.
+    seen: HashSet<(StmtId, StmtId, Order)>,
 }
 
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
@@ -180,6 +182,7 @@ impl Oracle for StaticVerifier {
                 key,
                 same: HashMap::new(),
                 cross: HashMap::new(),
+                seen: HashSet::new(),
             },
         };
         let mut checker = Checker {
@@ -292,13 +295,28 @@ impl PairRace {
     ) -> PairRace {
         let mut found = PairRace::new(true);
         found.search(a, b, timeouts, &mut |order, timeout| {
-            let free = cached(&mut cache.same, (a.stmt, b.stmt, order), timeout, || {
-                ck.race(a, b, Scope::SameBlock, order, false, timeout)
-            });
-            if free.possible() && ck.barrier_may_separate(a, b, order) {
-                ck.race(a, b, Scope::SameBlock, order, true, timeout)
-            } else {
-                free
+            let key = (a.stmt, b.stmt, order);
+            match ck.separation(a, b, order) {
+                Separation::Always => Outcome::Unsat,
+                Separation::Never => cached(&mut cache.same, key, timeout, || {
+                    ck.race(a, b, Scope::SameBlock, order, false, timeout)
+                }),
+                // The query without barriers only pays when the pair is checked again
+                // (the synthesizer's loop): run it then, and skip the pair for good
+                // if it is unsatisfiable.
+                Separation::Maybe => {
+                    if cache.seen.insert(key) {
+                        return ck.race(a, b, Scope::SameBlock, order, true, timeout);
+                    }
+                    let free = cached(&mut cache.same, key, timeout, || {
+                        ck.race(a, b, Scope::SameBlock, order, false, timeout)
+                    });
+                    if free.possible() {
+                        ck.race(a, b, Scope::SameBlock, order, true, timeout)
+                    } else {
+                        free
+                    }
+                }
             }
         });
         if a.space == Space::Global && many_blocks {

@@ -161,33 +161,63 @@ fn succ(enc: &Encoder, x: &It) -> It {
     }
 }
 
-fn it_eq(x: &It, y: &It) -> Sb {
-    match (x.sym, y.sym) {
-        (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o == p),
-        (Sym::Const(m), Sym::Const(n)) => Sb::Known(m == n),
-        _ => Sb::Dyn(x.v.eq(&y.v)),
+/// Iteration variables known to be ordered (`a < b`): the differing iteration of an
+/// inter-iteration query.
+#[derive(Default)]
+struct Rel {
+    less: Vec<(usize, usize)>,
+}
+
+impl Rel {
+    /// `i + o < j + p` follows from `i < j` when `o <= p`.
+    fn lt(&self, i: usize, o: i64, j: usize, p: i64) -> bool {
+        o <= p && self.less.contains(&(i, j))
+    }
+
+    fn eq(&self, x: &It, y: &It) -> Sb {
+        match (x.sym, y.sym) {
+            (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o == p),
+            (Sym::Var(i, o), Sym::Var(j, p)) if self.lt(i, o, j, p) || self.lt(j, p, i, o) => {
+                Sb::Known(false)
+            }
+            (Sym::Const(m), Sym::Const(n)) => Sb::Known(m == n),
+            _ => Sb::Dyn(x.v.eq(&y.v)),
+        }
+    }
+
+    fn lt_it(&self, enc: &Encoder, x: &It, y: &It) -> Sb {
+        match (x.sym, y.sym) {
+            (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o < p),
+            (Sym::Var(i, o), Sym::Var(j, p)) if self.lt(i, o, j, p) => Sb::Known(true),
+            (Sym::Var(i, o), Sym::Var(j, p)) if self.lt(j, p, i, o + 1) => Sb::Known(false),
+            (Sym::Const(m), Sym::Const(n)) => Sb::Known(m < n),
+            (_, Sym::Const(n)) if n <= 0 => Sb::Known(false),
+            _ => Sb::Dyn(enc.iter_lt(&x.v, &y.v)),
+        }
+    }
+
+    /// `p` comes before `q` in the trace.
+    fn before(&self, enc: &Encoder, p: &Point, q: &Point) -> Sb {
+        let c = Summary::common_loops(p.loops, q.loops);
+        let mut result = Sb::Known(false);
+        let mut same = Sb::Known(true);
+        for m in 0..c {
+            result = result.or(same.clone().and(self.lt_it(enc, &p.k[m], &q.k[m])));
+            same = same.and(self.eq(&p.k[m], &q.k[m]));
+        }
+        result.or(same.and(Sb::Known(p.pos < q.pos)))
     }
 }
 
-fn it_lt(enc: &Encoder, x: &It, y: &It) -> Sb {
-    match (x.sym, y.sym) {
-        (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o < p),
-        (Sym::Const(m), Sym::Const(n)) => Sb::Known(m < n),
-        (_, Sym::Const(n)) if n <= 0 => Sb::Known(false),
-        _ => Sb::Dyn(enc.iter_lt(&x.v, &y.v)),
-    }
-}
-
-/// `p` comes before `q` in the trace.
-fn before(enc: &Encoder, p: &Point, q: &Point) -> Sb {
-    let c = Summary::common_loops(p.loops, q.loops);
-    let mut result = Sb::Known(false);
-    let mut same = Sb::Known(true);
-    for m in 0..c {
-        result = result.or(same.clone().and(it_lt(enc, &p.k[m], &q.k[m])));
-        same = same.and(it_eq(&p.k[m], &q.k[m]));
-    }
-    result.or(same.and(Sb::Known(p.pos < q.pos)))
+/// Whether barriers order the occurrences of a race type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Separation {
+    /// No never-divergent barrier can lie between them.
+    Never,
+    /// Depends on the values: the query decides.
+    Maybe,
+    /// An unconditional barrier lies between them whenever they occur.
+    Always,
 }
 
 thread_local! {
@@ -273,17 +303,8 @@ impl Checker<'_> {
         sync: bool,
         timeout_ms: u32,
     ) -> Outcome {
-        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
-        let mut iters = Iters { next: 0 };
-        let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
-        let common = Summary::common_loops(&a.loops, &b.loops);
-        let kb: Vec<It> = (0..b.loops.len())
-            .map(|i| match order {
-                Order::Intra if i < common => ka[i].clone(),
-                Order::Inter { depth, .. } if i + 1 < depth => ka[i].clone(),
-                _ => iters.fresh(&mut enc, "k1"),
-            })
-            .collect();
+        let mut enc = Encoder::new(self.sum);
+        let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
         let mut fs: Vec<Bool> = Vec::new();
         if let Order::Inter { depth, forward } = order {
             let (x, y) = (&ka[depth - 1], &kb[depth - 1]);
@@ -346,8 +367,10 @@ impl Checker<'_> {
                 Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
                 _ => (&pa, &pb, None),
             };
-            let sync = self.barrier_between(&mut enc, x, y, jump);
-            fs.push(sync.bool().not());
+            match self.barrier_between(&mut enc, &rel, x, y, jump) {
+                Sb::Known(true) => return Outcome::Unsat,
+                sync => fs.push(sync.bool().not()),
+            }
         }
         enc.finish();
         fs.append(&mut enc.facts);
@@ -358,20 +381,40 @@ impl Checker<'_> {
         outcome(out)
     }
 
-    /// Whether some never-divergent barrier can lie between the two occurrences at all
-    /// (when none can, the query without barriers answers the one with them).
-    pub fn barrier_may_separate(&self, a: &AccessFact, b: &AccessFact, order: Order) -> bool {
-        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
+    /// The iteration numbers of the two occurrences for a race type, and what is known
+    /// about their order (fresh variables, shared where the type says they are equal).
+    fn occurrences(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        b: &AccessFact,
+        order: Order,
+    ) -> (Vec<It>, Vec<It>, Rel) {
         let mut iters = Iters { next: 0 };
-        let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "k0")).collect();
+        let ka: Vec<It> = a.loops.iter().map(|_| iters.fresh(enc, "k0")).collect();
         let common = Summary::common_loops(&a.loops, &b.loops);
         let kb: Vec<It> = (0..b.loops.len())
             .map(|i| match order {
                 Order::Intra if i < common => ka[i].clone(),
                 Order::Inter { depth, .. } if i + 1 < depth => ka[i].clone(),
-                _ => iters.fresh(&mut enc, "k1"),
+                _ => iters.fresh(enc, "k1"),
             })
             .collect();
+        let mut rel = Rel::default();
+        if let Order::Inter { depth, forward } = order
+            && let (Some(x), Some(y)) = (ka.get(depth - 1), kb.get(depth - 1))
+            && let (Sym::Var(i, _), Sym::Var(j, _)) = (x.sym, y.sym)
+        {
+            rel.less.push(if forward { (i, j) } else { (j, i) });
+        }
+        (ka, kb, rel)
+    }
+
+    /// Whether barriers order the occurrences of this race type: never (the query
+    /// without barriers answers), always (no query needed), or maybe.
+    pub fn separation(&self, a: &AccessFact, b: &AccessFact, order: Order) -> Separation {
+        let mut enc = Encoder::new(self.sum);
+        let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
         let pa = Point {
             loops: &a.loops,
             k: &ka,
@@ -390,24 +433,33 @@ impl Checker<'_> {
             Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
             _ => (&pa, &pb, None),
         };
-        !matches!(self.barrier_between(&mut enc, x, y, jump), Sb::Known(false))
+        match self.barrier_between(&mut enc, &rel, x, y, jump) {
+            Sb::Known(false) => Separation::Never,
+            Sb::Known(true) => Separation::Always,
+            Sb::Dyn(_) => Separation::Maybe,
+        }
     }
 
     /// Some never-divergent barrier executes strictly between `x` and `y` (`x` first),
     /// under-approximated as described in the module comment. `jump` is the depth of the
     /// loop whose iterations differ, for inter-iteration queries.
-    fn barrier_between(&self, enc: &mut Encoder, x: &Point, y: &Point, jump: Option<usize>) -> Sb {
+    fn barrier_between(&self, enc: &mut Encoder, rel: &Rel, x: &Point, y: &Point, jump: Option<usize>) -> Sb {
         let mut any = Sb::Known(false);
         for (bi, bar) in self.sum.barriers.iter().enumerate() {
             if !self.uniform.get(bi).copied().unwrap_or(false) {
                 continue;
             }
             let mut cands: Vec<Vec<It>> = Vec::new();
+            // Candidates in the iterations of an occurrence whose predicate implies the
+            // barrier's (an unconditional barrier of the occurrence's own loops) are
+            // known to execute.
+            let mut implied = Vec::new();
             for p in [x, y] {
                 let c = Summary::common_loops(&bar.loops, p.loops);
                 let mut kb: Vec<It> = p.k[..c].to_vec();
                 kb.resize(bar.loops.len(), zero(enc));
                 cands.push(kb);
+                implied.push(bar.unconditional && c == bar.loops.len());
             }
             if let Some(j) = jump
                 && bar.loops.len() >= j
@@ -420,27 +472,32 @@ impl Checker<'_> {
                 kb.resize(bar.loops.len(), zero(enc));
                 cands.push(kb);
             }
-            for kb in cands {
+            for (ci, kb) in cands.into_iter().enumerate() {
                 let pb = Point {
                     loops: &bar.loops,
                     k: &kb,
                     pos: bar.pos,
                 };
-                let between = before(enc, x, &pb).and(before(enc, &pb, y));
+                let between = rel.before(enc, x, &pb).and(rel.before(enc, &pb, y));
                 if matches!(between, Sb::Known(false)) {
                     continue;
                 }
-                let cx = enc.ctx(Ctx {
-                    copy: 0,
-                    block: 0,
-                    iters: bar
+                let en = if implied.get(ci).copied().unwrap_or(false) {
+                    Sb::Known(true)
+                } else {
+                    let iters = bar
                         .loops
                         .iter()
                         .copied()
                         .zip(kb.iter().map(|k| k.v.clone()))
-                        .collect(),
-                });
-                let en = Sb::Dyn(enc.cond(&bar.pred, cx));
+                        .collect();
+                    let cx = enc.ctx(Ctx {
+                        copy: 0,
+                        block: 0,
+                        iters,
+                    });
+                    Sb::Dyn(enc.cond(&bar.pred, cx))
+                };
                 any = any.or(between.and(en));
                 if matches!(any, Sb::Known(true)) {
                     return any;
@@ -452,7 +509,7 @@ impl Checker<'_> {
 
     /// Can two threads of a block disagree on reaching this barrier?
     pub fn divergence(&self, bar: &BarrierFact) -> Outcome {
-        let mut enc = Encoder::new(self.sum, self.opts.block_dim, self.opts.grid_dim);
+        let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
         let k: Vec<It> = bar.loops.iter().map(|_| iters.fresh(&mut enc, "k")).collect();
         let map: HashMap<LoopId, Val> = bar
@@ -509,7 +566,7 @@ impl Checker<'_> {
             .zip(&enc.params)
             .map(|(n, v)| (n.clone(), get(v)))
             .collect();
-        params.extend(self.opts.params.iter().map(|(n, v)| (n.clone(), *v)));
+        params.extend(self.sum.fixed_params.iter().cloned());
         params.sort();
         let its = |ks: &[It]| ks.iter().map(|k| u64::try_from(get(&k.v)).unwrap_or(0)).collect();
         Witness {

@@ -107,6 +107,9 @@ pub struct BarrierFact {
     pub stmt: StmtId,
     pub span: Span,
     pub pred: T,
+    /// Reached by every thread inside the current iterations of its loops (no
+    /// condition, `return`, `break` or `continue` before it in them).
+    pub unconditional: bool,
     pub loops: Vec<LoopId>,
     pub pos: u32,
 }
@@ -131,9 +134,14 @@ pub struct Summary {
     pub requires: Vec<T>,
     /// Scalar parameters the options leave symbolic, by `Term::Param` index.
     pub params: Vec<String>,
+    /// Scalar parameters with a known value (options, or `requires n == c`).
+    pub fixed_params: Vec<(String, i64)>,
     /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
     /// size 1 in the others.
     pub dims_used: [bool; 3],
+    /// Launch sizes known per dimension (options, or `requires bdim == c`).
+    pub block_dim: [Option<i64>; 3],
+    pub grid_dim: [Option<i64>; 3],
 }
 
 impl Summary {
@@ -166,11 +174,21 @@ impl Summary {
 /// Runs the symbolic execution of `kernel` under `opts`.
 pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     let b = Builder { arith: opts.arith };
+    let pins = pinned(kernel);
+    let block_dim: [Option<i64>; 3] =
+        std::array::from_fn(|d| opts.block_dim.map(|g| g[d] as i64).or(pins.block_dim[d]));
+    let grid_dim: [Option<i64>; 3] =
+        std::array::from_fn(|d| opts.grid_dim.map(|g| g[d] as i64).or(pins.grid_dim[d]));
     let mut params = Vec::new();
+    let mut fixed_params = Vec::new();
     let mut scalars = HashMap::new();
     for name in kernel.scalars() {
-        let t = match opts.params.get(name) {
-            Some(v) => b.int(*v),
+        let fixed = opts.params.get(name).or_else(|| pins.params.get(name));
+        let t = match fixed {
+            Some(v) => {
+                fixed_params.push((name.to_string(), *v));
+                b.int(*v)
+            }
             None => {
                 params.push(name.to_string());
                 b.leaf(Term::Param(params.len() - 1))
@@ -190,8 +208,8 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     let mut ex = Exec {
         b,
         kernel,
-        block_dim: opts.block_dim,
-        grid_dim: opts.grid_dim,
+        block_dim,
+        grid_dim,
         scalars,
         atoms: Vec::new(),
         loops: vec![None; loop_ids.len()],
@@ -229,8 +247,58 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         assumes: ex.assumes,
         requires,
         params,
+        fixed_params,
         dims_used: dims_used(kernel),
+        block_dim,
+        grid_dim,
     }
+}
+
+/// What a kernel's preconditions pin to a constant (`requires bdim == 256 && n == 4`).
+#[derive(Default)]
+struct Pins {
+    block_dim: [Option<i64>; 3],
+    grid_dim: [Option<i64>; 3],
+    params: HashMap<String, i64>,
+}
+
+fn pinned(kernel: &Kernel) -> Pins {
+    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Binary(BinOp::And, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut cs = Vec::new();
+    for r in &kernel.requires {
+        conjuncts(r, &mut cs);
+    }
+    let mut pins = Pins::default();
+    let scalars: Vec<&str> = kernel.scalars().collect();
+    for c in cs {
+        let Expr::Binary(BinOp::Eq, a, b) = c else {
+            continue;
+        };
+        let (x, v) = match (&**a, &**b) {
+            (x, Expr::Int(v)) | (Expr::Int(v), x) => (x, *v),
+            _ => continue,
+        };
+        if !(0..=0xFFFF_FFFF).contains(&v) {
+            continue;
+        }
+        match x {
+            Expr::Builtin(Builtin::Bdim(d)) => pins.block_dim[d.index()] = Some(v),
+            Expr::Builtin(Builtin::Gdim(d)) => pins.grid_dim[d.index()] = Some(v),
+            Expr::Var(n) if scalars.contains(&n.as_str()) => {
+                pins.params.insert(n.clone(), v);
+            }
+            _ => {}
+        }
+    }
+    pins
 }
 
 /// Which dimensions the kernel's expressions mention (`tid.y`, `bdim.z`, ...); x always.
@@ -278,8 +346,8 @@ struct State {
 struct Exec<'k> {
     b: Builder,
     kernel: &'k Kernel,
-    block_dim: Option<crate::Dim3>,
-    grid_dim: Option<crate::Dim3>,
+    block_dim: [Option<i64>; 3],
+    grid_dim: [Option<i64>; 3],
     scalars: HashMap<String, T>,
     atoms: Vec<AtomInfo>,
     loops: Vec<Option<LoopInfo>>,
@@ -292,6 +360,19 @@ struct Exec<'k> {
     accesses: Vec<AccessFact>,
     barriers: Vec<BarrierFact>,
     assumes: Vec<AssumeFact>,
+}
+
+/// What the closed-form analysis of one loop works with.
+struct LoopCx {
+    lp: LoopId,
+    /// `Iter(lp)`.
+    k: T,
+    /// The iteration arguments of atoms created for the loop (outer loops, then `k`).
+    args: Vec<T>,
+    /// The start-of-iteration atoms of the carried variables.
+    starts: Vec<AtomId>,
+    /// The guard over the start-of-iteration atoms.
+    guard: T,
 }
 
 /// How a loop-carried variable evolves, as found by the analysis pass.
@@ -359,9 +440,13 @@ impl Exec<'_> {
                 // Only kernels that bypass the scope check get here: any value will do.
                 None => self.atom(AtomKind::Unknown(v.clone()), Class::Thread),
             },
-            Expr::Builtin(bi) => match (bi, self.block_dim, self.grid_dim) {
-                (Builtin::Bdim(d), Some(dims), _) => b.int(dims[d.index()] as i64),
-                (Builtin::Gdim(d), _, Some(dims)) => b.int(dims[d.index()] as i64),
+            Expr::Builtin(bi) => match bi {
+                Builtin::Bdim(d) if self.block_dim[d.index()].is_some() => {
+                    b.int(self.block_dim[d.index()].unwrap_or(1))
+                }
+                Builtin::Gdim(d) if self.grid_dim[d.index()].is_some() => {
+                    b.int(self.grid_dim[d.index()].unwrap_or(1))
+                }
                 _ => b.leaf(Term::Builtin(*bi)),
             },
             Expr::Unary(op, a) => {
@@ -475,10 +560,12 @@ impl Exec<'_> {
             StmtKind::Barrier => {
                 if self.record {
                     let pred = self.full(st);
+                    let unconditional = self.active(st).as_const() == Some(1);
                     self.barriers.push(BarrierFact {
                         stmt: s.id,
                         span: s.span,
                         pred,
+                        unconditional,
                         loops: self.stack.clone(),
                         pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
                     });
@@ -559,7 +646,7 @@ impl Exec<'_> {
         // the start-of-iteration values as opaque atoms; repeated until the uniformity
         // classes of those atoms are stable.
         let mut classes: Vec<Class> = carried.iter().map(|v| self.class(&env0[v])).collect();
-        let (starts, ends) = loop {
+        let (starts, ends, guard0) = loop {
             let starts: Vec<T> = carried
                 .iter()
                 .zip(&classes)
@@ -569,6 +656,8 @@ impl Exec<'_> {
             for (v, x) in carried.iter().zip(&starts) {
                 env.insert(v.clone(), x.clone());
             }
+            let g = self.eval(&env, cond);
+            let guard0 = b.truthy(g);
             let mut inner = State {
                 env,
                 path: b.tt(),
@@ -593,7 +682,7 @@ impl Exec<'_> {
                 .map(|(v, e)| self.class(&env0[v]).max(self.class(e)))
                 .collect();
             if new == classes {
-                break (starts, ends);
+                break (starts, ends, guard0);
             }
             classes = new;
         };
@@ -604,7 +693,14 @@ impl Exec<'_> {
                 _ => unreachable!("start values are atoms"),
             })
             .collect();
-        let forms = self.resolve(lp, &carried, &env0, &start_ids, &ends, &k, &classes, &args);
+        let lcx = LoopCx {
+            lp,
+            k: k.clone(),
+            args: args.clone(),
+            starts: start_ids,
+            guard: guard0,
+        };
+        let forms = self.resolve(&lcx, &carried, &env0, &ends, &classes);
 
         // The final pass, which records facts.
         let trip = self.atom_with(AtomKind::Trip(lp), Class::Grid, outer.clone());
@@ -672,16 +768,14 @@ impl Exec<'_> {
     #[allow(clippy::too_many_arguments)]
     fn resolve(
         &mut self,
-        lp: LoopId,
+        lcx: &LoopCx,
         carried: &[String],
         env0: &HashMap<String, T>,
-        starts: &[AtomId],
         ends: &[T],
-        k: &T,
         classes: &[Class],
-        args: &[T],
     ) -> Vec<T> {
         let b = self.b;
+        let (lp, k, args, starts) = (lcx.lp, &lcx.k, &lcx.args[..], &lcx.starts[..]);
         let mut forms: Vec<Form> = carried.iter().map(|_| Form::Unresolved).collect();
         let is_start = |id: AtomId| starts.contains(&id);
         loop {
@@ -720,7 +814,7 @@ impl Exec<'_> {
                 } else if let Some((1, step)) = linear_in(&b, &e, starts[i]).filter(|(_, r)| !varies(r)) {
                     Some(b.bin(BinOp::Add, init, b.bin(BinOp::Mul, step, k.clone())))
                 } else if let Some((op, c)) = geometric(&e, starts[i]) {
-                    Some(self.geometric_form(lp, op, c, init, k, classes[i], args))
+                    Some(self.geometric_form(lcx, starts[i], op, c, init, classes[i]))
                 } else if !unresolved_start(&e, true) {
                     let prev = substitute_iter(&b, &e, lp, &b.iter_add(k.clone(), -1));
                     let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
@@ -756,16 +850,11 @@ impl Exec<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn geometric_form(
-        &mut self,
-        lp: LoopId,
-        op: BinOp,
-        c: i64,
-        init: T,
-        k: &T,
-        class: Class,
-        args: &[T],
-    ) -> T {
+    /// The value at iteration `k` of `x := x op c` from `init`: a table when `init` is a
+    /// constant (or a small table of them), else an atom with facts (see the encoder).
+    /// A table ends where the loop's guard becomes false (no thread is inside beyond).
+    fn geometric_form(&mut self, lcx: &LoopCx, x: AtomId, op: BinOp, c: i64, init: T, class: Class) -> T {
+        let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
         let b = self.b;
         if let Some(v0) = init.as_const() {
             // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32),
@@ -775,6 +864,10 @@ impl Exec<'_> {
             let mut tail = None;
             while vals.len() < 40 && vals.last().is_some_and(|v| v.unsigned_abs() <= 1 << 33) {
                 let last = *vals.last().unwrap_or(&v0);
+                let at = HashMap::from([(x, b.int(last))]);
+                if substitute_atoms(&b, &lcx.guard, &at).as_const() == Some(0) {
+                    break;
+                }
                 match b.arith.binary(op, last, c) {
                     Ok(next) if next == last => {
                         tail = Some(b.int(last));
@@ -791,7 +884,21 @@ impl Exec<'_> {
                     self.atom_with(AtomKind::Tail { op, c, last }, Class::Grid, args.to_vec())
                 }
             };
-            return b.table(k.clone(), vals, tail);
+            return b.table(k.clone(), vals.into_iter().map(|v| b.int(v)).collect(), tail);
+        }
+        if let Term::Table(ko, entries, tail) = &*init
+            && init.table_size() <= 64
+        {
+            // One sequence per entry of the outer table.
+            let inner: Vec<T> = entries
+                .iter()
+                .map(|e| self.geometric_form(lcx, x, op, c, e.clone(), class))
+                .collect();
+            let tail = self.geometric_form(lcx, x, op, c, tail.clone(), class);
+            let t = b.table(ko.clone(), inner, tail);
+            if t.table_size() <= 512 {
+                return t;
+            }
         }
         let g = self.atom_with(
             AtomKind::Geo {

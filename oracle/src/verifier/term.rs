@@ -50,9 +50,11 @@ pub enum Term {
     Un(UnOp, T),
     Bin(BinOp, T, T),
     Ite(T, T, T),
-    /// `vals[k]` for `k < vals.len()`, else `tail`: a geometric sequence with a known
-    /// start (`s = 128; s >>= 1`), tabulated exactly.
-    Table(T, Rc<[i64]>, T),
+    /// `entries[k]` for `k < entries.len()`, else `tail`: a geometric sequence with a
+    /// known start (`s = 128; s >>= 1`), tabulated exactly. Entries are constants, or
+    /// tables themselves when the start is tabulated by an outer loop (bitonic sort's
+    /// `for (j = k / 2; j > 0; j >>= 1)` inside `for (k = 2; ...; k *= 2)`).
+    Table(T, Rc<[T]>, T),
     /// The thread is inside its current iteration of the loop: `k < trip ∧ guard(k)`.
     /// Kept as a node so the encoder can add the exit fact `k = trip ⟹ ¬guard(k)`.
     InLoop(LoopId),
@@ -93,10 +95,21 @@ impl Term {
                 f(a);
                 f(b);
             }
-            Term::Table(k, _, tail) => {
+            Term::Table(k, entries, tail) => {
                 f(k);
+                entries.iter().for_each(&mut *f);
                 f(tail);
             }
+        }
+    }
+
+    /// Number of leaves of a (nested) table; 1 for anything else.
+    pub fn table_size(&self) -> usize {
+        match self {
+            Term::Table(_, entries, tail) => {
+                entries.iter().map(|e| e.table_size()).sum::<usize>() + tail.table_size()
+            }
+            _ => 1,
         }
     }
 }
@@ -209,19 +222,27 @@ impl Builder {
             Mul if a.as_const() == Some(0) || b.as_const() == Some(0) => return self.int(0),
             _ => {}
         }
-        // A table combined with a constant stays a table (`s - 1` for a known `s`).
-        if let (Term::Table(k, vals, tail), Some(c)) = (&*a, b.as_const()) {
-            let folded: Option<Vec<i64>> = vals.iter().map(|v| self.arith.binary(op, *v, c).ok()).collect();
-            if let Some(vs) = folded {
+        // A table combined with a constant stays a table (`s - 1` for a known `s`),
+        // when every entry folds.
+        let folds = |t: &T| matches!(**t, Term::Const(_) | Term::Table(..));
+        if let (Term::Table(k, entries, tail), Some(_)) = (&*a, b.as_const()) {
+            let es: Vec<T> = entries
+                .iter()
+                .map(|e| self.bin(op, e.clone(), b.clone()))
+                .collect();
+            if es.iter().all(folds) {
                 let tail = self.bin(op, tail.clone(), b.clone());
-                return Rc::new(Term::Table(k.clone(), vs.into(), tail));
+                return Rc::new(Term::Table(k.clone(), es.into(), tail));
             }
         }
-        if let (Some(c), Term::Table(k, vals, tail)) = (a.as_const(), &*b) {
-            let folded: Option<Vec<i64>> = vals.iter().map(|v| self.arith.binary(op, c, *v).ok()).collect();
-            if let Some(vs) = folded {
+        if let (Some(_), Term::Table(k, entries, tail)) = (a.as_const(), &*b) {
+            let es: Vec<T> = entries
+                .iter()
+                .map(|e| self.bin(op, a.clone(), e.clone()))
+                .collect();
+            if es.iter().all(folds) {
                 let tail = self.bin(op, a.clone(), tail.clone());
-                return Rc::new(Term::Table(k.clone(), vs.into(), tail));
+                return Rc::new(Term::Table(k.clone(), es.into(), tail));
             }
         }
         Rc::new(Term::Bin(op, a, b))
@@ -239,14 +260,14 @@ impl Builder {
         }
     }
 
-    pub fn table(&self, k: T, vals: Vec<i64>, tail: T) -> T {
+    pub fn table(&self, k: T, entries: Vec<T>, tail: T) -> T {
         if let Some(kv) = k.as_const() {
             return usize::try_from(kv)
                 .ok()
-                .and_then(|i| vals.get(i))
-                .map_or(tail.clone(), |v| self.int(*v));
+                .and_then(|i| entries.get(i).cloned())
+                .unwrap_or(tail);
         }
-        Rc::new(Term::Table(k, vals.into(), tail))
+        Rc::new(Term::Table(k, entries.into(), tail))
     }
 }
 
@@ -315,12 +336,16 @@ impl<'a> Rewriter<'a> {
                     b.ite(c2, x2, y2)
                 }
             }
-            Term::Table(k, vals, tail) => {
+            Term::Table(k, entries, tail) => {
                 let (k2, tail2) = (self.run(k), self.run(tail));
-                if Rc::ptr_eq(k, &k2) && Rc::ptr_eq(tail, &tail2) {
+                let es: Vec<T> = entries.iter().map(|e| self.run(e)).collect();
+                if Rc::ptr_eq(k, &k2)
+                    && Rc::ptr_eq(tail, &tail2)
+                    && entries.iter().zip(&es).all(|(x, y)| Rc::ptr_eq(x, y))
+                {
                     t.clone()
                 } else {
-                    b.table(k2, vals.to_vec(), tail2)
+                    b.table(k2, es, tail2)
                 }
             }
         };
@@ -453,11 +478,12 @@ mod tests {
             arith: Arith::Unbounded,
         };
         let k = b.leaf(Term::Iter(0));
-        let s = b.table(k, vec![8, 4, 2, 1, 0], b.int(0));
+        let s = b.table(k, [8, 4, 2, 1, 0].map(|v| b.int(v)).to_vec(), b.int(0));
         let m = b.bin(BinOp::Sub, s, b.int(1));
         match &*m {
             Term::Table(_, vals, tail) => {
-                assert_eq!(&vals[..], &[7, 3, 1, 0, -1]);
+                let vals: Vec<Option<i64>> = vals.iter().map(|v| v.as_const()).collect();
+                assert_eq!(vals, [7, 3, 1, 0, -1].map(Some));
                 assert_eq!(tail.as_const(), Some(-1));
             }
             other => panic!("not a table: {other:?}"),
