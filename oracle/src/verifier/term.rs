@@ -271,12 +271,15 @@ impl Builder {
     }
 }
 
+/// A node replacement for [`Rewriter`].
+type Rewrite<'a> = Box<dyn FnMut(&Builder, &T) -> Option<T> + 'a>;
+
 /// Rewrites a term bottom-up: `f` may replace a node (given its rebuilt children);
 /// returning `None` keeps the node. Shared subterms are rewritten once.
 pub struct Rewriter<'a> {
     pub b: Builder,
     memo: HashMap<*const Term, T>,
-    f: Box<dyn FnMut(&Builder, &T) -> Option<T> + 'a>,
+    f: Rewrite<'a>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -460,10 +463,7 @@ mod tests {
         let x = b.leaf(Term::Param(0));
         assert_eq!(b.bin(BinOp::Add, x.clone(), b.int(0)), x);
         assert_eq!(b.bin(BinOp::Div, b.int(-7), b.int(2)).as_const(), Some(-3));
-        assert_eq!(
-            b.and(b.tt(), b.bin(BinOp::Lt, x.clone(), b.int(3))).is_bool(),
-            true
-        );
+        assert!(b.and(b.tt(), b.bin(BinOp::Lt, x.clone(), b.int(3))).is_bool());
         assert_eq!(b.ite(b.tt(), x.clone(), b.int(4)), x);
         let w = Builder { arith: Arith::Wrap32 };
         assert_eq!(
