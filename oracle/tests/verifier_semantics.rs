@@ -90,17 +90,60 @@ fn atomics_race_with_plain_accesses() {
 }
 
 #[test]
-fn deviation_atomic_results_are_arbitrary() {
-    // atomic_add of a positive amount hands out distinct values, so this kernel is
-    // race-free; the verifier does not exploit that and reports the write.
+fn repetition_free_counters_hand_out_distinct_values() {
+    // atomic_add of a positive amount on an array only atomic_adds modify hands out
+    // distinct values (DESIGN §4), so the slots are private.
     let src = "kernel alloc(shared C[], shared A[]) {
     local x;
     x = atomic_add(C[0], 1);
     A[x] = tid;
 }
 ";
+    assert!(check(src).is_clean());
+    let global = "kernel alloc(global C[], global A[], n) {
+    local x;
+    for (i = 0; i < n; i = i + 1) {
+        x = atomic_add(C[0], 1 + i);
+        A[x] = tid;
+    }
+}
+";
+    assert!(check(global).is_clean());
+    // A zero increment repeats values.
+    let zero = src.replace("atomic_add(C[0], 1)", "atomic_add(C[0], 0)");
+    assert_eq!(
+        races(&check(&zero)),
+        [row("A", 4, 4, "write-write", true, &[], true)]
+    );
+    // So does a counter something else writes (here: reset by thread 0).
+    let reset = src.replace(
+        "    x = atomic_add",
+        "    if (tid == 0) {\n        C[0] = 0;\n    }\n    x = atomic_add",
+    );
+    assert!(races(&check(&reset)).contains(&row("A", 7, 7, "write-write", true, &[], true)));
+}
+
+#[test]
+fn deviation_other_atomic_results_are_arbitrary() {
+    // atomic_inc, atomic_exch and the others return arbitrary values, and in Wrap32 a
+    // counter may wrap around: no distinctness is assumed.
+    let src = "kernel alloc(shared C[], shared A[]) {
+    local x;
+    x = atomic_inc(C[0], 1000);
+    A[x] = tid;
+}
+";
     assert_eq!(
         races(&check(src)),
+        [row("A", 4, 4, "write-write", true, &[], true)]
+    );
+    let add = src.replace("atomic_inc(C[0], 1000)", "atomic_add(C[0], 1)");
+    let wrap = CheckOptions {
+        arith: Arith::Wrap32,
+        ..CheckOptions::default()
+    };
+    assert_eq!(
+        races(&check_with(&add, wrap)),
         [row("A", 4, 4, "write-write", true, &[], true)]
     );
 }

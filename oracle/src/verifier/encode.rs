@@ -75,6 +75,16 @@ pub struct Ctx {
     pub iters: HashMap<LoopId, Val>,
 }
 
+/// The value an `atomic_add` on a counter array returned, in one thread copy at one
+/// iteration: distinct executions get distinct values.
+struct CounterApp {
+    stmt: kpl::StmtId,
+    copy: usize,
+    block: usize,
+    argv: Vec<Val>,
+    value: Int,
+}
+
 /// Applications of geometric atoms, for the facts relating two iterations.
 struct GeoApp {
     atom: AtomId,
@@ -105,6 +115,7 @@ pub struct Encoder<'s> {
     keep: Vec<T>,
     pub facts: Vec<Bool>,
     geo: Vec<GeoApp>,
+    counter_apps: Vec<CounterApp>,
     /// Products of two non-constant integers `(x, y, x·y)`, for monotonicity lemmas.
     products: Vec<(Int, Int, Int)>,
     fresh: u32,
@@ -166,6 +177,7 @@ impl<'s> Encoder<'s> {
             keep: Vec::new(),
             facts: Vec::new(),
             geo: Vec::new(),
+            counter_apps: Vec::new(),
             products: Vec::new(),
             fresh: 0,
         }
@@ -415,6 +427,18 @@ impl<'s> Encoder<'s> {
             Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
         };
         self.atom_facts(id, owner, &argv, &v, cx);
+        if let (Some(AtomKind::Read(stmt)), Val::I(x)) = (self.sum.atoms.get(id).map(|a| &a.kind), &v)
+            && self.sum.counters.contains(stmt)
+        {
+            let c = &self.ctxs[cx];
+            self.counter_apps.push(CounterApp {
+                stmt: *stmt,
+                copy: c.copy,
+                block: c.block,
+                argv: argv.clone(),
+                value: x.clone(),
+            });
+        }
         v
     }
 
@@ -493,6 +517,60 @@ impl<'s> Encoder<'s> {
     pub fn finish(&mut self) {
         self.product_lemmas();
         self.geo_lemmas();
+        self.counter_lemmas();
+    }
+
+    /// Repetition-free counters (DESIGN §4): two distinct executions of `atomic_add`s
+    /// with positive operands on the same element of an array that nothing else
+    /// modifies return distinct old values (the element only grows). Unbounded
+    /// arithmetic only (in 32 bits the counter could wrap around).
+    fn counter_lemmas(&mut self) {
+        let apps = std::mem::take(&mut self.counter_apps);
+        let mut inst = Vec::with_capacity(apps.len());
+        for a in &apps {
+            let Some(fact) = self.sum.accesses.iter().find(|f| f.stmt == a.stmt).cloned() else {
+                inst.push(None);
+                continue;
+            };
+            let cx = self.ctx(Ctx {
+                copy: a.copy,
+                block: a.block,
+                iters: fact.loops.iter().copied().zip(a.argv.iter().cloned()).collect(),
+            });
+            let en = self.cond(&fact.pred, cx);
+            let index = self.val(&fact.index, cx);
+            let positive = match &fact.atomic {
+                Some((_, operand)) => match self.val(operand, cx) {
+                    Val::I(v) => v.gt(0),
+                    Val::B(_) => Bool::from_bool(false),
+                },
+                None => Bool::from_bool(false),
+            };
+            inst.push(Some((fact.array.clone(), Bool::and(&[en, positive]), index)));
+        }
+        for i in 0..apps.len() {
+            for j in i + 1..apps.len() {
+                let (a, b) = (&apps[i], &apps[j]);
+                let (Some((arr_a, ok_a, idx_a)), Some((arr_b, ok_b, idx_b))) = (&inst[i], &inst[j]) else {
+                    continue;
+                };
+                if arr_a != arr_b {
+                    continue;
+                }
+                let same_thread = a.copy == b.copy && a.block == b.block;
+                let distinct = if !same_thread || a.stmt != b.stmt {
+                    Bool::from_bool(true)
+                } else {
+                    let differ: Vec<Bool> = a.argv.iter().zip(&b.argv).map(|(x, y)| x.eq(y).not()).collect();
+                    if differ.is_empty() {
+                        continue;
+                    }
+                    Bool::or(&differ)
+                };
+                let pre = Bool::and(&[ok_a.clone(), ok_b.clone(), idx_a.eq(idx_b), distinct]);
+                self.facts.push(pre.implies(a.value.eq(&b.value).not()));
+            }
+        }
     }
 
     /// Multiplication by a nonzero factor is strictly monotone: for `p1 = g1·f` and

@@ -54,9 +54,16 @@
 //!   `2^62` (loops with more iterations are not modelled).
 //! - **Undefined operations** (division by zero, shifts by a negative amount or by 63 or
 //!   more under `Unbounded`) give arbitrary values, as `kpl::arith` tells callers to.
-//! - **Atomics**: atomic/atomic pairs never race; the values atomics return are arbitrary
-//!   (repetition-free counters are not exploited, so `x = atomic_add(C[0], 1); A[x] = 0;`
-//!   is reported racy). Warp lock step is not modelled.
+//! - **Atomics**: atomic/atomic pairs never race. The value an `atomic_add` of a positive
+//!   amount returns is distinct from every other such `atomic_add` on the same element
+//!   when nothing else modifies the array (repetition-free counters, unbounded arithmetic
+//!   only); every other atomic returns an arbitrary value (`atomic_inc` is not treated as
+//!   a counter: it wraps at its bound). Warp lock step is not modelled (the options have
+//!   no warp size).
+//! - **Symbolic launches are one-dimensional** in the dimensions the kernel never names:
+//!   without `--block-dim`, a kernel that only uses `tid`/`tid.x` is checked for blocks
+//!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
+//!   parameters that a `requires` pins (`requires bdim == 256`) count as given.
 //! - **Solver gave up** (timeout or `unknown`): the pair (or barrier) is reported as a
 //!   defect without a witness, with a note.
 

@@ -25,8 +25,8 @@
 //! agree on a variable when its updates are uniform, whatever happened before the loop.
 //! Predicates of statements do include the entry predicate and `InLoop` of every loop.
 
-use kpl::{Arith, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
-use std::collections::{BTreeSet, HashMap};
+use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::term::{AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, linear_in};
 use crate::{AccessKind, CheckOptions};
@@ -139,6 +139,9 @@ pub struct Summary {
     /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
     /// size 1 in the others.
     pub dims_used: [bool; 3],
+    /// `atomic_add`s on arrays that only `atomic_add`s modify (repetition-free counters,
+    /// whose results the encoder knows to be distinct); empty under `Wrap32`.
+    pub counters: HashSet<StmtId>,
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
     pub grid_dim: [Option<i64>; 3],
@@ -238,6 +241,11 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         ctx: b.tt(),
     };
     ex.block(&kernel.body, &mut st);
+    let counters = if opts.arith == Arith::Unbounded {
+        counters(&ex.accesses)
+    } else {
+        HashSet::new()
+    };
     Summary {
         arith: opts.arith,
         atoms: ex.atoms,
@@ -248,10 +256,27 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         requires,
         params,
         fixed_params,
+        counters,
         dims_used: dims_used(kernel),
         block_dim,
         grid_dim,
     }
+}
+
+/// The `atomic_add`s of arrays whose every modification is an `atomic_add`.
+fn counters(accesses: &[AccessFact]) -> HashSet<StmtId> {
+    let is_add = |a: &AccessFact| matches!(a.atomic, Some((AtomicOp::Add, _)));
+    accesses
+        .iter()
+        .filter(|a| is_add(a))
+        .filter(|a| {
+            accesses
+                .iter()
+                .filter(|b| b.array == a.array && b.kind != AccessKind::Read)
+                .all(is_add)
+        })
+        .map(|a| a.stmt)
+        .collect()
 }
 
 /// What a kernel's preconditions pin to a constant (`requires bdim == 256 && n == 4`).
