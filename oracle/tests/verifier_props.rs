@@ -380,13 +380,9 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
         Err(OracleError::NoFeasibleRun(_)) => return Ok(()),
         Err(e) => return Err(TestCaseError::fail(format!("interpreter: {e}"))),
     };
-    let t0 = std::time::Instant::now();
     let stat = StaticVerifier::new(opts)
         .check(&kernel)
         .map_err(|e| TestCaseError::fail(format!("verifier: {e}")))?;
-    if std::env::var("SLOW").is_ok() && t0.elapsed().as_millis() > 500 {
-        eprintln!("SLOW {:?} {:?}\n{src}", t0.elapsed(), stat.notes);
-    }
     let srace = race_map(&stat);
     for (key, intra, inter, fixable) in race_map(&dynamic) {
         let Some((_, si, sinter, sfix)) = srace.iter().find(|(k, ..)| *k == key) else {

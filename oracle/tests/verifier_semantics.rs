@@ -468,3 +468,109 @@ fn reports_are_stable_across_calls_and_barrier_insertions() {
     let second = v.check(&with_barrier).expect("answer");
     assert_eq!(races(&second), [row("A", 4, 5, "read-write", false, &[1], true)]);
 }
+
+#[test]
+fn deviation_values_after_a_loop_are_not_tied_to_its_exit() {
+    // After the loop `i` is 3, so thread 0 writes A[3] and thread 1 reads A[4]. The
+    // verifier gives `i` its closed form at an unconstrained trip count (nothing assumes
+    // the loop exits, which keeps non-terminating loops sound), so it reports a race.
+    let src = "kernel k(shared A[]) {
+    local i = 0;
+    local x;
+    while (i < 3) {
+        i = i + 1;
+    }
+    if (tid == 0) {
+        A[i] = 1;
+    }
+    if (tid == 1) {
+        x = A[4];
+    }
+}
+";
+    assert_eq!(
+        races(&check(src)),
+        [row("A", 8, 11, "write-read", true, &[], true)]
+    );
+    // Left with `break`, the value is arbitrary: the same.
+    let brk = src.replace(
+        "while (i < 3) {\n",
+        "while (i < 10) {\n        if (i == 3) {\n            break;\n        }\n",
+    );
+    assert_eq!(
+        races(&check(&brk)),
+        [row("A", 11, 14, "write-read", true, &[], true)]
+    );
+}
+
+#[test]
+fn deviation_bitwise_operations_of_two_variables_are_bounded_unknowns() {
+    // `tid ^ n` is a permutation of the threads for any n, but with two variable
+    // operands the verifier only knows bounds of the result: a false alarm. With a
+    // constant operand it is exact.
+    let src = "kernel k(shared A[], n) {
+    A[tid ^ n] = 0;
+}
+";
+    assert_eq!(
+        races(&check(src)),
+        [row("A", 2, 2, "write-write", true, &[], true)]
+    );
+    let mut opts = CheckOptions::default();
+    opts.params.insert("n".into(), 5);
+    assert!(check_with(src, opts).is_clean());
+}
+
+#[test]
+fn parameters_are_32_bit_unsigned() {
+    let src = "kernel k(shared A[], n) {
+    if (n > 4294967295) {
+        A[0] = tid;
+    }
+    if (n < 0) {
+        A[1] = tid;
+    }
+}
+";
+    assert!(check(src).is_clean());
+}
+
+#[test]
+fn preconditions_pin_launch_sizes_and_parameters() {
+    // `requires bdim == 64 && n == 2` is as good as the options saying so.
+    let src = "kernel k(shared A[], n) requires bdim == 64 && n == 2 {
+    A[(tid & 31) * n + tid / 32] = 0;
+}
+";
+    let r = check(src);
+    assert!(r.is_clean(), "{:?}", races(&r));
+    let racy = src.replace("n == 2", "n == 1");
+    let r = check(&racy);
+    assert_eq!(races(&r), [row("A", 2, 2, "write-write", true, &[], true)]);
+    let w = r.races[0].witness.as_ref().expect("witness");
+    assert_eq!(w.block_dim, [64, 1, 1]);
+    assert_eq!(w.params, [("n".to_string(), 1)]);
+}
+
+#[test]
+fn deviation_solver_timeouts_count_as_races() {
+    // Whatever the solver manages within a tiny timeout, nothing is reported clean
+    // that is not: the race stays, and a race without witness comes with a note.
+    use oracle::Oracle;
+    use oracle::verifier::StaticVerifier;
+    let src = "kernel k(shared A[], n, m) {
+    local x;
+    x = A[tid * n + m];
+    A[tid * n] = x;
+}
+";
+    let mut v = StaticVerifier::new(CheckOptions::default());
+    v.timeout_ms = 1;
+    let r = v.check(&kernel(src)).expect("answer");
+    assert!(races(&r).iter().any(|x| (x.1, x.2) == (3, 4)), "{:?}", races(&r));
+    for race in &r.races {
+        if race.witness.is_none() {
+            assert!(!r.notes.is_empty());
+        }
+    }
+}

@@ -43,9 +43,13 @@
 //! - **Loop-carried values** without a closed form are arbitrary at every iteration but
 //!   the first, constrained only by the loop guard (and, for geometric sequences with a
 //!   symbolic start, by monotonicity and one-step relations between the iterations a
-//!   query mentions). Values after a loop left by `break` are arbitrary. Possible false
-//!   alarms, never missed races.
-//! - **Non-terminating loops** are handled soundly: nothing assumes that a loop exits.
+//!   query mentions). Possible false alarms, never missed races.
+//! - **Values after a loop** are the closed form at the thread's trip count, which is
+//!   not tied to the guard becoming false (so `i` after `while (i < 3) i++;` is any
+//!   value `≥ 0`), and arbitrary after a loop left by `break`. This keeps
+//!   **non-terminating loops** sound: nothing assumes that a loop exits.
+//! - **Bitwise operations of two variables** (`tid ^ n`) are unknowns with sound bounds;
+//!   with one constant operand they are exact.
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.
@@ -65,7 +69,8 @@
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
 //!   parameters that a `requires` pins (`requires bdim == 256`) count as given.
 //! - **Solver gave up** (timeout or `unknown`): the pair (or barrier) is reported as a
-//!   defect without a witness, with a note.
+//!   defect without a witness, with a note. Nothing is ever `Unsupported`: every
+//!   construct of the IR is encoded exactly or over-approximated.
 
 pub mod encode;
 pub mod queries;

@@ -248,13 +248,6 @@ impl Checker<'_> {
             for f in fs {
                 s.assert(f);
             }
-            if let Ok(path) = std::env::var("VERIFIER_DUMP") {
-                let n = DUMPS.with(|d| {
-                    d.set(d.get() + 1);
-                    d.get()
-                });
-                let _ = std::fs::write(format!("{path}/q{n}.smt2"), s.to_smt2());
-            }
             let out = match s.check() {
                 SatResult::Unsat => Ok(None),
                 SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
