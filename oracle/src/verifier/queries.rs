@@ -226,8 +226,6 @@ thread_local! {
     static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
 }
 
-thread_local! { static DUMPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) }; }
-
 impl Checker<'_> {
     /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
     /// `model` turns the model into a witness.
