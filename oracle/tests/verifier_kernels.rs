@@ -1,6 +1,7 @@
 //! Realistic kernels (tiled transpose and matrix multiply, histogram with atomics,
-//! two-level reduction, double-buffered scan, bitonic sort): verified without loop
-//! invariants, and each with a barrier removed reported with the right race.
+//! two-level reduction, double-buffered and work-efficient scans, bitonic sort,
+//! stencils, vector add): verified without loop invariants, and with a barrier removed
+//! reported with the right race.
 
 mod common;
 use common::*;
@@ -214,4 +215,127 @@ const BITONIC: &str = "kernel bitonic(shared s[]) requires bdim == 256 {
 fn bitonic_sort() {
     let r = check(BITONIC);
     assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
+}
+
+/// Blelloch's work-efficient scan: `offset` doubles in the up-sweep and halves in the
+/// down-sweep, indices are `offset * (2 * tid + 1) - 1`. Both loops have constant trip
+/// counts, so `offset` is tabulated exactly in both.
+const BLELLOCH: &str = "kernel blelloch(shared temp[]) requires bdim == 128 {
+    local offset = 1;
+    local ai;
+    local bi;
+    local a;
+    local b;
+    for (d = 128; d > 0; d = d >> 1) {
+        barrier;
+        if (tid < d) {
+            ai = offset * (2 * tid + 1) - 1;
+            bi = offset * (2 * tid + 2) - 1;
+            a = temp[ai];
+            b = temp[bi];
+            temp[bi] = a + b;
+        }
+        offset = offset * 2;
+    }
+    if (tid == 0) {
+        temp[255] = 0;
+    }
+    for (d = 1; d < 256; d = d * 2) {
+        offset = offset >> 1;
+        barrier;
+        if (tid < d) {
+            ai = offset * (2 * tid + 1) - 1;
+            bi = offset * (2 * tid + 2) - 1;
+            a = temp[ai];
+            b = temp[bi];
+            temp[ai] = b;
+            temp[bi] = a + b;
+        }
+    }
+    barrier;
+}
+";
+
+#[test]
+fn blelloch_scan() {
+    let r = check(BLELLOCH);
+    assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
+    // Without the down-sweep's barrier, its iterations race.
+    let racy = BLELLOCH.replace(
+        "        offset = offset >> 1;\n        barrier;\n",
+        "        offset = offset >> 1;\n",
+    );
+    let rs = races(&check(&racy));
+    assert!(!rs.is_empty() && rs.iter().all(|r| r.0 == "temp"), "{rs:?}");
+}
+
+const STENCIL: &str = "kernel stencil(global out[], global inp[], shared s[], n) requires bdim == 128 {
+    local gid;
+    local v;
+    local sum = 0;
+    gid = bid * bdim + tid;
+    v = inp[gid + 3];
+    s[tid + 3] = v;
+    if (tid < 3) {
+        v = inp[gid];
+        s[tid] = v;
+        v = inp[gid + bdim + 3];
+        s[tid + bdim + 3] = v;
+    }
+    barrier;
+    for (o = 0; o <= 6; o = o + 1) {
+        v = s[tid + o];
+        sum = sum + v;
+    }
+    out[gid] = sum;
+}
+";
+
+#[test]
+fn stencil_with_halo() {
+    let r = check(STENCIL);
+    assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
+    let racy = STENCIL.replace("    barrier;\n", "");
+    assert_eq!(
+        races(&check(&racy)),
+        [
+            row("s", 7, 15, "write-read", true, &[], true),
+            row("s", 10, 15, "write-read", true, &[], true),
+            row("s", 12, 15, "write-read", true, &[], true)
+        ]
+    );
+}
+
+#[test]
+fn vector_add_and_warp_reduction() {
+    let vadd = "kernel vadd(global C[], global A[], global B[], n) {
+    local i;
+    local a;
+    local b;
+    i = bid * bdim + tid;
+    if (i < n) {
+        a = A[i];
+        b = B[i];
+        C[i] = a + b;
+    }
+}
+";
+    assert!(check(vadd).is_clean());
+    // Warp-synchronous code without __syncwarp: racy under the block-level semantics.
+    let warp = "kernel warpred(shared s[]) requires bdim == 64 {
+    local a;
+    local b;
+    if (tid < 32) {
+        for (o = 16; o > 0; o = o >> 1) {
+            a = s[tid];
+            b = s[tid + o];
+            s[tid] = a + b;
+        }
+    }
+}
+";
+    assert_eq!(
+        races(&check(warp)),
+        [row("s", 7, 8, "read-write", true, &[1], true)]
+    );
 }

@@ -471,20 +471,20 @@ fn reports_are_stable_across_calls_and_barrier_insertions() {
 
 #[test]
 fn deviation_values_after_a_loop_are_not_tied_to_its_exit() {
-    // After the loop `i` is 3, so thread 0 writes A[3] and thread 1 reads A[4]. The
+    // After the loop `i` is n, so thread 0 writes A[n] and thread 1 reads A[n + 1]. The
     // verifier gives `i` its closed form at an unconstrained trip count (nothing assumes
     // the loop exits, which keeps non-terminating loops sound), so it reports a race.
-    let src = "kernel k(shared A[]) {
+    let src = "kernel k(shared A[], n) {
     local i = 0;
     local x;
-    while (i < 3) {
+    while (i < n) {
         i = i + 1;
     }
     if (tid == 0) {
         A[i] = 1;
     }
     if (tid == 1) {
-        x = A[4];
+        x = A[n + 1];
     }
 }
 ";
@@ -492,8 +492,13 @@ fn deviation_values_after_a_loop_are_not_tied_to_its_exit() {
         races(&check(src)),
         [row("A", 8, 11, "write-read", true, &[], true)]
     );
-    // Left with `break`, the value is arbitrary: the same.
-    let brk = src.replace(
+    // A guard that is constant at every iteration gives the exact trip count.
+    let constant = src
+        .replace("while (i < n)", "while (i < 3)")
+        .replace("A[n + 1]", "A[4]");
+    assert!(check(&constant).is_clean());
+    // Left with `break`, the value is arbitrary.
+    let brk = constant.replace(
         "while (i < 3) {\n",
         "while (i < 10) {\n        if (i == 3) {\n            break;\n        }\n",
     );

@@ -350,15 +350,11 @@ impl Checker<'_> {
                 k: &kb,
                 pos: b.pos,
             };
-            let (x, y, jump) = match order {
-                Order::Inter {
-                    depth,
-                    forward: false,
-                } => (&pb, &pa, Some(depth)),
-                Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
-                _ => (&pa, &pb, None),
+            let (x, y) = match order {
+                Order::Inter { forward: false, .. } => (&pb, &pa),
+                _ => (&pa, &pb),
             };
-            match self.barrier_between(&mut enc, &rel, x, y, jump) {
+            match self.barrier_between(&mut enc, &rel, x, y) {
                 Sb::Known(true) => return Outcome::Unsat,
                 sync => fs.push(sync.bool().not()),
             }
@@ -416,15 +412,11 @@ impl Checker<'_> {
             k: &kb,
             pos: b.pos,
         };
-        let (x, y, jump) = match order {
-            Order::Inter {
-                depth,
-                forward: false,
-            } => (&pb, &pa, Some(depth)),
-            Order::Inter { depth, .. } => (&pa, &pb, Some(depth)),
-            _ => (&pa, &pb, None),
+        let (x, y) = match order {
+            Order::Inter { forward: false, .. } => (&pb, &pa),
+            _ => (&pa, &pb),
         };
-        match self.barrier_between(&mut enc, &rel, x, y, jump) {
+        match self.barrier_between(&mut enc, &rel, x, y) {
             Sb::Known(false) => Separation::Never,
             Sb::Known(true) => Separation::Always,
             Sb::Dyn(_) => Separation::Maybe,
@@ -432,9 +424,8 @@ impl Checker<'_> {
     }
 
     /// Some never-divergent barrier executes strictly between `x` and `y` (`x` first),
-    /// under-approximated as described in the module comment. `jump` is the depth of the
-    /// loop whose iterations differ, for inter-iteration queries.
-    fn barrier_between(&self, enc: &mut Encoder, rel: &Rel, x: &Point, y: &Point, jump: Option<usize>) -> Sb {
+    /// under-approximated as described in the module comment.
+    fn barrier_between(&self, enc: &mut Encoder, rel: &Rel, x: &Point, y: &Point) -> Sb {
         let mut any = Sb::Known(false);
         for (bi, bar) in self.sum.barriers.iter().enumerate() {
             if !self.uniform.get(bi).copied().unwrap_or(false) {
@@ -452,12 +443,9 @@ impl Checker<'_> {
                 cands.push(kb);
                 implied.push(bar.unconditional && c == bar.loops.len());
             }
-            if let Some(j) = jump
-                && bar.loops.len() >= j
-                && x.loops.len() >= j
-                && bar.loops[j - 1] == x.loops[j - 1]
-                && bar.loops[..j] == x.loops[..j]
-            {
+            // The barrier in the next iteration of each loop around the earlier
+            // occurrence (it exists when that loop goes on).
+            for j in 1..=Summary::common_loops(&bar.loops, x.loops) {
                 let mut kb: Vec<It> = x.k[..j - 1].to_vec();
                 kb.push(succ(enc, &x.k[j - 1]));
                 kb.resize(bar.loops.len(), zero(enc));

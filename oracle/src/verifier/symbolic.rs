@@ -76,8 +76,10 @@ impl AtomInfo {
 #[derive(Clone, Debug)]
 pub struct LoopInfo {
     pub stmt: StmtId,
-    pub trip: AtomId,
-    /// The trip count applied to the enclosing loops' iterations.
+    /// The trip count's atom, unless the trip count is a known constant.
+    pub trip: Option<AtomId>,
+    /// The trip count: the atom applied to the enclosing loops' iterations, or a
+    /// constant.
     pub trip_term: T,
     /// The guard at iteration `Iter(self)`.
     pub guard: T,
@@ -159,12 +161,12 @@ impl Summary {
     /// Whether threads inside one iteration of the loop agree on being there.
     pub fn loop_class(&self, l: LoopId) -> Class {
         match self.loops.get(l).and_then(|i| i.as_ref()) {
-            Some(info) => {
-                self.atom_class(info.trip)
-                    .max(class_of(&info.guard, &|a| self.atom_class(a), &|m| {
-                        self.loop_class(m)
-                    }))
-            }
+            Some(info) => info
+                .trip
+                .map_or(Class::Grid, |t| self.atom_class(t))
+                .max(class_of(&info.guard, &|a| self.atom_class(a), &|m| {
+                    self.loop_class(m)
+                })),
             None => Class::Thread,
         }
     }
@@ -433,7 +435,7 @@ impl Exec<'_> {
         let loops = &self.loops;
         fn loop_class(atoms: &[AtomInfo], loops: &[Option<LoopInfo>], l: LoopId) -> Class {
             match loops.get(l).and_then(|i| i.as_ref()) {
-                Some(info) => atoms[info.trip].class.max(class_of(
+                Some(info) => info.trip.map_or(Class::Grid, |t| atoms[t].class).max(class_of(
                     &info.guard,
                     &|a| atoms.get(a).map_or(Class::Thread, |x| x.class),
                     &|m| loop_class(atoms, loops, m),
@@ -728,11 +730,6 @@ impl Exec<'_> {
         let forms = self.resolve(&lcx, &carried, &env0, &ends, &classes);
 
         // The final pass, which records facts.
-        let trip = self.atom_with(AtomKind::Trip(lp), Class::Grid, outer.clone());
-        let trip_id = match &*trip {
-            Term::Atom(id, _) => *id,
-            _ => unreachable!("trip counts are atoms"),
-        };
         let mut env = env0.clone();
         for (v, f) in carried.iter().zip(&forms) {
             env.insert(v.clone(), f.clone());
@@ -741,13 +738,27 @@ impl Exec<'_> {
         let guard = b.truthy(g);
         let exit_break = has_break(body);
         let has_return = has_return(body);
+        let exit_jumps = exit_break || has_return;
+        // A guard that is a known constant at every iteration gives a known trip count;
+        // otherwise the trip count is an unknown (see the module doc).
+        let (trip, trip_id) = match constant_trip(&b, &guard, lp).filter(|_| !exit_jumps) {
+            Some(n) => (b.int(n), None),
+            None => {
+                let t = self.atom_with(AtomKind::Trip(lp), Class::Grid, outer.clone());
+                let id = match &*t {
+                    Term::Atom(id, _) => Some(*id),
+                    _ => None,
+                };
+                (t, id)
+            }
+        };
         if self.record {
             self.loops[lp] = Some(LoopInfo {
                 stmt: s.id,
                 trip: trip_id,
                 trip_term: trip.clone(),
                 guard: guard.clone(),
-                exit_jumps: exit_break || has_return,
+                exit_jumps,
             });
         }
         let mut inner = State {
@@ -763,7 +774,9 @@ impl Exec<'_> {
             .class(&guard)
             .max(self.class(&inner.ret))
             .max(self.class(&inner.brk));
-        self.atoms[trip_id].class = trip_class;
+        if let Some(id) = trip_id {
+            self.atoms[id].class = trip_class;
+        }
         self.stack.pop();
 
         // After the loop: carried variables hold their value at the exit iteration.
@@ -938,6 +951,19 @@ impl Exec<'_> {
         let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
         b.ite(first, init, g)
     }
+}
+
+/// The number of iterations of a loop whose guard folds to a constant at every
+/// iteration (`for (i = 0; i < 16; i++)`, or tabulated sequences), if it ends within a
+/// few thousand iterations.
+fn constant_trip(b: &Builder, guard: &T, lp: LoopId) -> Option<i64> {
+    for i in 0..4096 {
+        match substitute_iter(b, guard, lp, &b.int(i)).as_const()? {
+            0 => return Some(i),
+            _ => continue,
+        }
+    }
+    None
 }
 
 /// `e = x op c` with a step that makes a geometric sequence.
