@@ -35,9 +35,9 @@
 //!   first and reported on its own.
 //! - **Which barrier instances count** is under-approximated: for a pair of occurrences,
 //!   each never-divergent barrier is tried in the iterations of the earlier occurrence, in
-//!   those of the later one, and (across iterations of loop `j`) in the iteration after
-//!   the earlier one, always in the *first* iteration of the barrier's own other loops.
-//!   A barrier that executes between the two only at some other iteration (for instance
+//!   those of the later one, and in the next iteration of each loop around the earlier
+//!   one, always in the *first* iteration of the barrier's own other loops. A barrier
+//!   that executes between the two only at some other iteration (for instance
 //!   `if (j == 3) barrier;` inside an inner loop) is not credited: a possible false
 //!   alarm, never a missed race.
 //! - **Loop-carried values** without a closed form are arbitrary at every iteration but

@@ -11,11 +11,13 @@
 //! instances of every barrier that is never divergent (a divergent barrier synchronizes
 //! nothing, as in the interpreter): the instance in the same iterations as the earlier
 //! access (as far as their loops agree, first iterations of the barrier's other loops),
-//! the same for the later access, and — across iterations of loop `j` — the barrier in
-//! the iteration right after the earlier access. Each counts when it lies strictly
-//! between the two occurrences and is enabled; a never-divergent barrier enabled for
-//! one thread is enabled for the whole block. Dropping instances only adds races, so
-//! this is sound; the three instances are where barriers of real kernels sit.
+//! the same for the later access, and the instance in the next iteration of each loop
+//! around the earlier access. Each counts when it lies strictly between the two
+//! occurrences and is enabled; a never-divergent barrier enabled for one thread is
+//! enabled for the whole block. Dropping instances only adds races, so this is sound;
+//! these instances are where barriers of real kernels sit. When an unconditional
+//! barrier of an occurrence's own loops lies between them whatever the values, the race
+//! type needs no query at all ([`Separation::Always`]).
 
 use std::collections::HashMap;
 
