@@ -10,8 +10,9 @@
 //!    `assume`, index and predicate terms over the thread id, the launch, the parameters
 //!    and the iteration numbers of the enclosing loops. Loops need no invariants:
 //!    induction variables get closed forms, geometric steps are tabulated or bounded,
-//!    other loop-carried values are per-iteration unknowns, and trip counts are unknowns
-//!    shared by the threads of a block when the loop's guard is uniform.
+//!    other loop-carried values are per-iteration unknowns, and trip counts are
+//!    constants when the guard folds at every iteration, else unknowns shared by the
+//!    threads of a block when the loop's guard is uniform.
 //! 2. [`term`] holds those terms and their uniformity classes (the uniformity analysis:
 //!    which values all threads of a block or grid agree on).
 //! 3. [`encode`] instantiates terms for one thread copy at chosen iteration numbers in Z3.
@@ -20,8 +21,10 @@
 //!    touch the same element with no barrier executing in between, and per barrier
 //!    whether two threads of a block can disagree on reaching it.
 //!
-//! Per kernel, the pairs that cannot conflict even without barriers are cached, since the
-//! synthesizer checks one kernel many times with different barriers.
+//! Per kernel, what does not depend on barriers (which race types of a pair can happen
+//! at all, cross-block races) is cached, since the synthesizer checks one kernel many
+//! times with different barriers; race types that an unconditional barrier always
+//! separates need no query.
 //!
 //! # Deviations and shortcuts (each has a test in `tests/verifier_semantics.rs`)
 //!
@@ -45,9 +48,11 @@
 //!   symbolic start, by monotonicity and one-step relations between the iterations a
 //!   query mentions). Possible false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
-//!   not tied to the guard becoming false (so `i` after `while (i < 3) i++;` is any
-//!   value `≥ 0`), and arbitrary after a loop left by `break`. This keeps
-//!   **non-terminating loops** sound: nothing assumes that a loop exits.
+//!   not tied to the guard becoming false (so `i` after `while (i < n) i++;` is any
+//!   value `≥ 0`; a guard that is a constant at every iteration, as in
+//!   `while (i < 3) i++;`, gives the exact count), and arbitrary after a loop left by
+//!   `break`. This keeps **non-terminating loops** sound: nothing assumes that a loop
+//!   exits.
 //! - **Bitwise operations of two variables** (`tid ^ n`) are unknowns with sound bounds;
 //!   with one constant operand they are exact.
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
@@ -136,21 +141,26 @@ impl StaticVerifier {
             cache: None,
         }
     }
+}
 
-    /// Whether the launch can have two blocks.
-    fn many_blocks(&self) -> bool {
-        self.opts
-            .grid_dim
-            .is_none_or(|g| g.iter().map(|d| *d as u64).product::<u64>() >= 2)
+/// Whether the launch can have two blocks (grids are one block wide in the dimensions a
+/// symbolic launch leaves at 1).
+fn many_blocks(sum: &Summary) -> bool {
+    let mut known: i64 = 1;
+    for d in 0..3 {
+        match sum.grid_dim[d] {
+            Some(g) => known = known.saturating_mul(g),
+            None if sum.dims_used[d] => return true,
+            None => {}
+        }
     }
+    known >= 2
 }
 
 /// Two accesses can race: same array, at least one writes, not both atomic.
 fn conflicting(a: &AccessFact, b: &AccessFact) -> bool {
     use AccessKind::*;
-    a.array == b.array
-        && !matches!((a.kind, b.kind), (Read, Read) | (Atomic, Atomic))
-        && !(a.stmt == b.stmt && a.kind == Read)
+    a.array == b.array && !matches!((a.kind, b.kind), (Read, Read) | (Atomic, Atomic))
 }
 
 fn access(a: &AccessFact) -> Access {
@@ -186,7 +196,7 @@ impl Oracle for StaticVerifier {
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let sum = symbolic::summarize(kernel, &self.opts);
         let mut report = Report::default();
-        let many_blocks = self.many_blocks();
+        let many_blocks = many_blocks(&sum);
         let key = kernel.without_barriers();
         let mut cache = match self.cache.take() {
             Some(c) if c.key == key => c,
