@@ -164,7 +164,9 @@ impl FileFix {
 
 /// The edits one kernel's synthesis makes to the file, before lines are known.
 struct KernelEdits {
-    insert: Vec<(rewrite::Edit, u32)>,
+    /// Inserted barriers with the line they follow in the original, and the braces they
+    /// need (`None`), in the order they must be applied.
+    insert: Vec<(rewrite::Edit, Option<u32>)>,
     remove: Vec<(rewrite::Edit, u32)>,
 }
 
@@ -192,10 +194,12 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     let mut next = 0;
     for (fix, e) in kernels.iter_mut().zip(&all_edits) {
         for (_, after_line) in &e.insert {
-            fix.inserted.push(Inserted {
-                line: lines[next],
-                after_line: *after_line,
-            });
+            if let Some(after_line) = after_line {
+                fix.inserted.push(Inserted {
+                    line: lines[next],
+                    after_line: *after_line,
+                });
+            }
             next += 1;
         }
         next += e.remove.len();
@@ -215,7 +219,7 @@ fn fix_kernel(
     let original_tree = LabelTree::new(k);
     let original_cost = synth::cost::existing_cost(&original_tree, k, cost);
     let input = if args.strip {
-        k.without_barriers()
+        k.without_movable_barriers()
     } else {
         k.clone()
     };
@@ -262,7 +266,7 @@ fn fix_kernel(
     // With --strip, a barrier that synthesis puts back where it was stays untouched.
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
-        for st in k.stmts().into_iter().filter(|s| s.kind.is_barrier()) {
+        for st in k.stmts().into_iter().filter(|s| s.is_movable_barrier()) {
             let place = original_tree
                 .label_of(st.id)
                 .and_then(|l| original_tree.position_of_barrier(l))
@@ -276,16 +280,20 @@ fn fix_kernel(
             }
         }
     }
-    for l in inserted {
-        let Some(e) = rewrite::insert_after(&src.text, &tree, l, src.lang.barrier()) else {
-            bail!(
-                "{}: kernel `{}`: cannot write a barrier after {} into the source",
-                src.path.display(),
-                k.name,
-                tree.name(l)
-            );
-        };
-        edits.insert.push((e, tree.line(l)));
+    match rewrite::insert_at(&src.text, &tree, &inserted, src.lang.barrier()) {
+        Ok(ins) => {
+            let mut line_of = vec![None; ins.edits.len()];
+            for (&l, &i) in inserted.iter().zip(&ins.of_label) {
+                line_of[i] = Some(tree.line(l));
+            }
+            edits.insert.extend(ins.edits.into_iter().zip(line_of));
+        }
+        Err(l) => bail!(
+            "{}: kernel `{}`: cannot write a barrier after {} into the source",
+            src.path.display(),
+            k.name,
+            tree.name(l)
+        ),
     }
     fix.barriers = s.kernel.barrier_count();
     fix.cost = s.cost;

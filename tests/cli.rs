@@ -36,7 +36,12 @@ fn fix_json(file: &str, extra: &[&str]) -> (i32, Value) {
 }
 
 fn lines(v: &Value, key: &str) -> Vec<u64> {
-    v[key].as_array().unwrap().iter().map(|x| x["line"].as_u64().unwrap()).collect()
+    v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["line"].as_u64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -116,7 +121,11 @@ fn self_race_has_no_solution() {
     let (code, k) = fix_json("self_race.kpl", &[]);
     assert_eq!(code, 1);
     assert_eq!(k["status"], "no-solution");
-    assert!(k["reason"].as_str().unwrap().contains("races with itself"), "{}", k["reason"]);
+    assert!(
+        k["reason"].as_str().unwrap().contains("races with itself"),
+        "{}",
+        k["reason"]
+    );
     assert_eq!(k["races"][0]["first"]["line"], 4);
     assert_eq!(k["races"][0]["second"]["line"], 4);
 }
@@ -127,14 +136,26 @@ fn cross_block_global_race_has_no_solution() {
     let p = dir.path().join("g.kpl");
     std::fs::write(&p, "kernel g(global A[]) {\n    A[tid] = bid;\n}\n").unwrap();
     let out = autosync(&[
-        "fix", "--format", "json", "--oracle", "dynamic", "--block-dim", "4", "--grid-dim", "2",
+        "fix",
+        "--format",
+        "json",
+        "--oracle",
+        "dynamic",
+        "--block-dim",
+        "4",
+        "--grid-dim",
+        "2",
         p.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let k = &doc["files"][0]["kernels"][0];
     assert_eq!(k["status"], "no-solution");
-    assert!(k["reason"].as_str().unwrap().contains("different blocks"), "{}", k["reason"]);
+    assert!(
+        k["reason"].as_str().unwrap().contains("different blocks"),
+        "{}",
+        k["reason"]
+    );
     assert_eq!(k["races"][0]["fixable"], false);
 }
 
@@ -198,10 +219,18 @@ fn fix_rewrites_in_place_keeping_permissions() {
     args.extend(LAUNCH);
     args.push(p.to_str().unwrap());
     let out = autosync(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&p).unwrap();
     let original = std::fs::read_to_string(example("fig7.kpl")).unwrap();
-    assert_eq!(text, original.replace("    y = B[tid + 1];\n", "    y = B[tid + 1];\n    barrier;\n"));
+    assert_eq!(
+        text,
+        original.replace("    y = B[tid + 1];\n", "    y = B[tid + 1];\n    barrier;\n")
+    );
     assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
     // Fixed files check clean, and a second fix changes nothing.
     let mut args = vec!["check"];
@@ -236,7 +265,10 @@ fn files_are_untouched_on_failure_and_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.kpl:2:14: syntax error"), "{err}");
-    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "kernel k(shared A[]) {\n    A[tid] = ;\n}\n");
+    assert_eq!(
+        std::fs::read_to_string(&bad).unwrap(),
+        "kernel k(shared A[]) {\n    A[tid] = ;\n}\n"
+    );
 
     let out = autosync(&["check", dir.path().join("missing.kpl").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
@@ -293,7 +325,10 @@ fn diff_applies_with_git_apply_and_patch() {
     let diff = run(&args);
     assert_eq!(diff.status.code(), Some(0));
     let patch_text = String::from_utf8(diff.stdout).unwrap();
-    assert!(patch_text.starts_with("--- a/fig4.kpl\n+++ b/fig4.kpl\n"), "{patch_text}");
+    assert!(
+        patch_text.starts_with("--- a/fig4.kpl\n+++ b/fig4.kpl\n"),
+        "{patch_text}"
+    );
     let mut args = vec!["fix", "--stdout"];
     args.extend(LAUNCH);
     args.push("fig4.kpl");
@@ -309,8 +344,15 @@ fn diff_applies_with_git_apply_and_patch() {
         .args(["-p1", "-i", "p.diff"])
         .output()
         .unwrap();
-    assert!(patched.status.success(), "{}", String::from_utf8_lossy(&patched.stderr));
-    assert_eq!(std::fs::read_to_string(dir.path().join("fig4.kpl")).unwrap(), fixed);
+    assert!(
+        patched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&patched.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("fig4.kpl")).unwrap(),
+        fixed
+    );
     // And git apply accepts it on the original.
     std::fs::copy(example("fig4.kpl"), dir.path().join("fig4.kpl")).unwrap();
     let git = Command::new("git")
@@ -319,5 +361,8 @@ fn diff_applies_with_git_apply_and_patch() {
         .output()
         .unwrap();
     assert!(git.status.success(), "{}", String::from_utf8_lossy(&git.stderr));
-    assert_eq!(std::fs::read_to_string(dir.path().join("fig4.kpl")).unwrap(), fixed);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("fig4.kpl")).unwrap(),
+        fixed
+    );
 }

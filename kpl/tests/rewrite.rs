@@ -9,7 +9,10 @@ fn place(src: &str, names: &[&str]) -> (String, Vec<u32>) {
     let edits: Vec<_> = names
         .iter()
         .map(|n| {
-            let l = t.in_order().find(|l| t.name(*l) == *n).unwrap_or_else(|| panic!("no label {n}"));
+            let l = t
+                .in_order()
+                .find(|l| t.name(*l) == *n)
+                .unwrap_or_else(|| panic!("no label {n}"));
             insert_after(src, &t, l, "barrier;").unwrap()
         })
         .collect();
@@ -70,7 +73,10 @@ fn inline_when_the_line_holds_more_code() {
     let t = LabelTree::new(&k);
     let read = t.label_of(k.body.stmts[1].id).unwrap();
     let (out, lines) = apply(src, &[insert_after(src, &t, read, "barrier;").unwrap()]);
-    assert_eq!(out, "kernel k(shared A[]) { local x; x = A[tid + 1]; barrier; A[tid] = x; }");
+    assert_eq!(
+        out,
+        "kernel k(shared A[]) { local x; x = A[tid + 1]; barrier; A[tid] = x; }"
+    );
     assert_eq!(lines, [1]);
     let k = parse(&out).unwrap();
     assert_eq!(k[0].barrier_count(), 1);
@@ -119,7 +125,12 @@ fn removing_barriers() {
 }
 ";
     let k = parse(src).unwrap().remove(0);
-    let spans: Vec<_> = k.stmts().iter().filter(|s| s.kind.is_barrier()).map(|s| s.span).collect();
+    let spans: Vec<_> = k
+        .stmts()
+        .iter()
+        .filter(|s| s.kind.is_barrier())
+        .map(|s| s.span)
+        .collect();
     let edits: Vec<_> = spans.iter().map(|s| remove(src, *s)).collect();
     let (out, _) = apply(src, &edits);
     assert_eq!(

@@ -197,7 +197,11 @@ fn self_race(races: &[Race]) -> Option<NoSolution> {
 }
 
 /// Algorithm 1: the cheapest barrier placement the oracle accepts.
-pub fn synthesize(kernel: &Kernel, oracle: &mut dyn Oracle, opts: &SynthOptions) -> Result<Synthesis, SynthError> {
+pub fn synthesize(
+    kernel: &Kernel,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+) -> Result<Synthesis, SynthError> {
     let mut run = Run::new(kernel, oracle, opts);
     let report = run.ask(kernel)?;
     if report.is_clean() {
