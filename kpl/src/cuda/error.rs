@@ -39,7 +39,14 @@ pub struct CudaError {
 
 impl fmt::Display for CudaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.col, self.message)?;
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.col,
+            self.message
+        )?;
         if !self.construct.is_empty() {
             write!(f, " (`{}`)", self.construct)?;
         }
@@ -51,7 +58,13 @@ impl fmt::Display for CudaError {
 }
 
 impl CudaError {
-    pub fn new(kind: ErrorKind, file: PathBuf, (line, col): (u32, u32), construct: &str, message: impl Into<String>) -> CudaError {
+    pub fn new(
+        kind: ErrorKind,
+        file: PathBuf,
+        (line, col): (u32, u32),
+        construct: &str,
+        message: impl Into<String>,
+    ) -> CudaError {
         CudaError {
             kind,
             file,

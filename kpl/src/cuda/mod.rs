@@ -28,3 +28,41 @@ pub struct Options {
     /// Extra object-like macros (`-D NAME=VALUE`).
     pub defines: Vec<(String, String)>,
 }
+
+pub mod lower;
+pub mod program;
+pub mod types;
+
+use std::path::Path;
+
+use crate::ir::Kernel;
+pub use lower::Lowered;
+use source_map::SourceMap;
+
+/// A translated file: its kernels and the source map back to the text.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub kernels: Vec<Lowered>,
+    pub map: SourceMap,
+}
+
+/// Translates the `.cu` file `text` (read from `path`, whose folder is searched for
+/// `#include "..."`) to KPL, with notes for the user.
+pub fn translate(path: &Path, text: &str, opts: &Options) -> Result<Translation, CudaError> {
+    let map = preprocess::preprocess(path, text, opts)?;
+    let tree = program::parse_tree(&map)?;
+    let kernels = {
+        let prog = program::Program::new(&tree, &map)?;
+        lower::lower_all(&prog, opts)?
+    };
+    Ok(Translation { kernels, map })
+}
+
+/// The kernels of a `.cu` file (see [`translate`]).
+pub fn parse(path: &Path, text: &str, opts: &Options) -> Result<Vec<Kernel>, CudaError> {
+    Ok(translate(path, text, opts)?
+        .kernels
+        .into_iter()
+        .map(|l| l.kernel)
+        .collect())
+}

@@ -162,8 +162,8 @@ struct Lexeme {
 }
 
 const PUNCTS: &[&str] = &[
-    "%:%:", "...", "<<=", ">>=", "->*", "##", "%:", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
-    "->", "::", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*",
+    "%:%:", "...", "<<=", ">>=", "->*", "##", "%:", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++",
+    "--", "->", "::", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*",
 ];
 
 fn is_ident_start(b: u8) -> bool {
@@ -179,7 +179,11 @@ fn lex(text: &str, pos: usize) -> Lexeme {
     let b = text.as_bytes();
     let n = b.len();
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    let mk = |kind, end: usize| Lexeme { kind, start: pos, end };
+    let mk = |kind, end: usize| Lexeme {
+        kind,
+        start: pos,
+        end,
+    };
     let c = b[pos];
     match c {
         b'\n' => mk(Kind::Newline, pos + 1),
@@ -277,7 +281,9 @@ fn raw_string_end(text: &str, quote: usize) -> usize {
     };
     let delim = &rest[..open];
     let close = format!("){delim}\"");
-    rest[open..].find(&close).map_or(text.len(), |i| quote + 1 + open + i + close.len())
+    rest[open..]
+        .find(&close)
+        .map_or(text.len(), |i| quote + 1 + open + i + close.len())
 }
 
 /// A token in a macro body, an argument or an `#if` line.
@@ -391,7 +397,14 @@ struct Preprocessor<'o> {
 }
 
 impl Preprocessor<'_> {
-    fn error(&self, kind: ErrorKind, file: usize, at: usize, construct: &str, message: impl Into<String>) -> CudaError {
+    fn error(
+        &self,
+        kind: ErrorKind,
+        file: usize,
+        at: usize,
+        construct: &str,
+        message: impl Into<String>,
+    ) -> CudaError {
         let f = &self.files[file];
         CudaError::new(kind, f.path.clone(), f.line_col(at), construct, message)
     }
@@ -571,7 +584,9 @@ impl Preprocessor<'_> {
     ) -> Result<Vec<Tok>, String> {
         self.expansions += 1;
         if self.expansions > MAX_EXPANSIONS || depth > MAX_MACRO_DEPTH {
-            return Err(format!("the expansion of macro `{name}` does not end (or is too large)"));
+            return Err(format!(
+                "the expansion of macro `{name}` does not end (or is too large)"
+            ));
         }
         let mut inner: Vec<String> = disabled.to_vec();
         inner.push(name.to_string());
@@ -708,17 +723,29 @@ impl Preprocessor<'_> {
         Ok(out)
     }
 
-    fn directive(&mut self, file: usize, text: &str, range: Range<usize>, conds: &mut Vec<Cond>) -> Result<(), CudaError> {
+    fn directive(
+        &mut self,
+        file: usize,
+        text: &str,
+        range: Range<usize>,
+        conds: &mut Vec<Cond>,
+    ) -> Result<(), CudaError> {
         let line = &text[range.clone()];
         let toks = tokens_of(line);
         // toks[0] is `#`.
-        let name = toks.get(1).filter(|t| t.kind == Kind::Ident).map_or("", |t| t.text.as_str());
+        let name = toks
+            .get(1)
+            .filter(|t| t.kind == Kind::Ident)
+            .map_or("", |t| t.text.as_str());
         let rest: Vec<Tok> = toks.iter().skip(2).cloned().collect();
         let active = conds.iter().all(|c| c.parent && c.taking);
         let err = |pp: &Self, kind, msg: String| pp.error(kind, file, range.start, line, msg);
         match name {
             "if" | "ifdef" | "ifndef" => {
-                let taking = active && self.condition(name, &rest).map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
+                let taking = active
+                    && self
+                        .condition(name, &rest)
+                        .map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
                 conds.push(Cond {
                     parent: active,
                     taking,
@@ -729,10 +756,18 @@ impl Preprocessor<'_> {
             }
             "elif" | "elifdef" | "elifndef" => {
                 let Some(&top) = conds.last() else {
-                    return Err(err(self, ErrorKind::Preprocessor, format!("`#{name}` without `#if`")));
+                    return Err(err(
+                        self,
+                        ErrorKind::Preprocessor,
+                        format!("`#{name}` without `#if`"),
+                    ));
                 };
                 if top.seen_else {
-                    return Err(err(self, ErrorKind::Preprocessor, format!("`#{name}` after `#else`")));
+                    return Err(err(
+                        self,
+                        ErrorKind::Preprocessor,
+                        format!("`#{name}` after `#else`"),
+                    ));
                 }
                 let kind = match name {
                     "elif" => "if",
@@ -741,7 +776,9 @@ impl Preprocessor<'_> {
                 };
                 let taking = top.parent
                     && !top.done
-                    && self.condition(kind, &rest).map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
+                    && self
+                        .condition(kind, &rest)
+                        .map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
                 if let Some(c) = conds.last_mut() {
                     c.taking = taking;
                     c.done |= taking;
@@ -760,7 +797,11 @@ impl Preprocessor<'_> {
             }
             "endif" => {
                 if conds.pop().is_none() {
-                    return Err(err(self, ErrorKind::Preprocessor, "`#endif` without `#if`".into()));
+                    return Err(err(
+                        self,
+                        ErrorKind::Preprocessor,
+                        "`#endif` without `#if`".into(),
+                    ));
                 }
             }
             _ if !active => {}
@@ -785,7 +826,9 @@ impl Preprocessor<'_> {
                     ErrorKind::Preprocessor,
                     format!("the file stops compilation: #error {}", text_of(&rest)),
                 )
-                .with_help("check the `#define`s this file expects (e.g. pass -I for its configuration header)"));
+                .with_help(
+                    "check the `#define`s this file expects (e.g. pass -I for its configuration header)",
+                ));
             }
             "" | "warning" | "line" | "ident" | "sccs" | "assert" | "unassert" => {}
             _ if toks.get(1).is_some_and(|t| t.kind == Kind::Number) => {} // `# 12 "file"` line markers
@@ -817,7 +860,10 @@ impl Preprocessor<'_> {
                     let t = &rest[i];
                     if t.is("defined") || t.is("__has_include") || t.is("__has_include_next") {
                         let (name, next) = if rest.get(i + 1).is_some_and(|n| n.is("(")) {
-                            let close = rest[i..].iter().position(|t| t.is(")")).map_or(rest.len(), |p| i + p);
+                            let close = rest[i..]
+                                .iter()
+                                .position(|t| t.is(")"))
+                                .map_or(rest.len(), |p| i + p);
                             (rest.get(i + 2).map(|t| t.text.clone()), close + 1)
                         } else {
                             (rest.get(i + 1).map(|t| t.text.clone()), i + 2)
@@ -837,14 +883,23 @@ impl Preprocessor<'_> {
                 let mut e = IfExpr { toks: &toks, pos: 0 };
                 let v = e.ternary()?;
                 if e.pos < toks.len() {
-                    return Err(format!("unexpected `{}` in the `#if` expression", toks[e.pos].text));
+                    return Err(format!(
+                        "unexpected `{}` in the `#if` expression",
+                        toks[e.pos].text
+                    ));
                 }
                 Ok(v != 0)
             }
         }
     }
 
-    fn include(&mut self, file: usize, line: &str, range: Range<usize>, rest: &[Tok]) -> Result<(), CudaError> {
+    fn include(
+        &mut self,
+        file: usize,
+        line: &str,
+        range: Range<usize>,
+        rest: &[Tok],
+    ) -> Result<(), CudaError> {
         let expanded;
         let rest = if rest.first().is_some_and(|t| t.kind == Kind::Ident) {
             expanded = self
@@ -855,7 +910,9 @@ impl Preprocessor<'_> {
             rest
         };
         let (name, quoted) = match rest.first() {
-            Some(t) if t.kind == Kind::Literal && t.text.starts_with('"') => (t.text.trim_matches('"').to_string(), true),
+            Some(t) if t.kind == Kind::Literal && t.text.starts_with('"') => {
+                (t.text.trim_matches('"').to_string(), true)
+            }
             Some(t) if t.is("<") => {
                 let inner: String = rest[1..]
                     .iter()
@@ -866,11 +923,21 @@ impl Preprocessor<'_> {
             }
             _ => {
                 return Err(self
-                    .error(ErrorKind::Preprocessor, file, range.start, line, "malformed `#include`")
+                    .error(
+                        ErrorKind::Preprocessor,
+                        file,
+                        range.start,
+                        line,
+                        "malformed `#include`",
+                    )
                     .with_help("write `#include \"file.h\"` or `#include <file.h>`"));
             }
         };
-        let here = self.files[file].path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let here = self.files[file]
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let mut dirs: Vec<PathBuf> = Vec::new();
         if quoted {
             dirs.push(here);
@@ -1216,9 +1283,8 @@ impl IfExpr<'_> {
                 }
                 Ok(v)
             }
-            Kind::Number | Kind::Literal => {
-                int_literal(&t.text).ok_or_else(|| format!("`{}` is not an integer in the `#if` expression", t.text))
-            }
+            Kind::Number | Kind::Literal => int_literal(&t.text)
+                .ok_or_else(|| format!("`{}` is not an integer in the `#if` expression", t.text)),
             Kind::Ident => Ok((t.text == "true") as i64),
             _ => Err(format!("unexpected `{}` in the `#if` expression", t.text)),
         }
@@ -1251,7 +1317,9 @@ mod tests {
 
     #[test]
     fn stringify_paste_variadic_and_recursion() {
-        let m = pp("#define S(x) #x\n#define P(a,b) a##b\n#define V(f, ...) f(__VA_ARGS__)\n#define R R + 1\nS(a \"b\"); P(x,1); V(g, 1, 2); R;\n");
+        let m = pp(
+            "#define S(x) #x\n#define P(a,b) a##b\n#define V(f, ...) f(__VA_ARGS__)\n#define R R + 1\nS(a \"b\"); P(x,1); V(g, 1, 2); R;\n",
+        );
         assert_eq!(m.text, "\n\n\n\n\"a \\\"b\\\"\"; x1; g(1, 2); R + 1;\n");
     }
 
@@ -1264,6 +1332,9 @@ mod tests {
         let e = preprocess(Path::new("t.cu"), "#if 1 +\n#endif\n", &Options::default()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Preprocessor);
         // System headers are known and skipped.
-        assert_eq!(pp("#include <cuda.h>\n#include \"cutil_inline.h\"\nx\n").text, "\n\nx\n");
+        assert_eq!(
+            pp("#include <cuda.h>\n#include \"cutil_inline.h\"\nx\n").text,
+            "\n\nx\n"
+        );
     }
 }
