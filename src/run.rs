@@ -35,7 +35,7 @@ pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>>
     let ks: Vec<&Kernel> = src
         .kernels
         .iter()
-        .filter(|k| common.kernel.as_ref().is_none_or(|n| &k.name == n))
+        .filter(|k| common.kernel.as_ref().is_none_or(|n| kernel_matches(&k.name, n)))
         .collect();
     if let (Some(name), true) = (&common.kernel, ks.is_empty()) {
         let have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
@@ -50,6 +50,12 @@ pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>>
         );
     }
     Ok(ks)
+}
+
+/// `--kernel reduce5` selects every instantiation of a template kernel
+/// (`reduce5<int,256>`), `--kernel 'reduce5<int,256>'` just that one.
+fn kernel_matches(name: &str, wanted: &str) -> bool {
+    name == wanted || name.split('<').next() == Some(wanted)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +88,8 @@ pub struct KernelCheck {
     pub time_ms: f64,
 }
 
-pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel) -> KernelCheck {
+/// Checks one kernel; `notes` are the front end's notes about it.
+pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> KernelCheck {
     let start = Instant::now();
     let result = oracle.check(k);
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -93,6 +100,8 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel) -> KernelCheck {
         Err(e @ OracleError::Timeout(_)) => (Verdict::Timeout, Report::default(), Some(e.to_string())),
         Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
     };
+    let mut report = report;
+    report.notes.splice(0..0, notes.iter().cloned());
     KernelCheck {
         name: k.name.clone(),
         verdict,
@@ -230,6 +239,7 @@ fn fix_kernel(
         synth::synthesize(&input, oracle, opts)
     };
     let mut fix = KernelFix {
+        notes: src.notes_of(&k.name).to_vec(),
         name: k.name.clone(),
         status: FixStatus::Unchanged,
         inserted: Vec::new(),
@@ -240,7 +250,6 @@ fn fix_kernel(
         stats: Stats::default(),
         reason: None,
         races: Report::default(),
-        notes: Vec::new(),
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
@@ -256,7 +265,7 @@ fn fix_kernel(
         Err(e) => return Err(e.into()),
     };
     fix.stats = s.stats.clone();
-    fix.notes = s.notes.clone();
+    fix.notes.extend(s.notes.iter().cloned());
     if let Outcome::NoSolution(ns) = &s.outcome {
         fix.status = FixStatus::NoSolution;
         fix.reason = Some(ns.reason.clone());

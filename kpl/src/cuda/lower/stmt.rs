@@ -183,10 +183,19 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
             }
             "declaration" => self.declaration(n)?,
-            "if_statement" => self.if_stmt(n)?,
+            // A branch or body lowered in place keeps the places of its own statements.
+            "if_statement" => {
+                if !self.if_stmt(n)? {
+                    return Ok(());
+                }
+            }
             "while_statement" => self.while_stmt(n)?,
             "for_statement" => self.for_stmt(n)?,
-            "do_statement" => self.do_stmt(n)?,
+            "do_statement" => {
+                if !self.do_stmt(n)? {
+                    return Ok(());
+                }
+            }
             "switch_statement" => self.switch_stmt(n)?,
             "return_statement" => self.return_stmt(n)?,
             "break_statement" => self.emit(StmtKind::Break, self.span(n)),
@@ -321,7 +330,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(self.truth(v, n))
     }
 
-    fn if_stmt(&mut self, n: Node<'t>) -> R<()> {
+    /// Returns false when the condition is constant and a branch was lowered in place.
+    fn if_stmt(&mut self, n: Node<'t>) -> R<bool> {
         let c = n
             .child_by_field_name("condition")
             .ok_or_else(|| self.unsupported(n, "if", ""))?;
@@ -331,7 +341,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         r
     }
 
-    fn if_inner(&mut self, n: Node<'t>, c: Node<'t>) -> R<()> {
+    fn if_inner(&mut self, n: Node<'t>, c: Node<'t>) -> R<bool> {
         let c = self.condition(c)?;
         let cond = self.cond_expr(c)?;
         let then = n
@@ -353,7 +363,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 self.pop_scope();
                 r?;
             }
-            return Ok(());
+            return Ok(false);
         }
         let then_blk = self.body_block(then)?;
         let else_blk = match alt {
@@ -368,7 +378,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             },
             self.span(n),
         );
-        Ok(())
+        Ok(true)
     }
 
     /// `if (!c) break;` at the top of a desugared loop body, where the source body
@@ -436,7 +446,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         r
     }
 
-    fn do_stmt(&mut self, n: Node<'t>) -> R<()> {
+    /// Returns false for `do { ... } while (0)`, whose body is lowered in place.
+    fn do_stmt(&mut self, n: Node<'t>) -> R<bool> {
         let c = n
             .child_by_field_name("condition")
             .ok_or_else(|| self.unsupported(n, "do", ""))?;
@@ -454,7 +465,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         {
             // `do { ... } while (0)`: the body, once.
             self.extend(blk.stmts);
-            return Ok(());
+            return Ok(false);
         }
         if !has_continue {
             let brk = self.made_stmt(StmtKind::Break, span);
@@ -510,7 +521,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             },
             span,
         );
-        Ok(())
+        Ok(true)
     }
 
     fn for_stmt(&mut self, n: Node<'t>) -> R<()> {
