@@ -1,16 +1,116 @@
-//! The dynamic SDV interpreter (placeholder: being written).
+//! The dynamic SDV interpreter: runs a kernel under the synchronous, delayed-visibility
+//! semantics of DESIGN §4 for concrete launches, scalar parameters and memory contents,
+//! and reports every race and divergent barrier those runs exhibit.
+//!
+//! It is a testing oracle: whatever it reports happens in a feasible run (so it is the
+//! reference the static verifier is checked against), but it can miss defects that only
+//! show up for launches, parameters or memory contents it did not try.
+//!
+//! A check tries every combination of
+//! - a launch: `CheckOptions::block_dim`/`grid_dim` when given, else each of
+//!   [`DynamicConfig::default_launches`];
+//! - a valuation of the scalar parameters: those fixed in `CheckOptions::params` keep
+//!   their value, the others range over [`DynamicConfig::param_range`] (valuations that
+//!   violate the kernel's `requires` are skipped);
+//! - a memory seed, which decides the initial memory contents and every other arbitrary
+//!   value (`local x;`, `havoc x;`, `x / 0`). Only one seed is tried when no arbitrary
+//!   value can reach a branch or an index (see `compile`), since all seeds then give
+//!   the same accesses.
+//!
+//! When there are more than [`DynamicConfig::max_runs`] combinations, a deterministic
+//! sample of that many is run and the report says so in a note.
 
-use crate::{CheckOptions, Oracle, OracleError, Report};
-use kpl::Kernel;
+use std::ops::RangeInclusive;
+
+use kpl::{Kernel, LabelTree};
+
+use crate::{CheckOptions, Dim3, Oracle, OracleError, Report};
+
+mod compile;
+mod exec;
+mod races;
+#[cfg(test)]
+mod tests;
+mod values;
+
+use compile::Program;
+use exec::{Machine, RunSpec, Stop};
+use races::Findings;
+use values::mix;
+
+/// How much the interpreter tries per check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynamicConfig {
+    /// Values tried for each scalar parameter that `CheckOptions::params` does not fix.
+    pub param_range: RangeInclusive<i64>,
+    /// Memory seeds per (launch, parameters) when arbitrary values matter. Seed 0 is
+    /// the all-zero memory; the others fill memory with small pseudo-random values.
+    pub seeds: u32,
+    /// Iterations after which one execution of a loop is cut off (with a note).
+    pub loop_bound: u64,
+    /// At most this many runs per check; larger spaces are sampled.
+    pub max_runs: usize,
+    /// (threads per block, blocks per grid) tried when the options give no launch.
+    pub default_launches: Vec<(Dim3, Dim3)>,
+    /// Blocks executed per run: larger grids run their first `max_blocks - 1` blocks
+    /// and their last one (with a note). Sound, since blocks may run in any order.
+    pub max_blocks: u32,
+}
+
+impl Default for DynamicConfig {
+    /// Blocks of 2, 4 and 8 threads (8 so that `tid % 6`-style patterns occur, powers of
+    /// two as in most kernels' tree patterns), in grids of 1 and 2 blocks (2 so that
+    /// inter-block global races show). One dimension: kernels written for 2D/3D
+    /// launches need `--block-dim`.
+    fn default() -> DynamicConfig {
+        let mut default_launches = Vec::new();
+        for grid in [1, 2] {
+            for block in [2, 4, 8] {
+                default_launches.push(([block, 1, 1], [grid, 1, 1]));
+            }
+        }
+        DynamicConfig {
+            param_range: 0..=4,
+            seeds: 3,
+            loop_bound: 1000,
+            max_runs: 20_000,
+            default_launches,
+            max_blocks: 8,
+        }
+    }
+}
 
 /// Runs kernels under the SDV semantics.
 pub struct Interpreter {
     pub opts: CheckOptions,
+    pub config: DynamicConfig,
 }
 
 impl Interpreter {
     pub fn new(opts: CheckOptions) -> Interpreter {
-        Interpreter { opts }
+        Interpreter::with_config(opts, DynamicConfig::default())
+    }
+
+    pub fn with_config(opts: CheckOptions, config: DynamicConfig) -> Interpreter {
+        Interpreter { opts, config }
+    }
+
+    /// The launches to try: the given dimensions override the defaults' (duplicates
+    /// removed, order kept).
+    fn launches(&self) -> Vec<(Dim3, Dim3)> {
+        let mut out: Vec<(Dim3, Dim3)> = Vec::new();
+        let defaults = if self.config.default_launches.is_empty() {
+            vec![([1, 1, 1], [1, 1, 1])]
+        } else {
+            self.config.default_launches.clone()
+        };
+        for (b, g) in defaults {
+            let l = (self.opts.block_dim.unwrap_or(b), self.opts.grid_dim.unwrap_or(g));
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+        out
     }
 }
 
@@ -19,7 +119,211 @@ impl Oracle for Interpreter {
         "dynamic"
     }
 
-    fn check(&mut self, _kernel: &Kernel) -> Result<Report, OracleError> {
-        Ok(Report::default())
+    fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        let prog = Program::compile(kernel)?;
+        let space = RunSpace::new(&prog, self);
+        let mut session = Session {
+            config: &self.config,
+            machine: Machine::new(
+                &prog,
+                self.opts.arith,
+                self.config.loop_bound,
+                self.config.max_blocks,
+            ),
+            findings: Findings::new(&prog),
+            params: vec![0; prog.params.len()],
+            feasible: 0,
+            assumed_away: 0,
+        };
+        let total = space.total();
+        let max_runs = self.config.max_runs.max(1) as u128;
+        if total <= max_runs {
+            for i in 0..total {
+                session.run(&space, &space.index(i));
+            }
+        } else {
+            for i in 0..max_runs {
+                session.run(&space, &space.sample(i));
+            }
+            let total = if total == u128::MAX {
+                "astronomically many".to_string()
+            } else {
+                total.to_string()
+            };
+            session.findings.note(format!(
+                "only {max_runs} of {total} runs (launch × parameters × memory seed) were sampled"
+            ));
+        }
+        if session.feasible == 0 {
+            return Err(OracleError::NoFeasibleRun(space.describe(kernel)));
+        }
+        if session.assumed_away == session.feasible {
+            session.findings.note(
+                "every run stopped at a false `assume`; only what happened before it is reported".into(),
+            );
+        }
+        Ok(session.findings.into_report(&prog, &LabelTree::new(kernel)))
+    }
+}
+
+/// The state of one check: the machine, what the runs found so far, counters.
+struct Session<'a> {
+    config: &'a DynamicConfig,
+    machine: Machine<'a>,
+    findings: Findings,
+    /// Scratch buffer for the parameter values of the current run.
+    params: Vec<i64>,
+    /// Runs whose launch and parameters satisfy the preconditions.
+    feasible: u64,
+    /// Feasible runs that an `assume` cut short.
+    assumed_away: u64,
+}
+
+impl Session<'_> {
+    fn run(&mut self, space: &RunSpace, r: &RunIndex) {
+        space.params(r.valuation, &mut self.params);
+        let (block_dim, grid_dim) = space.launches[r.launch];
+        let spec = RunSpec {
+            block_dim,
+            grid_dim,
+            params: &self.params,
+            seed: u64::from(r.seed),
+        };
+        if !self.machine.requires_hold(&spec) {
+            return;
+        }
+        self.feasible += 1;
+        let blocks = exec::count(grid_dim);
+        if blocks > self.config.max_blocks {
+            self.findings.note(format!(
+                "runs on {blocks} blocks executed only {} of them (the first ones and the last)",
+                self.config.max_blocks.max(1)
+            ));
+        }
+        let note = match self.machine.run(&spec, &mut self.findings) {
+            Ok(()) => return,
+            Err(Stop::Infeasible) => {
+                self.assumed_away += 1;
+                return;
+            }
+            Err(Stop::LoopBound { line, bound }) => {
+                format!("loop at line {line}: bound of {bound} iterations reached")
+            }
+            Err(Stop::Arith { line, err }) => format!("line {line}: {err}; runs reaching it were abandoned"),
+        };
+        self.findings.note(note);
+    }
+}
+
+/// One run, as coordinates in the [`RunSpace`].
+struct RunIndex {
+    launch: usize,
+    valuation: u128,
+    seed: u32,
+}
+
+/// All runs of one check: launches × parameter valuations × seeds.
+struct RunSpace {
+    launches: Vec<(Dim3, Dim3)>,
+    /// Per parameter: its fixed value, or `None` when it ranges over `range`.
+    fixed: Vec<Option<i64>>,
+    range: RangeInclusive<i64>,
+    range_len: u128,
+    valuations: u128,
+    seeds: u32,
+}
+
+impl RunSpace {
+    fn new(prog: &Program, it: &Interpreter) -> RunSpace {
+        let range = it.config.param_range.clone();
+        let range_len = if range.is_empty() {
+            0
+        } else {
+            (i128::from(*range.end()) - i128::from(*range.start()) + 1) as u128
+        };
+        let fixed: Vec<Option<i64>> = prog
+            .params
+            .iter()
+            .map(|p| match it.opts.params.get(&p.name) {
+                Some(v) => Some(it.opts.arith.norm(*v)),
+                // An unused parameter cannot change the run: one value is enough.
+                None if !p.used => Some(if range.is_empty() { 0 } else { *range.start() }),
+                None => None,
+            })
+            .collect();
+        let free = fixed.iter().filter(|f| f.is_none()).count() as u32;
+        let valuations = range_len.checked_pow(free).unwrap_or(u128::MAX);
+        RunSpace {
+            launches: it.launches(),
+            fixed,
+            range,
+            range_len,
+            valuations,
+            seeds: if prog.seeds_matter {
+                it.config.seeds.max(1)
+            } else {
+                1
+            },
+        }
+    }
+
+    fn total(&self) -> u128 {
+        (self.launches.len() as u128)
+            .saturating_mul(self.valuations)
+            .saturating_mul(u128::from(self.seeds))
+    }
+
+    /// The `i`-th run in launch-major, then valuation, then seed order.
+    fn index(&self, i: u128) -> RunIndex {
+        let seeds = u128::from(self.seeds);
+        RunIndex {
+            seed: (i % seeds) as u32,
+            valuation: (i / seeds) % self.valuations.max(1),
+            launch: (i / seeds / self.valuations.max(1)) as usize,
+        }
+    }
+
+    /// The `i`-th sampled run: launches and seeds round-robin, valuations pseudo-random
+    /// (the first one is the all-minimum valuation).
+    fn sample(&self, i: u128) -> RunIndex {
+        let launches = self.launches.len().max(1) as u128;
+        let h = (u128::from(mix(i as u64)) << 64) | u128::from(mix(!(i as u64)));
+        RunIndex {
+            launch: (i % launches) as usize,
+            seed: ((i / launches) % u128::from(self.seeds)) as u32,
+            valuation: if i < launches {
+                0
+            } else {
+                h % self.valuations.max(1)
+            },
+        }
+    }
+
+    /// The parameter values of valuation `v`: its digits in base `range_len`.
+    fn params(&self, mut v: u128, out: &mut [i64]) {
+        for (slot, fixed) in out.iter_mut().zip(&self.fixed) {
+            *slot = match fixed {
+                Some(x) => *x,
+                None => {
+                    let digit = v % self.range_len.max(1);
+                    v /= self.range_len.max(1);
+                    (i128::from(*self.range.start()) + digit as i128) as i64
+                }
+            };
+        }
+    }
+
+    fn describe(&self, kernel: &Kernel) -> String {
+        let launches: Vec<String> = self
+            .launches
+            .iter()
+            .map(|(b, g)| format!("block {b:?} grid {g:?}"))
+            .collect();
+        format!(
+            "the preconditions of `{}` hold for none of the launches [{}] with free parameters in {:?}",
+            kernel.name,
+            launches.join(", "),
+            self.range
+        )
     }
 }

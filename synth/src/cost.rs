@@ -56,7 +56,7 @@ pub fn existing_cost(tree: &LabelTree, kernel: &kpl::Kernel, model: &dyn CostMod
         .filter(|s| s.kind.is_barrier())
         .filter_map(|s| tree.label_of(s.id))
         .map(|l| model.cost(tree, l))
-        .sum()
+        .fold(0.0, |a, b| a + b) // `sum` would start at -0.0
 }
 
 #[cfg(test)]

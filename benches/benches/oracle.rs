@@ -1,0 +1,42 @@
+//! Criterion benchmarks: one oracle call and one whole synthesis on the paper's examples.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use oracle::{CheckOptions, Oracle};
+use synth::{PaperCost, SynthOptions};
+
+fn kernel(file: &str) -> kpl::Kernel {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(file);
+    let text = std::fs::read_to_string(path).expect("example exists");
+    kpl::parse(&text).expect("example parses").remove(0)
+}
+
+fn options() -> CheckOptions {
+    CheckOptions {
+        block_dim: Some([8, 1, 1]),
+        grid_dim: Some([2, 1, 1]),
+        ..CheckOptions::default()
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    for file in ["fig4.kpl", "reduction.kpl"] {
+        let k = kernel(file);
+        c.bench_function(&format!("dynamic oracle call {file}"), |b| {
+            let mut o = oracle::dynamic::Interpreter::new(options());
+            b.iter(|| o.check(&k).expect("oracle answers"))
+        });
+        c.bench_function(&format!("synthesis (dynamic) {file}"), |b| {
+            let cost = PaperCost::default();
+            let opts = SynthOptions::new(&cost);
+            b.iter(|| {
+                let mut o = oracle::dynamic::Interpreter::new(options());
+                synth::synthesize(&k, &mut o, &opts).expect("synthesis runs")
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,155 @@
+//! `cargo run --release -p autosync-benches [-- --json] [--scalability]`: for every
+//! benchmark kernel, strip its barriers, synthesize with AutoSync (MaxSAT) and with the
+//! naive baseline, verify both, and print a table like the paper's Tables I and II.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use autosync_benches::patterns::Pattern;
+use autosync_benches::suite;
+use oracle::{CheckOptions, Oracle};
+use serde_json::json;
+use synth::{Outcome, PaperCost, SynthOptions};
+
+struct Row {
+    suite: &'static str,
+    name: String,
+    loc: usize,
+    calls: [u32; 2],
+    barriers: [usize; 3],
+    cost: [f64; 2],
+    time_ms: [f64; 2],
+    verified: [bool; 2],
+}
+
+fn oracle() -> Box<dyn Oracle> {
+    Box::new(oracle::dynamic::Interpreter::new(CheckOptions {
+        block_dim: Some([8, 1, 1]),
+        grid_dim: Some([2, 1, 1]),
+        ..CheckOptions::default()
+    }))
+}
+
+fn measure(entry: &suite::Entry) -> Result<Vec<Row>> {
+    let text = std::fs::read_to_string(&entry.path).with_context(|| format!("{}", entry.path.display()))?;
+    let kernels = kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", entry.path.display()))?;
+    let cost = PaperCost::default();
+    let opts = SynthOptions::new(&cost);
+    let mut rows = Vec::new();
+    for k in &kernels {
+        let stripped = k.without_barriers();
+        let mut results = Vec::new();
+        for naive in [true, false] {
+            let mut o = oracle();
+            let s = if naive {
+                synth::naive(&stripped, o.as_mut(), &opts)?
+            } else {
+                synth::synthesize(&stripped, o.as_mut(), &opts)?
+            };
+            let verified =
+                !matches!(s.outcome, Outcome::NoSolution(_)) && oracle().check(&s.kernel)?.is_clean();
+            results.push((s, verified));
+        }
+        let loc = k.span.end_line.max(k.body.span.end_line) as usize - k.span.line as usize + 1;
+        rows.push(Row {
+            suite: entry.suite,
+            name: k.name.clone(),
+            loc,
+            calls: [results[0].0.stats.oracle_calls, results[1].0.stats.oracle_calls],
+            barriers: [
+                k.barrier_count(),
+                results[0].0.kernel.barrier_count(),
+                results[1].0.kernel.barrier_count(),
+            ],
+            cost: [synth::placement_cost(k, &cost), results[1].0.cost],
+            time_ms: [
+                results[0].0.stats.time.as_secs_f64() * 1e3,
+                results[1].0.stats.time.as_secs_f64() * 1e3,
+            ],
+            verified: [results[0].1, results[1].1],
+        });
+    }
+    Ok(rows)
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "| suite | kernel | LoC | calls N | calls AS | B orig | B N | B AS | cost orig | cost AS | ms N | ms AS | N/AS | verified N/AS |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for r in rows {
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.1}× | {}/{} |",
+            r.suite,
+            r.name,
+            r.loc,
+            r.calls[0],
+            r.calls[1],
+            r.barriers[0],
+            r.barriers[1],
+            r.barriers[2],
+            r.cost[0],
+            r.cost[1],
+            r.time_ms[0],
+            r.time_ms[1],
+            r.time_ms[0] / r.time_ms[1].max(1e-9),
+            r.verified[0],
+            r.verified[1]
+        );
+    }
+}
+
+fn json_rows(rows: &[Row]) -> serde_json::Value {
+    json!({"kernels": rows.iter().map(|r| json!({
+        "suite": r.suite, "name": r.name, "loc": r.loc,
+        "oracle_calls_naive": r.calls[0], "oracle_calls_autosync": r.calls[1],
+        "barriers_original": r.barriers[0], "barriers_naive": r.barriers[1], "barriers_autosync": r.barriers[2],
+        "cost_original": r.cost[0], "cost_autosync": r.cost[1],
+        "time_ms_naive": r.time_ms[0], "time_ms_autosync": r.time_ms[1],
+        "verified_naive": r.verified[0], "verified_autosync": r.verified[1],
+    })).collect::<Vec<_>>()})
+}
+
+/// Time per oracle call on Faial's patterns, 1..=50 repetitions.
+fn scalability() -> Result<()> {
+    println!("| pattern | n | ms per oracle call |");
+    println!("|---|---:|---:|");
+    for p in Pattern::ALL {
+        for n in [1, 2, 5, 10, 20, 30, 40, 50] {
+            let k = kpl::parse(&p.kernel(n))
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .remove(0);
+            let mut o = oracle();
+            let start = Instant::now();
+            let reps = 3;
+            for _ in 0..reps {
+                o.check(&k)?;
+            }
+            println!(
+                "| {} | {n} | {:.2} |",
+                p.name(),
+                start.elapsed().as_secs_f64() * 1e3 / reps as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--scalability") {
+        return scalability();
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut rows = Vec::new();
+    for e in suite::entries(&root)? {
+        rows.extend(measure(&e)?);
+    }
+    if args.iter().any(|a| a == "--json") {
+        println!("{}", json_rows(&rows));
+    } else {
+        print_table(&rows);
+    }
+    Ok(())
+}

@@ -1,0 +1,604 @@
+//! One run of a kernel under the SDV semantics (DESIGN §4): the blocks of the grid one
+//! after another, the threads of a block in lock step under predicated execution.
+//!
+//! A statement is executed by all threads of the block at once, each with an enabled
+//! bit (the mask). Threads leave the mask through a false branch or loop guard, or
+//! through `return`/`break`/`continue`, which also set the thread's [`Status`] so the
+//! enclosing statements know when to enable it again. Every memory access is checked
+//! against the accesses since the block's last barrier (and, for global memory, against
+//! the earlier blocks) at the moment it happens.
+
+use kpl::arith::ArithError;
+use kpl::{Arith, AtomicOp, BinOp, Builtin, Space};
+
+use super::compile::{CExpr, CKind, CLoop, CStmt, Program, Slot, StmtIx};
+use super::races::{AccessLog, Entry, Findings, History, Interner, Loc, RunContext, RunInfo, unlinear};
+use super::values::{FastMap, Rng, initial_content};
+use crate::{AccessKind, Dim3, Witness};
+
+/// Why a run ended early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Stop {
+    /// An `assume` was false for an enabled thread: no feasible execution goes on.
+    Infeasible,
+    /// A loop execution reached the iteration bound.
+    LoopBound { line: u32, bound: u64 },
+    /// Arithmetic the semantics does not define (overflow of the 64-bit range, bad shift).
+    Arith { line: u32, err: ArithError },
+}
+
+/// Why a thread is disabled until some enclosing statement ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Running,
+    /// Until the end of the kernel.
+    Returned,
+    /// Until the innermost loop ends.
+    Broken,
+    /// Until the innermost loop's next iteration.
+    Continued,
+}
+
+/// The fixed inputs of one run.
+pub(super) struct RunSpec<'a> {
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+    /// Values of the scalar parameters, in [`Program::params`] order.
+    pub params: &'a [i64],
+    pub seed: u64,
+}
+
+/// The interpreter's state, reused across runs so that a check does not allocate per run.
+pub(super) struct Machine<'p> {
+    prog: &'p Program,
+    arith: Arith,
+    loop_bound: u64,
+    max_blocks: u32,
+    nthreads: usize,
+    /// Thread frames, `prog.slots` values per thread.
+    vars: Vec<i64>,
+    status: Vec<Status>,
+    tids: Vec<Dim3>,
+    bid: Dim3,
+    block: u32,
+    block_dim: Dim3,
+    grid_dim: Dim3,
+    seed: u64,
+    rng: Rng,
+    /// Element contents that differ from the initial ones.
+    global_mem: FastMap<Loc, i64>,
+    shared_mem: FastMap<Loc, i64>,
+    /// Accesses of the running block since its last barrier.
+    log: AccessLog,
+    history: History,
+    interner: Interner,
+    /// Per enclosing loop, outermost first: the interned iteration vector up to it. The
+    /// top is the iteration vector of the current statement.
+    loop_stack: Vec<u32>,
+    masks: Vec<Vec<bool>>,
+    run: RunInfo,
+    /// Every access of the run, for the brute-force cross-check in the tests.
+    #[cfg(test)]
+    pub(super) trace: Vec<super::tests::Traced>,
+    /// Barriers the running block completed (identifies its barrier intervals).
+    #[cfg(test)]
+    epoch: u32,
+}
+
+impl<'p> Machine<'p> {
+    pub(super) fn new(prog: &'p Program, arith: Arith, loop_bound: u64, max_blocks: u32) -> Machine<'p> {
+        Machine {
+            prog,
+            arith,
+            loop_bound,
+            max_blocks: max_blocks.max(1),
+            nthreads: 0,
+            vars: Vec::new(),
+            status: Vec::new(),
+            tids: Vec::new(),
+            bid: [0; 3],
+            block: 0,
+            block_dim: [0; 3],
+            grid_dim: [0; 3],
+            seed: 0,
+            rng: Rng::new(0),
+            global_mem: FastMap::default(),
+            shared_mem: FastMap::default(),
+            log: AccessLog::default(),
+            history: History::default(),
+            interner: Interner::default(),
+            loop_stack: Vec::new(),
+            masks: Vec::new(),
+            run: RunInfo {
+                block_dim: [0; 3],
+                grid_dim: [0; 3],
+                params: Vec::new(),
+            },
+            #[cfg(test)]
+            trace: Vec::new(),
+            #[cfg(test)]
+            epoch: 0,
+        }
+    }
+
+    /// Whether the kernel's preconditions hold for this launch and these parameters.
+    /// Preconditions that cannot be evaluated (division by zero, overflow) count as false.
+    pub(super) fn requires_hold(&mut self, spec: &RunSpec) -> bool {
+        self.setup(spec);
+        let mut frame = vec![0; self.prog.slots];
+        for (p, v) in self.prog.params.iter().zip(spec.params) {
+            frame[p.slot] = *v;
+        }
+        let env = Env {
+            arith: self.arith,
+            tid: [0; 3],
+            bid: [0; 3],
+            bdim: self.block_dim,
+            gdim: self.grid_dim,
+        };
+        self.prog.requires.iter().all(|r| {
+            if r.reads_thread_ids() {
+                let blocks = count(self.grid_dim);
+                (0..blocks).all(|b| {
+                    (0..self.nthreads).all(|t| {
+                        let env = Env {
+                            tid: self.tids[t],
+                            bid: unlinear(b, self.grid_dim),
+                            ..env
+                        };
+                        holds(r, &env, &frame)
+                    })
+                })
+            } else {
+                holds(r, &env, &frame)
+            }
+        })
+    }
+
+    fn setup(&mut self, spec: &RunSpec) {
+        self.block_dim = spec.block_dim;
+        self.grid_dim = spec.grid_dim;
+        self.nthreads = count(spec.block_dim) as usize;
+        self.tids.clear();
+        self.tids
+            .extend((0..self.nthreads as u32).map(|t| unlinear(t, spec.block_dim)));
+    }
+
+    /// The blocks a run executes, in order. Blocks may run in any order, so running
+    /// only some of them is a prefix of a valid schedule: what it finds is real. Large
+    /// grids are cut to their first blocks and the last one (edge cases live there).
+    pub(super) fn blocks(&self, grid_dim: Dim3) -> impl Iterator<Item = u32> + use<> {
+        let total = count(grid_dim);
+        let shown = total.min(self.max_blocks);
+        let last = (shown < total).then(|| total - 1);
+        (0..shown - u32::from(last.is_some())).chain(last)
+    }
+
+    /// Executes the kernel on the blocks of the grid, reporting into `out`.
+    pub(super) fn run(&mut self, spec: &RunSpec, out: &mut Findings) -> Result<(), Stop> {
+        self.setup(spec);
+        self.seed = spec.seed;
+        self.rng = Rng::new(spec.seed);
+        self.global_mem.clear();
+        self.history.clear();
+        self.interner.clear();
+        self.run = RunInfo {
+            block_dim: spec.block_dim,
+            grid_dim: spec.grid_dim,
+            params: self
+                .prog
+                .params
+                .iter()
+                .zip(spec.params)
+                .map(|(p, v)| (p.name.clone(), *v))
+                .collect(),
+        };
+        for block in self.blocks(spec.grid_dim) {
+            self.start_block(block, spec.params);
+            let mut mask = self.take_mask(true);
+            let body = &self.prog.body;
+            let result = self.exec_block(body, &mut mask, out);
+            self.masks.push(mask);
+            self.history.end_block(&self.interner);
+            result?;
+        }
+        Ok(())
+    }
+
+    fn start_block(&mut self, block: u32, params: &[i64]) {
+        self.block = block;
+        self.bid = unlinear(block, self.grid_dim);
+        let slots = self.prog.slots;
+        self.vars.clear();
+        self.vars.resize(self.nthreads * slots, 0);
+        for t in 0..self.nthreads {
+            for (p, v) in self.prog.params.iter().zip(params) {
+                self.vars[t * slots + p.slot] = *v;
+            }
+        }
+        self.status.clear();
+        self.status.resize(self.nthreads, Status::Running);
+        self.shared_mem.clear();
+        self.log.clear();
+        self.loop_stack.clear();
+        #[cfg(test)]
+        {
+            self.epoch = 0;
+        }
+    }
+
+    fn take_mask(&mut self, value: bool) -> Vec<bool> {
+        let mut m = self.masks.pop().unwrap_or_default();
+        m.clear();
+        m.resize(self.nthreads, value);
+        m
+    }
+
+    fn env(&self, t: usize) -> Env {
+        Env {
+            arith: self.arith,
+            tid: self.tids[t],
+            bid: self.bid,
+            bdim: self.block_dim,
+            gdim: self.grid_dim,
+        }
+    }
+
+    /// Evaluates `e` for thread `t`.
+    fn eval(&mut self, e: &CExpr, t: usize, stmt: StmtIx) -> Result<i64, Stop> {
+        let slots = self.prog.slots;
+        let env = self.env(t);
+        let frame = &self.vars[t * slots..(t + 1) * slots];
+        eval(e, &env, frame, Some(&mut self.rng)).map_err(|err| Stop::Arith {
+            line: self.prog.stmts[stmt as usize].span.line,
+            err,
+        })
+    }
+
+    fn set(&mut self, t: usize, slot: Slot, v: i64) {
+        self.vars[t * self.prog.slots + slot] = v;
+    }
+
+    fn exec_block(&mut self, stmts: &'p [CStmt], mask: &mut [bool], out: &mut Findings) -> Result<(), Stop> {
+        for s in stmts {
+            if !mask.iter().any(|m| *m) {
+                // Nothing is executed by no thread: not even a barrier (DESIGN §4).
+                return Ok(());
+            }
+            self.exec(s, mask, out)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, s: &'p CStmt, mask: &mut [bool], out: &mut Findings) -> Result<(), Stop> {
+        let ix = s.ix;
+        let n = mask.len();
+        match &s.kind {
+            CKind::Assign { slot, value } => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let v = self.eval(value, t, ix)?;
+                    self.set(t, *slot, v);
+                }
+            }
+            CKind::Arbitrary { slot } => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let v = self.rng.arbitrary();
+                    self.set(t, *slot, v);
+                }
+            }
+            CKind::Read { slot, array, index } => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let i = self.eval(index, t, ix)?;
+                    let loc = (*array, i);
+                    self.access(t, ix, AccessKind::Read, loc, out);
+                    let v = self.load(loc);
+                    self.set(t, *slot, v);
+                }
+            }
+            CKind::Write { array, index, value } => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let i = self.eval(index, t, ix)?;
+                    let v = self.eval(value, t, ix)?;
+                    let loc = (*array, i);
+                    self.access(t, ix, AccessKind::Write, loc, out);
+                    self.store(loc, v);
+                }
+            }
+            CKind::Atomic {
+                slot,
+                op,
+                array,
+                index,
+                value,
+            } => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let i = self.eval(index, t, ix)?;
+                    let v = self.eval(value, t, ix)?;
+                    let loc = (*array, i);
+                    self.access(t, ix, AccessKind::Atomic, loc, out);
+                    let old = self.load(loc);
+                    let new = self.atomic(*op, old, v).map_err(|err| Stop::Arith {
+                        line: self.prog.stmts[ix as usize].span.line,
+                        err,
+                    })?;
+                    self.store(loc, new);
+                    if let Some(slot) = slot {
+                        self.set(t, *slot, old);
+                    }
+                }
+            }
+            CKind::Barrier => self.barrier(ix, mask, out),
+            CKind::If {
+                cond,
+                then_blk,
+                else_blk,
+            } => {
+                let mut then_mask = self.take_mask(false);
+                let mut else_mask = self.take_mask(false);
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let c = self.eval(cond, t, ix)? != 0;
+                    then_mask[t] = c;
+                    else_mask[t] = !c;
+                }
+                self.exec_block(then_blk, &mut then_mask, out)?;
+                self.exec_block(else_blk, &mut else_mask, out)?;
+                self.masks.push(then_mask);
+                self.masks.push(else_mask);
+                self.drop_jumped(mask);
+            }
+            CKind::Loop(l) => self.exec_loop(ix, l, mask, out)?,
+            CKind::Assume(cond) => {
+                for t in (0..n).filter(|t| mask[*t]) {
+                    if self.eval(cond, t, ix)? == 0 {
+                        return Err(Stop::Infeasible);
+                    }
+                }
+            }
+            CKind::Return => self.jump(mask, Status::Returned),
+            CKind::Break => self.jump(mask, Status::Broken),
+            CKind::Continue => self.jump(mask, Status::Continued),
+        }
+        Ok(())
+    }
+
+    /// `return`, `break`, `continue`: the enabled threads stop until the jump's target.
+    fn jump(&mut self, mask: &mut [bool], why: Status) {
+        for (t, m) in mask.iter_mut().enumerate() {
+            if *m {
+                self.status[t] = why;
+                *m = false;
+            }
+        }
+    }
+
+    /// After a nested block: threads that jumped out of it stay disabled here too.
+    fn drop_jumped(&self, mask: &mut [bool]) {
+        for (t, m) in mask.iter_mut().enumerate() {
+            *m &= self.status[t] == Status::Running;
+        }
+    }
+
+    /// A loop iterates while its guard holds for any thread still in it; threads leave
+    /// it for good when their guard is false, by `break` or by `return`.
+    fn exec_loop(
+        &mut self,
+        ix: StmtIx,
+        l: &'p CLoop,
+        mask: &mut [bool],
+        out: &mut Findings,
+    ) -> Result<(), Stop> {
+        let mut live = self.take_mask(false);
+        live.copy_from_slice(mask);
+        if let Some((slot, init, _)) = &l.var {
+            for t in (0..live.len()).filter(|t| live[*t]) {
+                let v = self.eval(init, t, ix)?;
+                self.set(t, *slot, v);
+            }
+        }
+        let parent = self.iters();
+        self.loop_stack.push(parent);
+        let mut k = 0;
+        loop {
+            let mut any = false;
+            for (t, in_loop) in live.iter_mut().enumerate() {
+                if *in_loop {
+                    *in_loop = self.eval(&l.cond, t, ix)? != 0;
+                    any |= *in_loop;
+                }
+            }
+            if !any {
+                break;
+            }
+            if k >= self.loop_bound {
+                return Err(Stop::LoopBound {
+                    line: self.prog.stmts[ix as usize].span.line,
+                    bound: self.loop_bound,
+                });
+            }
+            let id = self.interner.child(parent, k);
+            if let Some(top) = self.loop_stack.last_mut() {
+                *top = id;
+            }
+            let mut body_mask = self.take_mask(false);
+            body_mask.copy_from_slice(&live);
+            self.exec_block(&l.body, &mut body_mask, out)?;
+            self.masks.push(body_mask);
+            for (t, in_loop) in live.iter_mut().enumerate() {
+                match self.status[t] {
+                    Status::Continued if *in_loop => self.status[t] = Status::Running,
+                    Status::Running => {}
+                    _ => *in_loop = false,
+                }
+            }
+            if let Some((slot, _, step)) = &l.var {
+                for t in (0..live.len()).filter(|t| live[*t]) {
+                    let v = self.eval(step, t, ix)?;
+                    self.set(t, *slot, v);
+                }
+            }
+            k += 1;
+        }
+        self.masks.push(live);
+        self.loop_stack.pop();
+        for (t, m) in mask.iter_mut().enumerate() {
+            if *m && self.status[t] == Status::Broken {
+                self.status[t] = Status::Running;
+            }
+        }
+        self.drop_jumped(mask);
+        Ok(())
+    }
+
+    /// A barrier executed by all threads of the block ends its barrier interval; one
+    /// that only some threads reach diverges (and synchronizes nothing).
+    fn barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) {
+        let enabled = mask.iter().position(|m| *m);
+        let disabled = mask.iter().position(|m| !*m);
+        match (enabled, disabled) {
+            (Some(on), Some(off)) => {
+                let iters = self.interner.get(self.iters()).to_vec();
+                let run = &self.run;
+                let block = self.block;
+                out.divergence(self.prog, ix, || Witness {
+                    threads: [run.thread(on as u32, block), run.thread(off as u32, block)],
+                    index: None,
+                    iterations: [iters.clone(), iters],
+                    block_dim: run.block_dim,
+                    grid_dim: run.grid_dim,
+                    params: run.params.clone(),
+                });
+            }
+            (Some(_), None) => {
+                self.log.clear();
+                #[cfg(test)]
+                {
+                    self.epoch += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn memory(&mut self, array: u32) -> &mut FastMap<Loc, i64> {
+        match self.prog.arrays[array as usize].space {
+            Space::Shared => &mut self.shared_mem,
+            Space::Global => &mut self.global_mem,
+        }
+    }
+
+    fn load(&mut self, loc: Loc) -> i64 {
+        let seed = self.seed;
+        self.memory(loc.0)
+            .get(&loc)
+            .copied()
+            .unwrap_or_else(|| initial_content(seed, loc.0, loc.1))
+    }
+
+    fn store(&mut self, loc: Loc, v: i64) {
+        self.memory(loc.0).insert(loc, v);
+    }
+
+    /// The value an atomic operation stores, given the old content and its operand.
+    fn atomic(&mut self, op: AtomicOp, old: i64, v: i64) -> Result<i64, ArithError> {
+        let a = self.arith;
+        Ok(match op {
+            AtomicOp::Add => a.binary(BinOp::Add, old, v)?,
+            AtomicOp::Sub => a.binary(BinOp::Sub, old, v)?,
+            AtomicOp::Exch => v,
+            AtomicOp::Min => old.min(v),
+            AtomicOp::Max => old.max(v),
+            AtomicOp::And => a.binary(BinOp::BitAnd, old, v)?,
+            AtomicOp::Or => a.binary(BinOp::BitOr, old, v)?,
+            AtomicOp::Xor => a.binary(BinOp::BitXor, old, v)?,
+            // CUDA: ((old >= v) ? 0 : (old + 1)).
+            AtomicOp::Inc if old >= v => 0,
+            AtomicOp::Inc => a.binary(BinOp::Add, old, 1)?,
+            // CUDA: (((old == 0) || (old > v)) ? v : (old - 1)).
+            AtomicOp::Dec if old == 0 || old > v => v,
+            AtomicOp::Dec => a.binary(BinOp::Sub, old, 1)?,
+            // The IR keeps one operand of atomicCAS (the new value), not the compare
+            // value, so whether the swap happens is arbitrary.
+            AtomicOp::Cas if self.rng.coin() => v,
+            AtomicOp::Cas => old,
+        })
+    }
+
+    /// The interned iteration vector of the current statement.
+    fn iters(&self) -> u32 {
+        self.loop_stack.last().copied().unwrap_or(Interner::ROOT)
+    }
+
+    /// Checks an access against the accesses it is not ordered with, then logs it.
+    fn access(&mut self, t: usize, stmt: StmtIx, kind: AccessKind, loc: Loc, out: &mut Findings) {
+        let iters = self.iters();
+        let new = Entry {
+            stmt,
+            kind,
+            thread: t as u32,
+            block: self.block,
+            iters,
+        };
+        #[cfg(test)]
+        self.trace.push(super::tests::Traced {
+            entry: new,
+            loc,
+            iters: self.interner.get(iters).to_vec(),
+            epoch: self.epoch,
+        });
+        let cx = RunContext {
+            prog: self.prog,
+            interner: &self.interner,
+            run: &self.run,
+        };
+        self.log.access(loc, &new, &cx, out);
+        if self.prog.arrays[loc.0 as usize].space == Space::Global {
+            self.history.access(loc, &new, &cx, out);
+            self.history.record(loc, new);
+        }
+    }
+}
+
+/// Number of threads (blocks) in a block (grid) of these dimensions.
+pub(super) fn count(d: Dim3) -> u32 {
+    d[0].saturating_mul(d[1]).saturating_mul(d[2])
+}
+
+/// What an expression can read besides variables.
+#[derive(Clone, Copy)]
+struct Env {
+    arith: Arith,
+    tid: Dim3,
+    bid: Dim3,
+    bdim: Dim3,
+    gdim: Dim3,
+}
+
+/// Evaluates an expression. A division by zero yields an arbitrary value drawn from
+/// `rng`, or is an error without one.
+fn eval(e: &CExpr, env: &Env, frame: &[i64], mut rng: Option<&mut Rng>) -> Result<i64, ArithError> {
+    match e {
+        CExpr::Const(c) => Ok(env.arith.norm(*c)),
+        CExpr::Var(s) => Ok(frame[*s]),
+        CExpr::Builtin(b) => Ok(i64::from(match b {
+            Builtin::Tid(d) => env.tid[d.index()],
+            Builtin::Bid(d) => env.bid[d.index()],
+            Builtin::Bdim(d) => env.bdim[d.index()],
+            Builtin::Gdim(d) => env.gdim[d.index()],
+        })),
+        CExpr::Unary(op, a) => env.arith.unary(*op, eval(a, env, frame, rng)?),
+        CExpr::Binary(op, a, b) => {
+            let a = eval(a, env, frame, rng.as_deref_mut())?;
+            let b = eval(b, env, frame, rng.as_deref_mut())?;
+            match (env.arith.binary(*op, a, b), rng) {
+                (Err(ArithError::DivByZero), Some(rng)) => Ok(env.arith.norm(rng.arbitrary())),
+                (r, _) => r,
+            }
+        }
+    }
+}
+
+/// Whether a precondition holds. One that cannot be evaluated (division by zero,
+/// overflow) makes the launch infeasible rather than arbitrarily feasible.
+fn holds(e: &CExpr, env: &Env, frame: &[i64]) -> bool {
+    !matches!(eval(e, env, frame, None), Ok(0) | Err(_))
+}

@@ -1,0 +1,568 @@
+//! What the runs of one check found, merged across runs: racing statement pairs with
+//! their iteration classes, divergent barriers, notes. Also the per-run access logs
+//! the races are detected with.
+
+use std::collections::BTreeMap;
+
+use kpl::LabelTree;
+
+use super::compile::{Program, StmtIx};
+use super::values::FastMap;
+use crate::{Access, AccessKind, Dim3, Divergence, Race, ThreadId, Witness, in_text_order};
+
+/// An array element: (array index in [`Program::arrays`], element index).
+pub(super) type Loc = (u32, i64);
+
+/// One logged access. `iters` is an id of the [`Interner`] of the run.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Entry {
+    pub stmt: StmtIx,
+    pub kind: AccessKind,
+    /// Linear index of the thread in its block.
+    pub thread: u32,
+    /// Linear index of the block in the grid.
+    pub block: u32,
+    pub iters: u32,
+}
+
+const NIL: u32 = u32::MAX;
+
+/// The accesses of the running block since its last barrier, per array element and
+/// (thread, statement).
+///
+/// Keeping every access would make a barrier-free loop quadratic. A group keeps its
+/// last access `L` and, per loop depth `j`, the frontier `F_j`: the latest access whose
+/// first `j` iteration counters differ from `L`'s. That is all the race classes need:
+/// the accesses of one group come in increasing (lexicographic) iteration order, so
+/// for a new access `v` the accesses whose counters first differ from `v`'s at depth `j`
+/// exist iff the latest access with a smaller `j`-prefix — `L`, or `F_j` when `L` has
+/// `v`'s `j`-prefix — agrees with `v` on the first `j - 1` counters.
+#[derive(Default)]
+pub(super) struct AccessLog {
+    heads: FastMap<Loc, u32>,
+    groups: Vec<Group>,
+    /// `F_1 .. F_depth` of every group (iteration-vector ids, [`NIL`] when none).
+    frontiers: Vec<u32>,
+}
+
+/// The accesses of one thread by one statement to one element.
+struct Group {
+    thread: u32,
+    stmt: StmtIx,
+    kind: AccessKind,
+    /// `L`: the iteration vector of the latest access.
+    last: u32,
+    /// Where this group's `F_1 .. F_depth` start in [`AccessLog::frontiers`].
+    frontier_at: u32,
+    /// The number of loops around the statement.
+    depth: u32,
+    /// The next group of the same element ([`NIL`] at the end).
+    next: u32,
+}
+
+impl AccessLog {
+    pub(super) fn clear(&mut self) {
+        self.heads.clear();
+        self.groups.clear();
+        self.frontiers.clear();
+    }
+
+    /// Reports the races of `new` with the logged accesses of other threads to its
+    /// element (one access per race class is enough), then logs `new`.
+    pub(super) fn access(&mut self, loc: Loc, new: &Entry, cx: &RunContext, out: &mut Findings) {
+        let (prog, interner) = (cx.prog, cx.interner);
+        let v = interner.get(new.iters);
+        let mut own = None;
+        let mut cur = self.heads.get(&loc).copied().unwrap_or(NIL);
+        while let Some(g) = self.groups.get(cur as usize) {
+            let here = cur;
+            cur = g.next;
+            if g.thread == new.thread {
+                if g.stmt == new.stmt {
+                    own = Some(here);
+                }
+                continue;
+            }
+            if !conflicting(g.kind, new.kind) || out.saturated(prog, g.stmt, new.stmt, false) {
+                continue;
+            }
+            let entry = |iters| Entry {
+                stmt: g.stmt,
+                kind: g.kind,
+                thread: g.thread,
+                block: new.block,
+                iters,
+            };
+            let common = common_loops(prog, g.stmt, new.stmt);
+            let last = interner.get(g.last);
+            let d = first_difference(last, v, common);
+            out.race(cx, loc, &entry(g.last), new, false);
+            for j in 1..=d {
+                let f = self.frontiers[(g.frontier_at + j as u32 - 1) as usize];
+                if f != NIL && first_difference(interner.get(f), v, common) == j - 1 {
+                    out.race(cx, loc, &entry(f), new, false);
+                }
+            }
+        }
+        match own {
+            Some(g) => self.advance(g, new.iters, interner),
+            None => {
+                let depth = prog.stmts[new.stmt as usize].loops.len() as u32;
+                let frontier_at = self.frontiers.len() as u32;
+                self.frontiers.extend(std::iter::repeat_n(NIL, depth as usize));
+                let next = self.heads.insert(loc, self.groups.len() as u32).unwrap_or(NIL);
+                self.groups.push(Group {
+                    thread: new.thread,
+                    stmt: new.stmt,
+                    kind: new.kind,
+                    last: new.iters,
+                    frontier_at,
+                    depth,
+                    next,
+                });
+            }
+        }
+    }
+
+    /// A later access of the group: `F_j` becomes the old `L` where their `j`-prefixes differ.
+    fn advance(&mut self, g: u32, iters: u32, interner: &Interner) {
+        let Some(group) = self.groups.get_mut(g as usize) else {
+            return;
+        };
+        let depth = group.depth as usize;
+        let d = first_difference(interner.get(group.last), interner.get(iters), depth);
+        for j in d + 1..=depth {
+            self.frontiers[group.frontier_at as usize + j - 1] = group.last;
+        }
+        group.last = iters;
+    }
+}
+
+/// The first position below `limit` where the two iteration vectors differ (`limit`
+/// when they agree up to it).
+fn first_difference(a: &[u64], b: &[u64], limit: usize) -> usize {
+    (0..limit).find(|&k| a.get(k) != b.get(k)).unwrap_or(limit)
+}
+
+/// At least one write (atomics write), and not both atomic.
+fn conflicting(a: AccessKind, b: AccessKind) -> bool {
+    use AccessKind::*;
+    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
+}
+
+/// The global-memory accesses of the blocks that already ran, for races between
+/// blocks. Blocks have no common time line, so this keeps, per element and statement,
+/// a trie of the iteration-vector prefixes seen: a node per prefix (with one access
+/// below it) and up to two of its children, enough to tell whether an access with the
+/// same prefix and a *different* next counter exists.
+#[derive(Default)]
+pub(super) struct History {
+    /// Per element, the statements that accessed it (linked through `stmts`).
+    heads: FastMap<Loc, u32>,
+    stmts: Vec<(StmtIx, u32)>,
+    nodes: FastMap<(Loc, StmtIx, u32), Node>,
+    pending: Vec<(Loc, Entry)>,
+}
+
+struct Node {
+    rep: Entry,
+    kids: [Option<(u64, Entry)>; 2],
+}
+
+impl History {
+    pub(super) fn clear(&mut self) {
+        self.heads.clear();
+        self.stmts.clear();
+        self.nodes.clear();
+        self.pending.clear();
+    }
+
+    /// Remembers an access of the running block; it joins the history when the block ends.
+    pub(super) fn record(&mut self, loc: Loc, e: Entry) {
+        self.pending.push((loc, e));
+    }
+
+    pub(super) fn end_block(&mut self, interner: &Interner) {
+        for (loc, e) in std::mem::take(&mut self.pending) {
+            let v = interner.get(e.iters);
+            for k in 0..=v.len() {
+                let prefix = interner.prefix(e.iters, k);
+                let node = self.nodes.entry((loc, e.stmt, prefix)).or_insert_with(|| {
+                    if k == 0 {
+                        let next = self.heads.insert(loc, self.stmts.len() as u32).unwrap_or(NIL);
+                        self.stmts.push((e.stmt, next));
+                    }
+                    Node {
+                        rep: e,
+                        kids: [None, None],
+                    }
+                });
+                if let Some(&child) = v.get(k) {
+                    let known = node.kids.iter().flatten().any(|(c, _)| *c == child);
+                    if let Some(free) = node.kids.iter_mut().find(|kid| kid.is_none())
+                        && !known
+                    {
+                        *free = Some((child, e));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reports the races of `new` with the accesses of earlier blocks to its element:
+    /// one access per race class and statement.
+    pub(super) fn access(&self, loc: Loc, new: &Entry, cx: &RunContext, out: &mut Findings) {
+        let (prog, interner) = (cx.prog, cx.interner);
+        let v = interner.get(new.iters);
+        let mut cur = self.heads.get(&loc).copied().unwrap_or(NIL);
+        while let Some(&(stmt, next)) = self.stmts.get(cur as usize) {
+            cur = next;
+            let kind = prog.stmts[stmt as usize].access.unwrap_or(AccessKind::Read);
+            if !conflicting(kind, new.kind) || out.saturated(prog, stmt, new.stmt, true) {
+                continue;
+            }
+            let common = common_loops(prog, stmt, new.stmt);
+            // Walk down `new`'s own prefixes: at depth k, a child other than `new`'s
+            // next counter is an access that first differs from `new` at loop k + 1.
+            for (k, next_counter) in v.iter().take(common).map(Some).chain([None]).enumerate() {
+                let Some(node) = self.nodes.get(&(loc, stmt, interner.prefix(new.iters, k))) else {
+                    break;
+                };
+                let other = match next_counter {
+                    None => Some(&node.rep),
+                    Some(c) => node
+                        .kids
+                        .iter()
+                        .flatten()
+                        .find(|(kid, _)| kid != c)
+                        .map(|(_, e)| e),
+                };
+                if let Some(e) = other {
+                    out.race(cx, loc, e, new, true);
+                }
+            }
+        }
+    }
+}
+
+/// Interns iteration vectors (iteration numbers of the enclosing loops, outermost
+/// first) as a trie: a vector's id is derived from its parent prefix's id and its last
+/// counter, so the interpreter keeps the current vector's id up to date with one small
+/// hash lookup per loop iteration, and a prefix of a vector is one of its ancestors.
+pub(super) struct Interner {
+    ids: FastMap<(u32, u64), u32>,
+    nodes: Vec<INode>,
+}
+
+struct INode {
+    parent: u32,
+    vec: Vec<u64>,
+}
+
+impl Default for Interner {
+    fn default() -> Interner {
+        let mut i = Interner {
+            ids: FastMap::default(),
+            nodes: Vec::new(),
+        };
+        i.clear();
+        i
+    }
+}
+
+impl Interner {
+    /// The id of the empty vector (no enclosing loop).
+    pub(super) const ROOT: u32 = 0;
+
+    pub(super) fn clear(&mut self) {
+        self.ids.clear();
+        self.nodes.clear();
+        self.nodes.push(INode {
+            parent: Self::ROOT,
+            vec: Vec::new(),
+        });
+    }
+
+    /// The id of `parent`'s vector extended by `counter`.
+    pub(super) fn child(&mut self, parent: u32, counter: u64) -> u32 {
+        if let Some(id) = self.ids.get(&(parent, counter)) {
+            return *id;
+        }
+        let id = self.nodes.len() as u32;
+        let mut vec = self.get(parent).to_vec();
+        vec.push(counter);
+        self.nodes.push(INode { parent, vec });
+        self.ids.insert((parent, counter), id);
+        id
+    }
+
+    pub(super) fn get(&self, id: u32) -> &[u64] {
+        self.nodes.get(id as usize).map_or(&[], |n| n.vec.as_slice())
+    }
+
+    /// The id of the first `len` counters of vector `id`.
+    pub(super) fn prefix(&self, mut id: u32, len: usize) -> u32 {
+        while self.get(id).len() > len {
+            id = self.nodes.get(id as usize).map_or(Self::ROOT, |n| n.parent);
+        }
+        id
+    }
+}
+
+/// What race detection reads about the current run.
+pub(super) struct RunContext<'a> {
+    pub prog: &'a Program,
+    pub interner: &'a Interner,
+    pub run: &'a RunInfo,
+}
+
+/// The launch and parameters of the current run, for witnesses.
+pub(super) struct RunInfo {
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+    pub params: Vec<(String, i64)>,
+}
+
+impl RunInfo {
+    pub(super) fn thread(&self, thread: u32, block: u32) -> ThreadId {
+        ThreadId {
+            tid: unlinear(thread, self.block_dim),
+            bid: unlinear(block, self.grid_dim),
+        }
+    }
+
+    fn witness(&self, threads: [ThreadId; 2], index: Option<i64>, iterations: [Vec<u64>; 2]) -> Witness {
+        Witness {
+            threads,
+            index,
+            iterations,
+            block_dim: self.block_dim,
+            grid_dim: self.grid_dim,
+            params: self.params.clone(),
+        }
+    }
+}
+
+/// The x, y, z coordinates of a linear index (x varies fastest, as in CUDA).
+pub(super) fn unlinear(i: u32, dims: Dim3) -> Dim3 {
+    let x = dims[0].max(1);
+    let y = dims[1].max(1);
+    [i % x, (i / x) % y, i / (x * y)]
+}
+
+/// A racing statement pair, accumulated over all runs.
+struct RaceAcc {
+    array: u32,
+    first: StmtIx,
+    second: StmtIx,
+    intra: bool,
+    /// `inter[j - 1]`: seen across iterations of common loop `j`.
+    inter: Vec<bool>,
+    classes_seen: usize,
+    fixable: bool,
+    witness: Witness,
+    /// Nothing new can be learned from another same-block race of this pair
+    /// ([`SAME_BLOCK_DONE`]) or from any race of it ([`ALL_DONE`]). Lets the hot loop skip
+    /// the bookkeeping of races it already knows everything about.
+    saturated: u8,
+}
+
+/// The results of all runs of one check.
+pub(super) struct Findings {
+    races: FastMap<(StmtIx, StmtIx), RaceAcc>,
+    /// `RaceAcc::saturated` of every statement pair (both orders) as a dense matrix,
+    /// because the hot loop asks for it at every conflicting access; empty for kernels
+    /// too large for one, which then ask `races`.
+    saturation: Vec<u8>,
+    nstmts: usize,
+    divergences: BTreeMap<StmtIx, Divergence>,
+    notes: Vec<String>,
+}
+
+const SAME_BLOCK_DONE: u8 = 1;
+const ALL_DONE: u8 = 2;
+
+impl Findings {
+    pub(super) fn new(prog: &Program) -> Findings {
+        const MAX_DENSE: usize = 2048;
+        let n = prog.stmts.len();
+        Findings {
+            races: FastMap::default(),
+            saturation: if n <= MAX_DENSE {
+                vec![0; n * n]
+            } else {
+                Vec::new()
+            },
+            nstmts: n,
+            divergences: BTreeMap::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub(super) fn note(&mut self, msg: String) {
+        if !self.notes.contains(&msg) {
+            self.notes.push(msg);
+        }
+    }
+
+    /// Whether another race of statements `a` and `b` cannot add anything (all classes
+    /// seen, and for `cross_block` also known to be unfixable).
+    pub(super) fn saturated(&self, prog: &Program, a: StmtIx, b: StmtIx, cross_block: bool) -> bool {
+        let done = if cross_block { ALL_DONE } else { SAME_BLOCK_DONE };
+        if let Some(flags) = self.saturation.get(a as usize * self.nstmts + b as usize) {
+            return flags & done != 0;
+        }
+        let key = if prog.stmts[b as usize].post < prog.stmts[a as usize].post {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        self.races.get(&key).is_some_and(|acc| acc.saturated & done != 0)
+    }
+
+    /// Records a race between an earlier access `old` and the access `new` of the same
+    /// element `loc`, by distinct threads. `cross_block`: the threads are in different
+    /// blocks, so no barrier can order them.
+    pub(super) fn race(&mut self, cx: &RunContext, loc: Loc, old: &Entry, new: &Entry, cross_block: bool) {
+        let (prog, interner, run) = (cx.prog, cx.interner, cx.run);
+        let (a, b) = if prog.stmts[new.stmt as usize].post < prog.stmts[old.stmt as usize].post {
+            (new, old)
+        } else {
+            (old, new)
+        };
+        if self.saturated(prog, a.stmt, b.stmt, cross_block) {
+            return;
+        }
+        let common = common_loops(prog, a.stmt, b.stmt);
+        let (ia, ib) = (interner.get(a.iters), interner.get(b.iters));
+        let class = (0..common).find(|&j| ia.get(j) != ib.get(j));
+        let make_witness = || {
+            run.witness(
+                [run.thread(a.thread, a.block), run.thread(b.thread, b.block)],
+                Some(loc.1),
+                [ia.to_vec(), ib.to_vec()],
+            )
+        };
+        let acc = self.races.entry((a.stmt, b.stmt)).or_insert_with(|| RaceAcc {
+            array: loc.0,
+            first: a.stmt,
+            second: b.stmt,
+            intra: false,
+            inter: vec![false; common],
+            classes_seen: 0,
+            fixable: true,
+            witness: make_witness(),
+            saturated: 0,
+        });
+        let slot = match class {
+            None => &mut acc.intra,
+            Some(j) => &mut acc.inter[j],
+        };
+        if !*slot {
+            *slot = true;
+            acc.classes_seen += 1;
+        }
+        if cross_block && acc.fixable {
+            // Prefer a witness that shows why no barrier helps.
+            acc.fixable = false;
+            acc.witness = make_witness();
+        }
+        if acc.classes_seen == common + 1 {
+            acc.saturated |= SAME_BLOCK_DONE;
+            if !acc.fixable {
+                acc.saturated |= ALL_DONE;
+            }
+            let n = self.nstmts;
+            for ix in [
+                a.stmt as usize * n + b.stmt as usize,
+                b.stmt as usize * n + a.stmt as usize,
+            ] {
+                if let Some(flags) = self.saturation.get_mut(ix) {
+                    *flags = acc.saturated;
+                }
+            }
+        }
+    }
+
+    pub(super) fn divergence(&mut self, prog: &Program, stmt: StmtIx, witness: impl FnOnce() -> Witness) {
+        self.divergences.entry(stmt).or_insert_with(|| {
+            let info = &prog.stmts[stmt as usize];
+            Divergence {
+                stmt: info.id,
+                span: info.span,
+                witness: Some(witness()),
+            }
+        });
+    }
+
+    /// The report: races in program text order of their statements, divergences in
+    /// program text order.
+    pub(super) fn into_report(self, prog: &Program, tree: &LabelTree) -> crate::Report {
+        let access = |ix: StmtIx| {
+            let info = &prog.stmts[ix as usize];
+            Access {
+                stmt: info.id,
+                kind: info.access.unwrap_or(AccessKind::Read),
+                span: info.span,
+            }
+        };
+        let mut races: Vec<(u32, u32, Race)> = self
+            .races
+            .into_values()
+            .map(|acc| {
+                let (first, second, swapped) = in_text_order(tree, access(acc.first), access(acc.second));
+                let mut witness = acc.witness;
+                if swapped {
+                    witness.threads.swap(0, 1);
+                    witness.iterations.swap(0, 1);
+                }
+                let race = Race {
+                    array: prog.arrays[acc.array as usize].name.clone(),
+                    space: prog.arrays[acc.array as usize].space,
+                    first,
+                    second,
+                    intra: acc.intra,
+                    inter: (1..=acc.inter.len()).filter(|j| acc.inter[j - 1]).collect(),
+                    fixable: acc.fixable,
+                    witness: Some(witness),
+                };
+                let post = |ix: StmtIx| prog.stmts[ix as usize].post;
+                (
+                    post(acc.first).min(post(acc.second)),
+                    post(acc.first).max(post(acc.second)),
+                    race,
+                )
+            })
+            .collect();
+        races.sort_by(|x, y| (x.0, x.1, &x.2.array).cmp(&(y.0, y.1, &y.2.array)));
+        let mut divergences: Vec<(u32, Divergence)> = self
+            .divergences
+            .into_iter()
+            .map(|(ix, d)| (prog.stmts[ix as usize].post, d))
+            .collect();
+        divergences.sort_by_key(|(post, _)| *post);
+        crate::Report {
+            races: races.into_iter().map(|(_, _, r)| r).collect(),
+            divergences: divergences.into_iter().map(|(_, d)| d).collect(),
+            notes: self.notes,
+        }
+    }
+}
+
+/// The number of loops enclosing both statements.
+fn common_loops(prog: &Program, a: StmtIx, b: StmtIx) -> usize {
+    let (la, lb) = (&prog.stmts[a as usize].loops, &prog.stmts[b as usize].loops);
+    la.iter().zip(lb).take_while(|(x, y)| x == y).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_indices_unfold_x_fastest() {
+        assert_eq!(unlinear(5, [4, 2, 1]), [1, 1, 0]);
+        assert_eq!(unlinear(9, [2, 2, 3]), [1, 0, 2]);
+        assert_eq!(unlinear(0, [0, 0, 0]), [0, 0, 0]);
+    }
+}
