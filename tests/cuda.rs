@@ -8,7 +8,9 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn micro(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("micro-benchmarks").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("micro-benchmarks")
+        .join(name)
 }
 
 fn autosync_in(dir: &Path, args: &[&str]) -> Output {
@@ -48,8 +50,16 @@ fn micro_benchmarks_strip_and_fix_with_exactly_m_barriers() {
         let original = std::fs::read_to_string(&p).unwrap();
         assert_eq!(barriers(&original), m, "{file} carries its m barriers");
 
-        let out = autosync_in(dir.path(), &["fix", "--strip", "--oracle", "dynamic", "--format", "json", file]);
-        assert_eq!(out.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = autosync_in(
+            dir.path(),
+            &["fix", "--strip", "--oracle", "dynamic", "--format", "json", file],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
         let k = &doc["files"][0]["kernels"][0];
         assert_eq!(k["barriers"], m, "{file}");
@@ -59,7 +69,12 @@ fn micro_benchmarks_strip_and_fix_with_exactly_m_barriers() {
         assert_eq!(fixed, original, "{file}");
 
         let out = autosync_in(dir.path(), &["check", "--oracle", "dynamic", file]);
-        assert_eq!(out.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
 
@@ -76,13 +91,21 @@ fn micro_benchmarks_without_barriers_race_and_get_m_back() {
             .collect();
         std::fs::write(&p, &stripped).unwrap();
 
-        let out = autosync_in(dir.path(), &["check", "--oracle", "dynamic", "--format", "json", file]);
+        let out = autosync_in(
+            dir.path(),
+            &["check", "--oracle", "dynamic", "--format", "json", file],
+        );
         assert_eq!(out.status.code(), Some(1), "{file} races without its barriers");
         let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(doc["files"][0]["kernels"][0]["verdict"], "race", "{file}");
 
         let out = autosync_in(dir.path(), &["fix", "--oracle", "dynamic", file]);
-        assert_eq!(out.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         let fixed = std::fs::read_to_string(&p).unwrap();
         assert_eq!(barriers(&fixed), m, "{file}:\n{fixed}");
         assert_eq!(fixed, original, "{file}");

@@ -481,7 +481,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let vals = self.eval_args(args)?;
                 return Ok(match vals.into_iter().next() {
                     Some(Value { v: V::Int(e), ty }) => {
-                        let t = self.local("_abs", Some(e), span);
+                        let t = self.mutable_local("_abs", Some(e), span);
                         let neg = self.made_stmt(
                             StmtKind::Assign {
                                 var: t.clone(),
@@ -596,7 +596,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if let (Some(p), Some(q)) = (fold::int(&x), fold::int(&y)) {
                     return Value::int(Expr::Int(if min { p.min(q) } else { p.max(q) }), ty);
                 }
-                let t = self.local(if min { "_min" } else { "_max" }, Some(x), span);
+                let t = self.mutable_local(if min { "_min" } else { "_max" }, Some(x), span);
                 let set = self.made_stmt(
                     StmtKind::Assign {
                         var: t.clone(),
@@ -982,7 +982,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.bind_args(&params, argv, n)?;
             if returns > 1 || (returns == 1 && !last_is_return) {
                 let span = self.span(n);
-                let done = self.local(&format!("{}_done", def.name), Some(Expr::Int(0)), span);
+                let done = self.mutable_local(&format!("{}_done", def.name), Some(Expr::Int(0)), span);
                 let result = if ret_ty == Ty::Void {
                     None
                 } else {
@@ -1070,7 +1070,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 );
             }
             (V::Ptr(p), Ty::Ptr(_)) => {
-                let l = self.local(name, Some(p.off.clone()), span);
+                let l = self.mutable_local(name, Some(p.off.clone()), span);
                 self.add_var(
                     name,
                     ty.clone(),

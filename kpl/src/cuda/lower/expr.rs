@@ -768,6 +768,10 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     pub(super) fn address_of(&self, lv: LVal) -> Value {
         match lv {
+            LVal::Var(v) if matches!(self.vars[v].kind, VarKind::Ref(_)) => match self.vars[v].kind.clone() {
+                VarKind::Ref(inner) => self.address_of(inner),
+                _ => unreachable!("matched a reference"),
+            },
             LVal::Var(v) => {
                 let ty = self.vars[v].ty.clone();
                 Value {
@@ -966,7 +970,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 _ => Value::arb(Ty::BOOL),
             });
         }
-        let t = self.local("_b", init, span);
+        let t = self.mutable_local("_b", init, span);
         let mut then = stmts;
         let assign = match b.v {
             V::Int(y) => StmtKind::Assign {
@@ -1083,6 +1087,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 },
                 _ => None,
             };
+            if let LVal::Var(id) = &lv {
+                if matches!(self.vars[*id].kind, VarKind::Struct(_)) && self.load_struct(*id, r)? {
+                    return self.read(&lv, n);
+                }
+            }
             let v = match direct {
                 Some(k) => match self.read_into(r, &k)? {
                     Some(Value {
@@ -1110,9 +1119,64 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// written to memory.
     fn result_of(&mut self, lv: &LVal, written: Value, n: Node<'t>) -> R<Value> {
         match lv {
-            LVal::Var(_) => self.read(lv, n),
+            LVal::Var(id) if !matches!(self.vars[*id].kind, VarKind::Ref(_)) => self.read(lv, n),
             _ => Ok(written),
         }
+    }
+
+    /// `x = <memory>` for a struct variable: each integer field is read straight into
+    /// its local. False when `rhs` is not a read of a struct in memory (nothing done).
+    pub fn load_struct(&mut self, id: usize, rhs: Node<'t>) -> R<bool> {
+        let rhs = strip_parens(rhs);
+        if !matches!(
+            rhs.kind(),
+            "subscript_expression" | "field_expression" | "pointer_expression"
+        ) || self.text(rhs).trim_start().starts_with('&')
+        {
+            return Ok(false);
+        }
+        match self.expr(rhs)? {
+            Ref::L(LVal::Mem(p, ty)) if ty == self.vars[id].ty => {
+                self.load_fields(id, &p, &ty, rhs)?;
+                Ok(true)
+            }
+            Ref::L(lv) => {
+                let v = self.read(&lv, rhs)?;
+                self.write(&LVal::Var(id), v, rhs)?;
+                Ok(true)
+            }
+            Ref::V(v) => {
+                self.write(&LVal::Var(id), v, rhs)?;
+                Ok(true)
+            }
+        }
+    }
+
+    fn load_fields(&mut self, id: usize, p: &Ptr, ty: &Ty, n: Node<'t>) -> R<()> {
+        let (VarKind::Struct(fields), Some(s)) = (self.vars[id].kind.clone(), ty.as_struct().cloned()) else {
+            let v = self.read_mem(p, ty, n, None)?;
+            return self.write(&LVal::Var(id), v, n);
+        };
+        let cb = ty.cell_bytes() as u64;
+        let mut off = 0u64;
+        for ((_, fty), f) in s.fields.iter().zip(fields) {
+            let fp = self.advance(p, Expr::Int(off as i64), cb);
+            match self.vars[f].kind.clone() {
+                VarKind::Int(k) if fty.is_int() => {
+                    let v = self.read_mem(&fp, fty, n, Some(&k))?;
+                    if !matches!(&v.v, V::Int(Expr::Var(x)) if *x == k) {
+                        self.write(&LVal::Var(f), v, n)?;
+                    }
+                }
+                VarKind::Struct(_) => self.load_fields(f, &fp, fty, n)?,
+                _ => {
+                    let v = self.read_mem(&fp, fty, n, None)?;
+                    self.write(&LVal::Var(f), v, n)?;
+                }
+            }
+            off += fty.cells();
+        }
+        Ok(())
     }
 
     pub fn lval_type(&self, lv: &LVal) -> Ty {
@@ -1196,7 +1260,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         let out = match (&va.v, &vb.v) {
             (V::Int(x), V::Int(y)) => {
-                let t = self.local("_s", None, span);
+                let t = self.mutable_local("_s", None, span);
                 sa.push(self.made_stmt(
                     StmtKind::Assign {
                         var: t.clone(),
@@ -1229,7 +1293,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         fold::mul(x.off.clone(), Expr::Int((x.unit / unit) as i64))
                     }
                 };
-                let t = self.local("_p", None, span);
+                let t = self.mutable_local("_p", None, span);
                 sa.push(self.made_stmt(
                     StmtKind::Assign {
                         var: t.clone(),

@@ -293,6 +293,9 @@ pub(super) struct Lowerer<'p, 't> {
     unplaceable_blocks: usize,
     /// The call being lowered is a statement of its own (its result is not used).
     pub discard: bool,
+    /// KPL locals that may change after their declaration (C++ variables that are
+    /// assigned, pointer offsets, flags); every other local keeps its first value.
+    pub mutable: HashSet<String>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -364,6 +367,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             resolving: HashSet::new(),
             unplaceable_blocks: 0,
             discard: false,
+            mutable: HashSet::new(),
         }
     }
 
@@ -439,6 +443,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 place: Place::Nowhere,
             });
         }
+    }
+
+    /// Declares a fresh KPL local that will be assigned again.
+    pub fn mutable_local(&mut self, base: &str, init: Option<Expr>, span: Span) -> String {
+        let name = self.local(base, init, span);
+        self.mutable.insert(name.clone());
+        name
     }
 
     /// Declares a fresh KPL local and returns its name.
@@ -538,6 +549,20 @@ impl<'p, 't> Lowerer<'p, 't> {
             s.vars.insert(name.to_string(), id);
         }
         id
+    }
+
+    /// Hides a variable just declared (while its initializer is lowered).
+    pub fn pop_var_binding(&mut self, name: &str) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.remove(name);
+        }
+    }
+
+    /// Makes a variable visible by name in the current scope.
+    pub fn bind_var(&mut self, name: &str, id: VarId) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.insert(name.to_string(), id);
+        }
     }
 
     /// A variable not visible by name (fields of struct variables, results).

@@ -481,7 +481,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             // `continue` goes to the condition: evaluate it at the top from the second
             // iteration on.
-            let first = self.local("_first", Some(Expr::Int(1)), span);
+            let first = self.mutable_local("_first", Some(Expr::Int(1)), span);
             let brk = self.made_stmt(StmtKind::Break, span);
             cstmts.push(self.made_stmt(
                 StmtKind::If {
@@ -590,6 +590,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(false);
         }
         let var = self.fresh(&name);
+        self.mutable.insert(var.clone());
         self.add_var(&name, decl.ty.clone(), VarKind::Int(var.clone()));
         let (cond, cstmts) = match n.child_by_field_name("condition") {
             Some(c) => self.in_block(|l| l.cond_expr(c))?,
@@ -670,7 +671,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         // `continue` must still run the update: do it at the top from the second
         // iteration on, then test the condition.
-        let first = self.local("_first", Some(Expr::Int(1)), span);
+        let first = self.mutable_local("_first", Some(Expr::Int(1)), span);
         let check = self.made_stmt(
             StmtKind::If {
                 cond: fold::not(Expr::Var(first.clone())),
@@ -845,7 +846,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 ));
             }
             // while (1) { if (m || case1) { m = 1; ... } ...; break; }
-            let m = self.local("_m", Some(Expr::Int(0)), span);
+            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
             self.frame_mut().loops += 1;
             let mut stmts = Vec::new();
             for (labels, body, case) in &cases {
@@ -1054,43 +1055,63 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             Ty::Int { .. } => {
                 let assigned = self.frame().assigned.contains(name);
-                if !assigned {
-                    if let Some(i) = init {
-                        // Never assigned: keep constants as constants.
-                        if let Some(k) = self.const_eval(i) {
-                            let v = self.convert(Value::int(Expr::Int(k), Ty::INT), &ty, d)?;
-                            if let V::Int(e) = v.v {
-                                self.add_var(name, ty, VarKind::Fixed(e));
-                                return Ok(());
-                            }
-                        }
+                let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
+                let memory_read = plain.is_some_and(|i| {
+                    matches!(
+                        strip_parens(i).kind(),
+                        "subscript_expression" | "field_expression" | "pointer_expression"
+                    )
+                });
+                if let (Some(i), true) = (plain, memory_read) {
+                    // `int x = A[i];`: read straight into x.
+                    let kpl = self.fresh(name);
+                    if assigned {
+                        self.mutable.insert(kpl.clone());
                     }
-                }
-                let kpl = self.fresh(name);
-                let at = self.mark();
-                self.emit(
-                    StmtKind::Local {
-                        var: kpl.clone(),
-                        init: None,
-                    },
-                    span,
-                );
-                if let Some(i) =
-                    init.filter(|i| i.kind() != "argument_list" && i.kind() != "initializer_list")
-                {
+                    let at = self.mark();
+                    self.emit(
+                        StmtKind::Local {
+                            var: kpl.clone(),
+                            init: None,
+                        },
+                        span,
+                    );
                     let v = match self.read_into(i, &kpl)? {
                         Some(v) => v,
                         None => self.rvalue(i)?,
                     };
-                    let direct = matches!(&v.v, V::Int(Expr::Var(x)) if *x == kpl);
-                    if !direct {
+                    if !matches!(&v.v, V::Int(Expr::Var(x)) if *x == kpl) {
                         let v = self.convert(v, &ty, d)?;
                         self.set_init(at, &kpl, v, span);
                     }
-                } else if let Some(v) = init_value(self, &ty)? {
-                    self.set_init(at, &kpl, v, span);
+                    self.add_var(name, ty, VarKind::Int(kpl));
+                    return Ok(());
                 }
-                self.add_var(name, ty, VarKind::Int(kpl));
+                let v = match plain {
+                    Some(i) => {
+                        let v = self.rvalue(i)?;
+                        Some(self.convert(v, &ty, d)?)
+                    }
+                    None => init_value(self, &ty)?,
+                };
+                match v.map(|v| v.v) {
+                    Some(V::Int(e)) if !assigned && fold::int(&e).is_some() => {
+                        // Never assigned and constant: no local needed.
+                        self.add_var(name, ty, VarKind::Fixed(e));
+                    }
+                    v => {
+                        let init = match v {
+                            Some(V::Int(e)) => Some(e),
+                            _ => None,
+                        };
+                        let kpl = if assigned {
+                            self.mutable_local(name, init, span)
+                        } else {
+                            self.local(name, init, span)
+                        };
+                        self.add_var(name, ty, VarKind::Int(kpl));
+                    }
+                }
                 Ok(())
             }
             Ty::Ptr(pointee) => {
@@ -1111,7 +1132,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         unit,
                     },
                     _ => {
-                        let l = self.local(name, off, span);
+                        let l = self.mutable_local(name, off, span);
                         VarKind::Ptr {
                             target,
                             off: Offset::Local(l),
@@ -1141,6 +1162,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ok(())
             }
             Ty::Struct(_) => {
+                if let Some(i) = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list")) {
+                    // Declare the fields first, so a load goes straight into them.
+                    let id = self.new_var(name, &ty, span)?;
+                    self.pop_var_binding(name);
+                    if !self.load_struct(id, i)? {
+                        let v = self.rvalue(i)?;
+                        let v = self.convert(v, &ty, d)?;
+                        self.write(&LVal::Var(id), v, d)?;
+                    }
+                    self.bind_var(name, id);
+                    return Ok(());
+                }
                 let v = init_value(self, &ty)?;
                 let id = self.new_var(name, &ty, span)?;
                 if let Some(v) = v {
@@ -1194,9 +1227,9 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     fn var_kind(&mut self, name: &str, ty: &Ty, span: crate::ir::Span) -> VarKind {
         match ty {
-            Ty::Int { .. } => VarKind::Int(self.local(name, None, span)),
+            Ty::Int { .. } => VarKind::Int(self.mutable_local(name, None, span)),
             Ty::Ptr(p) => {
-                let l = self.local(name, None, span);
+                let l = self.mutable_local(name, None, span);
                 VarKind::Ptr {
                     target: None,
                     off: Offset::Local(l),
@@ -1229,14 +1262,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// Whether an expression reads only values that never change.
     pub fn stable(&self, e: &Expr) -> bool {
         let mut ok = true;
-        e.for_each_var(&mut |v| {
-            let fixed = self.params.iter().any(|p| p.name() == v)
-                || self.vars.iter().any(|x| {
-                    matches!(&x.kind, VarKind::Int(k) if k == v)
-                        && !self.frames.iter().any(|f| f.assigned.contains(&x.name))
-                });
-            ok &= fixed;
-        });
+        e.for_each_var(&mut |v| ok &= !self.mutable.contains(v));
         ok
     }
 
@@ -1308,6 +1334,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     let unit = self.arrays[a].cell;
                     let off = if assigned {
                         let l = self.fresh(&name);
+                        self.mutable.insert(l.clone());
                         copies.push(self.made_stmt(
                             StmtKind::Local {
                                 var: l.clone(),
@@ -1330,6 +1357,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     self.params.push(Param::Scalar { name: kpl.clone() });
                     if assigned {
                         let l = self.fresh(&name);
+                        self.mutable.insert(l.clone());
                         copies.push(self.made_stmt(
                             StmtKind::Local {
                                 var: l.clone(),
@@ -1374,6 +1402,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     self.params.push(Param::Scalar { name: kpl.clone() });
                     if assigned {
                         let l = self.fresh(&fname);
+                        self.mutable.insert(l.clone());
                         copies.push(self.made_stmt(
                             StmtKind::Local {
                                 var: l.clone(),
