@@ -283,9 +283,11 @@ fn fix_kernel(
             if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
                 inserted.remove(i);
             } else {
-                edits
-                    .remove
-                    .push((rewrite::remove(&src.text, st.span), st.span.line));
+                let edit = match original_tree.label_of(st.id) {
+                    Some(l) => rewrite::remove_stmt(&src.text, &original_tree, l),
+                    None => rewrite::remove(&src.text, st.span),
+                };
+                edits.remove.push((edit, st.span.line));
             }
         }
     }

@@ -160,6 +160,23 @@ fn span_start_of_stmt(tree: &LabelTree, l: Label) -> usize {
     }
 }
 
+/// The edit that deletes the statement labelled `l` (a barrier, for `--strip`): like
+/// [`remove`], except that the whole body of a brace-less `if`/`for`/`while`/`else`
+/// becomes the empty statement `;`, so the code after it does not become the body.
+pub fn remove_stmt(src: &str, tree: &LabelTree, l: Label) -> Edit {
+    let span = tree.node(l).span;
+    let braceless = tree.parent(l).is_some_and(|p| !tree.node(p).braces);
+    if braceless {
+        return Edit {
+            start: span.start,
+            end: span.end,
+            text: ";".to_string(),
+            mark: 0,
+        };
+    }
+    remove(src, span)
+}
+
 /// The edit that deletes the statement at `span`: its whole line when nothing else is on
 /// it (a trailing `//` comment goes with it), otherwise just the statement.
 pub fn remove(src: &str, span: Span) -> Edit {

@@ -536,7 +536,10 @@ __global__ void k(uint *a) {
     let stmts = k.stmts();
     // The store (line 12), the barrier written as a macro call (line 13), the loop (15).
     assert_eq!(stmts[2].span.line, 12);
-    assert_eq!(line_text(stmts[2].span), "s[IDX(threadIdx.y, threadIdx.x)] = a[UMUL(blockIdx.x, 256) + threadIdx.x];");
+    assert_eq!(
+        line_text(stmts[2].span),
+        "s[IDX(threadIdx.y, threadIdx.x)] = a[UMUL(blockIdx.x, 256) + threadIdx.x];"
+    );
     assert_eq!((stmts[3].span.line, line_text(stmts[3].span)), (13, "SYNC;"));
     assert_eq!(stmts[4].span.line, 15);
     assert!(line_text(stmts[4].span).starts_with("for (int i = 0;"));

@@ -478,10 +478,21 @@ impl<'p, 't> Lowerer<'p, 't> {
         let span = self.span(n);
         if let Some(b) = self.blocks.last_mut() {
             let len = b.len();
+            // A barrier is the statement's own only when it is all the statement does
+            // (`__syncthreads();`): then `--strip` may delete the statement's text.
+            let own_barrier = len == start + 1;
             for (i, s) in b.iter_mut().enumerate().skip(start) {
-                if i + 1 == len && exact {
+                if i + 1 == len && exact && (own_barrier || !s.kind.is_barrier()) {
                     s.place = Place::After;
                     s.span = span;
+                    // "After the else branch" is after the whole statement.
+                    if let StmtKind::If {
+                        else_blk: Some(e), ..
+                    } = &mut s.kind
+                    {
+                        e.span.end = span.end;
+                        e.span.end_line = span.end_line;
+                    }
                 } else {
                     s.place = Place::Nowhere;
                 }
@@ -733,7 +744,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.frame_mut().assigned = stmt::assigned_names(self.prog, body);
         self.push_scope();
         self.frame_mut().scope_base = self.scopes.len() - 1;
-        let top = self
+        let mut top = self
             .prog
             .map
             .main_range(body.start_byte()..body.start_byte() + 1)
@@ -742,6 +753,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             l.kernel_params(&def)?;
             l.compound_items(body)
         })?;
+        if let Some(s) = stmts.iter_mut().find(|s| s.place == Place::BlockTop) {
+            // Parameter copies open the body (see `kernel_params`).
+            if !top {
+                s.place = Place::Nowhere;
+            }
+            top = false;
+        }
         if self.scratch_used {
             stmts.insert(
                 0,

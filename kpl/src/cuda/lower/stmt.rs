@@ -1376,6 +1376,11 @@ impl<'p, 't> Lowerer<'p, 't> {
             };
             self.add_var(&name, ty, kind);
         }
+        // Copies of assigned parameters come before the body: a barrier after the last
+        // one is at the top of the source body.
+        if let Some(last) = copies.last_mut() {
+            last.place = Place::BlockTop;
+        }
         self.extend(copies);
         Ok(())
     }
