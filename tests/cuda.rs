@@ -113,3 +113,218 @@ fn micro_benchmarks_without_barriers_race_and_get_m_back() {
         assert_eq!(out.status.code(), Some(0), "{file}");
     }
 }
+
+#[test]
+fn bad_input_is_exit_2_with_a_located_diagnostic_and_the_file_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "syntax.cu",
+            "__global__ void k(int *a) {\n    a[threadIdx.x] = ;\n    __syncthreads();\n}\n",
+            "syntax.cu:2:20: syntax error",
+        ),
+        (
+            "goto.cu",
+            "__global__ void k(int *a) {\n    __syncthreads();\nagain:\n    a[0] = 1;\n    goto again;\n}\n",
+            "goto.cu:5:5: unsupported: `goto`",
+        ),
+        (
+            "include.cu",
+            "#include \"kernels/common.h\"\n__global__ void k(int *a) { __syncthreads(); }\n",
+            "include.cu:1:1: cannot find the included file \"kernels/common.h\"",
+        ),
+        (
+            "recursion.cu",
+            "__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *a) {\n    a[0] = f(3);\n    __syncthreads();\n}\n",
+            "recursion.cu:1:38: unsupported: recursive call of `f`",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        for cmd in [&["check"][..], &["fix"][..], &["fix", "--strip"][..]] {
+            let mut args = cmd.to_vec();
+            args.push(name);
+            let out = autosync_in(dir.path(), &args);
+            assert_eq!(out.status.code(), Some(2), "{name} {cmd:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(expected), "{name}: {err}");
+            assert!(err.contains("help:"), "{name}: {err}");
+            assert_eq!(std::fs::read_to_string(&p).unwrap(), text, "{name} untouched");
+        }
+    }
+    // The include is found with -I.
+    std::fs::create_dir_all(dir.path().join("inc/kernels")).unwrap();
+    std::fs::write(dir.path().join("inc/kernels/common.h"), "#define N 4\n").unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["check", "--oracle", "dynamic", "-I", "inc", "include.cu"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn diff_adds_braces_and_applies_with_git_apply_and_patch() {
+    let dir = tempfile::tempdir().unwrap();
+    // Thread t updates element t+i in iteration i: iterations race with each other, so a
+    // barrier goes into the brace-less loop body.
+    let src = "//--blockDim=8 --gridDim=1
+__global__ void shift(int *out, int n)
+{
+    __shared__ int s[8];
+    s[threadIdx.x] = 0;
+    for (int i = 0; i < n; i++)
+        s[(threadIdx.x + i) % 8] += i;
+    out[threadIdx.x] = s[threadIdx.x];
+}
+";
+    std::fs::write(dir.path().join("shift.cu"), src).unwrap();
+    let out = autosync_in(dir.path(), &["fix", "--diff", "--oracle", "dynamic", "shift.cu"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let patch = String::from_utf8(out.stdout).unwrap();
+    assert!(patch.starts_with("--- a/shift.cu\n+++ b/shift.cu\n"), "{patch}");
+    std::fs::write(dir.path().join("p.diff"), &patch).unwrap();
+    let git = Command::new("git")
+        .current_dir(dir.path())
+        .args(["apply", "--check", "p.diff"])
+        .output()
+        .unwrap();
+    assert!(git.status.success(), "{}", String::from_utf8_lossy(&git.stderr));
+    let patched = Command::new("patch")
+        .current_dir(dir.path())
+        .args(["-p1", "-i", "p.diff"])
+        .output()
+        .unwrap();
+    assert!(
+        patched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&patched.stderr)
+    );
+    let fixed = std::fs::read_to_string(dir.path().join("shift.cu")).unwrap();
+    // Same as --stdout would print, and the barriers went into new braces.
+    let mut stdout_run = dir.path().to_path_buf();
+    stdout_run.push("again.cu");
+    std::fs::write(&stdout_run, src).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["fix", "--stdout", "--oracle", "dynamic", "again.cu"],
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), fixed);
+    assert!(fixed.contains("    for (int i = 0; i < n; i++) {\n"), "{fixed}");
+    assert!(
+        fixed.contains("        s[(threadIdx.x + i) % 8] += i;\n"),
+        "{fixed}"
+    );
+    assert_eq!(barriers(&fixed), 2, "{fixed}");
+    let out = autosync_in(dir.path(), &["check", "--oracle", "dynamic", "shift.cu"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn template_kernels_are_named_by_instantiation_and_selectable() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "//--blockDim=8 --gridDim=1
+template <class T, int N>
+__global__ void shift(T *out)
+{
+    __shared__ T s[N + 1];
+    s[threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x + 1];
+}
+template __global__ void shift<int, 8>(int *);
+template __global__ void shift<float, 8>(float *);
+";
+    std::fs::write(dir.path().join("t.cu"), src).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["check", "--oracle", "dynamic", "--format", "json", "t.cu"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = doc["files"][0]["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["shift<int,8>", "shift<float,8>"]);
+    let out = autosync_in(
+        dir.path(),
+        &[
+            "check",
+            "--oracle",
+            "dynamic",
+            "--format",
+            "json",
+            "--kernel",
+            "shift<float,8>",
+            "t.cu",
+        ],
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["files"][0]["kernels"].as_array().unwrap().len(), 1);
+    let out = autosync_in(
+        dir.path(),
+        &[
+            "check", "--oracle", "dynamic", "--format", "json", "--kernel", "shift", "t.cu",
+        ],
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["files"][0]["kernels"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_aliasing_assumption_is_noted_and_alias_drops_it() {
+    let src = "//--blockDim=4 --gridDim=1
+__global__ void copy(int *dst, int *src)
+{
+    dst[threadIdx.x] = src[threadIdx.x + 1];
+}
+";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.cu"), src).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["check", "--oracle", "dynamic", "--format", "json", "c.cu"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &doc["files"][0]["kernels"][0];
+    assert!(k["notes"][0].as_str().unwrap().contains("do not alias"), "{k}");
+    // If dst and src may be the same array, thread t+1's write races with thread t's read.
+    let out = autosync_in(
+        dir.path(),
+        &[
+            "check",
+            "--oracle",
+            "dynamic",
+            "--alias",
+            "--param",
+            "src_base=0",
+            "c.cu",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = autosync(&["--version"]);
+}

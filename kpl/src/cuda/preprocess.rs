@@ -231,9 +231,9 @@ fn lex(text: &str, pos: usize) -> Lexeme {
             let mut i = pos + 1;
             while i < n {
                 let d = b[i];
-                if matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P') {
-                    i += 1;
-                } else if is_ident_char(d) || d == b'.' || (d == b'\'' && is_ident_char(at(i + 1))) {
+                let exponent_sign = matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if exponent_sign || is_ident_char(d) || d == b'.' || (d == b'\'' && is_ident_char(at(i + 1)))
+                {
                     i += 1;
                 } else {
                     break;
@@ -420,11 +420,12 @@ impl Preprocessor<'_> {
             out: last,
             origin: Origin::Verbatim { file: f, start },
         }) = self.segments.last_mut()
+            && *f == file
+            && last.end == out
+            && *start + last.len() == range.start
         {
-            if *f == file && last.end == out && *start + last.len() == range.start {
-                last.end = self.out.len();
-                return;
-            }
+            last.end = self.out.len();
+            return;
         }
         self.segments.push(Segment {
             out: out..self.out.len(),
@@ -629,12 +630,13 @@ impl Preprocessor<'_> {
         while i < body.len() {
             let t = &body[i];
             let next_is_paste = body.get(i + 1).is_some_and(|n| n.is("##"));
-            if m.params.is_some() && (t.is("#") || t.is("%:")) {
-                if let Some(p) = body.get(i + 1).and_then(param_of) {
-                    out.push(Tok::new(Kind::Literal, &stringify(&args[p]), t.space));
-                    i += 2;
-                    continue;
-                }
+            if m.params.is_some()
+                && (t.is("#") || t.is("%:"))
+                && let Some(p) = body.get(i + 1).and_then(param_of)
+            {
+                out.push(Tok::new(Kind::Literal, &stringify(&args[p]), t.space));
+                i += 2;
+                continue;
             }
             if t.is("##") {
                 // Paste the last token written with the next one (unexpanded).
@@ -686,7 +688,7 @@ impl Preprocessor<'_> {
                 i += 1;
                 continue;
             }
-            if disabled.iter().any(|d| *d == t.text) {
+            if disabled.contains(&t.text) {
                 let mut p = t.clone();
                 p.painted = true;
                 out.push(p);
@@ -1219,10 +1221,7 @@ impl IfExpr<'_> {
 
     fn binary(&mut self, min: u8) -> Result<i64, String> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(op) = self.peek().map(|t| t.text.clone()) else {
-                break;
-            };
+        while let Some(op) = self.peek().map(|t| t.text.clone()) {
             let prec = match op.as_str() {
                 "||" => 1,
                 "&&" => 2,

@@ -278,16 +278,16 @@ impl<'t> Program<'t> {
                 for d in declarators {
                     if innermost_function_declarator(d).is_some() {
                         self.function(n, n, template, class);
-                    } else if class.is_none() {
-                        if let Some(name) = declarator_name(d, self.src) {
-                            self.globals.insert(
-                                name,
-                                GlobalDef {
-                                    decl: n,
-                                    declarator: d,
-                                },
-                            );
-                        }
+                    } else if class.is_none()
+                        && let Some(name) = declarator_name(d, self.src)
+                    {
+                        self.globals.insert(
+                            name,
+                            GlobalDef {
+                                decl: n,
+                                declarator: d,
+                            },
+                        );
                     }
                 }
             }
@@ -543,10 +543,10 @@ pub fn last_name(n: Node, src: &str) -> String {
             None => break,
         }
     }
-    if cur.kind() == "template_function" || cur.kind() == "template_type" {
-        if let Some(x) = cur.child_by_field_name("name") {
-            return text(x, src).to_string();
-        }
+    if (cur.kind() == "template_function" || cur.kind() == "template_type")
+        && let Some(x) = cur.child_by_field_name("name")
+    {
+        return text(x, src).to_string();
     }
     text(cur, src).to_string()
 }

@@ -452,12 +452,10 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         // The file's own functions win over builtins of the same name.
         let defined = self.prog.functions(name, None);
-        if !defined.is_empty() && !(scope.contains("::") && self.prog.funcs[defined[0]].body.is_none()) {
-            if let Some(f) = self.overload(&defined, args.len()) {
-                if self.prog.funcs[f].body.is_some() {
-                    return self.inline(f, args, targs, None, n);
-                }
-            }
+        if let Some(f) = self.overload(&defined, args.len())
+            && self.prog.funcs[f].body.is_some()
+        {
+            return self.inline(f, args, targs, None, n);
         }
         if self.prog.structs_by_name.contains_key(name)
             || self.lookup_alias(name).is_some()
@@ -911,7 +909,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Err(self.unsupported(
                 n,
                 &format!("recursive call of `{}`", def.name),
-                "autosync inlines device functions",
+                "autosync inlines device functions: write the recursion as a loop",
             ));
         }
         if self.frames.len() > 48 {

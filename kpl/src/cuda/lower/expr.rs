@@ -40,7 +40,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             return p.clone();
         }
         let u = p.unit.max(1) as u64;
-        if bytes % u == 0 {
+        if bytes.is_multiple_of(u) {
             let step = (bytes / u) as i64;
             return Ptr {
                 target: p.target,
@@ -1087,10 +1087,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 },
                 _ => None,
             };
-            if let LVal::Var(id) = &lv {
-                if matches!(self.vars[*id].kind, VarKind::Struct(_)) && self.load_struct(*id, r)? {
-                    return self.read(&lv, n);
-                }
+            if let LVal::Var(id) = &lv
+                && matches!(self.vars[*id].kind, VarKind::Struct(_))
+                && self.load_struct(*id, r)?
+            {
+                return self.read(&lv, n);
             }
             let v = match direct {
                 Some(k) => match self.read_into(r, &k)? {

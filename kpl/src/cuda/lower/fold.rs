@@ -13,10 +13,10 @@ pub fn int(e: &Expr) -> Option<i64> {
 
 pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
     use BinOp::*;
-    if let (Some(x), Some(y)) = (int(&a), int(&b)) {
-        if let Ok(v) = Arith::Unbounded.binary(op, x, y) {
-            return Expr::Int(v);
-        }
+    if let (Some(x), Some(y)) = (int(&a), int(&b))
+        && let Ok(v) = Arith::Unbounded.binary(op, x, y)
+    {
+        return Expr::Int(v);
     }
     match (op, int(&a), int(&b)) {
         (Add, Some(0), _) => return b,
@@ -27,18 +27,17 @@ pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
         _ => {}
     }
     // (x * k) / k and (x * k + y * k) / k, which pointer arithmetic produces.
-    if let (Div, Some(k)) = (op, int(&b)) {
-        if k > 0 {
-            if let Some(q) = divide_exact(&a, k) {
-                return q;
-            }
-        }
+    if let (Div, Some(k)) = (op, int(&b))
+        && k > 0
+        && let Some(q) = divide_exact(&a, k)
+    {
+        return q;
     }
     // x + (-k) → x - k
-    if let (Add, Some(k)) = (op, int(&b)) {
-        if k < 0 {
-            return Expr::bin(Sub, a, Expr::Int(-k));
-        }
+    if let (Add, Some(k)) = (op, int(&b))
+        && k < 0
+    {
+        return Expr::bin(Sub, a, Expr::Int(-k));
     }
     Expr::bin(op, a, b)
 }
@@ -76,10 +75,10 @@ pub fn div(a: Expr, b: Expr) -> Expr {
 }
 
 pub fn un(op: UnOp, a: Expr) -> Expr {
-    if let Some(x) = int(&a) {
-        if let Ok(v) = Arith::Unbounded.unary(op, x) {
-            return Expr::Int(v);
-        }
+    if let Some(x) = int(&a)
+        && let Ok(v) = Arith::Unbounded.unary(op, x)
+    {
+        return Expr::Int(v);
     }
     if let (UnOp::Not, Expr::Unary(UnOp::Not, inner)) = (op, &a) {
         // !!x is x != 0

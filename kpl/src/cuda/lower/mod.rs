@@ -670,16 +670,14 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         }
         for l in &self.prog.launches {
-            if let Some(fun) = l.child_by_field_name("function") {
-                if fun.kind() == "template_function"
-                    && fun
-                        .child_by_field_name("name")
-                        .is_some_and(|n| self.text(n) == def.name)
-                {
-                    if let Some(args) = fun.child_by_field_name("arguments") {
-                        arg_lists.push(args);
-                    }
-                }
+            if let Some(fun) = l.child_by_field_name("function")
+                && fun.kind() == "template_function"
+                && fun
+                    .child_by_field_name("name")
+                    .is_some_and(|n| self.text(n) == def.name)
+                && let Some(args) = fun.child_by_field_name("arguments")
+            {
+                arg_lists.push(args);
             }
         }
         let mut out: Vec<Instance> = Vec::new();

@@ -58,10 +58,10 @@ pub(super) fn assigned_names(prog: &Program, body: Node) -> HashSet<String> {
                 if let Some(name) = callee {
                     for &fi in prog.funcs_by_name.get(&name).into_iter().flatten() {
                         for (i, p) in prog.funcs[fi].params().iter().enumerate() {
-                            if prog.text(*p).contains('&') {
-                                if let Some(a) = args.get(i) {
-                                    root_name(prog, *a, &mut out);
-                                }
+                            if prog.text(*p).contains('&')
+                                && let Some(a) = args.get(i)
+                            {
+                                root_name(prog, *a, &mut out);
                             }
                         }
                     }
@@ -301,22 +301,22 @@ impl<'p, 't> Lowerer<'p, 't> {
             if let Some(init) = c.child_by_field_name("initializer") {
                 self.stmt(init)?;
             }
-            if let Some(v) = value {
-                if v.kind() == "declaration" {
-                    self.declaration(v)?;
-                    let d = v
-                        .child_by_field_name("declarator")
-                        .and_then(|d| declarator_name(d, self.prog.src));
-                    let Some(name) = d else {
-                        return Err(self.unsupported(v, "condition", ""));
-                    };
-                    // The condition is the declared variable.
-                    let Some(id) = v.child_by_field_name("declarator") else {
-                        return Err(self.unsupported(v, "condition", ""));
-                    };
-                    let _ = name;
-                    value = Some(id.child_by_field_name("declarator").unwrap_or(id));
-                }
+            if let Some(v) = value
+                && v.kind() == "declaration"
+            {
+                self.declaration(v)?;
+                let d = v
+                    .child_by_field_name("declarator")
+                    .and_then(|d| declarator_name(d, self.prog.src));
+                let Some(name) = d else {
+                    return Err(self.unsupported(v, "condition", ""));
+                };
+                // The condition is the declared variable.
+                let Some(id) = v.child_by_field_name("declarator") else {
+                    return Err(self.unsupported(v, "condition", ""));
+                };
+                let _ = name;
+                value = Some(id.child_by_field_name("declarator").unwrap_or(id));
             }
             value.ok_or_else(|| self.unsupported(c, "condition", ""))?
         } else {

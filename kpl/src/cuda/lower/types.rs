@@ -347,17 +347,17 @@ impl<'p, 't> Lowerer<'p, 't> {
                 // a constant).
                 let inner = a.child_by_field_name("type");
                 let plain = a.child_by_field_name("declarator").is_none();
-                if let (Some(i), true) = (inner, plain) {
-                    if i.kind() == "type_identifier" {
-                        let name = self.text(i);
-                        if let Some(Binding::Value(v)) = self.binding(name) {
-                            out.push(Binding::Value(v));
-                            continue;
-                        }
-                        if let Some(v) = self.const_eval(i) {
-                            out.push(Binding::Value(Expr::Int(v)));
-                            continue;
-                        }
+                if let (Some(i), true) = (inner, plain)
+                    && i.kind() == "type_identifier"
+                {
+                    let name = self.text(i);
+                    if let Some(Binding::Value(v)) = self.binding(name) {
+                        out.push(Binding::Value(v));
+                        continue;
+                    }
+                    if let Some(v) = self.const_eval(i) {
+                        out.push(Binding::Value(Expr::Int(v)));
+                        continue;
                     }
                 }
                 out.push(Binding::Type(self.type_descriptor(a)?));
