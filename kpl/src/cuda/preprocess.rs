@@ -264,7 +264,13 @@ fn lex(text: &str, pos: usize) -> Lexeme {
 fn literal_end(b: &[u8], mut i: usize, quote: u8) -> usize {
     while i < b.len() {
         match b[i] {
-            b'\\' => i += 2,
+            // Skip the escaped character, all of it (it may be several bytes).
+            b'\\' => {
+                i += 2;
+                while i < b.len() && (b[i] & 0xC0) == 0x80 {
+                    i += 1;
+                }
+            }
             b'\n' => return i,
             c if c == quote => return i + 1,
             _ => i += 1,

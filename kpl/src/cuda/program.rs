@@ -10,6 +10,9 @@ use tree_sitter::{Node, Parser, Tree};
 use super::error::{CudaError, ErrorKind};
 use super::source_map::SourceMap;
 
+/// Deepest syntax tree the front end accepts.
+const MAX_DEPTH: usize = 400;
+
 /// Parses the preprocessed text.
 pub fn parse_tree(map: &SourceMap) -> Result<Tree, CudaError> {
     let mut parser = Parser::new();
@@ -174,6 +177,7 @@ impl<'t> Program<'t> {
             launches: Vec::new(),
         };
         p.check_syntax(tree.root_node())?;
+        p.check_depth(tree)?;
         p.items(tree.root_node(), None);
         p.find_launches(tree.root_node());
         Ok(p)
@@ -187,6 +191,34 @@ impl<'t> Program<'t> {
     pub fn error(&self, kind: ErrorKind, n: Node, message: impl Into<String>) -> CudaError {
         let (file, line, col) = self.map.describe(n.start_byte());
         CudaError::new(kind, file, (line, col), self.text(n), message)
+    }
+
+    /// The lowering walks the tree recursively: refuse absurdly deep nesting rather than
+    /// overflow the stack.
+    fn check_depth(&self, tree: &'t Tree) -> Result<(), CudaError> {
+        let mut cursor = tree.walk();
+        let mut depth = 0usize;
+        loop {
+            if depth > MAX_DEPTH {
+                let n = cursor.node();
+                return Err(self
+                    .error(ErrorKind::Unsupported, n, "unsupported: code nested more than 400 levels deep")
+                    .with_help("simplify the expression"));
+            }
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Ok(());
+                }
+                depth -= 1;
+            }
+        }
     }
 
     fn check_syntax(&self, root: Node<'t>) -> Result<(), CudaError> {

@@ -96,62 +96,57 @@ impl Ty {
         }
     }
 
-    /// Sizes (bytes) of the scalar leaves, in layout order.
-    pub fn leaf_sizes(&self) -> Vec<u32> {
-        let mut v = Vec::new();
-        self.push_leaves(&mut v);
-        v
-    }
-
-    fn push_leaves(&self, out: &mut Vec<u32>) {
+    /// Size (bytes) of the first scalar leaf: what one access of a value of this type
+    /// touches first (4 for types without leaves).
+    pub fn first_leaf(&self) -> u32 {
         match self {
-            Ty::Void => {}
-            Ty::Int { bytes, .. } | Ty::Float { bytes } => out.push(*bytes),
-            Ty::Ptr(_) => out.push(8),
-            Ty::Texture | Ty::Opaque(_) => out.push(4),
-            Ty::Array(t, n) => {
-                // An array without size inside a struct counts as one element.
-                let n = n.unwrap_or(1).min(1 << 16);
-                for _ in 0..n {
-                    t.push_leaves(out);
-                }
-            }
-            Ty::Struct(s) => {
-                for (_, f) in &s.fields {
-                    f.push_leaves(out);
-                }
-            }
+            Ty::Int { bytes, .. } | Ty::Float { bytes } => *bytes,
+            Ty::Ptr(_) => 8,
+            Ty::Array(t, _) => t.first_leaf(),
+            Ty::Struct(s) => s.fields.first().map_or(4, |(_, f)| f.first_leaf()),
+            Ty::Void | Ty::Texture | Ty::Opaque(_) => 4,
         }
     }
 
     /// Number of cells a value of this type occupies (at least 1).
     pub fn cells(&self) -> u64 {
         match self {
-            Ty::Array(t, n) => t.cells() * n.unwrap_or(1),
-            Ty::Struct(s) => s.fields.iter().map(|(_, f)| f.cells()).sum::<u64>().max(1),
+            Ty::Array(t, n) => t.cells().saturating_mul(n.unwrap_or(1)),
+            Ty::Struct(s) => s
+                .fields
+                .iter()
+                .fold(0u64, |acc, (_, f)| acc.saturating_add(f.cells()))
+                .max(1),
             _ => 1,
         }
     }
 
     /// Size of one cell (the largest scalar leaf), in bytes.
     pub fn cell_bytes(&self) -> u32 {
-        self.leaf_sizes().into_iter().max().unwrap_or(1).max(1)
+        match self {
+            Ty::Int { bytes, .. } | Ty::Float { bytes } => (*bytes).max(1),
+            Ty::Ptr(_) => 8,
+            Ty::Array(t, _) => t.cell_bytes(),
+            Ty::Struct(s) => s.fields.iter().map(|(_, f)| f.cell_bytes()).max().unwrap_or(1),
+            Ty::Void => 1,
+            Ty::Texture | Ty::Opaque(_) => 4,
+        }
     }
 
     /// `sizeof` in the cell model.
     pub fn size_of(&self) -> u64 {
-        self.cells() * self.cell_bytes() as u64
+        self.cells().saturating_mul(self.cell_bytes() as u64)
     }
 
     /// Index of a field and the cell offset where it starts inside the struct.
     pub fn field(&self, name: &str) -> Option<(usize, u64, &Ty)> {
         let s = self.as_struct()?;
-        let mut off = 0;
+        let mut off = 0u64;
         for (i, (n, t)) in s.fields.iter().enumerate() {
             if n == name {
                 return Some((i, off, t));
             }
-            off += t.cells();
+            off = off.saturating_add(t.cells());
         }
         None
     }

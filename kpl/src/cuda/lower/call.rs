@@ -730,7 +730,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 } else {
                     Some(self.scratch())
                 };
-                let bytes = ty.leaf_sizes().first().copied().unwrap_or(4);
+                let bytes = ty.first_leaf();
                 for index in self.cells_of(a, &ptr, bytes) {
                     self.emit(
                         StmtKind::Atomic {

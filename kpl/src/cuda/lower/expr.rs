@@ -194,7 +194,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 for (_, f) in &s.fields {
                     let fp = self.advance(p, Expr::Int(off as i64), cb);
                     vals.push(self.read_mem(&fp, f, n, None)?);
-                    off += f.cells();
+                    off = off.saturating_add(f.cells());
                 }
                 Ok(Value {
                     v: V::Struct(vals),
@@ -207,7 +207,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     return Ok(arbitrary(ty));
                 }
                 let array = self.arrays[a].kpl.clone();
-                let cells = self.cells(a, p, ty.leaf_sizes().first().copied().unwrap_or(4));
+                let cells = self.cells(a, p, ty.first_leaf());
                 let span = self.span(n);
                 let int = ty.is_int() && cells.len() == 1;
                 let var = match (int, dest) {
@@ -360,7 +360,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 for ((_, f), v) in s.fields.iter().zip(vals) {
                     let fp = self.advance(p, Expr::Int(off as i64), cb);
                     self.write_mem(&fp, f, v, n)?;
-                    off += f.cells();
+                    off = off.saturating_add(f.cells());
                 }
                 Ok(())
             }
@@ -373,7 +373,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let value = self.data(&val, n);
                 let array = self.arrays[a].kpl.clone();
                 let span = self.span(n);
-                for index in self.cells(a, p, ty.leaf_sizes().first().copied().unwrap_or(4)) {
+                for index in self.cells(a, p, ty.first_leaf()) {
                     self.emit(
                         StmtKind::Write {
                             array: array.clone(),
@@ -1175,7 +1175,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     self.write(&LVal::Var(f), v, n)?;
                 }
             }
-            off += fty.cells();
+            off = off.saturating_add(fty.cells());
         }
         Ok(())
     }
