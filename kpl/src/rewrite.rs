@@ -346,7 +346,9 @@ impl<'a> Braceless<'a> {
         let head_line = &src[line_of_head..head_end];
         let clean_gap = head_end > 0 && !head_line.contains("//") && !src[..head_end].ends_with("*/");
         let own_line = src[line_start(src, body.start)..body.start].trim().is_empty();
-        let head_indent = indentation(src, head_end.saturating_sub(1)).to_string();
+        // The line of the last character before the body (which may be several bytes).
+        let last_char = src[..head_end].char_indices().last().map_or(0, |(i, _)| i);
+        let head_indent = indentation(src, last_char).to_string();
         let body_indent = if own_line {
             indentation(src, body.start).to_string()
         } else {

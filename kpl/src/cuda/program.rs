@@ -202,7 +202,11 @@ impl<'t> Program<'t> {
             if depth > MAX_DEPTH {
                 let n = cursor.node();
                 return Err(self
-                    .error(ErrorKind::Unsupported, n, "unsupported: code nested more than 400 levels deep")
+                    .error(
+                        ErrorKind::Unsupported,
+                        n,
+                        "unsupported: code nested more than 400 levels deep",
+                    )
                     .with_help("simplify the expression"));
             }
             if cursor.goto_first_child() {
@@ -454,7 +458,7 @@ impl<'t> Program<'t> {
                 _ => (self.text(nd).to_string(), None),
             }
         };
-        let head = &self.src[decl.start_byte()..fdecl.start_byte()];
+        let head = self.src.get(decl.start_byte()..fdecl.start_byte()).unwrap_or("");
         let has = |kw: &str| {
             head.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .any(|w| w == kw)

@@ -214,7 +214,7 @@ pub fn vector_type(name: &str) -> Option<Ty> {
     if name == "dim3" {
         return vector_type("uint3");
     }
-    let (base, n) = name.split_at(name.len().checked_sub(1)?);
+    let (base, n) = name.split_at(name.len().checked_sub(1).filter(|&i| name.is_char_boundary(i))?);
     let n: usize = n.parse().ok().filter(|n| (1..=4).contains(n))?;
     let scalar = match base {
         "char" => Ty::Int {
