@@ -47,6 +47,43 @@ const IGNORED_ANNOTATIONS: &[&str] = &[
     "__assert_invariant",
 ];
 
+/// GPUVerify's specification functions (two-thread and access predicates): they only
+/// occur in annotations; autosync cannot express them, so a precondition that uses them
+/// is dropped (which is sound) and elsewhere their value is arbitrary.
+const GPUVERIFY_FUNCTIONS: &[&str] = &[
+    "__other_int",
+    "__other_bool",
+    "__other_ptr",
+    "__uniform_int",
+    "__uniform_bool",
+    "__distinct_int",
+    "__distinct_bool",
+    "__all",
+    "__at_most_one",
+    "__exclusive",
+    "__enabled",
+    "__same_group",
+    "__read",
+    "__write",
+    "__atomic",
+    "__no_read",
+    "__no_write",
+    "__read_offset",
+    "__write_offset",
+    "__read_offset_bytes",
+    "__write_offset_bytes",
+    "__ptr_base",
+    "__ptr_offset",
+    "__ptr_offset_bytes",
+    "__add_noovfl",
+    "__add_noovfl_unsigned",
+    "__add_noovfl_signed",
+    "__old",
+    "__return_val_int",
+    "__return_val_bool",
+    "__return_val_ptr",
+];
+
 /// Math functions: no memory effect, arbitrary floating-point result.
 const FLOAT_FUNCTIONS: &[&str] = &[
     "sqrtf",
@@ -378,8 +415,34 @@ impl<'p, 't> Lowerer<'p, 't> {
         if IGNORED_ANNOTATIONS.contains(&name) {
             return Ok(Value::void());
         }
+        if GPUVERIFY_FUNCTIONS.contains(&name) {
+            return Ok(Value::arb(Ty::BOOL));
+        }
         match name {
             "__requires" => return self.requires(args, n),
+            "__implies" if args.len() == 2 => {
+                let a = self.rvalue(args[0])?;
+                let b = self.rvalue(args[1])?;
+                return Ok(match (a.v, b.v) {
+                    (V::Int(x), V::Int(y)) => Value::int(fold::bin(BinOp::Or, fold::not(x), y), Ty::BOOL),
+                    _ => Value::arb(Ty::BOOL),
+                });
+            }
+            // True for 0 and the powers of two: as weak as GPUVerify's, so sound.
+            "__is_pow2" if args.len() == 1 => {
+                let a = self.rvalue(args[0])?;
+                return Ok(match a.v {
+                    V::Int(x) => Value::int(
+                        fold::bin(
+                            BinOp::Eq,
+                            fold::bin(BinOp::BitAnd, x.clone(), fold::sub(x, Expr::Int(1))),
+                            Expr::Int(0),
+                        ),
+                        Ty::BOOL,
+                    ),
+                    _ => Value::arb(Ty::BOOL),
+                });
+            }
             "__assume" => {
                 if let Some(a) = args.first() {
                     let (v, stmts) = self.in_block(|l| l.rvalue(*a))?;
