@@ -29,6 +29,7 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         once: HashSet::new(),
         depth: 0,
         expansions: 0,
+        tokens: 0,
     };
     for (name, value) in predefined(opts) {
         let body = tokens_of(&value);
@@ -389,6 +390,8 @@ struct Cond {
 const MAX_INCLUDE_DEPTH: usize = 40;
 const MAX_EXPANSIONS: usize = 200_000;
 const MAX_MACRO_DEPTH: usize = 200;
+/// Tokens all macro expansions of a file may produce (guards against exponential macros).
+const MAX_TOKENS: usize = 2_000_000;
 
 struct Preprocessor<'o> {
     opts: &'o Options,
@@ -400,6 +403,7 @@ struct Preprocessor<'o> {
     once: HashSet<PathBuf>,
     depth: usize,
     expansions: usize,
+    tokens: usize,
 }
 
 impl Preprocessor<'_> {
@@ -679,6 +683,10 @@ impl Preprocessor<'_> {
                 out.push(t.clone());
             }
             i += 1;
+        }
+        self.tokens += out.len();
+        if self.tokens > MAX_TOKENS {
+            return Err(format!("the expansion of macro `{name}` is too large"));
         }
         self.expand_list(out, &inner, depth + 1)
     }

@@ -248,6 +248,12 @@ impl<'t> Program<'t> {
             }
         };
         let mut e = self.error(ErrorKind::Syntax, n, message);
+        if n.is_missing() {
+            // Where the missing token belongs: right after the text before it.
+            let before = self.src.get(..n.start_byte()).unwrap_or("").trim_end().len();
+            let (file, line, col) = self.map.describe(before);
+            (e.file, e.line, e.col) = (file, line, col);
+        }
         e.construct.clear();
         Err(e.with_help(
             "fix the syntax (does the file compile with nvcc?); autosync reads CUDA C++ as nvcc does",

@@ -415,6 +415,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         if IGNORED_ANNOTATIONS.contains(&name) {
             return Ok(Value::void());
         }
+        if self.lookup(name).is_some() {
+            return Err(self.unsupported(
+                n,
+                "a call through a function pointer",
+                "call the function directly",
+            ));
+        }
         if GPUVERIFY_FUNCTIONS.contains(&name) {
             return Ok(Value::arb(Ty::BOOL));
         }

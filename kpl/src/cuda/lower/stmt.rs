@@ -948,6 +948,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         for d in ds {
             let decl = self.declared(ty_node, Some(d))?;
             if decl.function {
+                if crate::cuda::program::innermost_function_declarator(d).is_none() {
+                    return Err(self.unsupported(d, "function pointers", "call the function directly"));
+                }
                 continue; // a prototype
             }
             let Some(name) = decl.name.clone() else { continue };
