@@ -188,33 +188,83 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     opts.use_race_types = !args.faithful;
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
-    for k in selected(&args.common, src)? {
+    let chosen = selected(&args.common, src)?;
+    for k in &chosen {
         let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, &cost)?;
         kernels.push(fix);
         all_edits.push(edits);
     }
-    // Apply every kernel's edits at once, then read back where the barriers landed.
-    let mut edits = Vec::new();
+    shared_source(&chosen, &mut kernels, &mut all_edits);
+    // Apply every kernel's edits at once (instantiations of one template share their
+    // text, and their edits: each distinct edit once), then read back where the
+    // barriers landed.
+    let mut edits: Vec<rewrite::Edit> = Vec::new();
+    let index = |e: &rewrite::Edit, edits: &mut Vec<rewrite::Edit>| match edits.iter().position(|x| x == e) {
+        Some(i) => i,
+        None => {
+            edits.push(e.clone());
+            edits.len() - 1
+        }
+    };
+    let mut at: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     for e in &all_edits {
-        edits.extend(e.insert.iter().map(|(e, _)| e.clone()));
-        edits.extend(e.remove.iter().map(|(e, _)| e.clone()));
+        let ins = e.insert.iter().map(|(x, _)| index(x, &mut edits)).collect();
+        let rem = e.remove.iter().map(|(x, _)| index(x, &mut edits)).collect();
+        at.push((ins, rem));
     }
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
-    let mut next = 0;
-    for (fix, e) in kernels.iter_mut().zip(&all_edits) {
-        for (_, after_line) in &e.insert {
+    for ((fix, e), (ins, _)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
+        for ((_, after_line), i) in e.insert.iter().zip(ins) {
             if let Some(after_line) = after_line {
                 fix.inserted.push(Inserted {
-                    line: lines[next],
+                    line: lines[*i],
                     after_line: *after_line,
                 });
             }
-            next += 1;
         }
-        next += e.remove.len();
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
     }
     Ok(FileFix { kernels, fixed_text })
+}
+
+/// Kernels that share their source (instantiations of one template) must agree on the
+/// edits: the file has one text for all of them. When they do not, none is written.
+fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut [KernelEdits]) {
+    let key = |e: &KernelEdits| {
+        let mut v: Vec<(usize, usize, String)> = e
+            .insert
+            .iter()
+            .map(|(x, _)| x)
+            .chain(e.remove.iter().map(|(x, _)| x))
+            .map(|x| (x.start, x.end, x.text.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    for i in 0..chosen.len() {
+        for j in i + 1..chosen.len() {
+            if chosen[i].body.span != chosen[j].body.span || chosen[i].body.span == kpl::Span::NONE {
+                continue;
+            }
+            if key(&all_edits[i]) == key(&all_edits[j]) {
+                continue;
+            }
+            for (a, b) in [(i, j), (j, i)] {
+                let other = kernels[b].name.clone();
+                let fix = &mut kernels[a];
+                if matches!(fix.status, FixStatus::Fixed | FixStatus::Unchanged) {
+                    fix.status = FixStatus::NoSolution;
+                    fix.reason = Some(format!(
+                        "`{}` and `{other}` are instantiations of one template and need different barriers; \
+                         fix one of them with --kernel",
+                        fix.name
+                    ));
+                }
+                all_edits[a].insert.clear();
+                all_edits[a].remove.clear();
+            }
+        }
+    }
 }
 
 fn fix_kernel(

@@ -328,3 +328,77 @@ __global__ void copy(int *dst, int *src)
     );
     let _ = autosync(&["--version"]);
 }
+
+#[test]
+fn instantiations_of_one_template_share_their_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = "//--blockDim=8 --gridDim=1
+template <class T>
+__global__ void shift(T *out)
+{
+    __shared__ T s[9];
+    T x = s[threadIdx.x + 1];
+    s[threadIdx.x] = x;
+    out[threadIdx.x] = x;
+}
+template __global__ void shift<int>(int *);
+template __global__ void shift<float>(float *);
+";
+    std::fs::write(dir.path().join("same.cu"), same).unwrap();
+    let out = autosync_in(dir.path(), &["fix", "--oracle", "dynamic", "same.cu"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let fixed = std::fs::read_to_string(dir.path().join("same.cu")).unwrap();
+    assert_eq!(barriers(&fixed), 1, "{fixed}");
+
+    // Only shift<8> takes the branch that needs a barrier: the text cannot serve both.
+    let different = "//--blockDim=8 --gridDim=1
+template <int N>
+__global__ void shift(int *out)
+{
+    __shared__ int s[9];
+    int x = 0;
+    if (N > 4) {
+        x = s[threadIdx.x + 1];
+        s[threadIdx.x] = x;
+    }
+    out[threadIdx.x] = x;
+}
+template __global__ void shift<2>(int *);
+template __global__ void shift<8>(int *);
+";
+    std::fs::write(dir.path().join("diff.cu"), different).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["fix", "--oracle", "dynamic", "--format", "json", "diff.cu"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &doc["files"][0]["kernels"][1];
+    assert_eq!(k["status"], "no-solution");
+    assert!(
+        k["reason"]
+            .as_str()
+            .unwrap()
+            .contains("instantiations of one template"),
+        "{k}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("diff.cu")).unwrap(),
+        different
+    );
+    // One at a time, it works.
+    let out = autosync_in(
+        dir.path(),
+        &["fix", "--oracle", "dynamic", "--kernel", "shift<8>", "diff.cu"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        barriers(&std::fs::read_to_string(dir.path().join("diff.cu")).unwrap()),
+        1
+    );
+}
