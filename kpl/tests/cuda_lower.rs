@@ -546,3 +546,29 @@ __global__ void k(uint *a) {
     // The read inside the macro call maps to the call.
     assert_eq!(line_text(stmts[6].span), "s[IDX(i, threadIdx.x)]");
 }
+
+/// `((i) + (j) * W)` parses as a cast of `+(j)` when the parser cannot know `i` is not a
+/// type: such chains are re-read with C precedence.
+#[test]
+fn parenthesized_names_are_not_casts() {
+    let src = "#define INDEX(i, j, w) ((i) + (j) * (w))
+typedef int T;
+__global__ void k(int *a, int n) {
+    int i = threadIdx.x;
+    a[INDEX(i, blockIdx.x, 32)] = (i) - 1;
+    a[(n) * (i) & (n) - 1] = (T) - 1;
+}
+";
+    assert_eq!(
+        lower_text(src),
+        // (`&(n)` looks like taking `n`'s address to the syntactic pre-scan, so `n` is
+        // copied to a local: conservative.)
+        "kernel k(global a[], n) {
+    local n_1 = n;
+    local i = tid;
+    a[i + bid * 32] = i - 1;
+    a[n_1 * i & n_1 - 1] = (-1);
+}
+"
+    );
+}

@@ -520,8 +520,28 @@ impl<'p, 't> Lowerer<'p, 't> {
             };
             return self.convert(v, &ty, n);
         }
-        // The file's own functions win over builtins of the same name.
-        let defined = self.prog.functions(name, None);
+        // Inside a method, another method of the class called by its bare name.
+        if let (Some(this), Some(s)) = (self.frame().this.clone(), self.frame().this_ty.clone()) {
+            if let Some(def) = s.def {
+                let methods: Vec<usize> = self.prog.structs[def]
+                    .methods
+                    .iter()
+                    .copied()
+                    .filter(|&m| self.prog.funcs[m].name == name)
+                    .collect();
+                if let Some(f) = self.overload(&methods, args.len())
+                    && self.prog.funcs[f].body.is_some()
+                {
+                    return self.inline(f, args, targs, Some((this, s)), n);
+                }
+            }
+        }
+        // The file's own functions win over builtins of the same name; `S::f(...)` may
+        // be a static method.
+        let mut defined = self.prog.functions(name, None);
+        if defined.is_empty() && scope.contains("::") {
+            defined = self.prog.funcs_by_name.get(name).cloned().unwrap_or_default();
+        }
         if let Some(f) = self.overload(&defined, args.len())
             && self.prog.funcs[f].body.is_some()
         {

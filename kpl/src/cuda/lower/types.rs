@@ -200,7 +200,16 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    fn named_type(&mut self, name: &str, n: Node<'t>) -> R<Ty> {
+    /// The type a name denotes (for names the parser took for values).
+    pub fn named_type_of_text(&mut self, name: &str) -> R<Ty> {
+        self.named_type_inner(name)
+    }
+
+    fn named_type(&mut self, name: &str, _n: Node<'t>) -> R<Ty> {
+        self.named_type_inner(name)
+    }
+
+    fn named_type_inner(&mut self, name: &str) -> R<Ty> {
         if let Some(Binding::Type(t)) = self.binding(name) {
             return Ok(t);
         }
@@ -227,7 +236,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         if self.prog.structs_by_name.contains_key(name) {
             return self.struct_type(name, None);
         }
-        let _ = n;
         Ok(Ty::Opaque(name.to_string()))
     }
 
