@@ -521,19 +521,19 @@ impl<'p, 't> Lowerer<'p, 't> {
             return self.convert(v, &ty, n);
         }
         // Inside a method, another method of the class called by its bare name.
-        if let (Some(this), Some(s)) = (self.frame().this.clone(), self.frame().this_ty.clone()) {
-            if let Some(def) = s.def {
-                let methods: Vec<usize> = self.prog.structs[def]
-                    .methods
-                    .iter()
-                    .copied()
-                    .filter(|&m| self.prog.funcs[m].name == name)
-                    .collect();
-                if let Some(f) = self.overload(&methods, args.len())
-                    && self.prog.funcs[f].body.is_some()
-                {
-                    return self.inline(f, args, targs, Some((this, s)), n);
-                }
+        if let (Some(this), Some(s)) = (self.frame().this.clone(), self.frame().this_ty.clone())
+            && let Some(def) = s.def
+        {
+            let methods: Vec<usize> = self.prog.structs[def]
+                .methods
+                .iter()
+                .copied()
+                .filter(|&m| self.prog.funcs[m].name == name)
+                .collect();
+            if let Some(f) = self.overload(&methods, args.len())
+                && self.prog.funcs[f].body.is_some()
+            {
+                return self.inline(f, args, targs, Some((this, s)), n);
             }
         }
         // The file's own functions win over builtins of the same name; `S::f(...)` may
