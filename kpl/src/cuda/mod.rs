@@ -1,11 +1,35 @@
-//! The CUDA front end: `.cu` files to KPL kernels, with a source map for rewriting.
+//! The CUDA front end: `.cu` files to KPL kernels, with what the rewriter needs to put
+//! barriers back into the text.
 //!
-//! preprocess → parse → lower:
-//! - [`preprocess`]: includes, macros and conditionals, keeping the origin of every
-//!   byte ([`source_map`]).
-//! - `parse`: tree-sitter-cuda on the preprocessed text.
-//! - `lower`: every `__global__` function (every instantiation of a template kernel) to
-//!   a [`Kernel`].
+//! The pipeline, one module per stage:
+//! - [`preprocess`]: `#include`, `#define`, `#if` and friends, producing one text and a
+//!   [`source_map`] that knows where every byte came from (a file, or a macro call).
+//! - [`program`]: tree-sitter-cuda parses that text; syntax errors in device code are
+//!   reported; functions, structs (and their template specializations), typedefs,
+//!   file-scope variables, enumerators, explicit instantiations and launches are indexed.
+//! - [`lower`]: every `__global__` function of the main file (every instantiation of a
+//!   template kernel, `name<args>`) becomes a [`Kernel`]. Each KPL statement has the span
+//!   of the C++ it came from and a [`Place`](crate::ir::Place) for barriers: only the
+//!   last statement of a C++ statement, and only text exactly in the main file, can have
+//!   a barrier written after it; blocks say whether they have braces.
+//!
+//! The model, in short (details in [`lower`] and [`types`]):
+//! - integers are exact, floating-point and unknown values arbitrary;
+//! - every shared/global array is a KPL array of *cells*: one cell per scalar leaf, so a
+//!   `float4` element is four cells (each field has its own slot, `index * 4 + field`),
+//!   and multi-dimensional arrays are flattened row-major; pointer casts between element
+//!   types address the same bytes;
+//! - distinct pointer parameters are assumed not to alias (GPUVerify's assumption, noted
+//!   in every report on a kernel with two or more non-`__restrict__` ones);
+//!   [`Options::alias`] merges all non-`__restrict__` pointer parameters with the same
+//!   element size into one array at symbolic offsets, which is sound;
+//! - `__syncthreads()` is a barrier; `__syncwarp()` is not (warps are not modelled yet,
+//!   which only over-approximates races); fences vanish; `__device__` functions are
+//!   inlined; atomics are KPL atomics; `__requires`/`__assume` constrain, the other
+//!   GPUVerify annotations are ignored.
+//!
+//! Anything that cannot be lowered soundly is a [`CudaError`] with a location, never a
+//! panic (`tests/cuda_fuzz.rs`).
 
 pub mod error;
 pub mod preprocess;

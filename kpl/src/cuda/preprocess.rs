@@ -42,6 +42,23 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
             },
         );
     }
+    // CUDA keywords the grammar does not know, and that do not matter for races.
+    for (name, params, body) in [
+        ("__align__", Some(vec!["n".to_string()]), ""),
+        ("__builtin_align__", Some(vec!["n".to_string()]), ""),
+        ("__inline__", None, "inline"),
+        ("__restrict", None, "__restrict__"),
+        ("__cudart_builtin__", None, ""),
+    ] {
+        pp.macros.insert(
+            name.to_string(),
+            Macro {
+                params,
+                variadic: false,
+                body: tokens_of(body),
+            },
+        );
+    }
     pp.run_file(0)?;
     Ok(SourceMap {
         files: pp.files,

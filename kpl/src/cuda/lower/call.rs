@@ -459,6 +459,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
                 return Ok(Value::void());
             }
+            "__builtin_expect" if !args.is_empty() => {
+                let vals = self.eval_args(args)?;
+                return Ok(vals.into_iter().next().unwrap_or(Value::arb(Ty::INT)));
+            }
             "__syncthreads" | "__barrier_sync" => {
                 self.emit(StmtKind::Barrier, span);
                 return Ok(Value::void());

@@ -2,7 +2,7 @@
 //!
 //! Values: integers the kernel computes with are tracked exactly as KPL expressions;
 //! floating-point values and anything else the IR cannot express are arbitrary
-//! ([`V::Arb`]): a variable of such a type has no KPL counterpart, a read of it from
+//! (`V::Arb`): a variable of such a type has no KPL counterpart, a read of it from
 //! memory reads into the scratch local `_`, and a write of it writes a freshly havocked
 //! `_`. Conditions that depend on such values are havocked locals.
 //!
@@ -18,7 +18,7 @@
 //! non-`__restrict__` global pointer parameters with the same cell size become one array,
 //! each at its own symbolic offset, which is sound whatever the caller passes.
 //!
-//! Sub-modules: [`types`] resolves C++ types, `expr` values and places in memory,
+//! Sub-modules: `types` resolves C++ types, `expr` values and places in memory,
 //! `stmt` statements and control flow, `call` calls (builtins, atomics, inlining of
 //! `__device__` functions).
 
