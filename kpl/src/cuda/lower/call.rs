@@ -415,7 +415,30 @@ impl<'p, 't> Lowerer<'p, 't> {
         if IGNORED_ANNOTATIONS.contains(&name) {
             return Ok(Value::void());
         }
-        if self.lookup(name).is_some() {
+        if let Some(id) = self.lookup(name) {
+            // A function object: its `operator()`.
+            let lv = super::LVal::Var(id);
+            if let Some(st) = self.lval_type(&lv).as_struct().cloned() {
+                let calls: Vec<usize> = st
+                    .def
+                    .map(|d| self.prog.structs[d].methods.clone())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|&m| self.prog.funcs[m].name.replace(' ', "") == "operator()")
+                    .collect();
+                if let Some(f) = self.overload(&calls, args.len())
+                    && self.prog.funcs[f].body.is_some()
+                {
+                    return self.inline(f, args, targs, Some((lv, st)), n);
+                }
+            }
+            if matches!(self.lval_type(&lv), Ty::Opaque(_)) {
+                // An object of a type autosync does not know (an unbound template
+                // parameter): like a function the file does not define.
+                let vals = self.eval_args(args)?;
+                self.pointer_effects(&vals, n, false);
+                return Ok(Value::arb(Ty::Opaque(name.to_string())));
+            }
             return Err(self.unsupported(
                 n,
                 "a call through a function pointer",

@@ -49,6 +49,15 @@ pub(super) fn assigned_names(prog: &Program, body: Node) -> HashSet<String> {
                     root_name(prog, a, &mut out);
                 }
             }
+            // `T &r = x;`: assignments to `r` change `x`.
+            "init_declarator"
+                if n.child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "reference_declarator") =>
+            {
+                if let Some(v) = n.child_by_field_name("value") {
+                    root_name(prog, v, &mut out);
+                }
+            }
             "call_expression" => {
                 // Arguments passed to reference parameters.
                 let callee = n
