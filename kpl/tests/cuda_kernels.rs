@@ -39,6 +39,9 @@ const KERNELS: &[(&str, &str, usize, &[&str])] = &[
     ("sobol.cu", "sobolGPU_kernel", 1, &["v"]),
     ("sum.cu", "sum0", 2, &["tile"]),
     ("sum.cu", "sum1", 2, &["tile"]),
+    ("templates.cu", "testKernel<int>", 1, &["s_int"]),
+    ("templates.cu", "bitonic", 1, &["s_key", "s_val"]),
+    ("templates.cu", "apply<Add>", 1, &["s"]),
     ("transpose.cu", "d_transpose", 1, &["block"]),
     ("transpose.cu", "transposeCoalesced", 1, &["tile"]),
 ];
