@@ -402,6 +402,14 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     fn bind_params(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
+        // Earlier parameters are visible to later defaults while binding; none after.
+        let before = self.frame().bindings.len();
+        let r = self.bind_params_inner(params, args);
+        self.frame_mut().bindings.truncate(before);
+        r
+    }
+
+    fn bind_params_inner(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
         let mut out: Vec<(String, Binding)> = Vec::new();
         let mut args = args.into_iter();
         for p in named_children(params) {
@@ -442,9 +450,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.frame_mut().bindings.push((name.clone(), b.clone()));
             out.push((name, b));
         }
-        let n = out.len();
-        let len = self.frame().bindings.len();
-        self.frame_mut().bindings.truncate(len - n);
         Ok(out)
     }
 
