@@ -83,9 +83,19 @@ pub struct FixArgs {
 
 #[derive(Args, Debug)]
 pub struct Common {
-    /// Input files (`.kpl`).
+    /// Input files (CUDA `.cu`/`.cuh`, or `.kpl`).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    /// Folder searched for `#include "..."` (after the file's own folder) and `<...>`.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+
+    /// Do not assume that distinct pointer parameters point to distinct arrays (the
+    /// default assumption, as in GPUVerify): lower all non-`__restrict__` pointer
+    /// parameters with the same element size to one array.
+    #[arg(long)]
+    pub alias: bool,
 
     /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
@@ -123,6 +133,16 @@ pub enum OracleKind {
     /// The SDV interpreter: runs the kernel on small launches, parameters and memory
     /// contents (finds real races; can miss races outside the runs it tries).
     Dynamic,
+}
+
+impl Common {
+    /// The CUDA front end's options.
+    pub fn front_end(&self) -> crate::source::FrontEnd {
+        crate::source::FrontEnd {
+            include_dirs: self.include.clone(),
+            alias: self.alias,
+        }
+    }
 }
 
 fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {

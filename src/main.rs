@@ -50,11 +50,11 @@ fn check(args: &cli::CheckArgs) -> Status {
     let mut out = output::stdout();
     for path in &args.common.files {
         let result = (|| -> Result<(source::Source, Vec<run::KernelCheck>)> {
-            let src = source::load(path)?;
+            let src = source::load(path, &args.common.front_end())?;
             let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
             let results = run::selected(&args.common, &src)?
                 .into_iter()
-                .map(|k| run::check_kernel(oracle.as_mut(), k))
+                .map(|k| run::check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
                 .collect();
             Ok((src, results))
         })();
@@ -100,7 +100,7 @@ fn fix(args: &cli::FixArgs) -> Status {
     let mut out = output::stdout();
     for path in &args.common.files {
         let result = (|| -> Result<(source::Source, run::FileFix)> {
-            let src = source::load(path)?;
+            let src = source::load(path, &args.common.front_end())?;
             let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
             let fix = run::fix_file(args, &src, oracle.as_mut())?;
             Ok((src, fix))

@@ -35,7 +35,7 @@ pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>>
     let ks: Vec<&Kernel> = src
         .kernels
         .iter()
-        .filter(|k| common.kernel.as_ref().is_none_or(|n| &k.name == n))
+        .filter(|k| common.kernel.as_ref().is_none_or(|n| kernel_matches(&k.name, n)))
         .collect();
     if let (Some(name), true) = (&common.kernel, ks.is_empty()) {
         let have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
@@ -50,6 +50,12 @@ pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>>
         );
     }
     Ok(ks)
+}
+
+/// `--kernel reduce5` selects every instantiation of a template kernel
+/// (`reduce5<int,256>`), `--kernel 'reduce5<int,256>'` just that one.
+fn kernel_matches(name: &str, wanted: &str) -> bool {
+    name == wanted || name.split('<').next() == Some(wanted)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +88,8 @@ pub struct KernelCheck {
     pub time_ms: f64,
 }
 
-pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel) -> KernelCheck {
+/// Checks one kernel; `notes` are the front end's notes about it.
+pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> KernelCheck {
     let start = Instant::now();
     let result = oracle.check(k);
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -93,6 +100,8 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel) -> KernelCheck {
         Err(e @ OracleError::Timeout(_)) => (Verdict::Timeout, Report::default(), Some(e.to_string())),
         Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
     };
+    let mut report = report;
+    report.notes.splice(0..0, notes.iter().cloned());
     KernelCheck {
         name: k.name.clone(),
         verdict,
@@ -164,7 +173,9 @@ impl FileFix {
 
 /// The edits one kernel's synthesis makes to the file, before lines are known.
 struct KernelEdits {
-    insert: Vec<(rewrite::Edit, u32)>,
+    /// Inserted barriers with the line they follow in the original, and the braces they
+    /// need (`None`), in the order they must be applied.
+    insert: Vec<(rewrite::Edit, Option<u32>)>,
     remove: Vec<(rewrite::Edit, u32)>,
 }
 
@@ -177,31 +188,83 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     opts.use_race_types = !args.faithful;
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
-    for k in selected(&args.common, src)? {
+    let chosen = selected(&args.common, src)?;
+    for k in &chosen {
         let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, &cost)?;
         kernels.push(fix);
         all_edits.push(edits);
     }
-    // Apply every kernel's edits at once, then read back where the barriers landed.
-    let mut edits = Vec::new();
+    shared_source(&chosen, &mut kernels, &mut all_edits);
+    // Apply every kernel's edits at once (instantiations of one template share their
+    // text, and their edits: each distinct edit once), then read back where the
+    // barriers landed.
+    let mut edits: Vec<rewrite::Edit> = Vec::new();
+    let index = |e: &rewrite::Edit, edits: &mut Vec<rewrite::Edit>| match edits.iter().position(|x| x == e) {
+        Some(i) => i,
+        None => {
+            edits.push(e.clone());
+            edits.len() - 1
+        }
+    };
+    let mut at: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     for e in &all_edits {
-        edits.extend(e.insert.iter().map(|(e, _)| e.clone()));
-        edits.extend(e.remove.iter().map(|(e, _)| e.clone()));
+        let ins = e.insert.iter().map(|(x, _)| index(x, &mut edits)).collect();
+        let rem = e.remove.iter().map(|(x, _)| index(x, &mut edits)).collect();
+        at.push((ins, rem));
     }
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
-    let mut next = 0;
-    for (fix, e) in kernels.iter_mut().zip(&all_edits) {
-        for (_, after_line) in &e.insert {
-            fix.inserted.push(Inserted {
-                line: lines[next],
-                after_line: *after_line,
-            });
-            next += 1;
+    for ((fix, e), (ins, _)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
+        for ((_, after_line), i) in e.insert.iter().zip(ins) {
+            if let Some(after_line) = after_line {
+                fix.inserted.push(Inserted {
+                    line: lines[*i],
+                    after_line: *after_line,
+                });
+            }
         }
-        next += e.remove.len();
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
     }
     Ok(FileFix { kernels, fixed_text })
+}
+
+/// Kernels that share their source (instantiations of one template) must agree on the
+/// edits: the file has one text for all of them. When they do not, none is written.
+fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut [KernelEdits]) {
+    let key = |e: &KernelEdits| {
+        let mut v: Vec<(usize, usize, String)> = e
+            .insert
+            .iter()
+            .map(|(x, _)| x)
+            .chain(e.remove.iter().map(|(x, _)| x))
+            .map(|x| (x.start, x.end, x.text.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    for i in 0..chosen.len() {
+        for j in i + 1..chosen.len() {
+            if chosen[i].body.span != chosen[j].body.span || chosen[i].body.span == kpl::Span::NONE {
+                continue;
+            }
+            if key(&all_edits[i]) == key(&all_edits[j]) {
+                continue;
+            }
+            for (a, b) in [(i, j), (j, i)] {
+                let other = kernels[b].name.clone();
+                let fix = &mut kernels[a];
+                if matches!(fix.status, FixStatus::Fixed | FixStatus::Unchanged) {
+                    fix.status = FixStatus::NoSolution;
+                    fix.reason = Some(format!(
+                        "`{}` and `{other}` are instantiations of one template and need different barriers; \
+                         fix one of them with --kernel",
+                        fix.name
+                    ));
+                }
+                all_edits[a].insert.clear();
+                all_edits[a].remove.clear();
+            }
+        }
+    }
 }
 
 fn fix_kernel(
@@ -215,7 +278,7 @@ fn fix_kernel(
     let original_tree = LabelTree::new(k);
     let original_cost = synth::cost::existing_cost(&original_tree, k, cost);
     let input = if args.strip {
-        k.without_barriers()
+        k.without_movable_barriers()
     } else {
         k.clone()
     };
@@ -226,6 +289,7 @@ fn fix_kernel(
         synth::synthesize(&input, oracle, opts)
     };
     let mut fix = KernelFix {
+        notes: src.notes_of(&k.name).to_vec(),
         name: k.name.clone(),
         status: FixStatus::Unchanged,
         inserted: Vec::new(),
@@ -236,7 +300,6 @@ fn fix_kernel(
         stats: Stats::default(),
         reason: None,
         races: Report::default(),
-        notes: Vec::new(),
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
@@ -252,7 +315,7 @@ fn fix_kernel(
         Err(e) => return Err(e.into()),
     };
     fix.stats = s.stats.clone();
-    fix.notes = s.notes.clone();
+    fix.notes.extend(s.notes.iter().cloned());
     if let Outcome::NoSolution(ns) = &s.outcome {
         fix.status = FixStatus::NoSolution;
         fix.reason = Some(ns.reason.clone());
@@ -262,7 +325,7 @@ fn fix_kernel(
     // With --strip, a barrier that synthesis puts back where it was stays untouched.
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
-        for st in k.stmts().into_iter().filter(|s| s.kind.is_barrier()) {
+        for st in k.stmts().into_iter().filter(|s| s.is_movable_barrier()) {
             let place = original_tree
                 .label_of(st.id)
                 .and_then(|l| original_tree.position_of_barrier(l))
@@ -270,22 +333,28 @@ fn fix_kernel(
             if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
                 inserted.remove(i);
             } else {
-                edits
-                    .remove
-                    .push((rewrite::remove(&src.text, st.span), st.span.line));
+                let edit = match original_tree.label_of(st.id) {
+                    Some(l) => rewrite::remove_stmt(&src.text, &original_tree, l),
+                    None => rewrite::remove(&src.text, st.span),
+                };
+                edits.remove.push((edit, st.span.line));
             }
         }
     }
-    for l in inserted {
-        let Some(e) = rewrite::insert_after(&src.text, &tree, l, src.lang.barrier()) else {
-            bail!(
-                "{}: kernel `{}`: cannot write a barrier after {} into the source",
-                src.path.display(),
-                k.name,
-                tree.name(l)
-            );
-        };
-        edits.insert.push((e, tree.line(l)));
+    match rewrite::insert_at(&src.text, &tree, &inserted, src.lang.barrier()) {
+        Ok(ins) => {
+            let mut line_of = vec![None; ins.edits.len()];
+            for (&l, &i) in inserted.iter().zip(&ins.of_label) {
+                line_of[i] = Some(tree.line(l));
+            }
+            edits.insert.extend(ins.edits.into_iter().zip(line_of));
+        }
+        Err(l) => bail!(
+            "{}: kernel `{}`: cannot write a barrier after {} into the source",
+            src.path.display(),
+            k.name,
+            tree.name(l)
+        ),
     }
     fix.barriers = s.kernel.barrier_count();
     fix.cost = s.cost;

@@ -11,12 +11,15 @@ use oracle::Dim3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
     Kpl,
+    /// CUDA C++ (`.cu`, `.cuh`), through `kpl::cuda`.
+    Cuda,
 }
 
 impl Lang {
     fn of(path: &Path) -> Option<Lang> {
         match path.extension()?.to_str()? {
             "kpl" => Some(Lang::Kpl),
+            "cu" | "cuh" => Some(Lang::Cuda),
             _ => None,
         }
     }
@@ -25,8 +28,18 @@ impl Lang {
     pub fn barrier(self) -> &'static str {
         match self {
             Lang::Kpl => "barrier;",
+            Lang::Cuda => "__syncthreads();",
         }
     }
+}
+
+/// What the CUDA front end needs from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct FrontEnd {
+    /// `-I DIR`.
+    pub include_dirs: Vec<PathBuf>,
+    /// `--alias`.
+    pub alias: bool,
 }
 
 /// A parsed input file.
@@ -35,6 +48,8 @@ pub struct Source {
     pub text: String,
     pub lang: Lang,
     pub kernels: Vec<Kernel>,
+    /// What the front end wants the user to know about each kernel (same order).
+    pub notes: Vec<Vec<String>>,
     /// From a `//--blockDim=... --gridDim=...` comment, if the file has one.
     pub block_dim: Option<Dim3>,
     pub grid_dim: Option<Dim3>,
@@ -50,21 +65,39 @@ pub struct InputError {
     pub message: String,
 }
 
-pub fn load(path: &Path) -> Result<Source> {
+pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     let Some(lang) = Lang::of(path) else {
         bail!(
-            "{}: unknown file type (autosync reads `.kpl` kernels; CUDA `.cu` support is not built yet)",
+            "{}: unknown file type (autosync reads CUDA `.cu`/`.cuh` files and `.kpl` kernels)",
             path.display()
         );
     };
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let kernels = match lang {
-        Lang::Kpl => kpl::parse(&text).map_err(|e| InputError {
-            path: path.display().to_string(),
-            line: e.line,
-            col: e.col,
-            message: e.message,
-        })?,
+    let (kernels, notes) = match lang {
+        Lang::Kpl => {
+            let ks = kpl::parse(&text).map_err(|e| InputError {
+                path: path.display().to_string(),
+                line: e.line,
+                col: e.col,
+                message: e.message,
+            })?;
+            let notes = vec![Vec::new(); ks.len()];
+            (ks, notes)
+        }
+        Lang::Cuda => {
+            let opts = kpl::cuda::Options {
+                include_dirs: front.include_dirs.clone(),
+                alias: front.alias,
+                defines: Vec::new(),
+            };
+            let t = kpl::cuda::translate(path, &text, &opts).map_err(|e| InputError {
+                path: e.file.display().to_string(),
+                line: e.line,
+                col: e.col,
+                message: cuda_message(&e),
+            })?;
+            t.kernels.into_iter().map(|l| (l.kernel, l.notes)).unzip()
+        }
     };
     let (block_dim, grid_dim) = header_launch(&text).map_err(|message| InputError {
         path: path.display().to_string(),
@@ -77,9 +110,33 @@ pub fn load(path: &Path) -> Result<Source> {
         text,
         lang,
         kernels,
+        notes,
         block_dim,
         grid_dim,
     })
+}
+
+/// A front-end error as one message: what is wrong, the construct, what to do.
+fn cuda_message(e: &kpl::cuda::CudaError) -> String {
+    let mut m = e.message.clone();
+    if !e.construct.is_empty() {
+        m.push_str(&format!(" (in `{}`)", e.construct));
+    }
+    if let Some(h) = e.help.as_ref().filter(|h| !h.is_empty()) {
+        m.push_str(&format!("\n  help: {h}"));
+    }
+    m
+}
+
+impl Source {
+    /// The front end's notes about a kernel.
+    pub fn notes_of(&self, kernel: &str) -> &[String] {
+        self.kernels
+            .iter()
+            .position(|k| k.name == kernel)
+            .and_then(|i| self.notes.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 /// Reads `--blockDim=` and `--gridDim=` from the first comment line that starts with

@@ -283,11 +283,39 @@ impl AtomicOp {
     }
 }
 
+/// Where a barrier written "after" a statement goes in the source the statement came
+/// from (DESIGN §3: every label maps to a place in the original source, or to none).
+///
+/// A front end that lowers one source statement to several KPL statements, or that makes
+/// statements up (desugared loop conditions, inlined functions, macro bodies), says here
+/// which of them have a place. `.kpl` statements are all [`Place::After`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// Right after the statement's span, in the enclosing block.
+    #[default]
+    After,
+    /// At the top of the enclosing block's source text: the statement is the last one of
+    /// a loop condition that the front end moved into the loop body, so the source body
+    /// starts right after it.
+    BlockTop,
+    /// Nowhere. For a barrier statement: it is not written directly in the kernel's
+    /// text (it comes from an inlined function or a macro), so `--strip` keeps it.
+    Nowhere,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
-    /// From the opening to the closing brace.
+    /// From the opening to the closing brace; for a block without braces (the body of a
+    /// brace-less `if`/`for`/... in C), the body statement.
     pub span: Span,
+    /// The source block has braces. When it has not, writing a statement into it means
+    /// adding braces around `span`. Always true for `.kpl`.
+    pub braces: bool,
+    /// A barrier at the top of this block has a place in the source (just inside the
+    /// opening brace). False when the block begins with statements the front end made up
+    /// (a loop condition evaluated inside the loop body). Always true for `.kpl`.
+    pub top: bool,
 }
 
 impl Block {
@@ -295,6 +323,8 @@ impl Block {
         Block {
             stmts,
             span: Span::NONE,
+            braces: true,
+            top: true,
         }
     }
 }
@@ -304,6 +334,8 @@ pub struct Stmt {
     pub id: StmtId,
     pub kind: StmtKind,
     pub span: Span,
+    /// Where a barrier after this statement would be written in the source.
+    pub place: Place,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -452,10 +484,19 @@ impl Kernel {
         renumber_block(&mut self.body, &mut next);
     }
 
-    /// The kernel without its barriers (what `--strip` synthesizes from).
+    /// The kernel without its barriers.
     pub fn without_barriers(&self) -> Kernel {
         let mut k = self.clone();
-        strip_block(&mut k.body);
+        strip_block(&mut k.body, &|s| s.kind.is_barrier());
+        k
+    }
+
+    /// The kernel without the barriers `--strip` removes (those written directly in its
+    /// text, see [`Stmt::is_movable_barrier`]); the same as
+    /// [`without_barriers`](Self::without_barriers) for `.kpl`.
+    pub fn without_movable_barriers(&self) -> Kernel {
+        let mut k = self.clone();
+        strip_block(&mut k.body, &Stmt::is_movable_barrier);
         k
     }
 
@@ -469,6 +510,21 @@ impl Kernel {
 }
 
 impl Stmt {
+    /// A statement with the default place (right after its span).
+    pub fn new(id: StmtId, kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            id,
+            kind,
+            span,
+            place: Place::After,
+        }
+    }
+
+    /// A barrier that `--strip` removes: one written directly in the kernel's text.
+    pub fn is_movable_barrier(&self) -> bool {
+        self.kind.is_barrier() && self.place != Place::Nowhere
+    }
+
     /// The blocks directly inside this statement, in program order.
     pub fn blocks(&self) -> Vec<&Block> {
         match &self.kind {
@@ -510,11 +566,11 @@ fn renumber_block(b: &mut Block, next: &mut u32) {
     }
 }
 
-fn strip_block(b: &mut Block) {
-    b.stmts.retain(|s| !s.kind.is_barrier());
+fn strip_block(b: &mut Block, strip: &dyn Fn(&Stmt) -> bool) {
+    b.stmts.retain(|s| !strip(s));
     for s in &mut b.stmts {
         for inner in s.blocks_mut() {
-            strip_block(inner);
+            strip_block(inner, strip);
         }
     }
 }

@@ -8,7 +8,7 @@
 //! right after the `if`, so a barrier after the `if` node would sit between the two
 //! branches, which has no place in the source and is never a candidate.
 
-use crate::ir::{Block, Kernel, Span, Stmt, StmtId, StmtKind};
+use crate::ir::{Block, Kernel, Place, Span, Stmt, StmtId, StmtKind};
 
 /// A node of the label tree. Stable only for the kernel the tree was built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,10 +48,17 @@ pub struct Node {
     pub span: Span,
     /// For block labels, the span of the block's braces (the then-branch for an `if`).
     pub span_block: Option<Span>,
-    /// Whether a barrier may be placed after this label (a candidate for synthesis).
+    /// Whether a barrier may be placed after this label (a candidate for synthesis):
+    /// the source has a place for it ([`Place`], [`Block::top`]) and it is not a barrier.
     pub candidate: bool,
     /// The statement is a barrier.
     pub barrier: bool,
+    /// For statements and else branches: where a barrier after it is written (for an
+    /// else branch, the place of its `if` statement: after the whole statement).
+    pub place: Place,
+    /// For block labels: whether the block (the then-branch for an `if`) has braces in
+    /// the source ([`Block::braces`]).
+    pub braces: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -89,6 +96,8 @@ impl LabelTree {
             span_block: None,
             candidate: false,
             barrier: false,
+            place: Place::After,
+            braces: true,
         });
         if let Some(p) = parent {
             self.nodes[p.0 as usize].children.push(l);
@@ -98,8 +107,9 @@ impl LabelTree {
 
     fn add_block(&mut self, owner: Label, block: &Block) {
         self.nodes[owner.0 as usize].span_block = Some(block.span);
+        self.nodes[owner.0 as usize].braces = block.braces;
         let start = self.push(NodeKind::Start(owner), Some(owner), None, block.span);
-        self.nodes[start.0 as usize].candidate = true;
+        self.nodes[start.0 as usize].candidate = block.top;
         for s in &block.stmts {
             self.add_stmt(owner, s);
         }
@@ -113,8 +123,10 @@ impl LabelTree {
         };
         let l = self.push(NodeKind::Stmt(s.id), Some(parent), kind, s.span);
         // Barriers are never candidates: one after another adds nothing.
-        self.nodes[l.0 as usize].candidate = !s.kind.is_barrier();
+        let placed = s.place != Place::Nowhere;
+        self.nodes[l.0 as usize].candidate = !s.kind.is_barrier() && placed;
         self.nodes[l.0 as usize].barrier = s.kind.is_barrier();
+        self.nodes[l.0 as usize].place = s.place;
         match &s.kind {
             StmtKind::If {
                 then_blk, else_blk, ..
@@ -124,7 +136,8 @@ impl LabelTree {
                     // Between the branches is not a place in the source.
                     self.nodes[l.0 as usize].candidate = false;
                     let el = self.push(NodeKind::Else(s.id), Some(parent), kind, e.span);
-                    self.nodes[el.0 as usize].candidate = true;
+                    self.nodes[el.0 as usize].candidate = placed;
+                    self.nodes[el.0 as usize].place = s.place;
                     self.add_block(el, e);
                 }
             }
@@ -313,11 +326,7 @@ pub fn insert_barriers(kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> (K
     let mut ids = Vec::with_capacity(after.len());
     for (id, &l) in (first_free..).map(StmtId).zip(after) {
         ids.push(id);
-        let barrier = Stmt {
-            id,
-            kind: StmtKind::Barrier,
-            span: Span::NONE,
-        };
+        let barrier = Stmt::new(id, StmtKind::Barrier, Span::NONE);
         let node = tree.node(l);
         let done = match node.kind {
             NodeKind::Main => false,

@@ -7,6 +7,7 @@
 //! turns chosen labels into [`rewrite::Edit`]s on the original text.
 
 pub mod arith;
+pub mod cuda;
 pub mod ir;
 pub mod labels;
 pub mod rewrite;

@@ -90,11 +90,7 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
 }
 
 fn stmt(depth: u32, in_loop: bool) -> BoxedStrategy<Stmt> {
-    let mk = |kind| Stmt {
-        id: StmtId(0),
-        kind,
-        span: Span::NONE,
-    };
+    let mk = |kind| Stmt::new(StmtId(0), kind, Span::NONE);
     let mut leaves = vec![simple_stmt().boxed()];
     if in_loop {
         leaves.push(prop_oneof![Just(StmtKind::Break), Just(StmtKind::Continue)].boxed());
@@ -136,13 +132,15 @@ fn kernel() -> impl Strategy<Value = Kernel> {
         })
     });
     (prop::collection::vec(stmt(2, false), 0..6), req).prop_map(|(stmts, req)| {
-        let decl = |v: &str| Stmt {
-            id: StmtId(0),
-            kind: StmtKind::Local {
-                var: v.to_string(),
-                init: None,
-            },
-            span: Span::NONE,
+        let decl = |v: &str| {
+            Stmt::new(
+                StmtId(0),
+                StmtKind::Local {
+                    var: v.to_string(),
+                    init: None,
+                },
+                Span::NONE,
+            )
         };
         let mut all = vec![decl("x"), decl("y")];
         all.extend(stmts);

@@ -226,7 +226,10 @@ fn parameter(p: Pair<Rule>) -> Param {
 fn block(p: Pair<Rule>) -> Result<Block, ParseError> {
     let span = span_of(&p);
     let stmts = p.into_inner().map(stmt).collect::<Result<Vec<_>, _>>()?;
-    Ok(Block { stmts, span })
+    Ok(Block {
+        span,
+        ..Block::new(stmts)
+    })
 }
 
 fn ident(p: Option<Pair<Rule>>) -> String {
@@ -344,11 +347,7 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
         }
         r => unreachable!("not a statement rule: {r:?}"),
     };
-    Ok(Stmt {
-        id: StmtId(0),
-        kind,
-        span,
-    })
+    Ok(Stmt::new(StmtId(0), kind, span))
 }
 
 fn pratt() -> &'static PrattParser<Rule> {

@@ -1,0 +1,820 @@
+//! Lowering: the C++ of a kernel (and of everything it calls) to one KPL [`Kernel`].
+//!
+//! Values: integers the kernel computes with are tracked exactly as KPL expressions;
+//! floating-point values and anything else the IR cannot express are arbitrary
+//! (`V::Arb`): a variable of such a type has no KPL counterpart, a read of it from
+//! memory reads into the scratch local `_`, and a write of it writes a freshly havocked
+//! `_`. Conditions that depend on such values are havocked locals.
+//!
+//! Memory: every shared or global array the kernel touches is a KPL array parameter,
+//! indexed in cells (see [`super::types`]). Pointers are tracked as (array, offset); a
+//! pointer whose array cannot be determined, or that changes arrays, is unsupported.
+//! Private arrays are not memory in KPL: their reads are arbitrary, their writes
+//! dropped.
+//!
+//! Aliasing: distinct pointer parameters are assumed not to alias (GPUVerify's
+//! assumption, noted in every report about a kernel with two or more of them) unless
+//! they are `__restrict__`, which makes it a fact; with [`Options::alias`] all
+//! non-`__restrict__` global pointer parameters with the same cell size become one array,
+//! each at its own symbolic offset, which is sound whatever the caller passes.
+//!
+//! Sub-modules: `types` resolves C++ types, `expr` values and places in memory,
+//! `stmt` statements and control flow, `call` calls (builtins, atomics, inlining of
+//! `__device__` functions).
+
+mod call;
+mod expr;
+pub mod fold;
+mod stmt;
+mod types;
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use tree_sitter::Node;
+
+use super::Options;
+use super::error::{CudaError, ErrorKind};
+use super::program::{FuncDef, Program, named_children};
+use super::types::{StructTy, Ty};
+use crate::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
+
+pub(super) type R<T> = Result<T, CudaError>;
+
+/// What a template parameter stands for in one instantiation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Binding {
+    Type(Ty),
+    /// A non-type parameter: a constant, or a uniform scalar parameter of the kernel when
+    /// the template was never instantiated.
+    Value(Expr),
+}
+
+/// A lowered kernel and what the front end wants the user to know about it.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub kernel: Kernel,
+    pub notes: Vec<String>,
+}
+
+/// Lowers every kernel of the program: each `__global__` function of the main file, each
+/// instantiation of a template kernel.
+pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
+    let mut out = Vec::new();
+    let mut names = HashSet::new();
+    for (i, f) in prog.funcs.iter().enumerate() {
+        if !f.global || f.body.is_none() {
+            continue;
+        }
+        if prog.map.loc(f.node.start_byte()).file != 0 {
+            continue; // a kernel of an included file belongs to that file
+        }
+        let mut ctx = Lowerer::new(prog, opts);
+        for inst in ctx.instances(i)? {
+            if !names.insert(inst.name.clone()) {
+                continue;
+            }
+            let mut ctx = Lowerer::new(prog, opts);
+            out.push(ctx.kernel(i, inst)?);
+        }
+    }
+    Ok(out)
+}
+
+/// One kernel to lower: a function with its template arguments.
+#[derive(Clone, Debug)]
+struct Instance {
+    name: String,
+    bindings: Vec<(String, Binding)>,
+    notes: Vec<String>,
+}
+
+/// A C++ variable in scope.
+#[derive(Clone, Debug)]
+pub(super) struct VarInfo {
+    pub name: String,
+    pub ty: Ty,
+    pub kind: VarKind,
+}
+
+pub(super) type VarId = usize;
+
+#[derive(Clone, Debug)]
+pub(super) enum VarKind {
+    /// An integer held by a KPL local or scalar parameter.
+    Int(String),
+    /// An integer whose value never changes: a constant, a template argument, or an
+    /// argument bound to a parameter the function never assigns.
+    Fixed(Expr),
+    /// A value the lowering does not track (floating point, opaque).
+    Arb,
+    /// A pointer: its array (unknown until first assigned) and its offset.
+    Ptr {
+        target: Option<Target>,
+        off: Offset,
+        unit: u32,
+    },
+    /// One variable per field.
+    Struct(Vec<VarId>),
+    /// An array object (shared, global or private).
+    Array(Target),
+    /// A C++ reference.
+    Ref(LVal),
+    /// A texture reference or object.
+    Texture,
+}
+
+/// Where a pointer's offset lives.
+#[derive(Clone, Debug)]
+pub(super) enum Offset {
+    /// An expression over values that never change.
+    Fixed(Expr),
+    /// A KPL local, for pointers that are assigned.
+    Local(String),
+}
+
+/// What memory a pointer points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Target {
+    /// An entry of [`Lowerer::arrays`].
+    Array(usize),
+    /// A variable (`&x`).
+    Var(VarId),
+    /// The null pointer.
+    Null,
+    /// Something the lowering cannot name (a pointer loaded from memory, an integer cast
+    /// to a pointer): dereferencing it is unsupported.
+    Unknown,
+}
+
+/// A pointer value: `target + off * unit` bytes, pointing at a `ty`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Ptr {
+    pub target: Target,
+    pub off: Expr,
+    /// Bytes per unit of `off`.
+    pub unit: u32,
+}
+
+/// An l-value: a place a value can be read from or written to.
+#[derive(Clone, Debug)]
+pub(super) enum LVal {
+    Var(VarId),
+    /// Memory at a pointer, holding a `ty`.
+    Mem(Ptr, Ty),
+    /// Private memory the lowering does not model (reads arbitrary, writes dropped).
+    Private(Ty),
+}
+
+/// A value with its C++ type.
+#[derive(Clone, Debug)]
+pub(super) struct Value {
+    pub v: V,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub(super) enum V {
+    Int(Expr),
+    Arb,
+    Ptr(Ptr),
+    Struct(Vec<Value>),
+    Void,
+}
+
+impl Value {
+    pub fn int(e: Expr, ty: Ty) -> Value {
+        Value { v: V::Int(e), ty }
+    }
+
+    pub fn arb(ty: Ty) -> Value {
+        Value { v: V::Arb, ty }
+    }
+
+    pub fn void() -> Value {
+        Value {
+            v: V::Void,
+            ty: Ty::Void,
+        }
+    }
+}
+
+/// Where an array lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ArraySpace {
+    Shared,
+    Global,
+    /// `__constant__` memory and textures: read-only, so reads never race.
+    Constant,
+    /// Thread-private arrays: not modelled.
+    Private,
+}
+
+/// Identifies an array across uses, so that a `__shared__` declaration in a function
+/// inlined twice, or several `extern __shared__` declarations, name one array.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum ArrayKey {
+    Param(String),
+    /// A declaration, by its byte offset in the preprocessed text.
+    Decl(usize),
+    Global(String),
+    /// All `extern __shared__` arrays share the dynamic shared memory.
+    ExternShared,
+    /// A private array, one per declaration instance.
+    Private(usize),
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct ArrayInfo {
+    pub kpl: String,
+    pub space: ArraySpace,
+    /// Bytes per cell.
+    pub cell: u32,
+    pub key: ArrayKey,
+}
+
+/// Local names and types of one C++ scope.
+#[derive(Clone, Debug, Default)]
+struct Scope {
+    vars: HashMap<String, VarId>,
+    aliases: HashMap<String, Ty>,
+}
+
+/// How `return` works in the function being lowered.
+#[derive(Clone, Debug)]
+pub(super) enum Ret {
+    /// The kernel itself: `return` is KPL `return`.
+    Kernel,
+    /// An inlined function whose only `return` is its last statement.
+    Last,
+    /// An inlined function with early returns: `done` is set, the rest is guarded.
+    Flag { done: String, result: Option<VarId> },
+}
+
+/// One function being lowered (the kernel, or an inlined call).
+#[derive(Clone, Debug)]
+pub(super) struct Frame {
+    pub func: Option<usize>,
+    pub bindings: Vec<(String, Binding)>,
+    /// The object of a method call.
+    pub this: Option<LVal>,
+    pub this_ty: Option<Rc<StructTy>>,
+    pub ret: Ret,
+    /// KPL loops open in this function (for `return` inside loops).
+    pub loops: usize,
+    /// C++ names the function assigns (or takes the address of) somewhere.
+    pub assigned: HashSet<String>,
+    /// Index of the frame's first scope.
+    pub scope_base: usize,
+    /// Statements of this function have places in the source (false when inlined).
+    pub placeable: bool,
+    /// The value of the final `return` of an inlined function ([`Ret::Last`]).
+    pub ret_value: Option<Value>,
+}
+
+pub(super) struct Lowerer<'p, 't> {
+    pub prog: &'p Program<'t>,
+    pub opts: &'p Options,
+    used: HashSet<String>,
+    pub arrays: Vec<ArrayInfo>,
+    /// Kernel parameters in order (arrays of C++ parameters and scalars), before the
+    /// shared and global arrays found in the body.
+    params: Vec<Param>,
+    requires: Vec<Expr>,
+    pub notes: Vec<String>,
+    blocks: Vec<Vec<Stmt>>,
+    scratch_used: bool,
+    pub vars: Vec<VarInfo>,
+    scopes: Vec<Scope>,
+    pub frames: Vec<Frame>,
+    structs: HashMap<String, Rc<StructTy>>,
+    resolving: HashSet<String>,
+    /// Brace-less blocks whose text cannot be wrapped in braces (from a macro).
+    unplaceable_blocks: usize,
+    /// The call being lowered is a statement of its own (its result is not used).
+    pub discard: bool,
+    /// KPL locals that may change after their declaration (C++ variables that are
+    /// assigned, pointer offsets, flags); every other local keeps its first value.
+    pub mutable: HashSet<String>,
+}
+
+/// Names the `.kpl` syntax reserves.
+const KPL_KEYWORDS: &[&str] = &[
+    "kernel",
+    "shared",
+    "global",
+    "requires",
+    "local",
+    "barrier",
+    "if",
+    "else",
+    "while",
+    "for",
+    "assume",
+    "return",
+    "break",
+    "continue",
+    "havoc",
+    "tid",
+    "bid",
+    "bdim",
+    "gdim",
+    "atomic_add",
+    "atomic_sub",
+    "atomic_exch",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_inc",
+    "atomic_dec",
+    "atomic_cas",
+];
+
+/// The scratch local that receives values nobody uses.
+pub(super) const SCRATCH: &str = "_";
+
+impl<'p, 't> Lowerer<'p, 't> {
+    pub fn new(prog: &'p Program<'t>, opts: &'p Options) -> Lowerer<'p, 't> {
+        let mut used: HashSet<String> = KPL_KEYWORDS.iter().map(|s| s.to_string()).collect();
+        used.insert(SCRATCH.to_string());
+        Lowerer {
+            prog,
+            opts,
+            used,
+            arrays: Vec::new(),
+            params: Vec::new(),
+            requires: Vec::new(),
+            notes: Vec::new(),
+            blocks: vec![Vec::new()],
+            scratch_used: false,
+            vars: Vec::new(),
+            scopes: vec![Scope::default()],
+            frames: vec![Frame {
+                func: None,
+                bindings: Vec::new(),
+                this: None,
+                this_ty: None,
+                ret: Ret::Kernel,
+                loops: 0,
+                assigned: HashSet::new(),
+                scope_base: 0,
+                placeable: true,
+                ret_value: None,
+            }],
+            structs: HashMap::new(),
+            resolving: HashSet::new(),
+            unplaceable_blocks: 0,
+            discard: false,
+            mutable: HashSet::new(),
+        }
+    }
+
+    // ---- diagnostics -------------------------------------------------------------
+
+    pub fn text(&self, n: Node<'t>) -> &'t str {
+        self.prog.text(n)
+    }
+
+    pub fn unsupported(&self, n: Node<'t>, what: &str, help: &str) -> CudaError {
+        self.prog
+            .error(ErrorKind::Unsupported, n, format!("unsupported: {what}"))
+            .with_help(help.to_string())
+    }
+
+    pub fn note(&mut self, note: String) {
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
+    pub fn span(&self, n: Node<'t>) -> Span {
+        self.prog.map.span(n.byte_range())
+    }
+
+    // ---- names -------------------------------------------------------------------
+
+    /// A KPL name based on `base` that nothing else in the kernel uses.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let base = if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("v{base}")
+        } else {
+            base
+        };
+        if self.used.insert(base.clone()) {
+            return base;
+        }
+        for i in 1.. {
+            let name = format!("{base}_{i}");
+            if self.used.insert(name.clone()) {
+                return name;
+            }
+        }
+        unreachable!("an unused name always exists")
+    }
+
+    /// The scratch local `_` (declared at the top of the kernel when used).
+    pub fn scratch(&mut self) -> String {
+        self.scratch_used = true;
+        SCRATCH.to_string()
+    }
+
+    // ---- emission ----------------------------------------------------------------
+
+    /// Appends a statement to the current block. It has no place until
+    /// [`finalize`](Self::finalize) gives one to the last statement of a source statement.
+    pub fn emit(&mut self, kind: StmtKind, span: Span) {
+        if let Some(b) = self.blocks.last_mut() {
+            b.push(Stmt {
+                id: StmtId(0),
+                kind,
+                span,
+                place: Place::Nowhere,
+            });
+        }
+    }
+
+    /// Declares a fresh KPL local that will be assigned again.
+    pub fn mutable_local(&mut self, base: &str, init: Option<Expr>, span: Span) -> String {
+        let name = self.local(base, init, span);
+        self.mutable.insert(name.clone());
+        name
+    }
+
+    /// Declares a fresh KPL local and returns its name.
+    pub fn local(&mut self, base: &str, init: Option<Expr>, span: Span) -> String {
+        let name = self.fresh(base);
+        self.emit(
+            StmtKind::Local {
+                var: name.clone(),
+                init,
+            },
+            span,
+        );
+        name
+    }
+
+    /// Number of statements in the current block (to finalize a statement later).
+    pub fn mark(&self) -> usize {
+        self.blocks.last().map_or(0, Vec::len)
+    }
+
+    /// Gives the statements lowered from one source statement their places: only the
+    /// last can have a barrier written after it, and only when the statement's text is
+    /// exactly in the main file.
+    pub fn finalize(&mut self, start: usize, n: Node<'t>) {
+        let exact = self.placeable() && self.prog.map.main_range(n.byte_range()).is_some();
+        let span = self.span(n);
+        if let Some(b) = self.blocks.last_mut() {
+            let len = b.len();
+            // A barrier is the statement's own only when it is all the statement does
+            // (`__syncthreads();`): then `--strip` may delete the statement's text.
+            let own_barrier = len == start + 1;
+            for (i, s) in b.iter_mut().enumerate().skip(start) {
+                if i + 1 == len && exact && (own_barrier || !s.kind.is_barrier()) {
+                    s.place = Place::After;
+                    s.span = span;
+                    // "After the else branch" is after the whole statement.
+                    if let StmtKind::If {
+                        else_blk: Some(e), ..
+                    } = &mut s.kind
+                    {
+                        e.span.end = span.end;
+                        e.span.end_line = span.end_line;
+                    }
+                } else {
+                    s.place = Place::Nowhere;
+                }
+            }
+        }
+    }
+
+    /// Lowers into a new block; returns the statements.
+    pub fn in_block<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(T, Vec<Stmt>)> {
+        self.blocks.push(Vec::new());
+        let r = f(self);
+        let stmts = self.blocks.pop().unwrap_or_default();
+        Ok((r?, stmts))
+    }
+
+    /// Appends already lowered statements to the current block.
+    pub fn extend(&mut self, stmts: Vec<Stmt>) {
+        if let Some(b) = self.blocks.last_mut() {
+            b.extend(stmts);
+        }
+    }
+
+    pub fn placeable(&self) -> bool {
+        self.frame().placeable && self.unplaceable_blocks == 0
+    }
+
+    /// A block built from statements (made up by the lowering: no place at its top).
+    pub fn made_block(&self, stmts: Vec<Stmt>, span: Span) -> Block {
+        Block {
+            stmts,
+            span,
+            braces: true,
+            top: false,
+        }
+    }
+
+    // ---- frames and scopes -------------------------------------------------------
+
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("the kernel frame is never popped")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("the kernel frame is never popped")
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    pub fn pop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    pub fn add_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
+        let id = self.vars.len();
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            kind,
+        });
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.insert(name.to_string(), id);
+        }
+        id
+    }
+
+    /// Hides a variable just declared (while its initializer is lowered).
+    pub fn pop_var_binding(&mut self, name: &str) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.remove(name);
+        }
+    }
+
+    /// Makes a variable visible by name in the current scope.
+    pub fn bind_var(&mut self, name: &str, id: VarId) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.insert(name.to_string(), id);
+        }
+    }
+
+    /// A variable not visible by name (fields of struct variables, results).
+    pub fn hidden_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
+        let id = self.vars.len();
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            kind,
+        });
+        id
+    }
+
+    pub fn add_alias(&mut self, name: &str, ty: Ty) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.aliases.insert(name.to_string(), ty);
+        }
+    }
+
+    /// A variable of the current function by C++ name, or a file-scope variable.
+    pub fn lookup(&self, name: &str) -> Option<VarId> {
+        let base = self.frame().scope_base.clamp(1, self.scopes.len());
+        self.scopes[base..]
+            .iter()
+            .rev()
+            .find_map(|s| s.vars.get(name).copied())
+            .or_else(|| self.scopes.first().and_then(|s| s.vars.get(name).copied()))
+    }
+
+    /// Binds a file-scope variable (visible from every function).
+    pub fn add_global_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
+        let id = self.hidden_var(name, ty, kind);
+        if let Some(s) = self.scopes.first_mut() {
+            s.vars.insert(name.to_string(), id);
+        }
+        id
+    }
+
+    pub fn lookup_alias(&self, name: &str) -> Option<Ty> {
+        let base = self.frame().scope_base;
+        self.scopes[base..]
+            .iter()
+            .rev()
+            .find_map(|s| s.aliases.get(name).cloned())
+    }
+
+    pub fn binding(&self, name: &str) -> Option<Binding> {
+        self.frame()
+            .bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+    }
+
+    // ---- arrays ------------------------------------------------------------------
+
+    /// The array for `key`, created on first use.
+    pub fn array(&mut self, key: ArrayKey, name: &str, space: ArraySpace, cell: u32) -> usize {
+        if let Some(i) = self.arrays.iter().position(|a| a.key == key) {
+            return i;
+        }
+        let kpl = if space == ArraySpace::Private {
+            name.to_string()
+        } else {
+            self.fresh(name)
+        };
+        self.arrays.push(ArrayInfo {
+            kpl,
+            space,
+            cell: cell.max(1),
+            key,
+        });
+        self.arrays.len() - 1
+    }
+
+    // ---- kernels -----------------------------------------------------------------
+
+    /// The instantiations of a kernel: explicit ones, those launched with constant
+    /// template arguments, or one with every parameter left symbolic.
+    fn instances(&mut self, f: usize) -> R<Vec<Instance>> {
+        let def = &self.prog.funcs[f];
+        let Some(tparams) = def.template else {
+            return Ok(vec![Instance {
+                name: def.name.clone(),
+                bindings: Vec::new(),
+                notes: Vec::new(),
+            }]);
+        };
+        let mut arg_lists: Vec<Node> = Vec::new();
+        for inst in &self.prog.instantiations {
+            if let Some(args) = instantiation_args(self.prog, *inst, &def.name) {
+                arg_lists.push(args);
+            }
+        }
+        for l in &self.prog.launches {
+            if let Some(fun) = l.child_by_field_name("function")
+                && fun.kind() == "template_function"
+                && fun
+                    .child_by_field_name("name")
+                    .is_some_and(|n| self.text(n) == def.name)
+                && let Some(args) = fun.child_by_field_name("arguments")
+            {
+                arg_lists.push(args);
+            }
+        }
+        let mut out: Vec<Instance> = Vec::new();
+        for args in arg_lists {
+            let Ok(bindings) = self.bind_template(tparams, Some(args)) else {
+                continue; // arguments that depend on the host code's template parameters
+            };
+            if bindings
+                .iter()
+                .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
+            {
+                continue;
+            }
+            let shown: Vec<String> = named_children(args)
+                .iter()
+                .map(|a| self.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect();
+            let name = format!("{}<{}>", def.name, shown.join(","));
+            if out.iter().all(|i| i.name != name) {
+                out.push(Instance {
+                    name,
+                    bindings,
+                    notes: Vec::new(),
+                });
+            }
+        }
+        if out.is_empty() {
+            let bindings = self.bind_template(tparams, None)?;
+            let open: Vec<&str> = bindings.iter().map(|(n, _)| n.as_str()).collect();
+            out.push(Instance {
+                name: def.name.clone(),
+                notes: vec![format!(
+                    "template kernel `{}` is never instantiated in this file: its template parameters ({}) are \
+                     left open (types opaque, values as uniform parameters)",
+                    def.name,
+                    open.join(", ")
+                )],
+                bindings,
+            });
+        }
+        Ok(out)
+    }
+
+    fn kernel(&mut self, f: usize, inst: Instance) -> R<Lowered> {
+        let def: FuncDef<'t> = self.prog.funcs[f].clone();
+        let body = def
+            .body
+            .ok_or_else(|| self.unsupported(def.node, "kernel without body", ""))?;
+        self.notes.extend(inst.notes.iter().cloned());
+        // Symbolic template values become scalar parameters.
+        for (_, b) in &inst.bindings {
+            if let Binding::Value(Expr::Var(v)) = b {
+                self.used.insert(v.clone());
+                self.params.push(Param::Scalar { name: v.clone() });
+            }
+        }
+        {
+            let frame = self.frame_mut();
+            frame.func = Some(f);
+            frame.bindings = inst.bindings.clone();
+        }
+        self.frame_mut().assigned = stmt::assigned_names(self.prog, body);
+        self.push_scope();
+        self.frame_mut().scope_base = self.scopes.len() - 1;
+        let mut top = self
+            .prog
+            .map
+            .main_range(body.start_byte()..body.start_byte() + 1)
+            .is_some();
+        let (_, mut stmts) = self.in_block(|l| {
+            l.kernel_params(&def)?;
+            l.compound_items(body)
+        })?;
+        if let Some(s) = stmts.iter_mut().find(|s| s.place == Place::BlockTop) {
+            // Parameter copies open the body (see `kernel_params`).
+            if !top {
+                s.place = Place::Nowhere;
+            }
+            top = false;
+        }
+        if self.scratch_used {
+            stmts.insert(
+                0,
+                Stmt {
+                    id: StmtId(0),
+                    kind: StmtKind::Local {
+                        var: SCRATCH.to_string(),
+                        init: None,
+                    },
+                    span: self.span(body),
+                    place: Place::Nowhere,
+                },
+            );
+        }
+        let mut params = self.params.clone();
+        for a in &self.arrays {
+            let space = match a.space {
+                ArraySpace::Shared => Space::Shared,
+                ArraySpace::Global => Space::Global,
+                _ => continue,
+            };
+            if !params.iter().any(|p| p.name() == a.kpl) {
+                params.push(Param::Array {
+                    name: a.kpl.clone(),
+                    space,
+                });
+            }
+        }
+        let header = self.prog.map.span(def.node.start_byte()..body.start_byte());
+        let mut kernel = Kernel {
+            name: inst.name,
+            params,
+            requires: self.requires.clone(),
+            body: Block {
+                stmts,
+                span: self.span(body),
+                braces: true,
+                top,
+            },
+            span: header,
+        };
+        kernel.renumber();
+        Ok(Lowered {
+            kernel,
+            notes: self.notes.clone(),
+        })
+    }
+}
+
+/// The template arguments of `template __global__ void name<...>(...);`.
+fn instantiation_args<'t>(prog: &Program<'t>, inst: Node<'t>, name: &str) -> Option<Node<'t>> {
+    let d = inst.child_by_field_name("declarator")?;
+    let f = super::program::innermost_function_declarator(d)?;
+    let n = f.child_by_field_name("declarator")?;
+    (n.kind() == "template_function"
+        && n.child_by_field_name("name")
+            .is_some_and(|x| prog.text(x) == name))
+    .then(|| n.child_by_field_name("arguments"))
+    .flatten()
+}

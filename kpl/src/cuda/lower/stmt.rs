@@ -1,0 +1,1533 @@
+//! Statements: declarations, control flow (with the places barriers can go), and the
+//! kernel's parameters.
+//!
+//! Loops map to KPL `for` when they have the shape `for (int i = e; c; i = s)` with a
+//! pure condition and step and a body that leaves `i` alone, and to `while` otherwise.
+//! A condition that needs statements (a memory read, a call) is evaluated at the top
+//! of the KPL loop body, followed by `if (!c) break;`, which is where the source body
+//! starts (its place is [`Place::BlockTop`]). Loops whose `continue` must still run the
+//! step or the condition get a `first` flag. `switch` becomes an `if` chain when no case
+//! falls through, else a one-iteration `while` that `break` leaves.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::expr::strip_parens;
+use super::fold;
+use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, Ptr, R, Ret, Target, V, Value, VarKind};
+use crate::cuda::program::{FuncDef, Program, declarator_name, named_children};
+use crate::cuda::types::Ty;
+use crate::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
+
+/// Named children that are not comments.
+pub(super) fn items(n: Node) -> Vec<Node> {
+    named_children(n)
+        .into_iter()
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// C++ names a function body assigns, increments or takes the address of.
+pub(super) fn assigned_names(prog: &Program, body: Node) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "assignment_expression" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    root_name(prog, l, &mut out);
+                }
+            }
+            "update_expression" => {
+                if let Some(a) = n.child_by_field_name("argument") {
+                    root_name(prog, a, &mut out);
+                }
+            }
+            "pointer_expression" if prog.text(n).trim_start().starts_with('&') => {
+                if let Some(a) = n.child_by_field_name("argument") {
+                    root_name(prog, a, &mut out);
+                }
+            }
+            // `T &r = x;`: assignments to `r` change `x`.
+            "init_declarator"
+                if n.child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "reference_declarator") =>
+            {
+                if let Some(v) = n.child_by_field_name("value") {
+                    root_name(prog, v, &mut out);
+                }
+            }
+            "call_expression" => {
+                // Arguments passed to reference parameters.
+                let callee = n
+                    .child_by_field_name("function")
+                    .map(|f| crate::cuda::program::last_name(f, prog.src));
+                let args = n.child_by_field_name("arguments").map(items).unwrap_or_default();
+                if let Some(name) = callee {
+                    for &fi in prog.funcs_by_name.get(&name).into_iter().flatten() {
+                        for (i, p) in prog.funcs[fi].params().iter().enumerate() {
+                            if prog.text(*p).contains('&')
+                                && let Some(a) = args.get(i)
+                            {
+                                root_name(prog, *a, &mut out);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        stack.extend(named_children(n));
+    }
+    out
+}
+
+/// The variable an assignment changes (`x`, `v.x`; not `p` in `p[i] = ...`).
+fn root_name(prog: &Program, n: Node, out: &mut HashSet<String>) {
+    let n = strip_parens(n);
+    match n.kind() {
+        "identifier" => {
+            out.insert(prog.text(n).to_string());
+        }
+        "field_expression"
+            if n.child_by_field_name("operator")
+                .is_some_and(|o| prog.text(o) == ".") =>
+        {
+            if let Some(a) = n.child_by_field_name("argument") {
+                root_name(prog, a, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a statement contains `kind` (not counting nested functions).
+fn contains(n: Node, kind: &str) -> bool {
+    n.kind() == kind || named_children(n).into_iter().any(|c| contains(c, kind))
+}
+
+/// Whether a loop body has a `break`/`continue` that binds to the loop itself.
+fn binds(n: Node, kind: &str, in_switch_too: bool) -> bool {
+    named_children(n).into_iter().any(|c| match c.kind() {
+        k if k == kind => true,
+        "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => false,
+        "switch_statement" if !in_switch_too => false,
+        _ => binds(c, kind, in_switch_too),
+    })
+}
+
+fn is_loop_like(n: Node) -> bool {
+    matches!(
+        n.kind(),
+        "for_statement" | "while_statement" | "do_statement" | "switch_statement"
+    )
+}
+
+impl<'p, 't> Lowerer<'p, 't> {
+    /// The statements of a `{ ... }` in a new scope.
+    pub fn compound_items(&mut self, block: Node<'t>) -> R<()> {
+        self.push_scope();
+        let list = items(block);
+        let r = self.stmt_list(&list);
+        self.pop_scope();
+        r
+    }
+
+    fn stmt_list(&mut self, list: &[Node<'t>]) -> R<()> {
+        for (i, &it) in list.iter().enumerate() {
+            self.stmt(it)?;
+            let Ret::Flag { done, .. } = self.frame().ret.clone() else {
+                continue;
+            };
+            if i + 1 == list.len() || !contains(it, "return_statement") {
+                continue;
+            }
+            let span = self.span(it);
+            if self.frame().loops > 0 {
+                if is_loop_like(it) {
+                    let brk = self.made_stmt(StmtKind::Break, span);
+                    let blk = self.made_block(vec![brk], span);
+                    let s = self.made_stmt(
+                        StmtKind::If {
+                            cond: Expr::Var(done),
+                            then_blk: blk,
+                            else_blk: None,
+                        },
+                        span,
+                    );
+                    self.extend(vec![s]);
+                }
+            } else {
+                let ((), rest) = self.in_block(|l| l.stmt_list(&list[i + 1..]))?;
+                if !rest.is_empty() {
+                    let blk = self.made_block(rest, span);
+                    let s = self.made_stmt(
+                        StmtKind::If {
+                            cond: fold::not(Expr::Var(done)),
+                            then_blk: blk,
+                            else_blk: None,
+                        },
+                        span,
+                    );
+                    self.extend(vec![s]);
+                }
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// One statement; the KPL statements it becomes get their places.
+    pub fn stmt(&mut self, n: Node<'t>) -> R<()> {
+        let start = self.mark();
+        match n.kind() {
+            "compound_statement" => return self.compound_items(n),
+            "expression_statement" => {
+                if let Some(e) = items(n).into_iter().next() {
+                    // A call whose result nobody uses.
+                    self.discard = e.kind() == "call_expression";
+                    self.rvalue(e)?;
+                    self.discard = false;
+                }
+            }
+            "declaration" => self.declaration(n)?,
+            // A branch or body lowered in place keeps the places of its own statements.
+            "if_statement" => {
+                if !self.if_stmt(n)? {
+                    return Ok(());
+                }
+            }
+            "while_statement" => self.while_stmt(n)?,
+            "for_statement" => self.for_stmt(n)?,
+            "do_statement" => {
+                if !self.do_stmt(n)? {
+                    return Ok(());
+                }
+            }
+            "switch_statement" => self.switch_stmt(n)?,
+            "return_statement" => self.return_stmt(n)?,
+            "break_statement" => self.emit(StmtKind::Break, self.span(n)),
+            "continue_statement" => self.emit(StmtKind::Continue, self.span(n)),
+            "labeled_statement" | "attributed_statement" => {
+                if let Some(s) = items(n)
+                    .into_iter()
+                    .rev()
+                    .find(|c| c.kind() != "statement_identifier")
+                {
+                    return self.stmt(s);
+                }
+            }
+            "type_definition" => {
+                if let Some(t) = n.child_by_field_name("type") {
+                    let mut c = n.walk();
+                    let ds: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+                    for d in ds {
+                        let decl = self.declared(t, Some(d))?;
+                        if let Some(name) = decl.name {
+                            self.add_alias(&name, decl.ty);
+                        }
+                    }
+                }
+            }
+            "alias_declaration" => {
+                if let (Some(name), Some(t)) = (n.child_by_field_name("name"), n.child_by_field_name("type"))
+                {
+                    let ty = self.type_descriptor(t)?;
+                    let name = self.text(name).to_string();
+                    self.add_alias(&name, ty);
+                }
+            }
+            "static_assert_declaration"
+            | "using_declaration"
+            | "namespace_alias_definition"
+            | "empty_statement" => {}
+            "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" => {}
+            "goto_statement" => {
+                return Err(self.unsupported(n, "`goto`", "restructure the code with loops and `break`"));
+            }
+            "for_range_loop" => {
+                return Err(self.unsupported(n, "range-based `for`", "write an index loop"));
+            }
+            "try_statement" | "throw_statement" => return Err(self.unsupported(n, "exceptions", "")),
+            "co_return_statement" | "co_yield_statement" => {
+                return Err(self.unsupported(n, "coroutines", ""));
+            }
+            "case_statement" => {
+                return Err(self.unsupported(n, "`case` outside a `switch` body", ""));
+            }
+            other => return Err(self.unsupported(n, &format!("statement `{other}`"), "")),
+        }
+        self.finalize(start, n);
+        Ok(())
+    }
+
+    /// A block from a loop or branch body: braces, or a single statement.
+    pub fn body_block(&mut self, n: Node<'t>) -> R<Block> {
+        let span = self.span(n);
+        if n.kind() == "compound_statement" {
+            let top = self.placeable()
+                && self
+                    .prog
+                    .map
+                    .main_range(n.start_byte()..n.start_byte() + 1)
+                    .is_some();
+            let ((), stmts) = self.in_block(|l| l.compound_items(n))?;
+            return Ok(Block {
+                stmts,
+                span,
+                braces: true,
+                top,
+            });
+        }
+        let exact = self.prog.map.main_range(n.byte_range()).is_some();
+        let top = self.placeable() && exact;
+        if !exact {
+            self.unplaceable_blocks += 1;
+        }
+        let r = self.in_block(|l| {
+            l.push_scope();
+            let r = l.stmt(n);
+            l.pop_scope();
+            r
+        });
+        if !exact {
+            self.unplaceable_blocks -= 1;
+        }
+        let ((), stmts) = r?;
+        Ok(Block {
+            stmts,
+            span,
+            braces: false,
+            top,
+        })
+    }
+
+    /// The expression of a `condition_clause` (declaring its variable, if any).
+    fn condition(&mut self, c: Node<'t>) -> R<Node<'t>> {
+        let c = if c.kind() == "condition_clause" {
+            let mut value = c.child_by_field_name("value");
+            if let Some(init) = c.child_by_field_name("initializer") {
+                self.stmt(init)?;
+            }
+            if let Some(v) = value
+                && v.kind() == "declaration"
+            {
+                self.declaration(v)?;
+                let d = v
+                    .child_by_field_name("declarator")
+                    .and_then(|d| declarator_name(d, self.prog.src));
+                let Some(name) = d else {
+                    return Err(self.unsupported(v, "condition", ""));
+                };
+                // The condition is the declared variable.
+                let Some(id) = v.child_by_field_name("declarator") else {
+                    return Err(self.unsupported(v, "condition", ""));
+                };
+                let _ = name;
+                value = Some(id.child_by_field_name("declarator").unwrap_or(id));
+            }
+            value.ok_or_else(|| self.unsupported(c, "condition", ""))?
+        } else {
+            c
+        };
+        Ok(c)
+    }
+
+    fn cond_expr(&mut self, n: Node<'t>) -> R<Expr> {
+        let v = self.rvalue(n)?;
+        Ok(self.truth(v, n))
+    }
+
+    /// Returns false when the condition is constant and a branch was lowered in place.
+    fn if_stmt(&mut self, n: Node<'t>) -> R<bool> {
+        let c = n
+            .child_by_field_name("condition")
+            .ok_or_else(|| self.unsupported(n, "if", ""))?;
+        self.push_scope();
+        let r = self.if_inner(n, c);
+        self.pop_scope();
+        r
+    }
+
+    fn if_inner(&mut self, n: Node<'t>, c: Node<'t>) -> R<bool> {
+        let c = self.condition(c)?;
+        let cond = self.cond_expr(c)?;
+        let then = n
+            .child_by_field_name("consequence")
+            .ok_or_else(|| self.unsupported(n, "if", ""))?;
+        let alt = n.child_by_field_name("alternative").and_then(|e| {
+            if e.kind() == "else_clause" {
+                items(e).into_iter().next()
+            } else {
+                Some(e)
+            }
+        });
+        if let Some(k) = fold::int(&cond) {
+            // A condition fixed by constants or template arguments: only one branch exists.
+            let live = if k != 0 { Some(then) } else { alt };
+            if let Some(b) = live {
+                self.push_scope();
+                let r = self.stmt(b);
+                self.pop_scope();
+                r?;
+            }
+            return Ok(false);
+        }
+        let then_blk = self.body_block(then)?;
+        let else_blk = match alt {
+            Some(e) => Some(self.body_block(e)?),
+            None => None,
+        };
+        self.emit(
+            StmtKind::If {
+                cond,
+                then_blk,
+                else_blk,
+            },
+            self.span(n),
+        );
+        Ok(true)
+    }
+
+    /// `if (!c) break;` at the top of a desugared loop body, where the source body
+    /// starts.
+    fn exit_unless(&self, c: Expr, body: &Block, span: crate::ir::Span) -> Stmt {
+        let brk = self.made_stmt(StmtKind::Break, span);
+        let mut s = self.made_stmt(
+            StmtKind::If {
+                cond: fold::not(c),
+                then_blk: self.made_block(vec![brk], span),
+                else_blk: None,
+            },
+            span,
+        );
+        if body.top {
+            s.place = Place::BlockTop;
+        }
+        s
+    }
+
+    fn loop_body(&mut self, body: Node<'t>) -> R<Block> {
+        self.frame_mut().loops += 1;
+        let r = self.body_block(body);
+        self.frame_mut().loops -= 1;
+        r
+    }
+
+    fn while_stmt(&mut self, n: Node<'t>) -> R<()> {
+        let c = n
+            .child_by_field_name("condition")
+            .ok_or_else(|| self.unsupported(n, "while", ""))?;
+        let body = n
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "while", ""))?;
+        self.push_scope();
+        let span = self.span(n);
+        let r = (|| -> R<()> {
+            let (cond, cstmts) = self.in_block(|l| {
+                let c = l.condition(c)?;
+                l.cond_expr(c)
+            })?;
+            if cstmts.is_empty() && fold::int(&cond) == Some(0) {
+                return Ok(());
+            }
+            let mut blk = self.loop_body(body)?;
+            if cstmts.is_empty() {
+                self.emit(StmtKind::While { cond, body: blk }, span);
+                return Ok(());
+            }
+            let mut stmts = cstmts;
+            stmts.push(self.exit_unless(cond, &blk, span));
+            stmts.append(&mut blk.stmts);
+            blk.stmts = stmts;
+            blk.top = false;
+            self.emit(
+                StmtKind::While {
+                    cond: Expr::Int(1),
+                    body: blk,
+                },
+                span,
+            );
+            Ok(())
+        })();
+        self.pop_scope();
+        r
+    }
+
+    /// Returns false for `do { ... } while (0)`, whose body is lowered in place.
+    fn do_stmt(&mut self, n: Node<'t>) -> R<bool> {
+        let c = n
+            .child_by_field_name("condition")
+            .ok_or_else(|| self.unsupported(n, "do", ""))?;
+        let body = n
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "do", ""))?;
+        let span = self.span(n);
+        let has_continue = binds(body, "continue_statement", true);
+        let mut blk = self.loop_body(body)?;
+        let (cond, mut cstmts) = self.in_block(|l| l.cond_expr(strip_parens(c)))?;
+        if fold::int(&cond) == Some(0)
+            && cstmts.is_empty()
+            && !has_continue
+            && !binds(body, "break_statement", false)
+        {
+            // `do { ... } while (0)`: the body, once.
+            self.extend(blk.stmts);
+            return Ok(false);
+        }
+        if !has_continue {
+            let brk = self.made_stmt(StmtKind::Break, span);
+            cstmts.push(self.made_stmt(
+                StmtKind::If {
+                    cond: fold::not(cond),
+                    then_blk: self.made_block(vec![brk], span),
+                    else_blk: None,
+                },
+                span,
+            ));
+            blk.stmts.append(&mut cstmts);
+        } else {
+            // `continue` goes to the condition: evaluate it at the top from the second
+            // iteration on.
+            let first = self.mutable_local("_first", Some(Expr::Int(1)), span);
+            let brk = self.made_stmt(StmtKind::Break, span);
+            cstmts.push(self.made_stmt(
+                StmtKind::If {
+                    cond: fold::not(cond),
+                    then_blk: self.made_block(vec![brk], span),
+                    else_blk: None,
+                },
+                span,
+            ));
+            let check = self.made_stmt(
+                StmtKind::If {
+                    cond: fold::not(Expr::Var(first.clone())),
+                    then_blk: self.made_block(cstmts, span),
+                    else_blk: None,
+                },
+                span,
+            );
+            let mut clear = self.made_stmt(
+                StmtKind::Assign {
+                    var: first,
+                    value: Expr::Int(0),
+                },
+                span,
+            );
+            if blk.top {
+                clear.place = Place::BlockTop;
+            }
+            let mut stmts = vec![check, clear];
+            stmts.append(&mut blk.stmts);
+            blk.stmts = stmts;
+            blk.top = false;
+        }
+        self.emit(
+            StmtKind::While {
+                cond: Expr::Int(1),
+                body: blk,
+            },
+            span,
+        );
+        Ok(true)
+    }
+
+    fn for_stmt(&mut self, n: Node<'t>) -> R<()> {
+        self.push_scope();
+        let r = match self.simple_for(n)? {
+            true => Ok(()),
+            false => {
+                self.pop_scope();
+                self.push_scope();
+                self.general_for(n)
+            }
+        };
+        self.pop_scope();
+        r
+    }
+
+    /// `for (int i = e; c; i = s) body` as a KPL `for`, when it has that shape.
+    fn simple_for(&mut self, n: Node<'t>) -> R<bool> {
+        let span = self.span(n);
+        let (Some(init), Some(update), Some(body)) = (
+            n.child_by_field_name("initializer"),
+            n.child_by_field_name("update"),
+            n.child_by_field_name("body"),
+        ) else {
+            return Ok(false);
+        };
+        if init.kind() != "declaration" {
+            return Ok(false);
+        }
+        let ds: Vec<Node> = {
+            let mut c = init.walk();
+            init.children_by_field_name("declarator", &mut c).collect()
+        };
+        let [d] = ds.as_slice() else {
+            return Ok(false);
+        };
+        let Some(ty_node) = init.child_by_field_name("type") else {
+            return Ok(false);
+        };
+        let decl = self.declared(ty_node, Some(*d))?;
+        let (Some(name), true, Some(value)) = (
+            decl.name.clone(),
+            decl.ty.is_int(),
+            d.child_by_field_name("value"),
+        ) else {
+            return Ok(false);
+        };
+        if self.quals(init).shared || assigns(self.prog, body, &name) {
+            return Ok(false);
+        }
+        let updated = match update.kind() {
+            "update_expression" | "assignment_expression" => {
+                let target = update
+                    .child_by_field_name("argument")
+                    .or_else(|| update.child_by_field_name("left"));
+                target.is_some_and(|t| t.kind() == "identifier" && self.text(t) == name)
+            }
+            _ => false,
+        };
+        if !updated {
+            return Ok(false);
+        }
+        let (v, istmts) = self.in_block(|l| l.rvalue(value))?;
+        let V::Int(init_e) = v.v else { return Ok(false) };
+        if !istmts.is_empty() {
+            return Ok(false);
+        }
+        let var = self.fresh(&name);
+        self.mutable.insert(var.clone());
+        self.add_var(&name, decl.ty.clone(), VarKind::Int(var.clone()));
+        let (cond, cstmts) = match n.child_by_field_name("condition") {
+            Some(c) => self.in_block(|l| l.cond_expr(c))?,
+            None => (Expr::Int(1), Vec::new()),
+        };
+        if !cstmts.is_empty() {
+            return Ok(false);
+        }
+        let ((), sstmts) = self.in_block(|l| l.rvalue(update).map(|_| ()))?;
+        let step = match sstmts.as_slice() {
+            [
+                Stmt {
+                    kind: StmtKind::Assign { var: v, value },
+                    ..
+                },
+            ] if *v == var => value.clone(),
+            _ => return Ok(false),
+        };
+        let blk = self.loop_body(body)?;
+        self.emit(
+            StmtKind::For {
+                var,
+                init: init_e,
+                cond,
+                step,
+                body: blk,
+            },
+            span,
+        );
+        Ok(true)
+    }
+
+    fn general_for(&mut self, n: Node<'t>) -> R<()> {
+        let span = self.span(n);
+        let body = n
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "for", ""))?;
+        if let Some(init) = n.child_by_field_name("initializer") {
+            if init.kind() == "declaration" {
+                self.declaration(init)?;
+            } else {
+                self.rvalue(init)?;
+            }
+        }
+        let (cond, cstmts) = match n.child_by_field_name("condition") {
+            Some(c) => self.in_block(|l| l.cond_expr(c))?,
+            None => (Expr::Int(1), Vec::new()),
+        };
+        if cstmts.is_empty() && fold::int(&cond) == Some(0) {
+            return Ok(());
+        }
+        let has_continue = binds(body, "continue_statement", true);
+        let mut blk = self.loop_body(body)?;
+        let ((), mut ustmts) = match n.child_by_field_name("update") {
+            Some(u) => self.in_block(|l| l.rvalue(u).map(|_| ()))?,
+            None => ((), Vec::new()),
+        };
+        if !has_continue {
+            if cstmts.is_empty() {
+                blk.stmts.append(&mut ustmts);
+                self.emit(StmtKind::While { cond, body: blk }, span);
+            } else {
+                let mut stmts = cstmts;
+                stmts.push(self.exit_unless(cond, &blk, span));
+                stmts.append(&mut blk.stmts);
+                stmts.append(&mut ustmts);
+                blk.stmts = stmts;
+                blk.top = false;
+                self.emit(
+                    StmtKind::While {
+                        cond: Expr::Int(1),
+                        body: blk,
+                    },
+                    span,
+                );
+            }
+            return Ok(());
+        }
+        // `continue` must still run the update: do it at the top from the second
+        // iteration on, then test the condition.
+        let first = self.mutable_local("_first", Some(Expr::Int(1)), span);
+        let check = self.made_stmt(
+            StmtKind::If {
+                cond: fold::not(Expr::Var(first.clone())),
+                then_blk: self.made_block(ustmts, span),
+                else_blk: None,
+            },
+            span,
+        );
+        let mut clear = self.made_stmt(
+            StmtKind::Assign {
+                var: first,
+                value: Expr::Int(0),
+            },
+            span,
+        );
+        let mut stmts = vec![check];
+        if cstmts.is_empty() && fold::int(&cond).is_some_and(|c| c != 0) {
+            if blk.top {
+                clear.place = Place::BlockTop;
+            }
+            stmts.push(clear);
+        } else {
+            stmts.push(clear);
+            stmts.extend(cstmts);
+            stmts.push(self.exit_unless(cond, &blk, span));
+        }
+        stmts.append(&mut blk.stmts);
+        blk.stmts = stmts;
+        blk.top = false;
+        self.emit(
+            StmtKind::While {
+                cond: Expr::Int(1),
+                body: blk,
+            },
+            span,
+        );
+        Ok(())
+    }
+
+    fn switch_stmt(&mut self, n: Node<'t>) -> R<()> {
+        let span = self.span(n);
+        let c = n
+            .child_by_field_name("condition")
+            .ok_or_else(|| self.unsupported(n, "switch", ""))?;
+        let body = n
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "switch", ""))?;
+        self.push_scope();
+        let c = self.condition(c)?;
+        let v = self.rvalue(c)?;
+        let sw = match v.v {
+            V::Int(e @ (Expr::Var(_) | Expr::Int(_) | Expr::Builtin(_))) => e,
+            V::Int(e) => Expr::Var(self.local("_sw", Some(e), span)),
+            _ => Expr::Var(self.local("_sw", None, span)),
+        };
+        // Cases: label values (None for default) and statements.
+        let mut cases: Vec<(Vec<Option<Expr>>, Vec<Node>, Node)> = Vec::new();
+        for case in items(body) {
+            if case.kind() != "case_statement" {
+                return Err(self.unsupported(case, "statement before the first `case`", ""));
+            }
+            let value = case.child_by_field_name("value");
+            let label = match value {
+                Some(v) => Some(match self.const_eval(v) {
+                    Some(k) => Expr::Int(k),
+                    None => return Err(self.unsupported(v, "a `case` label that is not a constant", "")),
+                }),
+                None => None,
+            };
+            let stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
+            match cases.last_mut() {
+                Some((labels, prev, _)) if prev.is_empty() => {
+                    labels.push(label);
+                    *prev = stmts;
+                }
+                _ => cases.push((vec![label], stmts, case)),
+            }
+        }
+        let all_labels: Vec<Expr> = cases
+            .iter()
+            .flat_map(|(l, _, _)| l.iter().flatten().cloned())
+            .collect();
+        let matches = |labels: &[Option<Expr>]| -> Expr {
+            labels
+                .iter()
+                .map(|l| match l {
+                    Some(v) => fold::bin(crate::ir::BinOp::Eq, sw.clone(), v.clone()),
+                    None => all_labels
+                        .iter()
+                        .map(|v| fold::bin(crate::ir::BinOp::Ne, sw.clone(), v.clone()))
+                        .reduce(|a, b| fold::bin(crate::ir::BinOp::And, a, b))
+                        .unwrap_or(Expr::Int(1)),
+                })
+                .reduce(|a, b| fold::bin(crate::ir::BinOp::Or, a, b))
+                .unwrap_or(Expr::Int(0))
+        };
+        // No fallthrough and no inner `break`: an if chain.
+        let simple = cases.iter().enumerate().all(|(i, (_, stmts, _))| {
+            let ends = stmts.last().is_some_and(|s| s.kind() == "break_statement");
+            let inner = stmts[..stmts.len().saturating_sub(1)]
+                .iter()
+                .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false));
+            (ends || i + 1 == cases.len()) && !inner
+        });
+        let r = if simple {
+            let mut chain: Option<Block> = None;
+            // Build from the last case backwards; `default` goes last.
+            let mut order: Vec<usize> = (0..cases.len()).collect();
+            order.sort_by_key(|&i| cases[i].0.contains(&None));
+            let mut blocks = Vec::new();
+            for &i in &order {
+                let (labels, stmts, case) = &cases[i];
+                let body: Vec<Node> = stmts
+                    .iter()
+                    .copied()
+                    .filter(|s| s.kind() != "break_statement")
+                    .collect();
+                let ((), lowered) = self.in_block(|l| {
+                    l.push_scope();
+                    let r = l.stmt_list(&body);
+                    l.pop_scope();
+                    r
+                })?;
+                blocks.push((matches(labels), labels.contains(&None), lowered, self.span(*case)));
+            }
+            for (cond, is_default, lowered, cspan) in blocks.into_iter().rev() {
+                if is_default && lowered.is_empty() {
+                    continue;
+                }
+                let blk = Block {
+                    stmts: lowered,
+                    span: cspan,
+                    braces: true,
+                    top: false,
+                };
+                chain = Some(match chain {
+                    None if is_default => blk,
+                    None => self.made_block(
+                        vec![self.made_stmt(
+                            StmtKind::If {
+                                cond,
+                                then_blk: blk,
+                                else_blk: None,
+                            },
+                            span,
+                        )],
+                        span,
+                    ),
+                    Some(rest) => self.made_block(
+                        vec![self.made_stmt(
+                            StmtKind::If {
+                                cond,
+                                then_blk: blk,
+                                else_blk: Some(rest),
+                            },
+                            span,
+                        )],
+                        span,
+                    ),
+                });
+            }
+            if let Some(b) = chain {
+                self.extend(b.stmts);
+            }
+            Ok(())
+        } else {
+            if binds(body, "continue_statement", false) {
+                return Err(self.unsupported(
+                    n,
+                    "`continue` inside a `switch` whose cases fall through",
+                    "end every case with `break`",
+                ));
+            }
+            // while (1) { if (m || case1) { m = 1; ... } ...; break; }
+            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
+            self.frame_mut().loops += 1;
+            let mut stmts = Vec::new();
+            for (labels, body, case) in &cases {
+                let cond = fold::bin(crate::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
+                let ((), mut lowered) = self.in_block(|l| {
+                    l.push_scope();
+                    let r = l.stmt_list(body);
+                    l.pop_scope();
+                    r
+                })?;
+                let mut inner = vec![self.made_stmt(
+                    StmtKind::Assign {
+                        var: m.clone(),
+                        value: Expr::Int(1),
+                    },
+                    span,
+                )];
+                inner.append(&mut lowered);
+                stmts.push(self.made_stmt(
+                    StmtKind::If {
+                        cond,
+                        then_blk: Block {
+                            stmts: inner,
+                            span: self.span(*case),
+                            braces: true,
+                            top: false,
+                        },
+                        else_blk: None,
+                    },
+                    span,
+                ));
+            }
+            self.frame_mut().loops -= 1;
+            stmts.push(self.made_stmt(StmtKind::Break, span));
+            let blk = self.made_block(stmts, span);
+            self.emit(
+                StmtKind::While {
+                    cond: Expr::Int(1),
+                    body: blk,
+                },
+                span,
+            );
+            Ok(())
+        };
+        self.pop_scope();
+        r
+    }
+
+    fn return_stmt(&mut self, n: Node<'t>) -> R<()> {
+        let value = items(n).into_iter().next();
+        let span = self.span(n);
+        match self.frame().ret.clone() {
+            Ret::Kernel => {
+                if let Some(v) = value {
+                    self.rvalue(v)?;
+                }
+                self.emit(StmtKind::Return, span);
+            }
+            Ret::Last => {
+                let v = match value {
+                    Some(v) => self.rvalue(v)?,
+                    None => Value::void(),
+                };
+                self.frame_mut().ret_value = Some(v);
+            }
+            Ret::Flag { done, result } => {
+                if let (Some(v), Some(r)) = (value, result) {
+                    let val = self.rvalue(v)?;
+                    self.write(&LVal::Var(r), val, n)?;
+                } else if let Some(v) = value {
+                    self.rvalue(v)?;
+                }
+                self.emit(
+                    StmtKind::Assign {
+                        var: done,
+                        value: Expr::Int(1),
+                    },
+                    span,
+                );
+                if self.frame().loops > 0 {
+                    self.emit(StmtKind::Break, span);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- declarations ------------------------------------------------------------
+
+    pub fn declaration(&mut self, n: Node<'t>) -> R<()> {
+        let quals = self.quals(n);
+        let Some(ty_node) = n.child_by_field_name("type") else {
+            return Ok(());
+        };
+        let ds: Vec<Node> = {
+            let mut c = n.walk();
+            n.children_by_field_name("declarator", &mut c).collect()
+        };
+        for d in ds {
+            let decl = self.declared(ty_node, Some(d))?;
+            if decl.function {
+                if crate::cuda::program::innermost_function_declarator(d).is_none() {
+                    return Err(self.unsupported(d, "function pointers", "call the function directly"));
+                }
+                continue; // a prototype
+            }
+            let Some(name) = decl.name.clone() else { continue };
+            let init = if d.kind() == "init_declarator" {
+                d.child_by_field_name("value")
+            } else {
+                None
+            };
+            self.declare(&name, decl, quals, init, d)?;
+        }
+        Ok(())
+    }
+
+    fn declare(
+        &mut self,
+        name: &str,
+        decl: super::types::Declared,
+        quals: super::types::Quals,
+        init: Option<Node<'t>>,
+        d: Node<'t>,
+    ) -> R<()> {
+        let span = self.span(d);
+        let ty = decl.ty.clone();
+        if quals.shared {
+            let (key, kpl_name) = if quals.external {
+                (ArrayKey::ExternShared, name.to_string())
+            } else {
+                (ArrayKey::Decl(d.start_byte()), name.to_string())
+            };
+            let cell = ty.cell_bytes();
+            let a = self.array(key, &kpl_name, ArraySpace::Shared, cell);
+            let unit = self.arrays[a].cell;
+            let kind = if ty.is_array() {
+                VarKind::Array(Target::Array(a))
+            } else {
+                VarKind::Ref(LVal::Mem(
+                    Ptr {
+                        target: Target::Array(a),
+                        off: Expr::Int(0),
+                        unit,
+                    },
+                    ty.clone(),
+                ))
+            };
+            self.add_var(name, ty, kind);
+            return Ok(());
+        }
+        if decl.reference {
+            let Some(init) = init else {
+                return Err(self.unsupported(d, "a reference without initializer", ""));
+            };
+            let lv = match self.expr(init)? {
+                super::expr::Ref::L(lv) => lv,
+                super::expr::Ref::V(v) => {
+                    // A const reference to a temporary: a copy.
+                    let id = self.new_var(name, &v.ty.clone(), span)?;
+                    self.write(&LVal::Var(id), v, d)?;
+                    return Ok(());
+                }
+            };
+            self.add_var(name, ty, VarKind::Ref(lv));
+            return Ok(());
+        }
+        let init_value = |l: &mut Self, target_ty: &Ty| -> R<Option<Value>> {
+            match init {
+                None => Ok(None),
+                Some(i) if i.kind() == "argument_list" => {
+                    // T v(args): a constructor (struct) or a functional cast (scalar).
+                    let args = items(i);
+                    let mut vals = Vec::new();
+                    for a in &args {
+                        vals.push(l.rvalue(*a)?);
+                    }
+                    match (vals.len(), target_ty) {
+                        (1, t) if t.as_struct().is_none() => {
+                            let v = vals.pop().expect("one value");
+                            Ok(Some(l.convert(v, target_ty, i)?))
+                        }
+                        _ => Ok(Some(super::expr::arbitrary(target_ty))),
+                    }
+                }
+                Some(i) => {
+                    let v = l.rvalue(i)?;
+                    let v = match (&v.v, target_ty) {
+                        // `int x = {5};`
+                        (V::Struct(vals), t)
+                            if t.as_struct().is_none() && !t.is_array() && vals.len() == 1 =>
+                        {
+                            vals[0].clone()
+                        }
+                        _ => v,
+                    };
+                    Ok(Some(l.convert(v, target_ty, i)?))
+                }
+            }
+        };
+        match &ty {
+            Ty::Opaque(a) if a == "auto" => {
+                let Some(v) = init_value(self, &ty)? else {
+                    return Err(self.unsupported(d, "`auto` without initializer", ""));
+                };
+                let vty = v.ty.clone();
+                let id = self.new_var(name, &vty, span)?;
+                self.write(&LVal::Var(id), v, d)
+            }
+            Ty::Int { .. } => {
+                let assigned = self.frame().assigned.contains(name);
+                let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
+                let memory_read = plain.is_some_and(|i| {
+                    matches!(
+                        strip_parens(i).kind(),
+                        "subscript_expression" | "field_expression" | "pointer_expression"
+                    )
+                });
+                if let (Some(i), true) = (plain, memory_read) {
+                    // `int x = A[i];`: read straight into x.
+                    let kpl = self.fresh(name);
+                    if assigned {
+                        self.mutable.insert(kpl.clone());
+                    }
+                    let at = self.mark();
+                    self.emit(
+                        StmtKind::Local {
+                            var: kpl.clone(),
+                            init: None,
+                        },
+                        span,
+                    );
+                    let v = match self.read_into(i, &kpl)? {
+                        Some(v) => v,
+                        None => self.rvalue(i)?,
+                    };
+                    if !matches!(&v.v, V::Int(Expr::Var(x)) if *x == kpl) {
+                        let v = self.convert(v, &ty, d)?;
+                        self.set_init(at, &kpl, v, span);
+                    }
+                    self.add_var(name, ty, VarKind::Int(kpl));
+                    return Ok(());
+                }
+                let v = match plain {
+                    Some(i) => {
+                        let v = self.rvalue(i)?;
+                        Some(self.convert(v, &ty, d)?)
+                    }
+                    None => init_value(self, &ty)?,
+                };
+                match v.map(|v| v.v) {
+                    Some(V::Int(e)) if !assigned && fold::int(&e).is_some() => {
+                        // Never assigned and constant: no local needed.
+                        self.add_var(name, ty, VarKind::Fixed(e));
+                    }
+                    v => {
+                        let init = match v {
+                            Some(V::Int(e)) => Some(e),
+                            _ => None,
+                        };
+                        let kpl = if assigned {
+                            self.mutable_local(name, init, span)
+                        } else {
+                            self.local(name, init, span)
+                        };
+                        self.add_var(name, ty, VarKind::Int(kpl));
+                    }
+                }
+                Ok(())
+            }
+            Ty::Ptr(pointee) => {
+                let v = init_value(self, &ty)?;
+                let assigned = self.frame().assigned.contains(name);
+                let (target, off, unit) = match v.map(|v| v.v) {
+                    Some(V::Ptr(p)) => (Some(p.target), Some(p.off), p.unit),
+                    Some(V::Int(e)) if fold::int(&e) == Some(0) => {
+                        (Some(Target::Null), Some(Expr::Int(0)), 1)
+                    }
+                    Some(_) => (Some(Target::Unknown), Some(Expr::Int(0)), 1),
+                    None => (None, None, pointee.cell_bytes()),
+                };
+                let kind = match (&off, assigned) {
+                    (Some(o), false) if self.stable(o) => VarKind::Ptr {
+                        target,
+                        off: Offset::Fixed(o.clone()),
+                        unit,
+                    },
+                    _ => {
+                        let l = self.mutable_local(name, off, span);
+                        VarKind::Ptr {
+                            target,
+                            off: Offset::Local(l),
+                            unit,
+                        }
+                    }
+                };
+                self.add_var(name, ty.clone(), kind);
+                Ok(())
+            }
+            Ty::Array(..) => {
+                if let Some(i) = init {
+                    self.rvalue(i)?;
+                }
+                let key = if quals.constant {
+                    ArrayKey::Decl(d.start_byte())
+                } else {
+                    ArrayKey::Private(d.start_byte())
+                };
+                let space = if quals.constant {
+                    ArraySpace::Constant
+                } else {
+                    ArraySpace::Private
+                };
+                let a = self.array(key, name, space, ty.cell_bytes());
+                self.add_var(name, ty, VarKind::Array(Target::Array(a)));
+                Ok(())
+            }
+            Ty::Struct(_) => {
+                if let Some(i) = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list")) {
+                    // Declare the fields first, so a load goes straight into them.
+                    let id = self.new_var(name, &ty, span)?;
+                    self.pop_var_binding(name);
+                    if !self.load_struct(id, i)? {
+                        let v = self.rvalue(i)?;
+                        let v = self.convert(v, &ty, d)?;
+                        self.write(&LVal::Var(id), v, d)?;
+                    }
+                    self.bind_var(name, id);
+                    return Ok(());
+                }
+                let v = init_value(self, &ty)?;
+                let id = self.new_var(name, &ty, span)?;
+                if let Some(v) = v {
+                    self.write(&LVal::Var(id), v, d)?;
+                }
+                Ok(())
+            }
+            Ty::Texture => {
+                self.add_var(name, ty, VarKind::Texture);
+                Ok(())
+            }
+            _ => {
+                init_value(self, &ty)?;
+                self.add_var(name, ty, VarKind::Arb);
+                Ok(())
+            }
+        }
+    }
+
+    /// Sets the initial value of the local declared at `at` (or assigns it).
+    fn set_init(&mut self, at: usize, kpl: &str, v: Value, span: crate::ir::Span) {
+        let last = self.mark() == at + 1;
+        match v.v {
+            V::Int(e) if last => {
+                if let Some(Stmt {
+                    kind: StmtKind::Local { init, .. },
+                    ..
+                }) = self.blocks.last_mut().and_then(|b| b.get_mut(at))
+                {
+                    *init = Some(e);
+                }
+            }
+            V::Int(e) => self.emit(
+                StmtKind::Assign {
+                    var: kpl.to_string(),
+                    value: e,
+                },
+                span,
+            ),
+            // `local x;` is already arbitrary, unless statements in between assigned it.
+            _ if last => {}
+            _ => self.emit(StmtKind::Havoc { var: kpl.to_string() }, span),
+        }
+    }
+
+    /// A fresh C++ variable of a type (KPL locals for its integer parts).
+    pub fn new_var(&mut self, name: &str, ty: &Ty, span: crate::ir::Span) -> R<usize> {
+        let kind = self.var_kind(name, ty, span);
+        Ok(self.add_var(name, ty.clone(), kind))
+    }
+
+    fn var_kind(&mut self, name: &str, ty: &Ty, span: crate::ir::Span) -> VarKind {
+        match ty {
+            Ty::Int { .. } => VarKind::Int(self.mutable_local(name, None, span)),
+            Ty::Ptr(p) => {
+                let l = self.mutable_local(name, None, span);
+                VarKind::Ptr {
+                    target: None,
+                    off: Offset::Local(l),
+                    unit: p.cell_bytes(),
+                }
+            }
+            Ty::Struct(s) => {
+                let mut fields = Vec::new();
+                for (f, fty) in &s.fields {
+                    let fname = format!("{name}_{f}");
+                    let k = self.var_kind(&fname, fty, span);
+                    fields.push(self.hidden_var(&fname, fty.clone(), k));
+                }
+                VarKind::Struct(fields)
+            }
+            Ty::Array(..) => {
+                let a = self.array(
+                    ArrayKey::Private(self.vars.len()),
+                    name,
+                    ArraySpace::Private,
+                    ty.cell_bytes(),
+                );
+                VarKind::Array(Target::Array(a))
+            }
+            Ty::Texture => VarKind::Texture,
+            _ => VarKind::Arb,
+        }
+    }
+
+    /// Whether an expression reads only values that never change.
+    pub fn stable(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.for_each_var(&mut |v| ok &= !self.mutable.contains(v));
+        ok
+    }
+
+    // ---- kernel parameters -------------------------------------------------------
+
+    pub fn kernel_params(&mut self, def: &FuncDef<'t>) -> R<()> {
+        let mut decls = Vec::new();
+        for (i, p) in def.params().into_iter().enumerate() {
+            let Some(t) = p.child_by_field_name("type") else {
+                continue;
+            };
+            let d = self.declared(t, p.child_by_field_name("declarator"))?;
+            let name = d.name.clone().unwrap_or_else(|| format!("arg{i}"));
+            decls.push((p, d, name));
+        }
+        let pointers: Vec<&str> = decls
+            .iter()
+            .filter(|(_, d, _)| d.ty.is_pointer_like() && !d.restrict)
+            .map(|(_, _, n)| n.as_str())
+            .collect();
+        if pointers.len() >= 2 {
+            if self.opts.alias {
+                self.note(format!(
+                    "--alias: the pointer parameters {} may alias each other (those with the same element size \
+                     are one array)",
+                    pointers.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                ));
+            } else {
+                self.note(format!(
+                    "assuming the pointer parameters {} do not alias each other, as GPUVerify does; pass --alias to \
+                     drop this assumption (or mark them __restrict__ to state it)",
+                    pointers.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        let mut copies = Vec::new();
+        for (p, d, name) in decls {
+            let span = self.span(p);
+            let assigned = self.frame().assigned.contains(&name);
+            let ty = d.ty.clone();
+            let kind = match &ty {
+                Ty::Ptr(pointee) | Ty::Array(pointee, _) => {
+                    let cell = pointee.cell_bytes();
+                    let (a, base) = if self.opts.alias && !d.restrict {
+                        let key = ArrayKey::Param(format!("{cell}-byte pointers"));
+                        let first = !self.arrays.iter().any(|x| x.key == key);
+                        let a = self.array(key, &name, ArraySpace::Global, cell);
+                        if first {
+                            let kpl = self.arrays[a].kpl.clone();
+                            self.params.push(Param::Array {
+                                name: kpl,
+                                space: crate::ir::Space::Global,
+                            });
+                            (a, Expr::Int(0))
+                        } else {
+                            let b = self.fresh(&format!("{name}_base"));
+                            self.params.push(Param::Scalar { name: b.clone() });
+                            (a, Expr::Var(b))
+                        }
+                    } else {
+                        let a = self.array(ArrayKey::Param(name.clone()), &name, ArraySpace::Global, cell);
+                        let kpl = self.arrays[a].kpl.clone();
+                        self.params.push(Param::Array {
+                            name: kpl,
+                            space: crate::ir::Space::Global,
+                        });
+                        (a, Expr::Int(0))
+                    };
+                    let unit = self.arrays[a].cell;
+                    let off = if assigned {
+                        let l = self.fresh(&name);
+                        self.mutable.insert(l.clone());
+                        copies.push(self.made_stmt(
+                            StmtKind::Local {
+                                var: l.clone(),
+                                init: Some(base),
+                            },
+                            span,
+                        ));
+                        Offset::Local(l)
+                    } else {
+                        Offset::Fixed(base)
+                    };
+                    VarKind::Ptr {
+                        target: Some(Target::Array(a)),
+                        off,
+                        unit,
+                    }
+                }
+                Ty::Int { .. } => {
+                    let kpl = self.fresh(&name);
+                    self.params.push(Param::Scalar { name: kpl.clone() });
+                    if assigned {
+                        let l = self.fresh(&name);
+                        self.mutable.insert(l.clone());
+                        copies.push(self.made_stmt(
+                            StmtKind::Local {
+                                var: l.clone(),
+                                init: Some(Expr::Var(kpl)),
+                            },
+                            span,
+                        ));
+                        VarKind::Int(l)
+                    } else {
+                        VarKind::Int(kpl)
+                    }
+                }
+                Ty::Struct(_) => self.struct_param(&name, &ty, assigned, span, &mut copies),
+                Ty::Texture => VarKind::Texture,
+                _ => VarKind::Arb,
+            };
+            self.add_var(&name, ty, kind);
+        }
+        // Copies of assigned parameters come before the body: a barrier after the last
+        // one is at the top of the source body.
+        if let Some(last) = copies.last_mut() {
+            last.place = Place::BlockTop;
+        }
+        self.extend(copies);
+        Ok(())
+    }
+
+    /// A struct passed by value to the kernel: its integers are scalar parameters, its
+    /// pointers global arrays.
+    fn struct_param(
+        &mut self,
+        name: &str,
+        ty: &Ty,
+        assigned: bool,
+        span: crate::ir::Span,
+        copies: &mut Vec<Stmt>,
+    ) -> VarKind {
+        let Some(s) = ty.as_struct().cloned() else {
+            return VarKind::Arb;
+        };
+        let mut fields = Vec::new();
+        for (f, fty) in &s.fields {
+            let fname = format!("{name}_{f}");
+            let kind = match fty {
+                Ty::Int { .. } => {
+                    let kpl = self.fresh(&fname);
+                    self.params.push(Param::Scalar { name: kpl.clone() });
+                    if assigned {
+                        let l = self.fresh(&fname);
+                        self.mutable.insert(l.clone());
+                        copies.push(self.made_stmt(
+                            StmtKind::Local {
+                                var: l.clone(),
+                                init: Some(Expr::Var(kpl)),
+                            },
+                            span,
+                        ));
+                        VarKind::Int(l)
+                    } else {
+                        VarKind::Int(kpl)
+                    }
+                }
+                Ty::Ptr(p) => {
+                    let a = self.array(
+                        ArrayKey::Param(fname.clone()),
+                        &fname,
+                        ArraySpace::Global,
+                        p.cell_bytes(),
+                    );
+                    let kpl = self.arrays[a].kpl.clone();
+                    self.params.push(Param::Array {
+                        name: kpl,
+                        space: crate::ir::Space::Global,
+                    });
+                    VarKind::Ptr {
+                        target: Some(Target::Array(a)),
+                        off: Offset::Fixed(Expr::Int(0)),
+                        unit: self.arrays[a].cell,
+                    }
+                }
+                Ty::Struct(_) => self.struct_param(&fname, fty, assigned, span, copies),
+                _ => VarKind::Arb,
+            };
+            fields.push(self.hidden_var(&fname, fty.clone(), kind));
+        }
+        VarKind::Struct(fields)
+    }
+
+    /// A file-scope variable, bound on first use.
+    pub fn global(&mut self, name: &str, n: Node<'t>) -> R<Option<LVal>> {
+        let Some(g) = self.prog.globals.get(name).cloned() else {
+            return Ok(None);
+        };
+        let quals = self.quals(g.decl);
+        let Some(t) = g.decl.child_by_field_name("type") else {
+            return Ok(None);
+        };
+        // Resolve in the kernel's context (file scope has no template arguments).
+        let saved = std::mem::take(&mut self.frame_mut().bindings);
+        let decl = self.declared(t, Some(g.declarator));
+        self.frame_mut().bindings = saved;
+        let decl = decl?;
+        let ty = decl.ty.clone();
+        let init = (g.declarator.kind() == "init_declarator")
+            .then(|| g.declarator.child_by_field_name("value"))
+            .flatten();
+        let space = if quals.shared {
+            Some(ArraySpace::Shared)
+        } else if quals.constant {
+            Some(ArraySpace::Constant)
+        } else if quals.device {
+            Some(ArraySpace::Global)
+        } else {
+            None
+        };
+        let kind = match (space, &ty) {
+            (_, Ty::Texture) => VarKind::Texture,
+            (None, Ty::Int { .. }) if quals.constant_value => match init.and_then(|i| self.const_eval(i)) {
+                Some(k) => VarKind::Fixed(Expr::Int(k)),
+                None => VarKind::Arb,
+            },
+            (None, _) if quals.constant_value => VarKind::Arb,
+            (None, _) => {
+                return Err(self.unsupported(
+                    n,
+                    &format!("host variable `{name}` used in device code"),
+                    "declare it `__device__`, `__constant__` or `__shared__`",
+                ));
+            }
+            (Some(space), _) => {
+                let key = if quals.external && quals.shared {
+                    ArrayKey::ExternShared
+                } else {
+                    ArrayKey::Global(name.to_string())
+                };
+                let a = self.array(key, name, space, ty.cell_bytes());
+                if ty.is_array() {
+                    VarKind::Array(Target::Array(a))
+                } else {
+                    let unit = self.arrays[a].cell;
+                    VarKind::Ref(LVal::Mem(
+                        Ptr {
+                            target: Target::Array(a),
+                            off: Expr::Int(0),
+                            unit,
+                        },
+                        ty.clone(),
+                    ))
+                }
+            }
+        };
+        let id = self.add_global_var(name, ty, kind);
+        let _ = Binding::Value(Expr::Int(0));
+        Ok(Some(LVal::Var(id)))
+    }
+}
+
+/// Whether a body assigns (or increments, or takes the address of) a name.
+fn assigns(prog: &Program, body: Node, name: &str) -> bool {
+    assigned_names(prog, body).contains(name)
+}

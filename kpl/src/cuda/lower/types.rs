@@ -1,0 +1,486 @@
+//! C++ types of declarations, casts and template arguments, in the context of the
+//! function being lowered (its template arguments, its local typedefs).
+
+use std::rc::Rc;
+
+use tree_sitter::Node;
+
+use super::{Binding, Lowerer, R};
+use crate::cuda::program::{declarator_name, last_name, named_children};
+use crate::cuda::types::{StructTy, Ty, builtin_scalar, vector_type};
+use crate::ir::Expr;
+
+/// A declarator applied to a type.
+#[derive(Clone, Debug)]
+pub(in crate::cuda) struct Declared {
+    pub ty: Ty,
+    pub name: Option<String>,
+    /// `T &x`.
+    pub reference: bool,
+    /// `T *__restrict__ p`.
+    pub restrict: bool,
+    /// Declares a function (a prototype, or a function pointer).
+    pub function: bool,
+}
+
+/// Qualifiers and storage classes of a declaration.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::cuda) struct Quals {
+    pub shared: bool,
+    pub constant: bool,
+    pub device: bool,
+    pub external: bool,
+    pub constant_value: bool,
+    pub is_static: bool,
+}
+
+impl<'p, 't> Lowerer<'p, 't> {
+    /// The qualifiers written on a declaration (outside its declarators).
+    pub fn quals(&self, decl: Node<'t>) -> Quals {
+        let mut q = Quals::default();
+        let mut c = decl.walk();
+        for (i, ch) in decl.children(&mut c).enumerate() {
+            let field = decl.field_name_for_child(i as u32);
+            if matches!(field, Some("declarator" | "value" | "body" | "default_value")) {
+                continue;
+            }
+            let t = self.text(ch);
+            for w in t.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                match w {
+                    "__shared__" => q.shared = true,
+                    "__constant__" => q.constant = true,
+                    "__device__" => q.device = true,
+                    "extern" => q.external = true,
+                    "const" | "constexpr" => q.constant_value = true,
+                    "static" => q.is_static = true,
+                    _ => {}
+                }
+            }
+            if field == Some("type") {
+                // Qualifiers inside the type (`const unsigned int`) were seen above; stop
+                // before struct bodies confuse the scan.
+                continue;
+            }
+        }
+        q
+    }
+
+    /// The type a declaration's type specifier and one declarator give.
+    pub fn declared(&mut self, ty: Node<'t>, declarator: Option<Node<'t>>) -> R<Declared> {
+        let base = self.base_type(ty)?;
+        let mut d = Declared {
+            ty: base,
+            name: None,
+            reference: false,
+            restrict: false,
+            function: false,
+        };
+        if let Some(n) = declarator {
+            self.apply_declarator(&mut d, n)?;
+        }
+        Ok(d)
+    }
+
+    fn apply_declarator(&mut self, d: &mut Declared, n: Node<'t>) -> R<()> {
+        match n.kind() {
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "operator_name" => {
+                d.name = declarator_name(n, self.prog.src);
+                Ok(())
+            }
+            "pointer_declarator" | "abstract_pointer_declarator" => {
+                if named_children(n)
+                    .iter()
+                    .any(|c| c.kind() == "type_qualifier" && self.text(*c).contains("restrict"))
+                {
+                    d.restrict = true;
+                }
+                d.ty = Ty::ptr(d.ty.clone());
+                match n.child_by_field_name("declarator") {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
+            "reference_declarator" | "abstract_reference_declarator" => {
+                d.reference = true;
+                match named_children(n).into_iter().last() {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
+            "array_declarator" | "abstract_array_declarator" => {
+                let size = match n.child_by_field_name("size") {
+                    Some(s) => self.const_eval(s).and_then(|v| u64::try_from(v).ok()),
+                    None => None,
+                };
+                d.ty = Ty::Array(Box::new(d.ty.clone()), size);
+                match n.child_by_field_name("declarator") {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
+            "function_declarator" | "abstract_function_declarator" => {
+                d.function = true;
+                match n.child_by_field_name("declarator") {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
+            "init_declarator" | "attributed_declarator" => match n.child_by_field_name("declarator") {
+                Some(inner) => self.apply_declarator(d, inner),
+                None => Ok(()),
+            },
+            "parenthesized_declarator" => match named_children(n).into_iter().last() {
+                Some(inner) => self.apply_declarator(d, inner),
+                None => Ok(()),
+            },
+            "type_qualifier" | "ms_pointer_modifier" => Ok(()),
+            _ => Err(self.unsupported(
+                n,
+                &format!("declarator `{}`", n.kind()),
+                "simplify the declaration",
+            )),
+        }
+    }
+
+    /// The type of a `type_descriptor` (casts, `sizeof`, template arguments).
+    pub fn type_descriptor(&mut self, n: Node<'t>) -> R<Ty> {
+        if n.kind() != "type_descriptor" {
+            return self.base_type(n);
+        }
+        let ty = n.child_by_field_name("type").unwrap_or(n);
+        Ok(self.declared(ty, n.child_by_field_name("declarator"))?.ty)
+    }
+
+    /// The type a type specifier names.
+    pub fn base_type(&mut self, n: Node<'t>) -> R<Ty> {
+        match n.kind() {
+            "primitive_type" => Ok(builtin_scalar(self.text(n)).unwrap_or(Ty::INT)),
+            "sized_type_specifier" => Ok(sized(self.text(n))),
+            "type_identifier" => self.named_type(self.text(n), n),
+            "qualified_identifier" | "dependent_type" => {
+                let name = last_name(n, self.prog.src);
+                let inner = n.child_by_field_name("name");
+                match inner {
+                    Some(t) if t.kind() == "template_type" => self.base_type(t),
+                    _ => self.named_type(&name, n),
+                }
+            }
+            "template_type" => {
+                let name = n.child_by_field_name("name").map(|x| self.text(x)).unwrap_or("");
+                if name == "texture" || name == "surface" {
+                    return Ok(Ty::Texture);
+                }
+                if self.prog.structs_by_name.contains_key(name) {
+                    return self.struct_type(name, n.child_by_field_name("arguments"));
+                }
+                Ok(Ty::Opaque(self.text(n).to_string()))
+            }
+            "struct_specifier" | "class_specifier" => match n.child_by_field_name("name") {
+                Some(name) if n.child_by_field_name("body").is_none() => self.base_type(name),
+                _ => {
+                    let idx = self.prog.structs.iter().position(|s| s.node == n);
+                    match idx {
+                        Some(i) => {
+                            let name = self.prog.structs[i].name.clone();
+                            self.struct_instance(i, &name, Vec::new())
+                        }
+                        None => Ok(Ty::Opaque(self.text(n).to_string())),
+                    }
+                }
+            },
+            "enum_specifier" => Ok(Ty::INT),
+            "union_specifier" => Ok(Ty::Opaque("union".into())),
+            "placeholder_type_specifier" | "auto" => Ok(Ty::Opaque("auto".into())),
+            "type_descriptor" => self.type_descriptor(n),
+            _ => Ok(Ty::Opaque(self.text(n).to_string())),
+        }
+    }
+
+    /// The type a name denotes (for names the parser took for values).
+    pub fn named_type_of_text(&mut self, name: &str) -> R<Ty> {
+        self.named_type_inner(name)
+    }
+
+    fn named_type(&mut self, name: &str, _n: Node<'t>) -> R<Ty> {
+        self.named_type_inner(name)
+    }
+
+    fn named_type_inner(&mut self, name: &str) -> R<Ty> {
+        if let Some(Binding::Type(t)) = self.binding(name) {
+            return Ok(t);
+        }
+        if let Some(t) = self.lookup_alias(name) {
+            return Ok(t);
+        }
+        if let Some(t) = builtin_scalar(name).or_else(|| vector_type(name)) {
+            return Ok(t);
+        }
+        if let Some(a) = self.prog.aliases.get(name).cloned() {
+            if !self.resolving.insert(format!("alias {name}")) {
+                return Ok(Ty::Opaque(name.to_string()));
+            }
+            let r = self.declared(a.ty, a.declarator).map(|d| d.ty);
+            self.resolving.remove(&format!("alias {name}"));
+            return r;
+        }
+        if let Some(this) = &self.frame().this_ty {
+            // A member typedef or the class's own name inside a method.
+            if this.name.starts_with(name) {
+                return Ok(Ty::Struct(this.clone()));
+            }
+        }
+        if self.prog.structs_by_name.contains_key(name) {
+            return self.struct_type(name, None);
+        }
+        Ok(Ty::Opaque(name.to_string()))
+    }
+
+    /// A struct type, instantiating a template (or picking a specialization).
+    pub fn struct_type(&mut self, name: &str, args: Option<Node<'t>>) -> R<Ty> {
+        let defs = self.prog.structs_by_name.get(name).cloned().unwrap_or_default();
+        let Some(args) = args else {
+            let Some(&i) = defs
+                .iter()
+                .find(|&&i| self.prog.structs[i].template.is_none())
+                .or(defs.first())
+            else {
+                return Ok(Ty::Opaque(name.to_string()));
+            };
+            let bindings = match self.prog.structs[i].template {
+                Some(t) => self.bind_template(t, None)?,
+                None => Vec::new(),
+            };
+            return self.struct_instance(i, name, bindings);
+        };
+        let arg_bindings = self.template_args(args)?;
+        // An explicit specialization whose arguments match wins over the primary template.
+        for &i in &defs {
+            if let Some(spec) = self.prog.structs[i].spec_args {
+                let spec_b = self.template_args(spec)?;
+                if spec_b == arg_bindings {
+                    return self.struct_instance(i, name, Vec::new());
+                }
+            }
+        }
+        let Some(&primary) = defs
+            .iter()
+            .find(|&&i| self.prog.structs[i].spec_args.is_none() && self.prog.structs[i].template.is_some())
+        else {
+            return Ok(Ty::Opaque(name.to_string()));
+        };
+        let params = self.prog.structs[primary].template.expect("primary template");
+        let bindings = self.bind_params(params, arg_bindings)?;
+        self.struct_instance(primary, name, bindings)
+    }
+
+    fn struct_instance(&mut self, idx: usize, name: &str, bindings: Vec<(String, Binding)>) -> R<Ty> {
+        let shown: Vec<String> = bindings
+            .iter()
+            .map(|(_, b)| match b {
+                Binding::Type(t) => t.to_string(),
+                Binding::Value(e) => crate::syntax::print_expr(e),
+            })
+            .collect();
+        let key = if shown.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}<{}>", shown.join(","))
+        };
+        if let Some(s) = self.structs.get(&key) {
+            return Ok(Ty::Struct(s.clone()));
+        }
+        if !self.resolving.insert(key.clone()) {
+            return Ok(Ty::Opaque(key)); // a struct that contains (a pointer to) itself
+        }
+        // Resolve the fields with the struct's template arguments in scope.
+        let saved = std::mem::take(&mut self.frame_mut().bindings);
+        self.frame_mut().bindings = saved.iter().cloned().chain(bindings.iter().cloned()).collect();
+        let node = self.prog.structs[idx].node;
+        let fields = self.fields(node);
+        self.frame_mut().bindings = saved;
+        self.resolving.remove(&key);
+        let s = Rc::new(StructTy {
+            name: key.clone(),
+            fields: fields?,
+            def: Some(idx),
+            bindings,
+        });
+        self.structs.insert(key, s.clone());
+        Ok(Ty::Struct(s))
+    }
+
+    fn fields(&mut self, node: Node<'t>) -> R<Vec<(String, Ty)>> {
+        let mut out = Vec::new();
+        let Some(body) = node.child_by_field_name("body") else {
+            return Ok(out);
+        };
+        for c in named_children(body) {
+            if c.kind() != "field_declaration" {
+                continue;
+            }
+            if self.quals(c).is_static {
+                continue;
+            }
+            let Some(t) = c.child_by_field_name("type") else {
+                continue;
+            };
+            let mut cur = c.walk();
+            let ds: Vec<Node> = c.children_by_field_name("declarator", &mut cur).collect();
+            for d in ds {
+                let decl = self.declared(t, Some(d))?;
+                if decl.function {
+                    continue;
+                }
+                if let Some(name) = decl.name {
+                    out.push((name, decl.ty));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Template arguments as bindings (positional, names not yet known).
+    fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
+        let mut out = Vec::new();
+        for a in named_children(args) {
+            if a.kind() == "comment" {
+                continue;
+            }
+            if a.kind() == "type_descriptor" {
+                // `N` alone parses as a type; it may be a value (a template parameter or
+                // a constant).
+                let inner = a.child_by_field_name("type");
+                let plain = a.child_by_field_name("declarator").is_none();
+                if let (Some(i), true) = (inner, plain)
+                    && i.kind() == "type_identifier"
+                {
+                    let name = self.text(i);
+                    if let Some(Binding::Value(v)) = self.binding(name) {
+                        out.push(Binding::Value(v));
+                        continue;
+                    }
+                    if let Some(v) = self.const_eval(i) {
+                        out.push(Binding::Value(Expr::Int(v)));
+                        continue;
+                    }
+                }
+                out.push(Binding::Type(self.type_descriptor(a)?));
+            } else {
+                match self.const_eval(a) {
+                    Some(v) => out.push(Binding::Value(Expr::Int(v))),
+                    None => {
+                        let (val, stmts) = self.in_block(|l| l.rvalue(a))?;
+                        match (val.v, stmts.is_empty()) {
+                            (super::V::Int(e), true) => out.push(Binding::Value(e)),
+                            _ => {
+                                return Err(self.unsupported(
+                                    a,
+                                    "template argument that is not a constant",
+                                    "instantiate the template with constants",
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Binds a `template_parameter_list` to arguments; parameters without an argument
+    /// take their default, or are left open (opaque type, symbolic value).
+    pub fn bind_template(&mut self, params: Node<'t>, args: Option<Node<'t>>) -> R<Vec<(String, Binding)>> {
+        let args = match args {
+            Some(a) => self.template_args(a)?,
+            None => Vec::new(),
+        };
+        self.bind_params(params, args)
+    }
+
+    fn bind_params(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
+        // Earlier parameters are visible to later defaults while binding; none after.
+        let before = self.frame().bindings.len();
+        let r = self.bind_params_inner(params, args);
+        self.frame_mut().bindings.truncate(before);
+        r
+    }
+
+    fn bind_params_inner(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
+        let mut out: Vec<(String, Binding)> = Vec::new();
+        let mut args = args.into_iter();
+        for p in named_children(params) {
+            let (name, is_type, default) = match p.kind() {
+                "type_parameter_declaration" | "variadic_type_parameter_declaration" => {
+                    let name = named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier");
+                    (name.map(|n| self.text(n).to_string()), true, None)
+                }
+                "optional_type_parameter_declaration" => (
+                    p.child_by_field_name("name").map(|n| self.text(n).to_string()),
+                    true,
+                    p.child_by_field_name("default_type"),
+                ),
+                "parameter_declaration" | "optional_parameter_declaration" => {
+                    let name = p
+                        .child_by_field_name("declarator")
+                        .and_then(|d| declarator_name(d, self.prog.src));
+                    (name, false, p.child_by_field_name("default_value"))
+                }
+                _ => continue,
+            };
+            let Some(name) = name else { continue };
+            let b = match args.next() {
+                Some(b) => b,
+                None => match (default, is_type) {
+                    (Some(d), true) => Binding::Type(self.type_descriptor(d)?),
+                    (Some(d), false) => match self.const_eval(d) {
+                        Some(v) => Binding::Value(Expr::Int(v)),
+                        None => Binding::Value(Expr::Var(self.fresh(&name))),
+                    },
+                    (None, true) => Binding::Type(Ty::Opaque(name.clone())),
+                    (None, false) => Binding::Value(Expr::Var(self.fresh(&name))),
+                },
+            };
+            // Let later defaults refer to earlier parameters.
+            self.frame_mut().bindings.push((name.clone(), b.clone()));
+            out.push((name, b));
+        }
+        Ok(out)
+    }
+
+    /// The value of a constant integer expression (array sizes, template arguments).
+    pub fn const_eval(&mut self, n: Node<'t>) -> Option<i64> {
+        let (val, stmts) = self.in_block(|l| l.rvalue(n)).ok()?;
+        match val.v {
+            super::V::Int(e) if stmts.is_empty() => super::fold::int(&e),
+            _ => None,
+        }
+    }
+}
+
+/// `unsigned int`, `long long`, `short`, ...
+fn sized(text: &str) -> Ty {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let unsigned = words.contains(&"unsigned");
+    let longs = words.iter().filter(|w| **w == "long").count();
+    let bytes = if words.contains(&"char") {
+        1
+    } else if words.contains(&"short") {
+        2
+    } else if longs >= 1 {
+        8
+    } else if words.contains(&"double") {
+        return Ty::Float { bytes: 8 };
+    } else {
+        4
+    };
+    Ty::Int {
+        bytes,
+        signed: !unsigned,
+    }
+}

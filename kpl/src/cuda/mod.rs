@@ -1,0 +1,92 @@
+//! The CUDA front end: `.cu` files to KPL kernels, with what the rewriter needs to put
+//! barriers back into the text.
+//!
+//! The pipeline, one module per stage:
+//! - [`preprocess`]: `#include`, `#define`, `#if` and friends, producing one text and a
+//!   [`source_map`] that knows where every byte came from (a file, or a macro call).
+//! - [`program`]: tree-sitter-cuda parses that text; syntax errors in device code are
+//!   reported; functions, structs (and their template specializations), typedefs,
+//!   file-scope variables, enumerators, explicit instantiations and launches are indexed.
+//! - [`lower`]: every `__global__` function of the main file (every instantiation of a
+//!   template kernel, `name<args>`) becomes a [`Kernel`]. Each KPL statement has the span
+//!   of the C++ it came from and a [`Place`](crate::ir::Place) for barriers: only the
+//!   last statement of a C++ statement, and only text exactly in the main file, can have
+//!   a barrier written after it; blocks say whether they have braces.
+//!
+//! The model, in short (details in [`lower`] and [`types`]):
+//! - integers are exact, floating-point and unknown values arbitrary;
+//! - every shared/global array is a KPL array of *cells*: one cell per scalar leaf, so a
+//!   `float4` element is four cells (each field has its own slot, `index * 4 + field`),
+//!   and multi-dimensional arrays are flattened row-major; pointer casts between element
+//!   types address the same bytes;
+//! - distinct pointer parameters are assumed not to alias (GPUVerify's assumption, noted
+//!   in every report on a kernel with two or more non-`__restrict__` ones);
+//!   [`Options::alias`] merges all non-`__restrict__` pointer parameters with the same
+//!   element size into one array at symbolic offsets, which is sound;
+//! - `__syncthreads()` is a barrier; `__syncwarp()` is not (warps are not modelled yet,
+//!   which only over-approximates races); fences vanish; `__device__` functions are
+//!   inlined; atomics are KPL atomics; `__requires`/`__assume` constrain, the other
+//!   GPUVerify annotations are ignored.
+//!
+//! Anything that cannot be lowered soundly is a [`CudaError`] with a location, never a
+//! panic (`tests/cuda_fuzz.rs`).
+
+pub mod error;
+pub mod preprocess;
+pub mod source_map;
+
+use std::path::PathBuf;
+
+pub use error::{CudaError, ErrorKind};
+
+/// What the front end needs besides the file.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Folders searched for `#include "..."` after the including file's own folder, and
+    /// for `#include <...>`.
+    pub include_dirs: Vec<PathBuf>,
+    /// Lower all non-`__restrict__` global pointer parameters of compatible element type
+    /// to one array (sound when they may alias); by default distinct parameters are
+    /// assumed not to alias, as GPUVerify does.
+    pub alias: bool,
+    /// Extra object-like macros (`-D NAME=VALUE`).
+    pub defines: Vec<(String, String)>,
+}
+
+pub mod lower;
+pub mod program;
+pub mod types;
+
+use std::path::Path;
+
+use crate::ir::Kernel;
+pub use lower::Lowered;
+use source_map::SourceMap;
+
+/// A translated file: its kernels and the source map back to the text.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub kernels: Vec<Lowered>,
+    pub map: SourceMap,
+}
+
+/// Translates the `.cu` file `text` (read from `path`, whose folder is searched for
+/// `#include "..."`) to KPL, with notes for the user.
+pub fn translate(path: &Path, text: &str, opts: &Options) -> Result<Translation, CudaError> {
+    let map = preprocess::preprocess(path, text, opts)?;
+    let tree = program::parse_tree(&map)?;
+    let kernels = {
+        let prog = program::Program::new(&tree, &map)?;
+        lower::lower_all(&prog, opts)?
+    };
+    Ok(Translation { kernels, map })
+}
+
+/// The kernels of a `.cu` file (see [`translate`]).
+pub fn parse(path: &Path, text: &str, opts: &Options) -> Result<Vec<Kernel>, CudaError> {
+    Ok(translate(path, text, opts)?
+        .kernels
+        .into_iter()
+        .map(|l| l.kernel)
+        .collect())
+}

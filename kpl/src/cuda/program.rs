@@ -1,0 +1,594 @@
+//! Parsing the preprocessed text with tree-sitter-cuda, and an index of what the
+//! lowering looks up by name: functions (kernels, device functions, methods), structs
+//! and their template specializations, typedefs, file-scope variables, enumerators,
+//! explicit template instantiations and kernel launches.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use super::error::{CudaError, ErrorKind};
+use super::source_map::SourceMap;
+
+/// Deepest syntax tree the front end accepts.
+const MAX_DEPTH: usize = 400;
+
+/// Parses the preprocessed text.
+pub fn parse_tree(map: &SourceMap) -> Result<Tree, CudaError> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .map_err(|e| {
+            CudaError::new(
+                ErrorKind::Io,
+                Default::default(),
+                (0, 0),
+                "",
+                format!("tree-sitter: {e}"),
+            )
+        })?;
+    parser.parse(&map.text, None).ok_or_else(|| {
+        let path = map.files.first().map(|f| f.path.clone()).unwrap_or_default();
+        CudaError::new(
+            ErrorKind::Syntax,
+            path,
+            (1, 1),
+            "",
+            "the parser gave up on this file",
+        )
+    })
+}
+
+/// The text of a node.
+pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+/// Children of a node (named and anonymous).
+pub fn children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.children(&mut c).collect()
+}
+
+pub fn named_children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// A function definition (or a declaration without body) the lowering can call.
+#[derive(Clone, Debug)]
+pub struct FuncDef<'t> {
+    /// `function_definition`, or a `declaration`/`field_declaration` without body.
+    pub node: Node<'t>,
+    pub name: String,
+    /// The `template_parameter_list` of a function template.
+    pub template: Option<Node<'t>>,
+    /// Template arguments of an explicit specialization `template<> f<int>(...)`.
+    pub spec_args: Option<Node<'t>>,
+    /// The struct this is a method of.
+    pub class: Option<usize>,
+    pub global: bool,
+    pub device: bool,
+    pub host: bool,
+    /// The `function_declarator` (or `operator_cast`).
+    pub declarator: Node<'t>,
+    pub body: Option<Node<'t>>,
+    /// The target type of a conversion operator `operator T*()`.
+    pub conversion: Option<Node<'t>>,
+}
+
+impl<'t> FuncDef<'t> {
+    /// The parameter declarations.
+    pub fn params(&self) -> Vec<Node<'t>> {
+        let list = self.declarator.child_by_field_name("parameters").or_else(|| {
+            // operator_cast: the function declarator is nested in its declarator.
+            let mut n = self.declarator.child_by_field_name("declarator");
+            while let Some(d) = n {
+                if let Some(p) = d.child_by_field_name("parameters") {
+                    return Some(p);
+                }
+                n = d.child_by_field_name("declarator");
+            }
+            None
+        });
+        list.map(|l| {
+            named_children(l)
+                .into_iter()
+                .filter(|p| {
+                    matches!(
+                        p.kind(),
+                        "parameter_declaration" | "optional_parameter_declaration"
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    /// `f(...)` with a `...` parameter.
+    pub fn variadic(&self) -> bool {
+        self.declarator
+            .child_by_field_name("parameters")
+            .is_some_and(|l| named_children(l).iter().any(|p| p.kind() == "variadic_parameter"))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct StructDef<'t> {
+    pub node: Node<'t>,
+    pub name: String,
+    pub template: Option<Node<'t>>,
+    /// `template<> struct S<double>`: the specialization's arguments.
+    pub spec_args: Option<Node<'t>>,
+    /// Indices of its methods in [`Program::funcs`].
+    pub methods: Vec<usize>,
+}
+
+/// A file-scope variable.
+#[derive(Clone, Debug)]
+pub struct GlobalDef<'t> {
+    /// The `declaration`.
+    pub decl: Node<'t>,
+    /// Its declarator for this variable.
+    pub declarator: Node<'t>,
+}
+
+/// A `typedef` or `using` alias.
+#[derive(Clone, Debug)]
+pub struct AliasDef<'t> {
+    /// The type specifier.
+    pub ty: Node<'t>,
+    /// The declarator around the alias name (`typedef float *fp;`), if any.
+    pub declarator: Option<Node<'t>>,
+}
+
+pub struct Program<'t> {
+    pub src: &'t str,
+    pub map: &'t SourceMap,
+    pub funcs: Vec<FuncDef<'t>>,
+    pub funcs_by_name: HashMap<String, Vec<usize>>,
+    pub structs: Vec<StructDef<'t>>,
+    pub structs_by_name: HashMap<String, Vec<usize>>,
+    pub aliases: HashMap<String, AliasDef<'t>>,
+    pub globals: HashMap<String, GlobalDef<'t>>,
+    /// Enumerators, with their value expression (or `None`: previous + 1) and the
+    /// enumerator before them.
+    pub enumerators: HashMap<String, (Option<Node<'t>>, Option<String>)>,
+    /// `template __global__ void k<int, 256>(...);`
+    pub instantiations: Vec<Node<'t>>,
+    /// `k<<<grid, block>>>(...)` calls.
+    pub launches: Vec<Node<'t>>,
+}
+
+impl<'t> Program<'t> {
+    /// Indexes the tree; fails on a syntax error that touches device code.
+    pub fn new(tree: &'t Tree, map: &'t SourceMap) -> Result<Program<'t>, CudaError> {
+        let mut p = Program {
+            src: &map.text,
+            map,
+            funcs: Vec::new(),
+            funcs_by_name: HashMap::new(),
+            structs: Vec::new(),
+            structs_by_name: HashMap::new(),
+            aliases: HashMap::new(),
+            globals: HashMap::new(),
+            enumerators: HashMap::new(),
+            instantiations: Vec::new(),
+            launches: Vec::new(),
+        };
+        p.check_syntax(tree.root_node())?;
+        p.check_depth(tree)?;
+        p.items(tree.root_node(), None);
+        p.find_launches(tree.root_node());
+        Ok(p)
+    }
+
+    pub fn text(&self, n: Node) -> &'t str {
+        text(n, self.src)
+    }
+
+    /// A diagnostic at a node.
+    pub fn error(&self, kind: ErrorKind, n: Node, message: impl Into<String>) -> CudaError {
+        let (file, line, col) = self.map.describe(n.start_byte());
+        CudaError::new(kind, file, (line, col), self.text(n), message)
+    }
+
+    /// The lowering walks the tree recursively: refuse absurdly deep nesting rather than
+    /// overflow the stack.
+    fn check_depth(&self, tree: &'t Tree) -> Result<(), CudaError> {
+        let mut cursor = tree.walk();
+        let mut depth = 0usize;
+        loop {
+            if depth > MAX_DEPTH {
+                let n = cursor.node();
+                return Err(self
+                    .error(
+                        ErrorKind::Unsupported,
+                        n,
+                        "unsupported: code nested more than 400 levels deep",
+                    )
+                    .with_help("simplify the expression"));
+            }
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Ok(());
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    fn check_syntax(&self, root: Node<'t>) -> Result<(), CudaError> {
+        if !root.has_error() {
+            return Ok(());
+        }
+        let mut first: Option<Node> = None;
+        find_errors(root, &mut |n| {
+            if first.is_none() && self.error_matters(n) {
+                first = Some(n);
+            }
+        });
+        let Some(n) = first else {
+            return Ok(());
+        };
+        let message = if n.is_missing() {
+            format!("syntax error: missing `{}`", n.kind())
+        } else {
+            let t = self.text(n).trim();
+            match t.chars().next() {
+                Some(_) => format!("syntax error: unexpected `{}`", super::error::shorten(t)),
+                None => "syntax error".to_string(),
+            }
+        };
+        let mut e = self.error(ErrorKind::Syntax, n, message);
+        if n.is_missing() {
+            // Where the missing token belongs: right after the text before it.
+            let before = self.src.get(..n.start_byte()).unwrap_or("").trim_end().len();
+            let (file, line, col) = self.map.describe(before);
+            (e.file, e.line, e.col) = (file, line, col);
+        }
+        e.construct.clear();
+        Err(e.with_help(
+            "fix the syntax (does the file compile with nvcc?); autosync reads CUDA C++ as nvcc does",
+        ))
+    }
+
+    /// Errors inside host functions do not concern the kernels; anything else does.
+    fn error_matters(&self, n: Node) -> bool {
+        let mut cur = n.parent();
+        while let Some(p) = cur {
+            if p.kind() == "function_definition" {
+                let t = self.text(p);
+                let head = t.split('{').next().unwrap_or("");
+                return head.contains("__global__") || head.contains("__device__");
+            }
+            cur = p.parent();
+        }
+        let t = self.text(n);
+        // A top-level error that swallowed device code, or plain garbage.
+        t.contains("__global__") || t.contains("__device__") || t.contains("__shared__") || !t.contains('(')
+    }
+
+    fn push_func(&mut self, f: FuncDef<'t>) -> usize {
+        let i = self.funcs.len();
+        self.funcs_by_name.entry(f.name.clone()).or_default().push(i);
+        self.funcs.push(f);
+        i
+    }
+
+    /// Indexes the items of a translation unit, namespace or struct body.
+    fn items(&mut self, n: Node<'t>, class: Option<usize>) {
+        for c in named_children(n) {
+            self.item(c, None, class);
+        }
+    }
+
+    fn item(&mut self, n: Node<'t>, template: Option<Node<'t>>, class: Option<usize>) {
+        match n.kind() {
+            "namespace_definition" | "linkage_specification" => {
+                if let Some(b) = n.child_by_field_name("body") {
+                    if b.kind() == "declaration_list" || b.kind() == "field_declaration_list" {
+                        self.items(b, class);
+                    } else {
+                        self.item(b, template, class);
+                    }
+                }
+            }
+            "declaration_list" => self.items(n, class),
+            "template_declaration" => {
+                let params = n.child_by_field_name("parameters");
+                for c in named_children(n) {
+                    if Some(c) != params {
+                        self.item(c, params, class);
+                    }
+                }
+            }
+            "function_definition" => self.function(n, n, template, class),
+            "declaration" | "field_declaration" => {
+                if let Some(t) = n.child_by_field_name("type") {
+                    self.type_specifier(t, template);
+                }
+                let mut c = n.walk();
+                let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+                for d in declarators {
+                    if innermost_function_declarator(d).is_some() {
+                        self.function(n, n, template, class);
+                    } else if class.is_none()
+                        && let Some(name) = declarator_name(d, self.src)
+                    {
+                        self.globals.insert(
+                            name,
+                            GlobalDef {
+                                decl: n,
+                                declarator: d,
+                            },
+                        );
+                    }
+                }
+            }
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => {
+                self.type_specifier(n, template)
+            }
+            "type_definition" => {
+                if let Some(t) = n.child_by_field_name("type") {
+                    self.type_specifier(t, None);
+                    let mut c = n.walk();
+                    let ds: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+                    for d in ds {
+                        if let Some(name) = declarator_name(d, self.src) {
+                            let declarator = (d.kind() != "type_identifier").then_some(d);
+                            self.aliases.insert(name, AliasDef { ty: t, declarator });
+                        }
+                    }
+                }
+            }
+            "alias_declaration" => {
+                if let (Some(name), Some(t)) = (n.child_by_field_name("name"), n.child_by_field_name("type"))
+                {
+                    let ty = t.child_by_field_name("type").unwrap_or(t);
+                    let declarator = t.child_by_field_name("declarator");
+                    self.aliases
+                        .insert(self.text(name).to_string(), AliasDef { ty, declarator });
+                }
+            }
+            "template_instantiation" => self.instantiations.push(n),
+            _ => {}
+        }
+    }
+
+    /// Structs and enums defined inside a type specifier.
+    fn type_specifier(&mut self, t: Node<'t>, template: Option<Node<'t>>) {
+        match t.kind() {
+            "struct_specifier" | "class_specifier" | "union_specifier" => {
+                let Some(body) = t.child_by_field_name("body") else {
+                    return;
+                };
+                let (name, spec_args) = match t.child_by_field_name("name") {
+                    Some(n) if n.kind() == "template_type" => (
+                        n.child_by_field_name("name")
+                            .map(|x| self.text(x).to_string())
+                            .unwrap_or_default(),
+                        n.child_by_field_name("arguments"),
+                    ),
+                    Some(n) => (self.text(n).to_string(), None),
+                    None => (format!("<anonymous@{}>", t.start_byte()), None),
+                };
+                let idx = self.structs.len();
+                self.structs.push(StructDef {
+                    node: t,
+                    name: name.clone(),
+                    template,
+                    spec_args,
+                    methods: Vec::new(),
+                });
+                self.structs_by_name.entry(name).or_default().push(idx);
+                for c in named_children(body) {
+                    match c.kind() {
+                        "function_definition" => self.function(c, c, None, Some(idx)),
+                        "template_declaration" => {
+                            let params = c.child_by_field_name("parameters");
+                            for d in named_children(c) {
+                                if d.kind() == "function_definition" {
+                                    self.function(d, d, params, Some(idx));
+                                }
+                            }
+                        }
+                        "field_declaration" | "declaration" => {
+                            if let Some(ft) = c.child_by_field_name("type") {
+                                self.type_specifier(ft, None);
+                            }
+                        }
+                        "enum_specifier" | "struct_specifier" | "class_specifier" | "union_specifier" => {
+                            self.type_specifier(c, None)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "enum_specifier" => {
+                if let Some(body) = t.child_by_field_name("body") {
+                    let mut prev: Option<String> = None;
+                    for e in named_children(body) {
+                        if e.kind() != "enumerator" {
+                            continue;
+                        }
+                        if let Some(name) = e.child_by_field_name("name") {
+                            let name = self.text(name).to_string();
+                            self.enumerators
+                                .insert(name.clone(), (e.child_by_field_name("value"), prev.clone()));
+                            prev = Some(name);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn function(&mut self, n: Node<'t>, decl: Node<'t>, template: Option<Node<'t>>, class: Option<usize>) {
+        let Some(d) = n.child_by_field_name("declarator") else {
+            return;
+        };
+        let conversion = (d.kind() == "operator_cast")
+            .then(|| d.child_by_field_name("type"))
+            .flatten();
+        let fdecl = if d.kind() == "operator_cast" {
+            Some(d)
+        } else {
+            innermost_function_declarator(d)
+        };
+        let Some(fdecl) = fdecl else {
+            return;
+        };
+        let (name, spec_args) = if d.kind() == "operator_cast" {
+            ("operator cast".to_string(), None)
+        } else {
+            let Some(nd) = fdecl.child_by_field_name("declarator") else {
+                return;
+            };
+            match nd.kind() {
+                "template_function" => (
+                    nd.child_by_field_name("name")
+                        .map(|x| self.text(x).to_string())
+                        .unwrap_or_default(),
+                    nd.child_by_field_name("arguments"),
+                ),
+                "qualified_identifier" => (last_name(nd, self.src), None),
+                _ => (self.text(nd).to_string(), None),
+            }
+        };
+        let head = self.src.get(decl.start_byte()..fdecl.start_byte()).unwrap_or("");
+        let has = |kw: &str| {
+            head.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == kw)
+        };
+        let f = FuncDef {
+            node: n,
+            name,
+            template,
+            spec_args,
+            class,
+            global: has("__global__"),
+            device: has("__device__") || class.is_some(),
+            host: has("__host__") || !(has("__global__") || has("__device__")),
+            declarator: fdecl,
+            body: n.child_by_field_name("body"),
+            conversion,
+        };
+        let i = self.push_func(f);
+        if let Some(c) = class {
+            self.structs[c].methods.push(i);
+        }
+    }
+
+    fn find_launches(&mut self, n: Node<'t>) {
+        let mut stack = vec![n];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression"
+                && named_children(n).iter().any(|c| c.kind() == "kernel_call_syntax")
+            {
+                self.launches.push(n);
+            }
+            stack.extend(named_children(n));
+        }
+    }
+
+    /// The definitions (with a body, if any has one) of a free function or method name.
+    pub fn functions(&self, name: &str, class: Option<usize>) -> Vec<usize> {
+        let all: Vec<usize> = self
+            .funcs_by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&i| self.funcs[i].class == class)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let defined: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&i| self.funcs[i].body.is_some())
+            .collect();
+        if defined.is_empty() { all } else { defined }
+    }
+}
+
+fn find_errors<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
+    if n.is_error() || n.is_missing() {
+        f(n);
+        return;
+    }
+    if !n.has_error() {
+        return;
+    }
+    for c in children(n) {
+        find_errors(c, f);
+    }
+}
+
+/// The `function_declarator` inside a declarator, if it declares a function (not a
+/// pointer to one).
+pub fn innermost_function_declarator(d: Node) -> Option<Node> {
+    let mut cur = Some(d);
+    while let Some(n) = cur {
+        match n.kind() {
+            "function_declarator" => {
+                let inner = n.child_by_field_name("declarator")?;
+                return (inner.kind() != "parenthesized_declarator").then_some(n);
+            }
+            "pointer_declarator" | "reference_declarator" | "init_declarator" | "attributed_declarator" => {
+                cur = n
+                    .child_by_field_name("declarator")
+                    .or_else(|| n.named_child(n.named_child_count().checked_sub(1)?));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The name a declarator declares.
+pub fn declarator_name(d: Node, src: &str) -> Option<String> {
+    let mut cur = Some(d);
+    while let Some(n) = cur {
+        match n.kind() {
+            "identifier" | "field_identifier" | "type_identifier" => return Some(text(n, src).to_string()),
+            "qualified_identifier" => return Some(last_name(n, src)),
+            "operator_name" | "destructor_name" => return Some(text(n, src).to_string()),
+            "template_function" => return n.child_by_field_name("name").map(|x| text(x, src).to_string()),
+            _ => {
+                cur = n.child_by_field_name("declarator").or_else(|| {
+                    named_children(n)
+                        .into_iter()
+                        .find(|c| c.kind().ends_with("declarator") || c.kind().ends_with("identifier"))
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The last component of `a::b::c`.
+pub fn last_name(n: Node, src: &str) -> String {
+    let mut cur = n;
+    while cur.kind() == "qualified_identifier" {
+        match cur.child_by_field_name("name") {
+            Some(x) => cur = x,
+            None => break,
+        }
+    }
+    if (cur.kind() == "template_function" || cur.kind() == "template_type")
+        && let Some(x) = cur.child_by_field_name("name")
+    {
+        return text(x, src).to_string();
+    }
+    text(cur, src).to_string()
+}

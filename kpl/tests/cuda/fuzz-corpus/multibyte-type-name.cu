@@ -1,0 +1,3 @@
+__global__ void k(int *a) {
+    if (a[0]) { é x; }
+}

@@ -1,0 +1,134 @@
+//! Bad input: every problem is a `CudaError` with its kind, the file, line and column,
+//! the construct and help — never a panic.
+
+mod common;
+
+use kpl::cuda::ErrorKind;
+
+fn error(src: &str) -> kpl::cuda::CudaError {
+    match common::translate_text(src) {
+        Ok(_) => panic!("expected an error for:\n{src}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    let e = error("__global__ void k(int *a) {\n    int x = (a[0] + ;\n}\n");
+    // At the start of the text the parser could not make sense of.
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Syntax, 2, 11));
+    assert!(e.message.starts_with("syntax error"), "{e}");
+    assert!(e.help.is_some());
+    assert!(e.file.ends_with("snippet.cu"));
+    // A missing token (the parser reads the function as a declaration with a brace
+    // initializer, and misses the `;` after it).
+    let e = error("__global__ void k(int *a) {\n    a[0] = 1\n}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Syntax, 3, 2));
+    assert_eq!(e.message, "syntax error: missing `;`");
+    // Errors in host code that no kernel uses do not matter.
+    assert!(
+        common::translate_text("void host() { int x = ; }\n__global__ void k(int *a) { a[0] = 1; }\n")
+            .is_ok()
+    );
+}
+
+#[test]
+fn unsupported_constructs_say_what_and_where() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "__global__ void k(int *a) {\n  l: a[0] = 1;\n  goto l;\n}\n",
+            (3, 3),
+            "`goto`",
+        ),
+        (
+            "__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *a) { a[0] = f(2); }\n",
+            (1, 38),
+            "recursive call of `f`",
+        ),
+        (
+            "__device__ int g(int x) { return x; }\n__global__ void k(int *a) {\n  int (*fp)(int) = g;\n  a[0] = fp(1);\n}\n",
+            (3, 7),
+            "function pointers",
+        ),
+        (
+            "__global__ void k(int *a, int *b, int c) {\n  int *p = c ? a : b;\n  p[threadIdx.x] = 0;\n}\n",
+            (2, 12),
+            "one of two arrays",
+        ),
+        (
+            "__global__ void k(int *a, int *b) {\n  int *p = a;\n  p = b;\n}\n",
+            (3, 3),
+            "different arrays",
+        ),
+        (
+            "__global__ void k(int **a) {\n  a[0][threadIdx.x] = 1;\n}\n",
+            (2, 3),
+            "a pointer whose target cannot be determined",
+        ),
+        (
+            "__global__ void k(int *a) {\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(a[0]));\n}\n",
+            (2, 3),
+            "inline assembly",
+        ),
+        (
+            "__global__ void k(int *a) {\n  int *p = new int[4];\n}\n",
+            (2, 12),
+            "dynamic allocation",
+        ),
+        (
+            "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *a) {\n  cg::grid_group g = cg::this_grid();\n  g.sync();\n}\n",
+            (5, 3),
+            "grid-wide synchronization",
+        ),
+        (
+            "int host_counter;\n__global__ void k(int *a) {\n  host_counter = 1;\n}\n",
+            (3, 3),
+            "host variable",
+        ),
+        (
+            "surface<void, 2> surf;\n__global__ void k(int *a) {\n  surf2Dwrite(1, surf, 0, 0);\n}\n",
+            (3, 3),
+            "surface writes",
+        ),
+    ];
+    for (src, (line, col), what) in cases {
+        let e = error(src);
+        assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+        assert!(e.message.contains(what), "{e}");
+        assert_eq!((e.line, e.col), (*line, *col), "{e}");
+        assert!(!e.construct.is_empty(), "{e}");
+    }
+}
+
+#[test]
+fn preprocessor_errors() {
+    let e = error("#include \"nowhere/common.h\"\n__global__ void k(int *a) {}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::MissingInclude, 1, 1));
+    assert_eq!(e.help.as_deref(), Some("pass its folder with `-I DIR`"));
+    let e = error("\n#if FOO > 1\n__global__ void k(int *a) {}\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Preprocessor, 2));
+    let e = error("#ifndef BLOCK\n#error BLOCK must be defined\n#endif\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Preprocessor, 2));
+    assert!(e.message.contains("BLOCK must be defined"), "{e}");
+    let e = error("#define F(a, b) a + b\n__global__ void k(int *a) { a[0] = F(1); }\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Preprocessor, 2, 36));
+    let e = error(
+        "#define R(x) R(x) + R(x)\n#define S(x) R(R(R(R(x))))\n__global__ void k(int *a) { a[0] = S(S(S(S(S(1))))); }\n",
+    );
+    assert_eq!(e.kind, ErrorKind::Preprocessor, "{e}");
+}
+
+#[test]
+fn errors_in_headers_name_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.h"), "#define OK 1\n#if\n#endif\n").unwrap();
+    let main = dir.path().join("k.cu");
+    let e = kpl::cuda::translate(
+        &main,
+        "#include \"bad.h\"\n__global__ void k(int *a) {}\n",
+        &Default::default(),
+    )
+    .unwrap_err();
+    assert!(e.file.ends_with("bad.h"), "{e}");
+    assert_eq!(e.line, 2);
+}
