@@ -405,6 +405,13 @@ pub fn linear_in(b: &Builder, t: &T, x: AtomId) -> Option<(i64, T)> {
             let (c, r) = linear_in(b, p, x)?;
             Some((c.checked_neg()?, b.un(UnOp::Neg, r)))
         }
+        // A step taken only under a condition that does not depend on `x` (a
+        // loop-invariant `if (active) i = i + c;` gives the step `ite(active, c, 0)`).
+        Term::Ite(c, p, q) if !mentions(c) => {
+            let (c1, r1) = linear_in(b, p, x)?;
+            let (c2, r2) = linear_in(b, q, x)?;
+            (c1 == c2).then(|| (c1, b.ite(c.clone(), r1, r2)))
+        }
         Term::Bin(BinOp::Mul, p, q) => {
             let (k, other) = match (p.as_const(), q.as_const()) {
                 (Some(k), _) => (k, q),
@@ -500,7 +507,17 @@ mod tests {
         let t = b.bin(BinOp::Add, b.bin(BinOp::Add, x.clone(), n.clone()), b.int(2));
         let (c, rest) = linear_in(&b, &t, 3).unwrap();
         assert_eq!(c, 1);
-        assert_eq!(rest, b.bin(BinOp::Add, n, b.int(2)));
-        assert!(linear_in(&b, &b.bin(BinOp::Mul, x.clone(), x), 3).is_none());
+        assert_eq!(rest, b.bin(BinOp::Add, n.clone(), b.int(2)));
+        assert!(linear_in(&b, &b.bin(BinOp::Mul, x.clone(), x.clone()), 3).is_none());
+        // A conditional step.
+        let c = b.bin(
+            BinOp::Lt,
+            b.leaf(Term::Builtin(Builtin::Tid(kpl::Dim::X))),
+            n.clone(),
+        );
+        let t = b.ite(c.clone(), b.bin(BinOp::Sub, x.clone(), b.int(3)), x);
+        let (coef, step) = linear_in(&b, &t, 3).unwrap();
+        assert_eq!(coef, 1);
+        assert_eq!(step, b.ite(c, b.un(UnOp::Neg, b.int(3)), b.int(0)));
     }
 }
