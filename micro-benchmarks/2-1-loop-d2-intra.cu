@@ -11,7 +11,7 @@ __global__ void nest_intra(int *out, int n, int m) {
     unsigned int t = threadIdx.x;
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < m; j++) {
-            int row = (i * 4 + j) * ROW;
+            int row = (i * m + j) * ROW;
             int x = a[row + (t + 1) % ROW];
             int y = b[row + (t + 1) % ROW];
             __syncthreads();

@@ -36,6 +36,18 @@ fn main() -> ExitCode {
     ExitCode::from(status as u8)
 }
 
+/// Writes to stdout; a reader that went away (`autosync ... | head`) ends the process
+/// quietly instead of with a panic.
+fn print_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("autosync: error: cannot write to stdout: {e}");
+        }
+        std::process::exit(Status::Error as i32);
+    }
+}
+
 /// Prints an error for the user (as `autosync: error: ...` with its causes).
 fn report_error(e: &anyhow::Error) {
     eprintln!("autosync: error: {e}");
@@ -89,7 +101,7 @@ fn check(args: &cli::CheckArgs) -> Status {
         }
     }
     if args.format == Format::Json {
-        println!("{}", json!({ "files": files }));
+        print_stdout(&format!("{}\n", json!({ "files": files })));
     }
     status
 }
@@ -131,7 +143,7 @@ fn fix(args: &cli::FixArgs) -> Status {
         }
     }
     if args.format == Format::Json {
-        println!("{}", json!({ "files": files }));
+        print_stdout(&format!("{}\n", json!({ "files": files })));
     }
     status
 }
@@ -147,12 +159,12 @@ fn emit_fix(
     let json = args.format == Format::Json;
     if args.diff {
         if fix.changed() {
-            print!("{}", unified_diff(&src.path, &src.text, &fix.fixed_text));
+            print_stdout(&unified_diff(&src.path, &src.text, &fix.fixed_text));
         }
     } else if args.stdout {
         // With --format json the document carries the file instead (stdout holds one JSON).
         if !json {
-            print!("{}", fix.fixed_text);
+            print_stdout(&fix.fixed_text);
         }
     } else if fix.changed() && fix.complete() {
         write_atomically(&src.path, &fix.fixed_text)?;

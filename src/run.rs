@@ -26,6 +26,7 @@ pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
 
 pub fn make_oracle(kind: OracleKind, opts: CheckOptions) -> Box<dyn Oracle> {
     match kind {
+        OracleKind::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
         OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
     }
 }

@@ -367,3 +367,29 @@ fn diff_applies_with_git_apply_and_patch() {
         fixed
     );
 }
+
+/// [verifier]: `fix` with the static verifier (the default oracle) places the same
+/// barriers as with the dynamic interpreter, with and without a concrete launch.
+#[test]
+fn static_oracle_gives_the_same_placements_as_the_dynamic_one() {
+    for file in ["fig2.kpl", "fig4.kpl", "fig6.kpl", "fig7.kpl", "reduction.kpl"] {
+        let (code, dynamic) = fix_json(file, &[]);
+        assert_eq!(code, 0, "{file}");
+        for launch in [vec!["--block-dim", "8", "--grid-dim", "1"], vec![]] {
+            let path = example(file);
+            let mut args = vec!["fix", "--stdout", "--format", "json"];
+            args.extend(&launch);
+            args.push(path.to_str().unwrap());
+            let out = autosync(&args);
+            assert_eq!(out.status.code(), Some(0), "{file} {launch:?}");
+            let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let k = &doc["files"][0]["kernels"][0];
+            assert_eq!(
+                lines(k, "inserted"),
+                lines(&dynamic, "inserted"),
+                "{file} {launch:?}"
+            );
+            assert_eq!(k["cost"], dynamic["cost"], "{file} {launch:?}");
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! `cargo run --release -p autosync-benches [-- --json] [--scalability]`: for every
+//! `cargo run --release -p autosync-benches [-- --json] [--scalability] [--oracle dynamic]`: for every
 //! benchmark kernel, strip its barriers, synthesize with AutoSync (MaxSAT) and with the
 //! naive baseline, verify both, and print a table like the paper's Tables I and II.
 
@@ -23,17 +23,27 @@ struct Row {
     verified: [bool; 2],
 }
 
-fn oracle() -> Box<dyn Oracle> {
-    Box::new(oracle::dynamic::Interpreter::new(CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
-        ..CheckOptions::default()
-    }))
+/// Which oracle the harness uses (`--oracle dynamic` for the interpreter).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Static,
+    Dynamic,
 }
 
-fn measure(entry: &suite::Entry) -> Result<Vec<Row>> {
-    let text = std::fs::read_to_string(&entry.path).with_context(|| format!("{}", entry.path.display()))?;
-    let kernels = kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", entry.path.display()))?;
+fn oracle(which: Which, launch: kpl::header::Launch) -> Box<dyn Oracle> {
+    let opts = CheckOptions {
+        block_dim: launch.0,
+        grid_dim: launch.1,
+        ..CheckOptions::default()
+    };
+    match which {
+        Which::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
+        Which::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
+    }
+}
+
+fn measure(entry: &suite::Entry, which: Which) -> Result<Vec<Row>> {
+    let (kernels, launch) = suite::load(&entry.path).with_context(|| format!("{}", entry.path.display()))?;
     let cost = PaperCost::default();
     let opts = SynthOptions::new(&cost);
     let mut rows = Vec::new();
@@ -41,14 +51,14 @@ fn measure(entry: &suite::Entry) -> Result<Vec<Row>> {
         let stripped = k.without_barriers();
         let mut results = Vec::new();
         for naive in [true, false] {
-            let mut o = oracle();
+            let mut o = oracle(which, launch);
             let s = if naive {
                 synth::naive(&stripped, o.as_mut(), &opts)?
             } else {
                 synth::synthesize(&stripped, o.as_mut(), &opts)?
             };
-            let verified =
-                !matches!(s.outcome, Outcome::NoSolution(_)) && oracle().check(&s.kernel)?.is_clean();
+            let verified = !matches!(s.outcome, Outcome::NoSolution(_))
+                && oracle(which, launch).check(&s.kernel)?.is_clean();
             results.push((s, verified));
         }
         let loc = k.span.end_line.max(k.body.span.end_line) as usize - k.span.line as usize + 1;
@@ -112,7 +122,7 @@ fn json_rows(rows: &[Row]) -> serde_json::Value {
 }
 
 /// Time per oracle call on Faial's patterns, 1..=50 repetitions.
-fn scalability() -> Result<()> {
+fn scalability(which: Which) -> Result<()> {
     println!("| pattern | n | ms per oracle call |");
     println!("|---|---:|---:|");
     for p in Pattern::ALL {
@@ -120,7 +130,7 @@ fn scalability() -> Result<()> {
             let k = kpl::parse(&p.kernel(n))
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .remove(0);
-            let mut o = oracle();
+            let mut o = oracle(which, (None, None));
             let start = Instant::now();
             let reps = 3;
             for _ in 0..reps {
@@ -138,13 +148,18 @@ fn scalability() -> Result<()> {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let which = if args.windows(2).any(|w| w[0] == "--oracle" && w[1] == "dynamic") {
+        Which::Dynamic
+    } else {
+        Which::Static
+    };
     if args.iter().any(|a| a == "--scalability") {
-        return scalability();
+        return scalability(which);
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut rows = Vec::new();
     for e in suite::entries(&root)? {
-        rows.extend(measure(&e)?);
+        rows.extend(measure(&e, which)?);
     }
     if args.iter().any(|a| a == "--json") {
         println!("{}", json_rows(&rows));

@@ -10,7 +10,10 @@ pub struct Entry {
 }
 
 /// The suites, as (name, folder relative to the workspace root, file extension).
-const SUITES: &[(&str, &str, &str)] = &[("examples", "examples", "kpl")];
+const SUITES: &[(&str, &str, &str)] = &[
+    ("examples", "examples", "kpl"),
+    ("micro", "micro-benchmarks", "cu"),
+];
 
 /// Every benchmark file, suite by suite, sorted by name.
 pub fn entries(root: &Path) -> std::io::Result<Vec<Entry>> {
@@ -24,4 +27,16 @@ pub fn entries(root: &Path) -> std::io::Result<Vec<Entry>> {
         out.extend(files.into_iter().map(|path| Entry { suite, path }));
     }
     Ok(out)
+}
+
+/// The kernels of a benchmark file and the launch its header comment gives.
+pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, kpl::header::Launch)> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let kernels = match path.extension().and_then(|x| x.to_str()) {
+        Some("cu") => kpl::cuda::parse(path, &text, &kpl::cuda::Options::default())
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        _ => kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?,
+    };
+    let launch = kpl::header::header_launch(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((kernels, launch))
 }

@@ -8,6 +8,7 @@
 
 pub mod arith;
 pub mod cuda;
+pub mod header;
 pub mod ir;
 pub mod labels;
 pub mod rewrite;

@@ -1,0 +1,71 @@
+//! The launch configuration a kernel file carries in a GPUVerify-style header comment
+//! (`//--blockDim=256 --gridDim=64`, `//--blockDim=[32,32,1]`), shared by every front end.
+
+/// A size in x, y, z.
+pub type Size3 = [u32; 3];
+
+/// (threads per block, blocks per grid), each present when the header gives it.
+pub type Launch = (Option<Size3>, Option<Size3>);
+
+/// Reads `--blockDim=` and `--gridDim=` from the first comment line that starts with
+/// `//--` (the GPUVerify benchmark convention), e.g. `//--blockDim=256 --gridDim=64` or
+/// `//--blockDim=[32,32,1]`.
+pub fn header_launch(text: &str) -> Result<Launch, String> {
+    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
+        return Ok((None, None));
+    };
+    let mut block = None;
+    let mut grid = None;
+    for arg in line.trim_start_matches("//").split_whitespace() {
+        if let Some(v) = arg.strip_prefix("--blockDim=") {
+            block = Some(parse_dim3(v.trim_matches(['[', ']']))?);
+        } else if let Some(v) = arg.strip_prefix("--gridDim=") {
+            grid = Some(parse_dim3(v.trim_matches(['[', ']']))?);
+        }
+    }
+    Ok((block, grid))
+}
+
+/// `X[,Y[,Z]]` with every component ≥ 1; missing components are 1.
+pub fn parse_dim3(s: &str) -> Result<Size3, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}` is not a size: expected X, X,Y or X,Y,Z"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .parse::<u32>()
+            .ok()
+            .filter(|v| *v >= 1)
+            .ok_or_else(|| format!("`{s}` is not a size: `{p}` must be a positive integer"))?;
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_forms() {
+        assert_eq!(
+            header_launch("//--blockDim=256 --gridDim=64\nkernel"),
+            Ok((Some([256, 1, 1]), Some([64, 1, 1])))
+        );
+        assert_eq!(
+            header_launch("// x\n//--gridDim=[4,2] --blockDim=[32,32,1] --warp-sync=32\n"),
+            Ok((Some([32, 32, 1]), Some([4, 2, 1])))
+        );
+        assert_eq!(header_launch("kernel k() {}"), Ok((None, None)));
+        assert!(header_launch("//--blockDim=0").is_err());
+    }
+
+    #[test]
+    fn dims() {
+        assert_eq!(parse_dim3("8"), Ok([8, 1, 1]));
+        assert_eq!(parse_dim3("8,4"), Ok([8, 4, 1]));
+        assert!(parse_dim3("8,4,2,1").is_err());
+        assert!(parse_dim3("x").is_err());
+    }
+}
