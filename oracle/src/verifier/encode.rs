@@ -10,16 +10,20 @@
 //! by a value that is unconstrained except for facts that hold in every execution:
 //! - `/` and `%` truncate (Z3's `div`/`mod` are Euclidean, so the sign cases are spelled
 //!   out); a zero divisor gives an arbitrary value;
-//! - `&`, `|`, `^` with a constant operand are exact (runs of ones in the mask become
-//!   `div`/`mod` by powers of two); with two variable operands they are uninterpreted
-//!   functions with sound bounds (`0 ≤ a & b ≤ a` for `a ≥ 0`, ...);
+//! - `&`, `|`, `^` with a constant operand are exact: sums over the bits of a thread or
+//!   block id of a concrete, narrow launch, else runs of ones in the mask as `div`/`mod`
+//!   by powers of two; with two variable operands they are uninterpreted functions with
+//!   sound bounds (`0 ≤ a & b ≤ a` for `a ≥ 0`, ...);
 //! - shifts by a constant are multiplications or floor divisions; by a variable, a case
 //!   split over 0..=32 and an arbitrary value beyond;
-//! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) are
-//!   split per table entry, so they stay exact.
+//! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) or a
+//!   power of two `2^e` are split per table entry or per exponent, so they stay exact
+//!   (exponents above 40 keep the plain operation on a power known to be that large).
 //!
-//! Side facts (bounds of atoms, the exit fact of `InLoop`) are collected in
-//! [`Encoder::facts`]; they hold in every execution, so the queries assert them.
+//! Side facts (bounds of atoms, the exit fact of `InLoop`) and lemmas (monotonicity of
+//! products with a common factor, one-step relations of geometric sequences, distinct
+//! values of repetition-free counters) are collected in [`Encoder::facts`]; they hold in
+//! every execution, so the queries assert them.
 
 use std::collections::HashMap;
 use std::rc::Rc;
