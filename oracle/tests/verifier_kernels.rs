@@ -339,3 +339,41 @@ fn vector_add_and_warp_reduction() {
         [row("s", 7, 8, "read-write", true, &[1], true)]
     );
 }
+
+/// The SDK's sortingNetworks bitonic sort on a symbolic length: `size` doubles up to
+/// `arrayLength`, `stride` halves from `size / 2`. Both are powers of two with an
+/// exponent linear in the iteration numbers (no table is cut short by a guard here).
+const BITONIC_SDK: &str =
+    "kernel bitonic(global d_Key[], global d_Val[], arrayLength, dir, shared s_key[], shared s_val[])
+    requires bdim == 256 {
+    local key;
+    local a;
+    local b;
+    local t;
+    key = d_Key[tid];
+    s_key[tid] = key;
+    for (size = 2; size < arrayLength; size = size << 1) {
+        local ddd = dir ^ (tid & size / 2) != 0;
+        for (stride = size / 2; stride > 0; stride = stride >> 1) {
+            barrier;
+            local pos = 2 * tid - (tid & stride - 1);
+            a = s_key[pos];
+            b = s_key[pos + stride];
+            if (a > b == ddd) {
+                t = s_key[pos];
+                s_key[pos] = b;
+                s_key[pos + stride] = t;
+            }
+        }
+    }
+}
+";
+
+#[test]
+fn bitonic_sort_with_a_symbolic_length() {
+    let r = check(BITONIC_SDK);
+    assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
+    // A stride that is not a power of two breaks the network.
+    let broken = BITONIC_SDK.replace("stride = stride >> 1", "stride = stride - 1");
+    assert!(!check(&broken).races.is_empty());
+}

@@ -384,13 +384,14 @@ fn deviation_barriers_are_credited_only_at_chosen_instances() {
 
 #[test]
 fn deviation_loop_carried_values_without_closed_form_are_arbitrary() {
-    // j is 0 or k·bdim, never shared across threads, but its update is conditional,
-    // so it has no closed form: a false alarm across iterations.
+    // j is a multiple of bdim, so threads never share an element, but it grows only
+    // in every other iteration, so it has no closed form: a false alarm across
+    // iterations. (A step under a loop-invariant condition, `if (n > 5)`, is fine.)
     let src = "kernel k(shared A[], n) {
     local j = 0;
     for (i = 0; i < n; i = i + 1) {
         A[j + tid] = 0;
-        if (n > 5) {
+        if (i % 2 == 0) {
             j = j + bdim;
         }
     }
@@ -401,10 +402,12 @@ fn deviation_loop_carried_values_without_closed_form_are_arbitrary() {
         [row("A", 4, 4, "write-write", false, &[1], true)]
     );
     let closed = src.replace(
-        "        if (n > 5) {\n            j = j + bdim;\n        }\n",
+        "        if (i % 2 == 0) {\n            j = j + bdim;\n        }\n",
         "        j = j + bdim;\n",
     );
     assert!(check(&closed).is_clean());
+    let invariant = src.replace("i % 2 == 0", "n > 5");
+    assert!(check(&invariant).is_clean());
 }
 
 #[test]
@@ -578,4 +581,20 @@ fn deviation_solver_timeouts_count_as_races() {
             assert!(!r.notes.is_empty());
         }
     }
+}
+
+#[test]
+fn deviation_a_spent_time_budget_counts_as_races() {
+    use oracle::Oracle;
+    use oracle::verifier::StaticVerifier;
+    let src = "kernel k(shared A[]) {
+    A[tid] = 0;
+}
+";
+    let mut v = StaticVerifier::new(CheckOptions::default());
+    v.budget_ms = 0;
+    let r = v.check(&kernel(src)).expect("answer");
+    assert_eq!(races(&r), [row("A", 2, 2, "write-write", true, &[], true)]);
+    assert!(r.races[0].witness.is_none());
+    assert!(r.notes.iter().any(|n| n.contains("budget")), "{:?}", r.notes);
 }

@@ -10,16 +10,20 @@
 //! by a value that is unconstrained except for facts that hold in every execution:
 //! - `/` and `%` truncate (Z3's `div`/`mod` are Euclidean, so the sign cases are spelled
 //!   out); a zero divisor gives an arbitrary value;
-//! - `&`, `|`, `^` with a constant operand are exact (runs of ones in the mask become
-//!   `div`/`mod` by powers of two); with two variable operands they are uninterpreted
-//!   functions with sound bounds (`0 ≤ a & b ≤ a` for `a ≥ 0`, ...);
+//! - `&`, `|`, `^` with a constant operand are exact: sums over the bits of a thread or
+//!   block id of a concrete, narrow launch, else runs of ones in the mask as `div`/`mod`
+//!   by powers of two; with two variable operands they are uninterpreted functions with
+//!   sound bounds (`0 ≤ a & b ≤ a` for `a ≥ 0`, ...);
 //! - shifts by a constant are multiplications or floor divisions; by a variable, a case
 //!   split over 0..=32 and an arbitrary value beyond;
-//! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) are
-//!   split per table entry, so they stay exact.
+//! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) or a
+//!   power of two `2^e` are split per table entry or per exponent, so they stay exact
+//!   (exponents above 40 keep the plain operation on a power known to be that large).
 //!
-//! Side facts (bounds of atoms, the exit fact of `InLoop`) are collected in
-//! [`Encoder::facts`]; they hold in every execution, so the queries assert them.
+//! Side facts (bounds of atoms, the exit fact of `InLoop`) and lemmas (monotonicity of
+//! products with a common factor, one-step relations of geometric sequences, distinct
+//! values of repetition-free counters) are collected in [`Encoder::facts`]; they hold in
+//! every execution, so the queries assert them.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -484,6 +488,14 @@ impl<'s> Encoder<'s> {
                     _ => Bool::from_bool(true),
                 };
                 self.facts.push(f);
+                // Halving a 32-bit value 32 times leaves 0 (this bounds the iterations
+                // of `for (d = n >> 1; d > 0; d >>= 1)` for a symbolic n).
+                if let (Some(Val::I(k)), Val::I(g), Val::I(i0)) = (argv.last(), v, &init)
+                    && matches!(op, BinOp::Div | BinOp::Shr)
+                {
+                    let small = Bool::and(&[i0.ge(0), i0.le(U32_MAX), k.ge(32)]);
+                    self.facts.push(small.implies(g.eq(0)));
+                }
                 if let Some((k, outer)) = argv.split_last() {
                     // The value at iteration k (the atom stands for k ≥ 1).
                     let is_first = k.eq(&self.inum(0));
@@ -696,6 +708,20 @@ impl<'s> Encoder<'s> {
                 let (a, b) = (self.val(a, cx), self.val(b, cx));
                 self.ite(&c, &a, &b)
             }
+            Term::Pow2(e) => {
+                let ev = self.val(e, cx);
+                // Beyond the cases, a function of the exponent at least the next power.
+                let big = FuncDecl::new("pow2_beyond", &[&Sort::int()], &Sort::int());
+                let beyond = match &ev {
+                    Val::I(x) => big.apply(&[x as &dyn Ast]).as_int(),
+                    Val::B(_) => None,
+                };
+                let Some(beyond) = beyond else {
+                    return self.fresh_val("pow2");
+                };
+                self.facts.push(beyond.ge(Int::from_i128(1i128 << (MAX_EXP + 1))));
+                self.pow2_cases(&ev, Val::I(beyond), |enc, v| enc.num(v))
+            }
             Term::Table(k, entries, tail) => {
                 let kv = self.iter(k, cx);
                 let mut out = self.val(tail, cx);
@@ -794,6 +820,31 @@ impl<'s> Encoder<'s> {
         // Split over the entries of a tabulated operand, so masks and shifts by a
         // tabulated power of two stay exact.
         if matches!(op, BitAnd | BitOr | BitXor | Shl | Shr | Div | Rem | Mul) {
+            // The same for an operand built from one power of two (`s - 1` for
+            // `s = Pow2(e)`), split over the exponent.
+            for (p, other, p_left) in [(b, a, false), (a, b, true)] {
+                if other.as_const().is_some() {
+                    continue;
+                }
+                let Some(e) = single_pow2(p) else {
+                    continue;
+                };
+                let bld = self.sum.builder();
+                let ev = self.val(&e, cx);
+                // Past the cases, the operation itself (on a power that is at least
+                // 2^(MAX_EXP + 1)).
+                let (x, y) = (self.val(a, cx), self.val(b, cx));
+                let beyond = self.arith(op, x, y, a.as_const(), b.as_const());
+                return self.pow2_cases(&ev, beyond, |enc, v| {
+                    let c = substitute_pow2(&bld, p, v);
+                    let t = if p_left {
+                        bld.bin(op, c, other.clone())
+                    } else {
+                        bld.bin(op, other.clone(), c)
+                    };
+                    enc.val(&t, cx)
+                });
+            }
             for (table, other, table_left) in [(b, a, false), (a, b, true)] {
                 if let Term::Table(k, entries, tail) = &**table
                     && other.as_const().is_none()
@@ -866,10 +917,9 @@ impl<'s> Encoder<'s> {
         }
         let mut terms = Vec::new();
         let mut constant: i128 = 0;
-        // Division, remainder and low masks (`x & (2^m - 1)`, a remainder) stay
-        // `div`/`mod`: the solver's divisibility reasoning works on those, not on sums
-        // of bits.
-        if !matches!(op, BitAnd | BitOr | BitXor) || (op == BitAnd && c & (c + 1) == 0) {
+        // Division and remainder stay `div`/`mod`: the solver's divisibility reasoning
+        // works on those, not on sums of bits.
+        if !matches!(op, BitAnd | BitOr | BitXor) {
             return None;
         }
         let bits = self.bits(x, cx)?;
@@ -941,6 +991,22 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// `f(2^e)` by cases on the exponent: `f(2^i)` for `0 ≤ i ≤ MAX_EXP`, `f(0)` for
+    /// negative `e`, and `beyond` for larger ones (powers no guard of 32-bit values lets
+    /// in, so that case rarely matters).
+    fn pow2_cases(&mut self, e: &Val, beyond: Val, mut f: impl FnMut(&mut Self, i64) -> Val) -> Val {
+        let Val::I(e) = e else {
+            return beyond;
+        };
+        let negative = f(self, 0);
+        let mut out = self.ite(&e.lt(0), &negative, &beyond);
+        for i in (0..=MAX_EXP).rev() {
+            let v = f(self, 1 << i);
+            out = self.ite(&e.eq(i), &v, &out);
+        }
+        out
+    }
+
     /// Whether a term is nonnegative in every execution (thread and block ids, sizes,
     /// parameters and iteration numbers are).
     fn nonneg(&mut self, t: &T) -> bool {
@@ -966,6 +1032,7 @@ impl<'s> Encoder<'s> {
             Term::Bin(Sub, ..) => false,
             Term::Ite(_, x, y) => self.nonneg(x) && self.nonneg(y),
             Term::Table(_, entries, tail) => entries.iter().all(|e| self.nonneg(e)) && self.nonneg(tail),
+            Term::Pow2(_) => true,
         };
         self.keep(t);
         self.nonneg_memo.insert(Rc::as_ptr(t), v);
@@ -1113,6 +1180,43 @@ impl<'s> Encoder<'s> {
         self.facts.extend(facts);
         r
     }
+}
+
+/// Exponents of [`Term::Pow2`] encoded case by case (larger ones only occur in
+/// iterations that guards on 32-bit values exclude).
+const MAX_EXP: i64 = 40;
+
+/// The one `Pow2` node of a term that is constant but for it (`Pow2(e) - 1`), with the
+/// term folding to a constant once the node is one.
+fn single_pow2(t: &T) -> Option<T> {
+    let mut found: Option<T> = None;
+    let mut ok = true;
+    fn walk(t: &T, found: &mut Option<T>, ok: &mut bool) {
+        match &**t {
+            Term::Pow2(e) => match found {
+                Some(f) if *f != *e => *ok = false,
+                _ => *found = Some(e.clone()),
+            },
+            Term::Const(_) => {}
+            Term::Bin(_, a, b) => {
+                walk(a, found, ok);
+                walk(b, found, ok);
+            }
+            Term::Un(_, a) => walk(a, found, ok),
+            _ => *ok = false,
+        }
+    }
+    walk(t, &mut found, &mut ok);
+    found.filter(|_| ok)
+}
+
+/// `t` with its `Pow2` node replaced by the constant `v`.
+fn substitute_pow2(b: &super::term::Builder, t: &T, v: i64) -> T {
+    let mut r = super::term::Rewriter::new(*b, |b, n| match &**n {
+        Term::Pow2(_) => Some(b.int(v)),
+        _ => None,
+    });
+    r.run(t)
 }
 
 /// C division (truncating) by a nonzero constant.

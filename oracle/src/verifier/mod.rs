@@ -9,7 +9,9 @@
 //!    `return`/`break`/`continue` as flags) and records, for every access, barrier and
 //!    `assume`, index and predicate terms over the thread id, the launch, the parameters
 //!    and the iteration numbers of the enclosing loops. Loops need no invariants:
-//!    induction variables get closed forms, geometric steps are tabulated or bounded,
+//!    induction variables get closed forms (also with a loop-invariant conditional
+//!    step), geometric steps are tabulated, powers of two with an exponent linear in the
+//!    iteration numbers, or bounded unknowns,
 //!    other loop-carried values are per-iteration unknowns, and trip counts are
 //!    constants when the guard folds at every iteration, else unknowns shared by the
 //!    threads of a block when the loop's guard is uniform.
@@ -73,8 +75,8 @@
 //!   without `--block-dim`, a kernel that only uses `tid`/`tid.x` is checked for blocks
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
 //!   parameters that a `requires` pins (`requires bdim == 256`) count as given.
-//! - **Solver gave up** (timeout or `unknown`): the pair (or barrier) is reported as a
-//!   defect without a witness, with a note. Nothing is ever `Unsupported`: every
+//! - **Solver gave up** (timeout, `unknown`, or the check's time budget is spent): the
+//!   pair (or barrier) is reported as a defect without a witness, with a note. Nothing is ever `Unsupported`: every
 //!   construct of the IR is encoded exactly or over-approximated.
 
 pub mod encode;
@@ -98,6 +100,9 @@ pub struct StaticVerifier {
     /// first tried with a short timeout, and only the ones still undecided and still
     /// relevant get this one.
     pub timeout_ms: u32,
+    /// Solver time for one check; once spent, the remaining questions count as
+    /// undecided (possible defects, with a note) instead of running.
+    pub budget_ms: u64,
     cache: Option<Cache>,
 }
 
@@ -138,6 +143,7 @@ impl StaticVerifier {
         StaticVerifier {
             opts,
             timeout_ms: 5_000,
+            budget_ms: 60_000,
             cache: None,
         }
     }
@@ -212,6 +218,7 @@ impl Oracle for StaticVerifier {
             opts: &self.opts,
             uniform: Vec::new(),
             timeout_ms: self.timeout_ms,
+            deadline: std::time::Instant::now() + std::time::Duration::from_millis(self.budget_ms),
         };
 
         // Divergence first: only never-divergent barriers order accesses.

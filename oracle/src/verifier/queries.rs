@@ -78,6 +78,9 @@ pub struct Checker<'s> {
     pub uniform: Vec<bool>,
     /// Solver timeout of divergence queries (race queries take theirs as an argument).
     pub timeout_ms: u32,
+    /// When the check's time budget runs out: later queries are not run and count as
+    /// undecided (so as possible defects).
+    pub deadline: std::time::Instant,
 }
 
 /// An iteration number with what is statically known about it.
@@ -237,6 +240,11 @@ impl Checker<'_> {
         timeout_ms: u32,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
+        let left = self.deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err("the check's time budget is spent".to_string());
+        }
+        let timeout_ms = timeout_ms.min(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
         SOLVER.with(|(s, timeout)| {
             if timeout.get() != timeout_ms {
                 let mut p = Params::new();

@@ -11,9 +11,12 @@
 //!
 //! Loops are not unrolled and need no invariants. The value of a loop-carried variable at
 //! the start of iteration `k` is, by what one symbolic pass over the body shows:
-//! - unchanged, or `init + c·k` (an induction variable with a loop-invariant step);
+//! - unchanged, or `init + c·k` (an induction variable with a loop-invariant step, also
+//!   one taken under a loop-invariant condition: `ite(c, s, 0)·k`);
 //! - a geometric sequence (`s *= 2`, `s >>= 1`, `s /= 2`): tabulated exactly when the start
-//!   is a known constant, else an atom with sound bounds (see the encoder);
+//!   is a known constant and the guard ends the table soon; `2^(e0 ± m·k)` when the start
+//!   is a power of two (`Term::Pow2`, so nested sequences like bitonic sort's stay exact);
+//!   else an atom with sound bounds (see the encoder);
 //! - `e(k - 1)` when its end-of-iteration value `e` depends only on resolved variables;
 //! - otherwise an atom (an arbitrary value; the guard still constrains it).
 //!
@@ -28,7 +31,9 @@
 use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::term::{AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, linear_in};
+use super::term::{
+    AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, exp_nonneg, linear_in,
+};
 use crate::{AccessKind, CheckOptions};
 
 /// What an atom stands for (for facts, names and diagnostics).
@@ -888,22 +893,47 @@ impl Exec<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// `init op^k c` as `Pow2(e0 + step·k)` when `init` is a power of two (a constant one
+    /// or a `Pow2`) and `op c` multiplies or divides by one (unbounded arithmetic only).
+    fn pow2_form(&self, op: BinOp, c: i64, init: &T, k: &T) -> Option<T> {
+        let b = self.b;
+        if b.arith != Arith::Unbounded {
+            return None;
+        }
+        let step = pow2_step(op, c)?;
+        let e0 = match &**init {
+            Term::Pow2(e) => e.clone(),
+            Term::Const(v) if *v > 0 && v & (v - 1) == 0 => b.int(i64::from(v.trailing_zeros())),
+            _ => return None,
+        };
+        // Doubling 0 (a negative exponent) stays 0; only nonnegative exponents grow.
+        if step > 0 && !exp_nonneg(&e0) {
+            return None;
+        }
+        let e = b.bin(BinOp::Add, e0, b.bin(BinOp::Mul, b.int(step), k.clone()));
+        Some(b.pow2(e))
+    }
+
     /// The value at iteration `k` of `x := x op c` from `init`: a table when `init` is a
     /// constant (or a small table of them), else an atom with facts (see the encoder).
     /// A table ends where the loop's guard becomes false (no thread is inside beyond).
     fn geometric_form(&mut self, lcx: &LoopCx, x: AtomId, op: BinOp, c: i64, init: T, class: Class) -> T {
         let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
         let b = self.b;
+        // A power of two times powers of two: `Pow2` of an exponent linear in `k`.
+        let pow2 = self.pow2_form(op, c, &init, k);
         if let Some(v0) = init.as_const() {
             // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32),
             // leaves the 32-bit range every guard compares it with, or leaves what the
             // arithmetic computes; past the table, a bounded unknown.
             let mut vals = vec![v0];
             let mut tail = None;
+            let mut guard_ends = false;
             while vals.len() < 40 && vals.last().is_some_and(|v| v.unsigned_abs() <= 1 << 33) {
                 let last = *vals.last().unwrap_or(&v0);
                 let at = HashMap::from([(x, b.int(last))]);
                 if substitute_atoms(&b, &lcx.guard, &at).as_const() == Some(0) {
+                    guard_ends = true;
                     break;
                 }
                 match b.arith.binary(op, last, c) {
@@ -915,6 +945,12 @@ impl Exec<'_> {
                     Err(_) => break,
                 }
             }
+            // A long table the guard does not end is better as a power of two.
+            if let Some(p) = pow2
+                && (!(guard_ends || tail.is_some()) || vals.len() > 16)
+            {
+                return p;
+            }
             let tail = match tail {
                 Some(t) => t,
                 None => {
@@ -923,6 +959,9 @@ impl Exec<'_> {
                 }
             };
             return b.table(k.clone(), vals.into_iter().map(|v| b.int(v)).collect(), tail);
+        }
+        if let Some(p) = pow2 {
+            return p;
         }
         if let Term::Table(ko, entries, tail) = &*init
             && init.table_size() <= 64
@@ -950,6 +989,18 @@ impl Exec<'_> {
         );
         let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
         b.ite(first, init, g)
+    }
+}
+
+/// The exponent step of `x op c` when it multiplies or divides by a power of two.
+fn pow2_step(op: BinOp, c: i64) -> Option<i64> {
+    let log2 = (c > 0 && c & (c - 1) == 0).then(|| i64::from(c.trailing_zeros()));
+    match op {
+        BinOp::Mul => log2,
+        BinOp::Div => log2.map(|m| -m),
+        BinOp::Shl => (1..32).contains(&c).then_some(c),
+        BinOp::Shr => (1..32).contains(&c).then_some(-c),
+        _ => None,
     }
 }
 

@@ -55,6 +55,10 @@ pub enum Term {
     /// tables themselves when the start is tabulated by an outer loop (bitonic sort's
     /// `for (j = k / 2; j > 0; j >>= 1)` inside `for (k = 2; ...; k *= 2)`).
     Table(T, Rc<[T]>, T),
+    /// `2^e` for `e ≥ 0`, 0 for `e < 0` (unbounded arithmetic only): the power-of-two
+    /// geometric sequences (`s *= 2`, `s >>= 1`, and `j = k / 2` from an outer one)
+    /// without tabulating them, so nested ones stay linear in the exponent.
+    Pow2(T),
     /// The thread is inside its current iteration of the loop: `k < trip ∧ guard(k)`.
     /// Kept as a node so the encoder can add the exit fact `k = trip ⟹ ¬guard(k)`.
     InLoop(LoopId),
@@ -84,7 +88,7 @@ impl Term {
     pub fn for_each_child(&self, f: &mut impl FnMut(&T)) {
         match self {
             Term::Const(_) | Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => {}
-            Term::IterAdd(a, _) | Term::Un(_, a) => f(a),
+            Term::IterAdd(a, _) | Term::Un(_, a) | Term::Pow2(a) => f(a),
             Term::Atom(_, args) => args.iter().for_each(f),
             Term::Bin(_, a, b) => {
                 f(a);
@@ -222,6 +226,11 @@ impl Builder {
             Mul if a.as_const() == Some(0) || b.as_const() == Some(0) => return self.int(0),
             _ => {}
         }
+        if self.arith == Arith::Unbounded
+            && let Some(t) = self.fold_pow2(op, &a, &b)
+        {
+            return t;
+        }
         // A table combined with a constant stays a table (`s - 1` for a known `s`),
         // when every entry folds.
         let folds = |t: &T| matches!(**t, Term::Const(_) | Term::Table(..));
@@ -246,6 +255,33 @@ impl Builder {
             }
         }
         Rc::new(Term::Bin(op, a, b))
+    }
+
+    /// `2^e` (0 for negative `e`); a constant when `e` is one and small.
+    pub fn pow2(&self, e: T) -> T {
+        match e.as_const() {
+            Some(v) if v < 0 => self.int(0),
+            Some(v) if v <= 62 => self.int(1 << v),
+            _ => Rc::new(Term::Pow2(e)),
+        }
+    }
+
+    /// `Pow2(e) op c` as a power of two, when it is one.
+    fn fold_pow2(&self, op: BinOp, a: &T, b: &T) -> Option<T> {
+        let log2 = |c: i64| (c > 0 && c & (c - 1) == 0).then(|| i64::from(c.trailing_zeros()));
+        let (e, shift) = match (&**a, &**b, op) {
+            (Term::Pow2(e), _, BinOp::Div) => (e, -log2(b.as_const()?)?),
+            (Term::Pow2(e), _, BinOp::Shr) => (e, -b.as_const().filter(|m| (0..63).contains(m))?),
+            (Term::Pow2(e), _, BinOp::Mul) => (e, log2(b.as_const()?)?),
+            (_, Term::Pow2(e), BinOp::Mul) => (e, log2(a.as_const()?)?),
+            (Term::Pow2(e), _, BinOp::Shl) => (e, b.as_const().filter(|m| (0..63).contains(m))?),
+            _ => return None,
+        };
+        // Shrinking is exact for any exponent (0 stays 0); growing 0 would not be.
+        if shift > 0 && !exp_nonneg(e) {
+            return None;
+        }
+        Some(self.pow2(self.bin(BinOp::Add, e.clone(), self.int(shift))))
     }
 
     /// `k + off` on iteration numbers.
@@ -273,6 +309,22 @@ impl Builder {
 
 /// A node replacement for [`Rewriter`].
 type Rewrite<'a> = Box<dyn FnMut(&Builder, &T) -> Option<T> + 'a>;
+
+/// An exponent that is nonnegative in every execution (constants, iteration numbers
+/// and their sums with nonnegative coefficients).
+pub fn exp_nonneg(e: &T) -> bool {
+    match &**e {
+        Term::Const(v) => *v >= 0,
+        Term::Iter(_) => true,
+        Term::IterAdd(k, off) => *off >= 0 && exp_nonneg(k),
+        Term::Bin(BinOp::Add, x, y) => exp_nonneg(x) && exp_nonneg(y),
+        Term::Bin(BinOp::Mul, x, y) => {
+            (x.as_const().is_some_and(|c| c >= 0) && exp_nonneg(y))
+                || (y.as_const().is_some_and(|c| c >= 0) && exp_nonneg(x))
+        }
+        _ => false,
+    }
+}
 
 /// Rewrites a term bottom-up: `f` may replace a node (given its rebuilt children);
 /// returning `None` keeps the node. Shared subterms are rewritten once.
@@ -306,6 +358,10 @@ impl<'a> Rewriter<'a> {
                 } else {
                     b.iter_add(k2, *off)
                 }
+            }
+            Term::Pow2(e) => {
+                let e2 = self.run(e);
+                if Rc::ptr_eq(e, &e2) { t.clone() } else { b.pow2(e2) }
             }
             Term::Atom(id, args) => {
                 let args2: Vec<T> = args.iter().map(|a| self.run(a)).collect();
