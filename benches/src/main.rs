@@ -128,7 +128,9 @@ fn scalability(which: Which) -> Result<()> {
     println!("|---|---:|---:|");
     for p in Pattern::ALL {
         for n in [1, 2, 5, 10, 20, 30, 40, 50] {
-            let k = kpl::parse(&p.kernel(n)).map_err(|e| anyhow::anyhow!("{e}"))?.remove(0);
+            let k = kpl::parse(&p.kernel(n))
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .remove(0);
             let reps = 3;
             let mut total = 0.0;
             for _ in 0..reps {
