@@ -135,6 +135,30 @@ struct Point<'a> {
     pos: u32,
 }
 
+/// The two occurrences of a race type as points, the one executed first first.
+fn in_trace_order<'p>(
+    a: &'p AccessFact,
+    ka: &'p [It],
+    b: &'p AccessFact,
+    kb: &'p [It],
+    order: Order,
+) -> (Point<'p>, Point<'p>) {
+    let pa = Point {
+        loops: &a.loops,
+        k: ka,
+        pos: a.pos,
+    };
+    let pb = Point {
+        loops: &b.loops,
+        k: kb,
+        pos: b.pos,
+    };
+    match order {
+        Order::Inter { forward: false, .. } => (pb, pa),
+        _ => (pa, pb),
+    }
+}
+
 struct Iters {
     next: usize,
 }
@@ -350,21 +374,8 @@ impl Checker<'_> {
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
         if sync && scope == Scope::SameBlock {
-            let pa = Point {
-                loops: &a.loops,
-                k: &ka,
-                pos: a.pos,
-            };
-            let pb = Point {
-                loops: &b.loops,
-                k: &kb,
-                pos: b.pos,
-            };
-            let (x, y) = match order {
-                Order::Inter { forward: false, .. } => (&pb, &pa),
-                _ => (&pa, &pb),
-            };
-            match self.barrier_between(&mut enc, &rel, x, y) {
+            let (x, y) = in_trace_order(a, &ka, b, &kb, order);
+            match self.barrier_between(&mut enc, &rel, &x, &y) {
                 Sb::Known(true) => return Outcome::Unsat,
                 sync => fs.push(sync.bool().not()),
             }
@@ -412,21 +423,8 @@ impl Checker<'_> {
     pub fn separation(&self, a: &AccessFact, b: &AccessFact, order: Order) -> Separation {
         let mut enc = Encoder::new(self.sum);
         let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
-        let pa = Point {
-            loops: &a.loops,
-            k: &ka,
-            pos: a.pos,
-        };
-        let pb = Point {
-            loops: &b.loops,
-            k: &kb,
-            pos: b.pos,
-        };
-        let (x, y) = match order {
-            Order::Inter { forward: false, .. } => (&pb, &pa),
-            _ => (&pa, &pb),
-        };
-        match self.barrier_between(&mut enc, &rel, x, y) {
+        let (x, y) = in_trace_order(a, &ka, b, &kb, order);
+        match self.barrier_between(&mut enc, &rel, &x, &y) {
             Sb::Known(false) => Separation::Never,
             Sb::Known(true) => Separation::Always,
             Sb::Dyn(_) => Separation::Maybe,
