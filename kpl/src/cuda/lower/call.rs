@@ -19,7 +19,7 @@ use tree_sitter::Node;
 use super::expr::{Ref, arbitrary};
 use super::fold;
 use super::stmt::items;
-use super::{ArraySpace, Binding, Frame, LVal, Lowerer, Offset, Ptr, R, Ret, Target, V, Value, VarKind};
+use super::{ArraySpace, Binding, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::cuda::program::{last_name, named_children};
 use crate::cuda::types::{StructTy, Ty, vector_type};
 use crate::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
@@ -848,7 +848,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     Some(self.scratch())
                 };
                 let bytes = ty.first_leaf();
-                for index in self.cells_of(a, &ptr, bytes) {
+                for index in self.cells(a, &ptr, bytes) {
                     self.emit(
                         StmtKind::Atomic {
                             var: result.clone(),
@@ -1229,23 +1229,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Some(ty);
         }
         None
-    }
-
-    /// The cells an atomic touches.
-    fn cells_of(&self, a: usize, p: &Ptr, bytes: u32) -> Vec<Expr> {
-        let c = self.arrays[a].cell.max(1) as i64;
-        let u = p.unit.max(1) as i64;
-        let start = if u == c {
-            p.off.clone()
-        } else if u > c && u % c == 0 {
-            fold::mul(p.off.clone(), Expr::Int(u / c))
-        } else if c % u == 0 {
-            fold::div(p.off.clone(), Expr::Int(c / u))
-        } else {
-            fold::div(fold::mul(p.off.clone(), Expr::Int(u)), Expr::Int(c))
-        };
-        let k = (bytes as i64 / c).max(1);
-        (0..k).map(|j| fold::add(start.clone(), Expr::Int(j))).collect()
     }
 }
 

@@ -82,7 +82,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// The cells of array `a` that a scalar of `bytes` bytes at `p` covers.
-    fn cells(&self, a: usize, p: &Ptr, bytes: u32) -> Vec<Expr> {
+    pub(super) fn cells(&self, a: usize, p: &Ptr, bytes: u32) -> Vec<Expr> {
         let c = self.arrays[a].cell.max(1) as i64;
         let u = p.unit.max(1) as i64;
         let start = if u == c {

@@ -1364,24 +1364,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         unit,
                     }
                 }
-                Ty::Int { .. } => {
-                    let kpl = self.fresh(&name);
-                    self.params.push(Param::Scalar { name: kpl.clone() });
-                    if assigned {
-                        let l = self.fresh(&name);
-                        self.mutable.insert(l.clone());
-                        copies.push(self.made_stmt(
-                            StmtKind::Local {
-                                var: l.clone(),
-                                init: Some(Expr::Var(kpl)),
-                            },
-                            span,
-                        ));
-                        VarKind::Int(l)
-                    } else {
-                        VarKind::Int(kpl)
-                    }
-                }
+                Ty::Int { .. } => self.int_param(&name, assigned, span, &mut copies),
                 Ty::Struct(_) => self.struct_param(&name, &ty, assigned, span, &mut copies),
                 Ty::Texture => VarKind::Texture,
                 _ => VarKind::Arb,
@@ -1395,6 +1378,32 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         self.extend(copies);
         Ok(())
+    }
+
+    /// An integer kernel parameter: a scalar parameter of the KPL kernel, read through a
+    /// local copy when the kernel assigns it (KPL parameters are read-only).
+    fn int_param(
+        &mut self,
+        name: &str,
+        assigned: bool,
+        span: crate::ir::Span,
+        copies: &mut Vec<Stmt>,
+    ) -> VarKind {
+        let kpl = self.fresh(name);
+        self.params.push(Param::Scalar { name: kpl.clone() });
+        if !assigned {
+            return VarKind::Int(kpl);
+        }
+        let l = self.fresh(name);
+        self.mutable.insert(l.clone());
+        copies.push(self.made_stmt(
+            StmtKind::Local {
+                var: l.clone(),
+                init: Some(Expr::Var(kpl)),
+            },
+            span,
+        ));
+        VarKind::Int(l)
     }
 
     /// A struct passed by value to the kernel: its integers are scalar parameters, its
@@ -1414,24 +1423,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         for (f, fty) in &s.fields {
             let fname = format!("{name}_{f}");
             let kind = match fty {
-                Ty::Int { .. } => {
-                    let kpl = self.fresh(&fname);
-                    self.params.push(Param::Scalar { name: kpl.clone() });
-                    if assigned {
-                        let l = self.fresh(&fname);
-                        self.mutable.insert(l.clone());
-                        copies.push(self.made_stmt(
-                            StmtKind::Local {
-                                var: l.clone(),
-                                init: Some(Expr::Var(kpl)),
-                            },
-                            span,
-                        ));
-                        VarKind::Int(l)
-                    } else {
-                        VarKind::Int(kpl)
-                    }
-                }
+                Ty::Int { .. } => self.int_param(&fname, assigned, span, copies),
                 Ty::Ptr(p) => {
                     let a = self.array(
                         ArrayKey::Param(fname.clone()),
