@@ -117,6 +117,12 @@ pub struct Common {
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, i64)>,
 
+    /// Legacy warp-synchronous code: threads of one warp of N threads run in lock step
+    /// (overrides the file's `//--warp-sync=N` comment). Without it, only barriers
+    /// order the threads of a block.
+    #[arg(long, value_name = "N", value_parser = parse_warp)]
+    pub warp_size: Option<u32>,
+
     /// Bit-precise 32-bit unsigned arithmetic instead of the no-overflow assumption.
     #[arg(long)]
     pub wrap: bool,
@@ -150,6 +156,10 @@ impl Common {
 
 fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {
     crate::source::parse_dim3(s)
+}
+
+fn parse_warp(s: &str) -> Result<u32, String> {
+    kpl::header::parse_warp_size(s)
 }
 
 fn parse_param(s: &str) -> Result<(String, i64), String> {

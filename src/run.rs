@@ -21,6 +21,7 @@ pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
         } else {
             kpl::Arith::Unbounded
         },
+        warp_size: common.warp_size.or(src.warp_size),
     }
 }
 

@@ -53,6 +53,8 @@ pub struct Source {
     /// From a `//--blockDim=... --gridDim=...` comment, if the file has one.
     pub block_dim: Option<Dim3>,
     pub grid_dim: Option<Dim3>,
+    /// From `--warp-sync=N` in the same comment.
+    pub warp_size: Option<u32>,
 }
 
 /// A problem with the input, located in the file (exit code 2).
@@ -105,6 +107,12 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         col: 1,
         message,
     })?;
+    let warp_size = header_warp_size(&text).map_err(|message| InputError {
+        path: path.display().to_string(),
+        line: 1,
+        col: 1,
+        message,
+    })?;
     Ok(Source {
         path: path.to_path_buf(),
         text,
@@ -113,6 +121,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         notes,
         block_dim,
         grid_dim,
+        warp_size,
     })
 }
 
@@ -139,4 +148,4 @@ impl Source {
     }
 }
 
-pub use kpl::header::{header_launch, parse_dim3};
+pub use kpl::header::{header_launch, header_warp_size, parse_dim3};

@@ -26,6 +26,29 @@ pub fn header_launch(text: &str) -> Result<Launch, String> {
     Ok((block, grid))
 }
 
+/// Reads `--warp-sync=N` from the same header line as [`header_launch`]: the kernel is
+/// legacy warp-synchronous code that relies on lock step inside warps of `N` threads.
+pub fn header_warp_size(text: &str) -> Result<Option<u32>, String> {
+    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
+        return Ok(None);
+    };
+    for arg in line.trim_start_matches("//").split_whitespace() {
+        if let Some(v) = arg.strip_prefix("--warp-sync=") {
+            return parse_warp_size(v).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+/// A warp size: a positive integer.
+pub fn parse_warp_size(s: &str) -> Result<u32, String> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|v| *v >= 1)
+        .ok_or_else(|| format!("`{s}` is not a warp size: expected a positive integer"))
+}
+
 /// `X[,Y[,Z]]` with every component ≥ 1; missing components are 1.
 pub fn parse_dim3(s: &str) -> Result<Size3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -58,6 +81,9 @@ mod tests {
             Ok((Some([32, 32, 1]), Some([4, 2, 1])))
         );
         assert_eq!(header_launch("kernel k() {}"), Ok((None, None)));
+        assert_eq!(header_warp_size("//--blockDim=64 --warp-sync=32\n"), Ok(Some(32)));
+        assert_eq!(header_warp_size("//--blockDim=64\n"), Ok(None));
+        assert!(header_warp_size("//--warp-sync=0\n").is_err());
         assert!(header_launch("//--blockDim=0").is_err());
     }
 

@@ -28,6 +28,9 @@ pub struct CheckOptions {
     /// Scalar parameters fixed with `--param NAME=VALUE`.
     pub params: BTreeMap<String, i64>,
     pub arith: Arith,
+    /// `--warp-size N`: threads of one warp of `N` run in lock step (legacy
+    /// warp-synchronous code, seed 000 Sec. 3); `None`: no lock step below the block.
+    pub warp_size: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -299,6 +299,8 @@ struct Case {
     requires: Option<i64>,
     wrap: bool,
     launch: Option<(u32, u32)>,
+    /// Warp lock step (`--warp-size`), with warps smaller than the blocks.
+    warp: Option<u32>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -310,12 +312,14 @@ fn case() -> impl Strategy<Value = Case> {
             0.8,
             prop_oneof![Just((4, 2)), Just((3, 2)), Just((8, 1)), Just((2, 3))],
         ),
+        prop::option::weighted(0.25, prop_oneof![Just(2u32), Just(4u32)]),
     )
-        .prop_map(|(body, requires, wrap, launch)| Case {
+        .prop_map(|(body, requires, wrap, launch, warp)| Case {
             body,
             requires,
             wrap,
             launch,
+            warp,
         })
 }
 
@@ -373,6 +377,7 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
         } else {
             kpl::Arith::Unbounded
         },
+        warp_size: case.warp,
         ..CheckOptions::default()
     };
     let dynamic = match Interpreter::new(opts.clone()).check(&kernel) {

@@ -70,6 +70,8 @@ pub(super) struct Machine<'p> {
     shared_mem: FastMap<Loc, i64>,
     /// Accesses of the running block since its last barrier.
     log: AccessLog,
+    /// Access statements executed so far in the run (see [`Entry::step`]).
+    step: u64,
     history: History,
     interner: Interner,
     /// Per enclosing loop, outermost first: the interned iteration vector up to it. The
@@ -105,6 +107,7 @@ impl<'p> Machine<'p> {
             global_mem: FastMap::default(),
             shared_mem: FastMap::default(),
             log: AccessLog::default(),
+            step: 0,
             history: History::default(),
             interner: Interner::default(),
             loop_stack: Vec::new(),
@@ -287,6 +290,7 @@ impl<'p> Machine<'p> {
                 }
             }
             CKind::Read { slot, array, index } => {
+                self.access_step(mask);
                 for t in (0..n).filter(|t| mask[*t]) {
                     let i = self.eval(index, t, ix)?;
                     let loc = (*array, i);
@@ -296,6 +300,7 @@ impl<'p> Machine<'p> {
                 }
             }
             CKind::Write { array, index, value } => {
+                self.access_step(mask);
                 for t in (0..n).filter(|t| mask[*t]) {
                     let i = self.eval(index, t, ix)?;
                     let v = self.eval(value, t, ix)?;
@@ -311,6 +316,7 @@ impl<'p> Machine<'p> {
                 index,
                 value,
             } => {
+                self.access_step(mask);
                 for t in (0..n).filter(|t| mask[*t]) {
                     let i = self.eval(index, t, ix)?;
                     let v = self.eval(value, t, ix)?;
@@ -528,6 +534,17 @@ impl<'p> Machine<'p> {
         self.loop_stack.last().copied().unwrap_or(Interner::ROOT)
     }
 
+    /// Under warp lock step, lets threads of the new instruction re-synchronize.
+    pub(super) fn set_warp_size(&mut self, w: Option<u32>) {
+        self.log.warps = w.map(super::races::WarpSync::new);
+    }
+
+    /// A new access statement instance starts, executed by the threads of `mask`.
+    fn access_step(&mut self, mask: &[bool]) {
+        self.step += 1;
+        self.log.step(self.step, mask);
+    }
+
     /// Checks an access against the accesses it is not ordered with, then logs it.
     fn access(&mut self, t: usize, stmt: StmtIx, kind: AccessKind, loc: Loc, out: &mut Findings) {
         let iters = self.iters();
@@ -537,6 +554,7 @@ impl<'p> Machine<'p> {
             thread: t as u32,
             block: self.block,
             iters,
+            step: self.step,
         };
         #[cfg(test)]
         self.trace.push(super::tests::Traced {

@@ -23,6 +23,9 @@ pub(super) struct Entry {
     /// Linear index of the block in the grid.
     pub block: u32,
     pub iters: u32,
+    /// The statement instance (a counter of executed access statements of the run):
+    /// equal steps are one instruction executed by several threads in lock step.
+    pub step: u64,
 }
 
 const NIL: u32 = u32::MAX;
@@ -43,6 +46,44 @@ pub(super) struct AccessLog {
     groups: Vec<Group>,
     /// `F_1 .. F_depth` of every group (iteration-vector ids, [`NIL`] when none).
     frontiers: Vec<u32>,
+    /// The steps of those accesses (same layout).
+    frontier_steps: Vec<u64>,
+    /// Warp lock step (`--warp-size`), when on.
+    pub warps: Option<WarpSync>,
+}
+
+/// Lock step inside warps (seed 000, the re-sync method): threads of one warp
+/// re-synchronize after every access statement both execute, so an earlier access of
+/// one is ordered before a later access of the other when both were enabled at some
+/// access statement in between (or at the earlier one itself).
+pub(super) struct WarpSync {
+    pub size: u32,
+    /// Since the last barrier: per executed access statement, its step and the threads
+    /// enabled at it (a bit set, 64 threads a word), in step order.
+    points: Vec<(u64, Vec<u64>)>,
+}
+
+impl WarpSync {
+    pub(super) fn new(size: u32) -> WarpSync {
+        WarpSync {
+            size: size.max(1),
+            points: Vec::new(),
+        }
+    }
+
+    fn same_warp(&self, s: u32, t: u32) -> bool {
+        s / self.size == t / self.size
+    }
+
+    /// Both threads were enabled at some access statement at a step in `[from, to)`.
+    fn resynced(&self, s: u32, t: u32, from: u64, to: u64) -> bool {
+        let bit = |m: &[u64], x: u32| m.get((x / 64) as usize).is_some_and(|w| w >> (x % 64) & 1 == 1);
+        let start = self.points.partition_point(|(step, _)| *step < from);
+        self.points[start..]
+            .iter()
+            .take_while(|(step, _)| *step < to)
+            .any(|(_, m)| bit(m, s) && bit(m, t))
+    }
 }
 
 /// The accesses of one thread by one statement to one element.
@@ -54,6 +95,8 @@ struct Group {
     last: u32,
     /// Where this group's `F_1 .. F_depth` start in [`AccessLog::frontiers`].
     frontier_at: u32,
+    /// The step of `L`.
+    last_step: u64,
     /// The number of loops around the statement.
     depth: u32,
     /// The next group of the same element ([`NIL`] at the end).
@@ -65,6 +108,22 @@ impl AccessLog {
         self.heads.clear();
         self.groups.clear();
         self.frontiers.clear();
+        self.frontier_steps.clear();
+        if let Some(w) = &mut self.warps {
+            w.points.clear();
+        }
+    }
+
+    /// Under warp lock step: an access statement starts, executed by the threads of
+    /// `mask` (a re-sync point for every pair of them).
+    pub(super) fn step(&mut self, step: u64, mask: &[bool]) {
+        if let Some(w) = &mut self.warps {
+            let mut bits = vec![0u64; mask.len().div_ceil(64)];
+            for (t, _) in mask.iter().enumerate().filter(|(_, m)| **m) {
+                bits[t / 64] |= 1 << (t % 64);
+            }
+            w.points.push((step, bits));
+        }
     }
 
     /// Reports the races of `new` with the logged accesses of other threads to its
@@ -86,36 +145,48 @@ impl AccessLog {
             if !conflicting(g.kind, new.kind) || out.saturated(prog, g.stmt, new.stmt, false) {
                 continue;
             }
-            let entry = |iters| Entry {
+            let entry = |iters, step| Entry {
                 stmt: g.stmt,
                 kind: g.kind,
                 thread: g.thread,
                 block: new.block,
                 iters,
+                step,
+            };
+            // Under warp lock step, a thread of the same warp races only within one
+            // instruction, or with accesses no re-sync point separates from `new`.
+            let warp = self.warps.as_ref().filter(|w| w.same_warp(g.thread, new.thread));
+            let synced = |step: u64| {
+                warp.is_some_and(|w| step != new.step && w.resynced(g.thread, new.thread, step, new.step))
             };
             let common = common_loops(prog, g.stmt, new.stmt);
             let last = interner.get(g.last);
             let d = first_difference(last, v, common);
-            out.race(cx, loc, &entry(g.last), new, false);
+            if !synced(g.last_step) {
+                out.race(cx, loc, &entry(g.last, g.last_step), new, false);
+            }
             for j in 1..=d {
-                let f = self.frontiers[(g.frontier_at + j as u32 - 1) as usize];
-                if f != NIL && first_difference(interner.get(f), v, common) == j - 1 {
-                    out.race(cx, loc, &entry(f), new, false);
+                let at = (g.frontier_at + j as u32 - 1) as usize;
+                let (f, step) = (self.frontiers[at], self.frontier_steps[at]);
+                if f != NIL && !synced(step) && first_difference(interner.get(f), v, common) == j - 1 {
+                    out.race(cx, loc, &entry(f, step), new, false);
                 }
             }
         }
         match own {
-            Some(g) => self.advance(g, new.iters, interner),
+            Some(g) => self.advance(g, new.iters, new.step, interner),
             None => {
                 let depth = prog.stmts[new.stmt as usize].loops.len() as u32;
                 let frontier_at = self.frontiers.len() as u32;
                 self.frontiers.extend(std::iter::repeat_n(NIL, depth as usize));
+                self.frontier_steps.extend(std::iter::repeat_n(0, depth as usize));
                 let next = self.heads.insert(loc, self.groups.len() as u32).unwrap_or(NIL);
                 self.groups.push(Group {
                     thread: new.thread,
                     stmt: new.stmt,
                     kind: new.kind,
                     last: new.iters,
+                    last_step: new.step,
                     frontier_at,
                     depth,
                     next,
@@ -125,7 +196,7 @@ impl AccessLog {
     }
 
     /// A later access of the group: `F_j` becomes the old `L` where their `j`-prefixes differ.
-    fn advance(&mut self, g: u32, iters: u32, interner: &Interner) {
+    fn advance(&mut self, g: u32, iters: u32, step: u64, interner: &Interner) {
         let Some(group) = self.groups.get_mut(g as usize) else {
             return;
         };
@@ -133,8 +204,10 @@ impl AccessLog {
         let d = first_difference(interner.get(group.last), interner.get(iters), depth);
         for j in d + 1..=depth {
             self.frontiers[group.frontier_at as usize + j - 1] = group.last;
+            self.frontier_steps[group.frontier_at as usize + j - 1] = group.last_step;
         }
         group.last = iters;
+        group.last_step = step;
     }
 }
 

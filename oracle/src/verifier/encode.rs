@@ -319,6 +319,26 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// The two thread copies (of one block) are in the same warp of `w` threads: their
+    /// linear indices in the block (x fastest, as CUDA numbers warps) agree after
+    /// division by `w`.
+    pub fn same_warp(&mut self, w: u32) -> Bool {
+        use BinOp::{Add, Div, Mul};
+        let cb = self.concrete_bdim;
+        let mut warp = |c: usize| {
+            let [x, y, z] = self.tid[c].clone();
+            let [bx, by, _] = self.bdim.clone();
+            let zy = self.arith(Mul, z, by, None, cb[1]);
+            let row = self.arith(Add, y, zy, None, None);
+            let rows = self.arith(Mul, row, bx, None, cb[0]);
+            let linear = self.arith(Add, x, rows, None, None);
+            let w = i64::from(w);
+            self.arith(Div, linear, self.num(w), None, Some(w))
+        };
+        let (w0, w1) = (warp(0), warp(1));
+        w0.eq(&w1)
+    }
+
     fn keep(&mut self, t: &T) {
         self.keep.push(t.clone());
     }
@@ -1039,7 +1059,8 @@ impl<'s> Encoder<'s> {
         v
     }
 
-    fn fresh_val(&mut self, name: &str) -> Val {
+    /// A fresh unknown value (of the sort of the arithmetic).
+    pub fn fresh_val(&mut self, name: &str) -> Val {
         if self.wrap {
             Val::B(BV::fresh_const(name, 32))
         } else {

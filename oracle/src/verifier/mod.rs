@@ -103,6 +103,9 @@ pub struct StaticVerifier {
     /// Solver time for one check; once spent, the remaining questions count as
     /// undecided (possible defects, with a note) instead of running.
     pub budget_ms: u64,
+    /// Screen each array's accesses with grouped queries before the per-pair ones
+    /// ([`Checker::may_race`]); off only to measure what it saves.
+    pub screening: bool,
     cache: Option<Cache>,
 }
 
@@ -118,7 +121,60 @@ struct Cache {
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
+    /// Pairs that cannot race at all (see [`Checker::may_race`]), computed once.
+    screen: Option<Screen>,
 }
+
+/// Pairs of accesses (smaller statement id first) that the screening queries proved
+/// unable to race, within a block and across blocks.
+#[derive(Default)]
+struct Screen {
+    same: HashSet<(StmtId, StmtId)>,
+    cross: HashSet<(StmtId, StmtId)>,
+}
+
+fn pair_key(a: &AccessFact, b: &AccessFact) -> (StmtId, StmtId) {
+    (a.stmt.min(b.stmt), a.stmt.max(b.stmt))
+}
+
+/// Screens every array's accesses (one query per array and scope, plus one per pair
+/// that may race): the pairs left unnamed need no per-pair query.
+fn screen(ck: &Checker, sum: &Summary, many_blocks: bool) -> Screen {
+    let mut out = Screen::default();
+    let mut arrays: Vec<&str> = sum.accesses.iter().map(|a| a.array.as_str()).collect();
+    arrays.sort_unstable();
+    arrays.dedup();
+    for array in arrays {
+        let accs: Vec<&AccessFact> = sum.accesses.iter().filter(|a| a.array == array).collect();
+        let global = accs.first().is_some_and(|a| a.space == Space::Global);
+        let limit = accs.len() + SCREEN_SLACK;
+        let mut scopes = vec![(Scope::SameBlock, &mut out.same)];
+        if global && many_blocks {
+            scopes.push((Scope::CrossBlock, &mut out.cross));
+        }
+        for (scope, proved) in scopes {
+            let Some(named) = ck.may_race(&accs, scope, limit, SCREEN_TIMEOUT_MS) else {
+                continue;
+            };
+            for (i, a) in accs.iter().enumerate() {
+                for (j, b) in accs.iter().enumerate().skip(i) {
+                    if conflicting(a, b) && !named.contains(&(i, j)) {
+                        proved.insert(pair_key(a, b));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Solver time for one screening query: a grouped query is harder than a pair query,
+/// and giving up costs every per-pair query of the array.
+const SCREEN_TIMEOUT_MS: u32 = 1_000;
+
+/// How many more racing pairs than accesses a screening query may name before the
+/// per-pair queries take over.
+const SCREEN_SLACK: usize = 8;
 
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
 /// the cached one is undecided under a shorter timeout.
@@ -144,6 +200,7 @@ impl StaticVerifier {
             opts,
             timeout_ms: 5_000,
             budget_ms: 60_000,
+            screening: true,
             cache: None,
         }
     }
@@ -211,6 +268,7 @@ impl Oracle for StaticVerifier {
                 same: HashMap::new(),
                 cross: HashMap::new(),
                 seen: HashSet::new(),
+                screen: None,
             },
         };
         let mut checker = Checker {
@@ -251,6 +309,11 @@ impl Oracle for StaticVerifier {
             }
         }
 
+        let screened = match cache.screen.take() {
+            Some(s) => s,
+            None if self.screening => screen(&checker, &sum, many_blocks),
+            None => Screen::default(),
+        };
         let accesses = &sum.accesses;
         for i in 0..accesses.len() {
             for j in i..accesses.len() {
@@ -263,7 +326,15 @@ impl Oracle for StaticVerifier {
                     continue;
                 }
                 let timeouts = [self.timeout_ms.min(SHORT_TIMEOUT_MS), self.timeout_ms];
-                let found = PairRace::find(&checker, &mut cache, a, b, many_blocks, timeouts);
+                let key = pair_key(a, b);
+                let scopes = Scopes {
+                    same: !screened.same.contains(&key),
+                    cross: a.space == Space::Global && many_blocks && !screened.cross.contains(&key),
+                };
+                if !scopes.same && !scopes.cross {
+                    continue;
+                }
+                let found = PairRace::find(&checker, &mut cache, a, b, scopes, timeouts);
                 report.notes.extend(found.notes);
                 if found.intra || !found.inter.is_empty() {
                     report.races.push(Race {
@@ -287,9 +358,17 @@ impl Oracle for StaticVerifier {
                 r.second.stmt,
             )
         });
+        cache.screen = Some(screened);
         self.cache = Some(cache);
         Ok(report)
     }
+}
+
+/// Which thread pairs of an access pair still need queries.
+#[derive(Clone, Copy)]
+struct Scopes {
+    same: bool,
+    cross: bool,
 }
 
 /// What the queries found about one pair of accesses.
@@ -319,36 +398,38 @@ impl PairRace {
         cache: &mut Cache,
         a: &AccessFact,
         b: &AccessFact,
-        many_blocks: bool,
+        scopes: Scopes,
         timeouts: [u32; 2],
     ) -> PairRace {
         let mut found = PairRace::new(true);
-        found.search(a, b, timeouts, &mut |order, timeout| {
-            let key = (a.stmt, b.stmt, order);
-            match ck.separation(a, b, order) {
-                Separation::Always => Outcome::Unsat,
-                Separation::Never => cached(&mut cache.same, key, timeout, || {
-                    ck.race(a, b, Scope::SameBlock, order, false, timeout)
-                }),
-                // The query without barriers only pays when the pair is checked again
-                // (the synthesizer's loop): run it then, and skip the pair for good
-                // if it is unsatisfiable.
-                Separation::Maybe => {
-                    if cache.seen.insert(key) {
-                        return ck.race(a, b, Scope::SameBlock, order, true, timeout);
-                    }
-                    let free = cached(&mut cache.same, key, timeout, || {
+        if scopes.same {
+            found.search(a, b, timeouts, &mut |order, timeout| {
+                let key = (a.stmt, b.stmt, order);
+                match ck.separation(a, b, order) {
+                    Separation::Always => Outcome::Unsat,
+                    Separation::Never => cached(&mut cache.same, key, timeout, || {
                         ck.race(a, b, Scope::SameBlock, order, false, timeout)
-                    });
-                    if free.possible() {
-                        ck.race(a, b, Scope::SameBlock, order, true, timeout)
-                    } else {
-                        free
+                    }),
+                    // The query without barriers only pays when the pair is checked again
+                    // (the synthesizer's loop): run it then, and skip the pair for good
+                    // if it is unsatisfiable.
+                    Separation::Maybe => {
+                        if cache.seen.insert(key) {
+                            return ck.race(a, b, Scope::SameBlock, order, true, timeout);
+                        }
+                        let free = cached(&mut cache.same, key, timeout, || {
+                            ck.race(a, b, Scope::SameBlock, order, false, timeout)
+                        });
+                        if free.possible() {
+                            ck.race(a, b, Scope::SameBlock, order, true, timeout)
+                        } else {
+                            free
+                        }
                     }
                 }
-            }
-        });
-        if a.space == Space::Global && many_blocks {
+            });
+        }
+        if scopes.cross {
             let mut cross = PairRace::new(false);
             cross.search(a, b, timeouts, &mut |order, timeout| {
                 cached(&mut cache.cross, (a.stmt, b.stmt, order), timeout, || {

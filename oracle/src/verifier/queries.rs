@@ -27,7 +27,7 @@ use z3::{Model, Params, SatResult, Solver};
 use super::encode::{Ctx, Encoder, Val};
 use super::symbolic::{AccessFact, BarrierFact, Summary};
 use super::term::LoopId;
-use crate::{CheckOptions, ThreadId, Witness};
+use crate::{AccessKind, CheckOptions, ThreadId, Witness};
 
 /// What a query found.
 #[derive(Clone, Debug)]
@@ -365,6 +365,11 @@ impl Checker<'_> {
         });
         fs.extend(enc.launch_facts(&[(0, 0), (1, block1)]));
         fs.push(enc.distinct_threads(scope == Scope::SameBlock));
+        if scope == Scope::SameBlock
+            && let Some(w) = self.opts.warp_size
+        {
+            fs.push(self.warp_race(&mut enc, a, &ka, b, &kb, order, w));
+        }
         fs.extend(self.requires(&mut enc, &[cx0, cx1]));
         fs.push(enc.cond(&a.pred, cx0));
         fs.push(enc.cond(&b.pred, cx1));
@@ -387,6 +392,151 @@ impl Checker<'_> {
             self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
         });
         outcome(out)
+    }
+
+    /// Under `--warp-size`, when two threads of one warp can still race (seed 000, the
+    /// re-sync method): threads of a warp run in lock step and re-synchronize after
+    /// every instruction both execute, so their accesses are ordered unless they are
+    /// one write instruction (same statement, same iterations: two threads writing one
+    /// element at once), or the later thread is disabled at the earlier occurrence (a
+    /// divergent path: no re-sync point is known between the two). Other re-sync
+    /// points between them are not credited (possible false alarms only).
+    #[allow(clippy::too_many_arguments)]
+    fn warp_race(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        ka: &[It],
+        b: &AccessFact,
+        kb: &[It],
+        order: Order,
+        w: u32,
+    ) -> Bool {
+        let apart = enc.same_warp(w).not();
+        if a.stmt == b.stmt && order == Order::Intra {
+            return if a.kind == AccessKind::Write {
+                Bool::from_bool(true)
+            } else {
+                apart
+            };
+        }
+        // The earlier occurrence, and the copy of the thread of the later one.
+        let (x, kx, later) = match order {
+            Order::Inter { forward: false, .. } => (b, kb, 0),
+            _ => (a, ka, 1),
+        };
+        let cx = enc.ctx(Ctx {
+            copy: later,
+            block: 0,
+            iters: x
+                .loops
+                .iter()
+                .copied()
+                .zip(kx.iter().map(|k| k.v.clone()))
+                .collect(),
+        });
+        let resync = enc.cond(&x.pred, cx);
+        Bool::or(&[apart, resync.not()])
+    }
+
+    /// Screening (Faial's grouping of accesses, seed 003): one query over all the
+    /// accesses of one array asks whether *some* conflicting pair of them can touch one
+    /// element from two distinct threads (of one block, or of two blocks) at any
+    /// iterations, barriers ignored. Each model names one such pair, which the next
+    /// query excludes; once the query is unsatisfiable, no pair left unnamed can race,
+    /// whatever the barriers, and it needs no query of its own. This keeps a check
+    /// linear in the number of race-free accesses instead of quadratic.
+    ///
+    /// Returns the named pairs (indices into `accs`, first ≤ second), or `None` when
+    /// the solver gives up or more than `limit` pairs come out (then every pair needs
+    /// its own queries). Warp lock step is ignored here (more pairs: sound).
+    pub fn may_race(
+        &self,
+        accs: &[&AccessFact],
+        scope: Scope,
+        limit: usize,
+        timeout_ms: u32,
+    ) -> Option<Vec<(usize, usize)>> {
+        use z3::ast::Int;
+        let mut enc = Encoder::new(self.sum);
+        let mut iters = Iters { next: 0 };
+        let block1 = match scope {
+            Scope::SameBlock => 0,
+            Scope::CrossBlock => 1,
+        };
+        let n = i64::try_from(accs.len()).ok()?;
+        let mut fs: Vec<Bool> = enc.launch_facts(&[(0, 0), (1, block1)]);
+        fs.push(enc.distinct_threads(scope == Scope::SameBlock));
+        let base: Vec<usize> = [(0, 0), (1, block1)]
+            .into_iter()
+            .map(|(copy, block)| {
+                enc.ctx(Ctx {
+                    copy,
+                    block,
+                    iters: HashMap::new(),
+                })
+            })
+            .collect();
+        fs.extend(self.requires(&mut enc, &base));
+        let sel = [Int::new_const("screen.sel0"), Int::new_const("screen.sel1")];
+        let index = [enc.fresh_val("screen.index0"), enc.fresh_val("screen.index1")];
+        fs.push(index[0].eq(&index[1]));
+        for (copy, block) in [(0, 0), (1, block1)] {
+            let s = &sel[copy];
+            fs.push(Bool::and(&[s.ge(0), s.lt(n)]));
+            for (i, a) in accs.iter().enumerate() {
+                let k: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "ks")).collect();
+                let cx = enc.ctx(Ctx {
+                    copy,
+                    block,
+                    iters: a
+                        .loops
+                        .iter()
+                        .copied()
+                        .zip(k.iter().map(|x| x.v.clone()))
+                        .collect(),
+                });
+                let mut here = vec![enc.cond(&a.pred, cx)];
+                let ix = enc.val(&a.index, cx);
+                here.push(ix.eq(&index[copy]));
+                here.extend(self.assumes(&mut enc, &a.loops, a.pos, cx));
+                fs.push(s.eq(Int::from_i64(i as i64)).implies(Bool::and(&here)));
+            }
+        }
+        // A conflict: at least one writes (atomics write), not both atomic.
+        let kind_in = |s: &Int, f: &dyn Fn(AccessKind) -> bool| {
+            let hits: Vec<Bool> = accs
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| f(a.kind))
+                .map(|(i, _)| s.eq(Int::from_i64(i as i64)))
+                .collect();
+            Bool::or(&hits)
+        };
+        let writes = |k: AccessKind| k != AccessKind::Read;
+        let atomic = |k: AccessKind| k == AccessKind::Atomic;
+        fs.push(Bool::or(&[kind_in(&sel[0], &writes), kind_in(&sel[1], &writes)]));
+        fs.push(Bool::and(&[kind_in(&sel[0], &atomic), kind_in(&sel[1], &atomic)]).not());
+        // The two threads are interchangeable: name the pair in index order.
+        fs.push(sel[0].le(&sel[1]));
+        enc.finish();
+        fs.append(&mut enc.facts);
+        let mut found = Vec::new();
+        loop {
+            let pick = |m: &Model| {
+                let get = |x: &Int| m.eval(x, true).and_then(|v| v.as_i64());
+                (get(&sel[0]), get(&sel[1]))
+            };
+            match self.solve(&fs, timeout_ms, pick) {
+                Ok(None) => return Some(found),
+                Ok(Some((Some(i), Some(j)))) if found.len() < limit => {
+                    let (iu, ju) = (usize::try_from(i).ok()?, usize::try_from(j).ok()?);
+                    found.push((iu, ju));
+                    fs.push(Bool::and(&[sel[0].eq(Int::from_i64(i)), sel[1].eq(Int::from_i64(j))]).not());
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// The iteration numbers of the two occurrences for a race type, and what is known

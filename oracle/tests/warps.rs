@@ -1,0 +1,156 @@
+//! Warp lock step (`--warp-size`, seed 000 Sec. 3, the re-sync method): both oracles
+//! must agree on the exact racing pairs of warp-synchronous code.
+
+mod common;
+
+use common::{RaceRow, check_with, kernel, races, row};
+use oracle::dynamic::Interpreter;
+use oracle::{CheckOptions, Oracle};
+
+fn warp_launch(block: u32, warp: Option<u32>) -> CheckOptions {
+    CheckOptions {
+        block_dim: Some([block, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        warp_size: warp,
+        ..CheckOptions::default()
+    }
+}
+
+/// The races of both oracles, which must be equal.
+fn both(src: &str, opts: CheckOptions) -> Vec<RaceRow> {
+    let fixed = races(&check_with(src, opts.clone()));
+    let dynamic = races(
+        &Interpreter::new(opts)
+            .check(&kernel(src))
+            .expect("the interpreter runs"),
+    );
+    assert_eq!(fixed, dynamic, "static and dynamic oracles disagree");
+    fixed
+}
+
+/// The warp-synchronous tail of the SDK reductions (reduce5/reduce6): the first warp
+/// folds 32 partial sums with no barrier.
+const TAIL: &str = "kernel tail(shared s[]) {
+  if (tid < 32) {
+    local a;
+    local b;
+    a = s[tid];
+    b = s[tid + 16];
+    s[tid] = a + b;
+    a = s[tid];
+    b = s[tid + 8];
+    s[tid] = a + b;
+  }
+}";
+
+#[test]
+fn warp_synchronous_tail_is_clean_in_lock_step() {
+    assert_eq!(both(TAIL, warp_launch(64, Some(32))), vec![]);
+}
+
+#[test]
+fn warp_synchronous_tail_races_without_lock_step() {
+    let found = both(TAIL, warp_launch(64, None));
+    assert!(
+        found.contains(&row("s", 6, 7, "read-write", true, &[], true)),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&row("s", 7, 9, "write-read", true, &[], true)),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn lock_step_does_not_order_threads_of_different_warps() {
+    // Threads 16..31 of warp 0 read what threads 32..47 of warp 1 write.
+    let src = TAIL.replace("tid < 32", "tid < 48");
+    let found = both(&src, warp_launch(64, Some(32)));
+    assert!(
+        found.contains(&row("s", 6, 7, "read-write", true, &[], true)),
+        "{found:?}"
+    );
+    // Small warps: thread 0 reads s[16], which thread 16 (another warp of 16) writes.
+    let found = both(TAIL, warp_launch(64, Some(16)));
+    assert!(
+        found.contains(&row("s", 6, 7, "read-write", true, &[], true)),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn one_write_instruction_of_a_warp_races_with_itself() {
+    let src = "kernel k(shared s[]) {
+  s[0] = tid;
+}";
+    assert_eq!(
+        both(src, warp_launch(32, Some(32))),
+        vec![row("s", 2, 2, "write-write", true, &[], true)]
+    );
+}
+
+#[test]
+fn divergent_paths_of_a_warp_are_not_ordered() {
+    // A "porting race" (seed 000): threads on the two sides of a branch never
+    // re-synchronize in between.
+    let src = "kernel k(shared s[]) {
+  if (tid < 16) {
+    s[0] = 1;
+  } else {
+    s[0] = 2;
+  }
+}";
+    assert_eq!(
+        both(src, warp_launch(32, Some(32))),
+        vec![
+            row("s", 3, 3, "write-write", true, &[], true),
+            row("s", 3, 5, "write-write", true, &[], true),
+            row("s", 5, 5, "write-write", true, &[], true),
+        ]
+    );
+    // One thread per side: only the pair across the branch.
+    let one = "kernel k(shared s[]) {
+  if (tid == 0) {
+    s[0] = 1;
+  }
+  if (tid == 16) {
+    s[0] = 2;
+  }
+}";
+    assert_eq!(
+        both(one, warp_launch(32, Some(32))),
+        vec![row("s", 3, 6, "write-write", true, &[], true)]
+    );
+}
+
+#[test]
+fn neighbour_exchange_is_ordered_inside_one_warp_only() {
+    let src = "kernel k(shared s[]) {
+  local x;
+  s[tid] = tid;
+  x = s[(tid + 1) % bdim];
+}";
+    assert_eq!(both(src, warp_launch(32, Some(32))), vec![]);
+    assert_eq!(
+        both(src, warp_launch(64, Some(32))),
+        vec![row("s", 3, 4, "write-read", true, &[], true)]
+    );
+}
+
+#[test]
+fn lock_step_loop_iterations_are_ordered() {
+    // A warp-synchronous scan step in a loop: every iteration reads what the previous
+    // one wrote, and threads of one warp stay in lock step.
+    let src = "kernel k(shared s[]) {
+  local x;
+  for (d = 1; d < 32; d = d * 2) {
+    if (tid >= d) {
+      x = s[tid - d];
+      s[tid] = x + 1;
+    }
+  }
+}";
+    assert_eq!(both(src, warp_launch(32, Some(32))), vec![]);
+    let found = both(src, warp_launch(32, None));
+    assert!(!found.is_empty());
+}
