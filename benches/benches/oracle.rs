@@ -1,4 +1,6 @@
-//! Criterion benchmarks: one oracle call and one whole synthesis on the paper's examples.
+//! Criterion benchmarks: one oracle call and one whole synthesis on the paper's examples
+//! (dynamic oracle) and on realistic SDK kernels (static verifier, with the launch of the
+//! file's header).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use oracle::{CheckOptions, Oracle};
@@ -38,5 +40,35 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+fn realistic(c: &mut Criterion) {
+    for file in ["reduce0.cu", "matrixMul.cu", "convolutionRows.cu"] {
+        let path = autosync_benches::suite::root()
+            .join("benches/realistic")
+            .join(file);
+        let (kernels, launch) = autosync_benches::suite::load(&path).expect("realistic kernel loads");
+        let k = kernels[0].clone();
+        let stripped = k.without_movable_barriers();
+        let opts = || CheckOptions {
+            block_dim: launch.0,
+            grid_dim: launch.1,
+            ..CheckOptions::default()
+        };
+        c.bench_function(&format!("static oracle call {file} (fresh verifier)"), |b| {
+            b.iter(|| {
+                let mut o = oracle::verifier::StaticVerifier::new(opts());
+                o.check(&k).expect("oracle answers")
+            })
+        });
+        c.bench_function(&format!("synthesis (static) {file}"), |b| {
+            let cost = PaperCost::default();
+            let sopts = SynthOptions::new(&cost);
+            b.iter(|| {
+                let mut o = oracle::verifier::StaticVerifier::new(opts());
+                synth::synthesize(&stripped, &mut o, &sopts).expect("synthesis runs")
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench, realistic);
 criterion_main!(benches);

@@ -1,5 +1,8 @@
-//! The evaluation harness's building blocks: the kernels it measures and the synthetic
-//! scalability patterns of the Faial paper (seed 003, Fig. 17).
+//! The evaluation harness's building blocks: the kernels it measures, the measurement
+//! of one kernel (both strategies, verified), the tables, the synthetic scalability
+//! patterns of the Faial paper (seed 003, Fig. 17) and their plot.
 
+pub mod harness;
 pub mod patterns;
+pub mod plot;
 pub mod suite;

@@ -10,15 +10,24 @@ pub struct Entry {
 }
 
 /// The suites, as (name, folder relative to the workspace root, file extension).
-const SUITES: &[(&str, &str, &str)] = &[
+pub const SUITES: &[(&str, &str, &str)] = &[
     ("examples", "examples", "kpl"),
     ("micro", "micro-benchmarks", "cu"),
+    ("realistic", "benches/realistic", "cu"),
 ];
 
-/// Every benchmark file, suite by suite, sorted by name.
-pub fn entries(root: &Path) -> std::io::Result<Vec<Entry>> {
+/// The suites measured when none is named: the paper's Tables I and II.
+pub const DEFAULT: &[&str] = &["micro", "realistic"];
+
+/// The workspace root (where `micro-benchmarks/` and `benches/` are).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every benchmark file of the named suites, suite by suite, sorted by name.
+pub fn entries(root: &Path, names: &[&str]) -> std::io::Result<Vec<Entry>> {
     let mut out = Vec::new();
-    for &(suite, dir, ext) in SUITES {
+    for &(suite, dir, ext) in SUITES.iter().filter(|s| names.contains(&s.0)) {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == ext))
