@@ -133,10 +133,48 @@ impl FixStatus {
 
 /// An inserted barrier: its line in the fixed file, and the line of the statement it
 /// follows (or of the block it opens) in the original.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inserted {
     pub line: u32,
     pub after_line: u32,
+    /// Why it is there (AutoSync synthesis only).
+    pub why: Option<Explained>,
+}
+
+/// [`synth::explain::BarrierWhy`] in terms of the source: lines, not labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// "after line 5", "at the top of the block at line 3".
+    pub place: String,
+    pub cost: f64,
+    pub fixes: Vec<ExplainedRace>,
+    pub rejected: Vec<ExplainedRejection>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedRace {
+    pub array: String,
+    pub kind: String,
+    pub first_line: u32,
+    pub second_line: u32,
+    /// "in the same barrier interval", "within one iteration of the loop at line 4",
+    /// "across iterations of the loop at line 4".
+    pub how: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedRejection {
+    pub place: String,
+    pub line: u32,
+    pub cost: f64,
+    pub why: String,
+}
+
+/// One text edit of the fixed file, with what it does (for review suggestions).
+#[derive(Clone, Debug)]
+pub struct EditInfo {
+    pub edit: rewrite::Edit,
+    pub what: String,
 }
 
 pub struct KernelFix {
@@ -158,6 +196,8 @@ pub struct KernelFix {
 pub struct FileFix {
     pub kernels: Vec<KernelFix>,
     pub fixed_text: String,
+    /// The edits that turn the original text into `fixed_text`.
+    pub edits: Vec<EditInfo>,
 }
 
 impl FileFix {
@@ -177,6 +217,8 @@ struct KernelEdits {
     /// Inserted barriers with the line they follow in the original, and the braces they
     /// need (`None`), in the order they must be applied.
     insert: Vec<(rewrite::Edit, Option<u32>)>,
+    /// For each of `insert`: why the barrier is there.
+    why: Vec<Option<Explained>>,
     remove: Vec<(rewrite::Edit, u32)>,
 }
 
@@ -214,18 +256,56 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         at.push((ins, rem));
     }
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
-    for ((fix, e), (ins, _)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
-        for ((_, after_line), i) in e.insert.iter().zip(ins) {
+    let mut what = vec![String::new(); edits.len()];
+    let barrier = src.lang.barrier();
+    for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
+        for (((_, after_line), why), i) in e.insert.iter().zip(&e.why).zip(ins) {
             if let Some(after_line) = after_line {
+                if what[*i].is_empty() {
+                    what[*i] = match why.as_ref().and_then(|w| w.fixes.first().map(|f| (w, f))) {
+                        Some((w, f)) => format!(
+                            "Insert `{barrier}` {}: it removes the {} race on `{}` between line {} and line {}{}.",
+                            w.place,
+                            f.kind,
+                            f.array,
+                            f.first_line,
+                            f.second_line,
+                            if w.fixes.len() > 1 {
+                                format!(" (and {} more)", w.fixes.len() - 1)
+                            } else {
+                                String::new()
+                            }
+                        ),
+                        None => format!("Insert `{barrier}` after line {after_line} (kernel `{}`).", fix.name),
+                    };
+                }
                 fix.inserted.push(Inserted {
                     line: lines[*i],
                     after_line: *after_line,
+                    why: why.clone(),
                 });
+            } else if what[*i].is_empty() {
+                what[*i] = "Add braces around the body so that a barrier can go into it.".to_string();
             }
+        }
+        for ((_, l), i) in e.remove.iter().zip(rem) {
+            what[*i] = format!(
+                "Remove the barrier at line {l}: kernel `{}` is race-free without it.",
+                fix.name
+            );
         }
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
     }
-    Ok(FileFix { kernels, fixed_text })
+    let edits = edits
+        .into_iter()
+        .zip(what)
+        .map(|(edit, what)| EditInfo { edit, what })
+        .collect();
+    Ok(FileFix {
+        kernels,
+        fixed_text,
+        edits,
+    })
 }
 
 /// Kernels that share their source (instantiations of one template) must agree on the
@@ -262,6 +342,7 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                     ));
                 }
                 all_edits[a].insert.clear();
+                all_edits[a].why.clear();
                 all_edits[a].remove.clear();
             }
         }
@@ -304,6 +385,7 @@ fn fix_kernel(
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
+        why: Vec::new(),
         remove: Vec::new(),
     };
     let s = match result {
@@ -344,11 +426,22 @@ fn fix_kernel(
     }
     match rewrite::insert_at(&src.text, &tree, &inserted, src.lang.barrier()) {
         Ok(ins) => {
+            let explained = s
+                .trace
+                .as_ref()
+                .map(|t| synth::explain::explain(&tree, t, &inserted, cost));
             let mut line_of = vec![None; ins.edits.len()];
-            for (&l, &i) in inserted.iter().zip(&ins.of_label) {
+            let mut why = vec![None; ins.edits.len()];
+            for (n, (&l, &i)) in inserted.iter().zip(&ins.of_label).enumerate() {
                 line_of[i] = Some(tree.line(l));
+                why[i] = explained
+                    .as_ref()
+                    .and_then(|e| e.get(n))
+                    .zip(s.trace.as_ref())
+                    .map(|(w, t)| explained_in_source(&tree, t, w));
             }
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
+            edits.why.extend(why);
         }
         Err(l) => bail!(
             "{}: kernel `{}`: cannot write a barrier after {} into the source",
@@ -363,4 +456,89 @@ fn fix_kernel(
         fix.status = FixStatus::Fixed;
     }
     Ok((fix, edits))
+}
+
+/// An explanation in terms of source lines.
+fn explained_in_source(
+    tree: &LabelTree,
+    trace: &synth::explain::Trace,
+    w: &synth::explain::BarrierWhy,
+) -> Explained {
+    use synth::explain::{Why, place_name};
+    let race_words = |i: usize| {
+        let r = &trace.races[i].race;
+        format!(
+            "the {} race on `{}` between line {} and line {}",
+            r.kind(),
+            r.array,
+            r.first.span.line,
+            r.second.span.line
+        )
+    };
+    let fixes = w
+        .fixes
+        .iter()
+        .map(|&(i, j)| {
+            let rt = &trace.races[i];
+            let how = match (j, rt.options.loops.last()) {
+                (_, None) => "in the same barrier interval".to_string(),
+                (0, Some(l)) => format!("within one iteration of the loop at line {}", tree.line(*l)),
+                (j, _) => format!(
+                    "across iterations of the loop at line {}",
+                    tree.line(rt.options.loops[j - 1])
+                ),
+            };
+            ExplainedRace {
+                array: rt.race.array.clone(),
+                kind: rt.race.kind(),
+                first_line: rt.race.first.span.line,
+                second_line: rt.race.second.span.line,
+                how,
+            }
+        })
+        .collect();
+    let rejected = w
+        .rejected
+        .iter()
+        .map(|r| {
+            let why = match &r.why {
+                Why::Diverges { block } => format!(
+                    "a barrier there diverges: threads of a block disagree on the guard of the block at line {}",
+                    tree.line(*block)
+                ),
+                Why::StillRacing { race, intra, inter } => format!(
+                    "tried: {} was still there{}",
+                    race_words(*race),
+                    match (intra, inter) {
+                        (true, true) => " (within and across loop iterations)",
+                        (false, true) => " (across loop iterations)",
+                        _ => "",
+                    }
+                ),
+                Why::NeedsIntra { race } => format!(
+                    "{} happens within one loop iteration; a barrier there only separates iterations",
+                    race_words(*race)
+                ),
+                Why::NeedsInter { race } => format!(
+                    "{} happens across loop iterations; a barrier there does not separate them",
+                    race_words(*race)
+                ),
+                Why::CostlierOverall => {
+                    "it does not remove every race this barrier removes: the placement would cost more".to_string()
+                }
+            };
+            ExplainedRejection {
+                place: place_name(tree, r.at),
+                line: tree.line(r.at),
+                cost: r.cost,
+                why,
+            }
+        })
+        .collect();
+    Explained {
+        place: place_name(tree, w.at),
+        cost: w.cost,
+        fixes,
+        rejected,
+    }
 }
