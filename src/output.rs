@@ -127,15 +127,18 @@ fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
         kpl::Space::Shared => "shared",
         kpl::Space::Global => "global",
     };
-    let when = match (r.intra, r.inter.as_slice()) {
-        (_, []) => "in the same barrier interval".to_string(),
-        (true, d) => format!(
-            "within one loop iteration and across iterations (depth {})",
+    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(r))];
+    match (r.intra, r.inter.as_slice()) {
+        (_, []) => {}
+        (true, d) => notes.push(format!(
+            "the race happens within one loop iteration and across iterations (loop depth {})",
             join(d)
-        ),
-        (false, d) => format!("across loop iterations (depth {})", join(d)),
-    };
-    let mut notes = vec![format!("in kernel `{kernel}`, {when}: {}", race_sentence(r))];
+        )),
+        (false, d) => notes.push(format!(
+            "the race happens across loop iterations (loop depth {})",
+            join(d)
+        )),
+    }
     if let Some(w) = &r.witness {
         notes.push(launch_note(w));
     }
@@ -178,10 +181,14 @@ fn launch_note(w: &Witness) -> String {
                 .join(", ")
         )
     };
+    let plural = |d: &[u32; 3], what: &str| {
+        let n = dims(d);
+        format!("{n} {what}{}", if n == "1" { "" } else { "s" })
+    };
     format!(
-        "witness: {} threads per block, {} blocks{params}",
-        dims(&w.block_dim),
-        dims(&w.grid_dim)
+        "witness launch: {} per block, {}{params}",
+        plural(&w.block_dim, "thread"),
+        plural(&w.grid_dim, "block")
     )
 }
 
@@ -267,12 +274,6 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
         );
     }
     if let Some(w) = &d.witness {
-        notes.push(format!(
-            "{} reaches the barrier at line {} while {} of the same block does not",
-            thread_name(w, 0),
-            d.span.line,
-            thread_name(w, 1)
-        ));
         notes.push(launch_note(w));
     }
     notes.push(format!(
@@ -544,7 +545,7 @@ fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io:
         };
         writeln!(
             out,
-            "  note: the barrier at line {} ({}, cost {}) removes:",
+            "  note: the barrier inserted at line {} ({} of the original, cost {}) removes:",
             i.line, e.place, e.cost
         )?;
         for f in &e.fixes {

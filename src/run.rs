@@ -262,20 +262,20 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         for (((_, after_line), why), i) in e.insert.iter().zip(&e.why).zip(ins) {
             if let Some(after_line) = after_line {
                 if what[*i].is_empty() {
-                    what[*i] = match why.as_ref().and_then(|w| w.fixes.first().map(|f| (w, f))) {
-                        Some((w, f)) => format!(
-                            "Insert `{barrier}` {}: it removes the {} race on `{}` between line {} and line {}{}.",
-                            w.place,
-                            f.kind,
-                            f.array,
-                            f.first_line,
-                            f.second_line,
-                            if w.fixes.len() > 1 {
-                                format!(" (and {} more)", w.fixes.len() - 1)
-                            } else {
-                                String::new()
-                            }
-                        ),
+                    what[*i] = match why.as_ref().filter(|w| !w.fixes.is_empty()) {
+                        Some(w) => {
+                            let races: Vec<String> = w
+                                .fixes
+                                .iter()
+                                .map(|f| {
+                                    format!(
+                                        "the {} race on `{}` between line {} and line {}",
+                                        f.kind, f.array, f.first_line, f.second_line
+                                    )
+                                })
+                                .collect();
+                            format!("Insert `{barrier}` {}: it removes {}.", w.place, races.join(" and "))
+                        }
                         None => format!("Insert `{barrier}` after line {after_line} (kernel `{}`).", fix.name),
                     };
                 }
@@ -523,9 +523,13 @@ fn explained_in_source(
                     "{} happens across loop iterations; a barrier there does not separate them",
                     race_words(*race)
                 ),
-                Why::CostlierOverall => {
-                    "it does not remove every race this barrier removes: the placement would cost more".to_string()
-                }
+                Why::MissesOther { race } => format!(
+                    "a barrier there does not remove {}, which this one also removes: the placement would \
+                     need another barrier",
+                    race_words(*race)
+                ),
+                Why::Tie => "as cheap; of equally cheap places autosync takes the first in program order".to_string(),
+                Why::CostlierOverall => "the placement as a whole would cost more with a barrier there".to_string(),
             };
             ExplainedRejection {
                 place: place_name(tree, r.at),

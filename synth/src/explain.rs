@@ -111,8 +111,12 @@ pub enum Why {
     /// The race happens across iterations and the place only separates accesses within
     /// one iteration.
     NeedsInter { race: usize },
-    /// The place would fix this race but not the others the chosen barrier fixes, so
-    /// the whole placement would cost more.
+    /// The place would not remove this other race (index), which the chosen barrier
+    /// also removes: the placement would need another barrier.
+    MissesOther { race: usize },
+    /// As cheap: of equally cheap places the earliest in program order is taken.
+    Tie,
+    /// The placement as a whole would cost more with a barrier there.
     CostlierOverall,
 }
 
@@ -132,7 +136,7 @@ pub fn explain(tree: &LabelTree, trace: &Trace, inserted: &[Label], cost: &dyn C
                 }
             }
             let mut rejected: Vec<Rejected> = Vec::new();
-            for &(i, _) in &fixes {
+            for &(i, j) in &fixes {
                 let r = &trace.races[i];
                 let mut alternatives: Vec<Label> = r.options.options.iter().flatten().copied().collect();
                 alternatives.sort_by_key(|l| tree.node(*l).post);
@@ -146,10 +150,27 @@ pub fn explain(tree: &LabelTree, trace: &Trace, inserted: &[Label], cost: &dyn C
                         .blocked
                         .iter()
                         .find(|x| x.race == i && x.placement.contains(&a) && !x.placement.contains(&b));
-                    if cost_a > cost_b && tried.is_none() {
+                    let diverges = diverging_block(tree, trace, a);
+                    // Places that could stand in for this barrier (the same option of the
+                    // race) at no higher cost, places strictly cheaper, and places that
+                    // were tried or excluded.
+                    let same = r.options.options[j].contains(&a);
+                    let listed = tried.is_some()
+                        || diverges.is_some()
+                        || (same && cost_a <= cost_b)
+                        || cost_a < cost_b;
+                    if !listed {
                         continue;
                     }
-                    let why = reason(tree, trace, i, a, tried);
+                    let why = match (diverges, tried) {
+                        (Some(block), _) => Why::Diverges { block },
+                        (None, Some(t)) => Why::StillRacing {
+                            race: i,
+                            intra: t.still.intra,
+                            inter: !t.still.inter.is_empty(),
+                        },
+                        (None, None) => reason(tree, trace, (i, a, b), same, cost_a == cost_b, &fixes),
+                    };
                     rejected.push(Rejected { at: a, cost: cost_a, why });
                 }
             }
@@ -169,28 +190,43 @@ pub fn explain(tree: &LabelTree, trace: &Trace, inserted: &[Label], cost: &dyn C
         .collect()
 }
 
-fn reason(tree: &LabelTree, trace: &Trace, i: usize, a: Label, tried: Option<&Blocked>) -> Why {
-    if let Some(&(block, _)) = trace
+fn diverging_block(tree: &LabelTree, trace: &Trace, a: Label) -> Option<Label> {
+    trace
         .excluded
         .iter()
         .find(|(block, _)| tree.children_of(*block).contains(&a))
-    {
-        return Why::Diverges { block };
-    }
-    if let Some(t) = tried {
-        return Why::StillRacing {
-            race: i,
-            intra: t.still.intra,
-            inter: !t.still.inter.is_empty(),
-        };
-    }
+        .map(|(block, _)| *block)
+}
+
+/// Why `a` was not taken instead of `b` for race `i` (`same`: `a` realises the same
+/// option of the race as `b`).
+fn reason(
+    tree: &LabelTree,
+    trace: &Trace,
+    (i, a, b): (usize, Label, Label),
+    same: bool,
+    equal_cost: bool,
+    fixes: &[(usize, usize)],
+) -> Why {
     let r = &trace.races[i];
     let in_option = |j: usize| r.options.options.get(j).is_some_and(|o| o.contains(&a));
-    if r.needs_intra && !in_option(0) {
+    if !same && r.needs_intra && !in_option(0) {
         return Why::NeedsIntra { race: i };
     }
-    if !r.needs_inter.is_empty() && !r.needs_inter.iter().any(|j| in_option(*j)) {
+    if !same && !r.needs_inter.is_empty() && !r.needs_inter.iter().any(|j| in_option(*j)) {
         return Why::NeedsInter { race: i };
+    }
+    // Races the chosen barrier removes and a barrier at `a` would not.
+    let missed: Vec<usize> = fixes
+        .iter()
+        .filter(|(k, j)| !trace.races[*k].options.options[*j].contains(&a))
+        .map(|(k, _)| *k)
+        .collect();
+    if let Some(&k) = missed.first() {
+        return Why::MissesOther { race: k };
+    }
+    if same && equal_cost && tree.node(a).post > tree.node(b).post {
+        return Why::Tie;
     }
     Why::CostlierOverall
 }
