@@ -32,7 +32,9 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
         for entry in walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name() {
             match entry {
                 Ok(e) if e.file_type().is_file() && wanted(e.path()) => {
-                    out.push((e.path().to_path_buf(), None));
+                    // `autosync check .` names files `a.cu`, not `./a.cu`.
+                    let path = e.path().strip_prefix(".").unwrap_or(e.path());
+                    out.push((path.to_path_buf(), None));
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -44,7 +46,10 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
         if out.len() == before {
             out.push((
                 p.clone(),
-                Some(format!("{}: no .cu, .cuh or .kpl file in this directory", p.display())),
+                Some(format!(
+                    "{}: no .cu, .cuh or .kpl file in this directory",
+                    p.display()
+                )),
             ));
         }
     }

@@ -168,7 +168,8 @@ impl FileOutput {
         self.status = Status::Error;
         self.tally.file_errors += 1;
         if json {
-            self.json = Some(json!({"path": path.display().to_string(), "error": e.to_string(), "kernels": []}));
+            self.json =
+                Some(json!({"path": path.display().to_string(), "error": e.to_string(), "kernels": []}));
         }
     }
 }
@@ -218,7 +219,13 @@ fn for_each_file(
 }
 
 /// Prints one file's output and folds it into the totals.
-fn flush(out: FileOutput, status: &mut Status, tally: &mut Tally, json: &mut Vec<Value>, items: &mut Vec<Value>) {
+fn flush(
+    out: FileOutput,
+    status: &mut Status,
+    tally: &mut Tally,
+    json: &mut Vec<Value>,
+    items: &mut Vec<Value>,
+) {
     if !out.stdout.is_empty() {
         print_stdout(&out.stdout);
     }
@@ -371,7 +378,13 @@ fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutp
 
 /// Writes the fixed file (unless a format or flag shows the change instead) and renders
 /// the report for one file.
-fn emit_fix(args: &cli::FixArgs, src: &source::Source, fix: &run::FileFix, color: bool, o: &mut FileOutput) -> Result<()> {
+fn emit_fix(
+    args: &cli::FixArgs,
+    src: &source::Source,
+    fix: &run::FileFix,
+    color: bool,
+    o: &mut FileOutput,
+) -> Result<()> {
     if args.diff {
         if fix.changed() {
             o.stdout = unified_diff(&src.path, &src.text, &fix.fixed_text).into_bytes();

@@ -202,9 +202,9 @@ fn guard_of(k: &Kernel, id: StmtId) -> Option<&Stmt> {
                 return Some(None);
             }
             let blocks: Vec<&kpl::Block> = match &st.kind {
-                StmtKind::If { then_blk, else_blk, .. } => {
-                    std::iter::once(then_blk).chain(else_blk.as_ref()).collect()
-                }
+                StmtKind::If {
+                    then_blk, else_blk, ..
+                } => std::iter::once(then_blk).chain(else_blk.as_ref()).collect(),
                 StmtKind::While { body, .. } | StmtKind::For { body, .. } => vec![body],
                 StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
                     exits.push(st);
@@ -260,11 +260,15 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
             StmtKind::While { .. } | StmtKind::For { .. } => "this loop's trip count",
             _ => "whether they get past this",
         };
-        let who = d.witness.as_ref().map_or("threads of one block".to_string(), |w| {
-            format!("{} and {}", thread_name(w, 0), thread_name(w, 1))
-        });
+        let who = d
+            .witness
+            .as_ref()
+            .map_or("threads of one block".to_string(), |w| {
+                format!("{} and {}", thread_name(w, 0), thread_name(w, 1))
+            });
         labels.push(
-            CsLabel::secondary((), first_line(g.span, &src.text)).with_message(format!("{who} disagree on {what}")),
+            CsLabel::secondary((), first_line(g.span, &src.text))
+                .with_message(format!("{who} disagree on {what}")),
         );
         let guard_text = src.text[first_line(g.span, &src.text)].trim().to_string();
         notes[0] = format!(
@@ -289,11 +293,7 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
 }
 
 /// Text report of `check` for one file.
-pub fn check_text(
-    out: &mut dyn WriteColor,
-    src: &Source,
-    results: &[KernelCheck],
-) -> std::io::Result<()> {
+pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
     for k in results {
@@ -551,8 +551,9 @@ fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io:
         for f in &e.fixes {
             writeln!(
                 out,
-                "        - the {} race on `{}` between line {} and line {}, {}",
-                f.kind, f.array, f.first_line, f.second_line, f.how
+                "        - {}, {}",
+                crate::run::races_phrase(std::slice::from_ref(f)),
+                f.how
             )?;
         }
         if e.rejected.is_empty() {

@@ -263,20 +263,15 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
             if let Some(after_line) = after_line {
                 if what[*i].is_empty() {
                     what[*i] = match why.as_ref().filter(|w| !w.fixes.is_empty()) {
-                        Some(w) => {
-                            let races: Vec<String> = w
-                                .fixes
-                                .iter()
-                                .map(|f| {
-                                    format!(
-                                        "the {} race on `{}` between line {} and line {}",
-                                        f.kind, f.array, f.first_line, f.second_line
-                                    )
-                                })
-                                .collect();
-                            format!("Insert `{barrier}` {}: it removes {}.", w.place, races.join(" and "))
-                        }
-                        None => format!("Insert `{barrier}` after line {after_line} (kernel `{}`).", fix.name),
+                        Some(w) => format!(
+                            "Insert `{barrier}` {}: it removes {}.",
+                            w.place,
+                            races_phrase(&w.fixes)
+                        ),
+                        None => format!(
+                            "Insert `{barrier}` after line {after_line} (kernel `{}`).",
+                            fix.name
+                        ),
                     };
                 }
                 fix.inserted.push(Inserted {
@@ -467,13 +462,13 @@ fn explained_in_source(
     use synth::explain::{Why, place_name};
     let race_words = |i: usize| {
         let r = &trace.races[i].race;
-        format!(
-            "the {} race on `{}` between line {} and line {}",
-            r.kind(),
-            r.array,
-            r.first.span.line,
-            r.second.span.line
-        )
+        races_phrase(&[ExplainedRace {
+            array: r.array.clone(),
+            kind: r.kind(),
+            first_line: r.first.span.line,
+            second_line: r.second.span.line,
+            how: String::new(),
+        }])
     };
     let fixes = w
         .fixes
@@ -545,4 +540,36 @@ fn explained_in_source(
         fixes,
         rejected,
     }
+}
+
+/// "the read-write race on `A` between line 5 and line 7 and the write-write race on `B`
+/// at line 9": the races of an explanation, those on the same pair of lines together.
+pub fn races_phrase(fixes: &[ExplainedRace]) -> String {
+    let mut groups: Vec<(&str, u32, u32, Vec<&str>)> = Vec::new();
+    for f in fixes {
+        match groups
+            .iter_mut()
+            .find(|g| (g.0, g.1, g.2) == (f.array.as_str(), f.first_line, f.second_line))
+        {
+            Some(g) if !g.3.contains(&f.kind.as_str()) => g.3.push(&f.kind),
+            Some(_) => {}
+            None => groups.push((&f.array, f.first_line, f.second_line, vec![&f.kind])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .into_iter()
+        .map(|(array, a, b, kinds)| {
+            let (noun, kinds) = if kinds.len() > 1 {
+                ("races", kinds.join(" and "))
+            } else {
+                ("race", kinds.concat())
+            };
+            if a == b {
+                format!("the {kinds} {noun} on `{array}` at line {a}")
+            } else {
+                format!("the {kinds} {noun} on `{array}` between line {a} and line {b}")
+            }
+        })
+        .collect();
+    parts.join(" and ")
 }

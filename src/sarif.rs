@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 use serde_sarif::sarif::{
     ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL,
-    Sarif, Tool, ToolComponent,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif,
+    Tool, ToolComponent,
 };
 
 use crate::output::{race_sentence, remedy};
@@ -116,7 +116,11 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
             ));
         }
         for (n, r) in k.report.races.iter().enumerate() {
-            let rule = if r.fixable { "data-race" } else { "cross-block-race" };
+            let rule = if r.fixable {
+                "data-race"
+            } else {
+                "cross-block-race"
+            };
             let help = match remedy(src, r) {
                 Ok(h) | Err(h) => h,
             };
@@ -133,7 +137,11 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
                 &uri,
                 text,
                 r.second.span,
-                Some(format!("{} of `{}` (second access)", r.second.kind.word(), r.array)),
+                Some(format!(
+                    "{} of `{}` (second access)",
+                    r.second.kind.word(),
+                    r.array
+                )),
             );
             related.id = Some(n as i64);
             out.push(result(
@@ -194,7 +202,12 @@ pub fn error_result(path: &Path, e: &anyhow::Error) -> SarifResult {
         Some(ie) => ie.message.clone(),
         None => format!("{e:#}"),
     };
-    result("unsupported", text, vec![location(&uri, "", span, None)], Vec::new())
+    result(
+        "unsupported",
+        text,
+        vec![location(&uri, "", span, None)],
+        Vec::new(),
+    )
 }
 
 /// The whole log.

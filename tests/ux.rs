@@ -64,7 +64,8 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 const DIVERGENT: &str = "kernel div(shared A[]) {\n    if (tid < 3) {\n        barrier;\n    }\n}\n";
 const CROSS_BLOCK: &str = "kernel g(global A[]) {\n    A[tid] = bid;\n}\n";
-const CLEAN: &str = "kernel ok(shared A[]) {\n    A[tid] = 1;\n    barrier;\n    local x;\n    x = A[tid + 1];\n}\n";
+const CLEAN: &str =
+    "kernel ok(shared A[]) {\n    A[tid] = 1;\n    barrier;\n    local x;\n    x = A[tid + 1];\n}\n";
 const BAD: &str = "kernel k(shared A[]) {\n    A[tid] = ;\n}\n";
 
 // ---------------------------------------------------------------- text diagnostics
@@ -98,7 +99,16 @@ fn snapshot_unfixable_race() {
     write(dir.path(), "g.kpl", CROSS_BLOCK);
     let out = autosync_in(
         dir.path(),
-        &["check", "--color", "never", "--block-dim", "4", "--grid-dim", "2", "g.kpl"],
+        &[
+            "check",
+            "--color",
+            "never",
+            "--block-dim",
+            "4",
+            "--grid-dim",
+            "2",
+            "g.kpl",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
@@ -110,7 +120,16 @@ fn snapshot_unfixable_race() {
     // `fix` says the same, and exits 1.
     let out = autosync_in(
         dir.path(),
-        &["fix", "--color", "never", "--block-dim", "4", "--grid-dim", "2", "g.kpl"],
+        &[
+            "fix",
+            "--color",
+            "never",
+            "--block-dim",
+            "4",
+            "--grid-dim",
+            "2",
+            "g.kpl",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!("fix_unfixable_race", redact_times(&stdout(&out)));
@@ -137,7 +156,15 @@ fn snapshot_fix_summary_and_explain() {
     }
     let out = autosync_in(
         dir.path(),
-        &["fix", "--explain", "--color", "never", "fig4.kpl", "fig6.kpl", "fig7.kpl"],
+        &[
+            "fix",
+            "--explain",
+            "--color",
+            "never",
+            "fig4.kpl",
+            "fig6.kpl",
+            "fig7.kpl",
+        ],
     );
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!("fix_explain", redact_times(&stdout(&out)));
@@ -145,7 +172,14 @@ fn snapshot_fix_summary_and_explain() {
 
 #[test]
 fn explain_of_fig6_names_the_divergent_places() {
-    let out = autosync(&["fix", "--stdout", "--explain", "--color", "never", "examples/fig6.kpl"]);
+    let out = autosync(&[
+        "fix",
+        "--stdout",
+        "--explain",
+        "--color",
+        "never",
+        "examples/fig6.kpl",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let report = stderr(&out);
     assert!(
@@ -212,7 +246,13 @@ fn colors_follow_the_color_flag_and_no_color() {
 
 #[test]
 fn sarif_has_the_required_fields_and_exact_locations() {
-    let out = autosync(&["check", "--format", "sarif", "examples/fig2.kpl", "micro-benchmarks/1-1-main.cu"]);
+    let out = autosync(&[
+        "check",
+        "--format",
+        "sarif",
+        "examples/fig2.kpl",
+        "micro-benchmarks/1-1-main.cu",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["version"], "2.1.0");
@@ -231,7 +271,12 @@ fn sarif_has_the_required_fields_and_exact_locations() {
         .collect();
     assert_eq!(
         rules,
-        ["data-race", "cross-block-race", "barrier-divergence", "unsupported"]
+        [
+            "data-race",
+            "cross-block-race",
+            "barrier-divergence",
+            "unsupported"
+        ]
     );
     let results = runs[0]["results"].as_array().unwrap();
     for r in results {
@@ -252,7 +297,10 @@ fn sarif_has_the_required_fields_and_exact_locations() {
     assert_eq!(r["ruleId"], "data-race");
     assert_eq!(r["level"], "error");
     let region = &r["locations"][0]["physicalLocation"]["region"];
-    assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(5), Some(5)));
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(5), Some(5))
+    );
     let related = &r["relatedLocations"][0]["physicalLocation"];
     assert_eq!(related["artifactLocation"]["uri"], "examples/fig2.kpl");
     assert_eq!(related["region"]["startLine"], 7);
@@ -280,7 +328,16 @@ fn sarif_reports_unfixable_races_divergence_and_bad_files() {
     write(dir.path(), "bad.kpl", BAD);
     let out = autosync_in(
         dir.path(),
-        &["check", "--format", "sarif", "--block-dim", "4", "--grid-dim", "2", "."],
+        &[
+            "check",
+            "--format",
+            "sarif",
+            "--block-dim",
+            "4",
+            "--grid-dim",
+            "2",
+            ".",
+        ],
     );
     assert_eq!(out.status.code(), Some(2));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -322,7 +379,10 @@ fn apply_suggestions(original: &str, comments: &[Value]) -> String {
         let body = c["body"].as_str().unwrap();
         let open = body.find("```suggestion\n").expect("a suggestion block") + "```suggestion\n".len();
         let close = body[open..].rfind("```").expect("closing fence") + open;
-        let new: Vec<String> = body[open..close].split_inclusive('\n').map(str::to_string).collect();
+        let new: Vec<String> = body[open..close]
+            .split_inclusive('\n')
+            .map(str::to_string)
+            .collect();
         lines.splice(start - 1..end, new);
     }
     lines.concat()
@@ -345,7 +405,11 @@ fn github_round_trip(dir: &Path, file: &str, extra: &[&str]) -> usize {
     args.extend(extra);
     args.push(file);
     let fixed = stdout(&autosync_in(dir, &args));
-    assert_eq!(apply_suggestions(&original, &comments), fixed, "{file}: {comments:#?}");
+    assert_eq!(
+        apply_suggestions(&original, &comments),
+        fixed,
+        "{file}: {comments:#?}"
+    );
     // And the diff applies with git apply to the same result.
     let mut args = vec!["fix", "--diff"];
     args.extend(extra);
@@ -388,7 +452,10 @@ fn github_suggestions_applied_give_what_fix_writes() {
          s[threadIdx.x] = 0;\n    for (int i = 0; i < n; i++)\n        s[(threadIdx.x + i) % 8] += i;\n    \
          out[threadIdx.x] = s[threadIdx.x];\n}\n",
     );
-    let fixed = stdout(&autosync_in(dir.path(), &["fix", "--stdout", "--oracle", "dynamic", "shift.cu"]));
+    let fixed = stdout(&autosync_in(
+        dir.path(),
+        &["fix", "--stdout", "--oracle", "dynamic", "shift.cu"],
+    ));
     assert!(fixed.contains("i++) {\n"), "braces added: {fixed}");
     let n = github_round_trip(dir.path(), "shift.cu", &["--oracle", "dynamic"]);
     assert!(n >= 1);
@@ -486,5 +553,9 @@ fn batch_exit_code_is_the_worst_over_files() {
     let empty = tempfile::tempdir().unwrap();
     let out = autosync_in(empty.path(), &["check", "."]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no .cu, .cuh or .kpl file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no .cu, .cuh or .kpl file"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -52,7 +52,11 @@ impl Trace {
             race: race.clone(),
             needs_intra: use_types && race.intra,
             needs_inter: if use_types {
-                race.inter.iter().copied().filter(|j| *j <= options.depth()).collect()
+                race.inter
+                    .iter()
+                    .copied()
+                    .filter(|j| *j <= options.depth())
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -171,7 +175,11 @@ pub fn explain(tree: &LabelTree, trace: &Trace, inserted: &[Label], cost: &dyn C
                         },
                         (None, None) => reason(tree, trace, (i, a, b), same, cost_a == cost_b, &fixes),
                     };
-                    rejected.push(Rejected { at: a, cost: cost_a, why });
+                    rejected.push(Rejected {
+                        at: a,
+                        cost: cost_a,
+                        why,
+                    });
                 }
             }
             rejected.sort_by(|x, y| {
