@@ -46,13 +46,9 @@ fn rule_index(id: &str) -> i64 {
 
 /// The path as a URI relative to the current directory when it is below it.
 pub fn uri(path: &Path) -> String {
-    let rel = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf());
-    let s = rel.to_string_lossy().replace('\\', "/");
-    let s = s.trim_start_matches("./").to_string();
-    s.replace('%', "%25").replace(' ', "%20")
+    crate::suggest::repo_path(path)
+        .replace('%', "%25")
+        .replace(' ', "%20")
 }
 
 fn message(text: String) -> Message {
