@@ -36,9 +36,10 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub common: Common,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: compiler-style text, the JSON document of DESIGN §6, or SARIF 2.1.0
+    /// (for code-scanning tools).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
 }
 
 #[derive(Args, Debug)]
@@ -46,9 +47,16 @@ pub struct FixArgs {
     #[command(flatten)]
     pub common: Common,
 
-    /// Output format of the report (the file is still rewritten unless --diff or --stdout).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format of the report (the file is still rewritten unless --diff or --stdout):
+    /// text, the JSON document of DESIGN §6, or GitHub pull-request review comments with
+    /// ```suggestion blocks (a JSON array; the files are not written).
+    #[arg(long, value_enum, default_value_t = FixFormat::Text)]
+    pub format: FixFormat,
+
+    /// Say why each barrier is where it is: the races it removes, and the cheaper places
+    /// that were rejected (divergence, race still there).
+    #[arg(long)]
+    pub explain: bool,
 
     /// Print a unified diff (for `git apply` / `patch -p1`) instead of writing the file.
     #[arg(long, conflicts_with = "stdout")]
@@ -83,9 +91,16 @@ pub struct FixArgs {
 
 #[derive(Args, Debug)]
 pub struct Common {
-    /// Input files (CUDA `.cu`/`.cuh`, or `.kpl`).
+    /// Input files (CUDA `.cu`/`.cuh`, or `.kpl`) and directories (searched recursively
+    /// for those extensions, in sorted order). Files are processed in parallel; reports
+    /// come out in the order of the files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    /// Colors in text reports: `auto` colors only when stdout is a terminal and `NO_COLOR`
+    /// is not set.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
 
     /// Folder searched for `#include "..."` (after the file's own folder) and `<...>`.
     #[arg(short = 'I', value_name = "DIR")]
@@ -129,9 +144,36 @@ pub struct Common {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum CheckFormat {
     Text,
     Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FixFormat {
+    Text,
+    Json,
+    /// GitHub review comments with suggestions, for the "create a review" REST API.
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to color a stream that is (`tty`) or is not a terminal.
+    pub fn enabled(self, tty: bool) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

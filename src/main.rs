@@ -4,24 +4,31 @@
 //! Exit codes (DESIGN §6): 0 correct / fixed, 1 defect found / no solution, 2 error.
 
 mod cli;
+mod inputs;
 mod output;
 mod run;
+mod sarif;
 mod source;
+mod suggest;
 
-use std::io::Write;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use serde_json::json;
+use codespan_reporting::term::termcolor::Buffer;
+use rayon::prelude::*;
+use serde_json::{Value, json};
 
-use cli::{Cli, Command, Format};
-use run::Verdict;
+use cli::{CheckFormat, Cli, Command, FixFormat};
+use run::{FixStatus, Verdict};
 
 /// The outcome of a command, from best to worst; the exit code is the worst one seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum Status {
+    #[default]
     Ok = 0,
     Defect = 1,
     Error = 2,
@@ -38,9 +45,9 @@ fn main() -> ExitCode {
 
 /// Writes to stdout; a reader that went away (`autosync ... | head`) ends the process
 /// quietly instead of with a panic.
-fn print_stdout(text: &str) {
+fn print_stdout(text: &[u8]) {
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    if let Err(e) = out.write_all(text).and_then(|_| out.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("autosync: error: cannot write to stdout: {e}");
         }
@@ -48,146 +55,377 @@ fn print_stdout(text: &str) {
     }
 }
 
-/// Prints an error for the user (as `autosync: error: ...` with its causes).
-fn report_error(e: &anyhow::Error) {
-    eprintln!("autosync: error: {e}");
+/// An error for the user (as `autosync: error: ...` with its causes).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut s = format!("autosync: error: {e}\n");
     for cause in e.chain().skip(1) {
-        eprintln!("  caused by: {cause}");
+        s.push_str(&format!("  caused by: {cause}\n"));
     }
+    s
+}
+
+/// A text buffer, with colors or without.
+fn buffer(color: bool) -> Buffer {
+    if color { Buffer::ansi() } else { Buffer::no_color() }
+}
+
+/// Kernels and files by outcome, for the summary line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    files: usize,
+    file_errors: usize,
+    kernels: usize,
+    verified: usize,
+    races: usize,
+    divergences: usize,
+    unsupported: usize,
+    timeouts: usize,
+    fixed: usize,
+    unchanged: usize,
+    no_solution: usize,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.files += o.files;
+        self.file_errors += o.file_errors;
+        self.kernels += o.kernels;
+        self.verified += o.verified;
+        self.races += o.races;
+        self.divergences += o.divergences;
+        self.unsupported += o.unsupported;
+        self.timeouts += o.timeouts;
+        self.fixed += o.fixed;
+        self.unchanged += o.unchanged;
+        self.no_solution += o.no_solution;
+    }
+
+    fn counts(&self, what: &str, parts: Vec<(usize, &str)>) -> String {
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        let mut first = true;
+        let parts: Vec<String> = parts
+            .into_iter()
+            .filter(|(n, _)| std::mem::take(&mut first) || *n > 0)
+            .map(|(n, w)| format!("{n} {w}"))
+            .collect();
+        let mut line = format!(
+            "{what} {}, {}: {}",
+            plural(self.files, "file"),
+            plural(self.kernels, "kernel"),
+            parts.join(", ")
+        );
+        if self.file_errors > 0 {
+            line.push_str(&format!("; {} with errors", plural(self.file_errors, "file")));
+        }
+        line.push('\n');
+        line
+    }
+
+    fn check_summary(&self) -> String {
+        self.counts(
+            "checked",
+            vec![
+                (self.verified, "verified"),
+                (self.races, "with races"),
+                (self.divergences, "with divergence"),
+                (self.unsupported, "unsupported"),
+                (self.timeouts, "timed out"),
+            ],
+        )
+    }
+
+    fn fix_summary(&self) -> String {
+        self.counts(
+            "processed",
+            vec![
+                (self.fixed, "fixed"),
+                (self.unchanged, "unchanged"),
+                (self.no_solution, "no-solution"),
+                (self.unsupported, "unsupported"),
+            ],
+        )
+    }
+}
+
+/// What processing one file produced: printed in file order once every file before it
+/// is done, so parallel runs print like sequential ones.
+#[derive(Default)]
+struct FileOutput {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    /// The file's entry of the JSON document.
+    json: Option<Value>,
+    /// SARIF results, or GitHub review comments.
+    items: Vec<Value>,
+    sarif: Vec<serde_sarif::sarif::Result>,
+    status: Status,
+    tally: Tally,
+}
+
+impl FileOutput {
+    fn failed(&mut self, path: &Path, e: &anyhow::Error, json: bool) {
+        self.stderr.extend(error_text(e).into_bytes());
+        self.status = Status::Error;
+        self.tally.file_errors += 1;
+        if json {
+            self.json =
+                Some(json!({"path": path.display().to_string(), "error": e.to_string(), "kernels": []}));
+        }
+    }
+}
+
+/// Runs `job` on every input in parallel (rayon) and hands the outputs to `sink` in
+/// input order as soon as they are ready. A progress bar on stderr counts the files when
+/// stderr is a terminal and there are several.
+fn for_each_file(
+    inputs: &[inputs::Input],
+    job: impl Fn(&inputs::Input) -> FileOutput + Sync,
+    mut sink: impl FnMut(FileOutput),
+) {
+    let bar = if inputs.len() > 1 && std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(inputs.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {wide_msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutput)>();
+    let job = &job;
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            inputs.par_iter().enumerate().for_each_with(tx, |tx, (i, input)| {
+                let out = job(input);
+                // The receiver only goes away if the main thread panicked.
+                let _ = tx.send((i, out));
+            });
+        });
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        for (i, out) in rx {
+            bar.inc(1);
+            if let Some(p) = inputs.get(i) {
+                bar.set_message(p.0.display().to_string());
+            }
+            pending.insert(i, out);
+            while let Some(out) = pending.remove(&next) {
+                bar.suspend(|| sink(out));
+                next += 1;
+            }
+        }
+    });
+    bar.finish_and_clear();
+}
+
+/// Prints one file's output and folds it into the totals.
+fn flush(
+    out: FileOutput,
+    status: &mut Status,
+    tally: &mut Tally,
+    json: &mut Vec<Value>,
+    items: &mut Vec<Value>,
+) {
+    if !out.stdout.is_empty() {
+        print_stdout(&out.stdout);
+    }
+    if !out.stderr.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(&out.stderr).and_then(|_| err.flush());
+    }
+    *status = (*status).max(out.status);
+    tally.add(&out.tally);
+    json.extend(out.json);
+    items.extend(out.items);
 }
 
 fn check(args: &cli::CheckArgs) -> Status {
-    let mut status = Status::Ok;
-    let mut files = Vec::new();
-    let mut out = output::stdout();
-    for path in &args.common.files {
-        let result = (|| -> Result<(source::Source, Vec<run::KernelCheck>)> {
-            let src = source::load(path, &args.common.front_end())?;
-            let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
-            let results = run::selected(&args.common, &src)?
-                .into_iter()
-                .map(|k| run::check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
-                .collect();
-            Ok((src, results))
-        })();
-        match result {
-            Ok((src, results)) => {
-                for k in &results {
-                    status = status.max(match k.verdict {
-                        Verdict::Verified => Status::Ok,
-                        Verdict::Race | Verdict::Divergence => Status::Defect,
-                        Verdict::Unsupported | Verdict::Timeout => Status::Error,
-                    });
-                }
-                match args.format {
-                    Format::Json => files.push(output::check_json(&src, &results)),
-                    Format::Text => {
-                        if let Err(e) = output::check_text(&mut out, &src, &results) {
-                            report_error(&e.into());
-                            return Status::Error;
-                        }
-                    }
-                }
-            }
-            Err(e) => {
-                report_error(&e);
-                status = Status::Error;
-                if args.format == Format::Json {
-                    files.push(
-                        json!({"path": path.display().to_string(), "error": e.to_string(), "kernels": []}),
-                    );
-                }
-            }
+    let inputs = inputs::expand(&args.common.files);
+    let color = args.common.color.enabled(std::io::stdout().is_terminal());
+    let (mut status, mut tally) = (Status::Ok, Tally::default());
+    let (mut files, mut results) = (Vec::new(), Vec::new());
+    let mut sarif_results = Vec::new();
+    for_each_file(
+        &inputs,
+        |input| check_file(args, input, color),
+        |mut out| {
+            sarif_results.append(&mut out.sarif);
+            flush(out, &mut status, &mut tally, &mut files, &mut results);
+        },
+    );
+    match args.format {
+        CheckFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        CheckFormat::Sarif => {
+            let doc = sarif::document(sarif_results);
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| doc.to_string());
+            print_stdout(format!("{text}\n").as_bytes());
         }
-    }
-    if args.format == Format::Json {
-        print_stdout(&format!("{}\n", json!({ "files": files })));
+        CheckFormat::Text => print_stdout(tally.check_summary().as_bytes()),
     }
     status
+}
+
+fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> FileOutput {
+    let mut o = FileOutput::default();
+    o.tally.files = 1;
+    let result = (|| -> Result<(source::Source, Vec<run::KernelCheck>)> {
+        let path = inputs::path(input)?;
+        let src = source::load(path, &args.common.front_end())?;
+        let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
+        let results = run::selected(&args.common, &src)?
+            .into_iter()
+            .map(|k| run::check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
+            .collect();
+        Ok((src, results))
+    })();
+    let (src, results) = match result {
+        Ok(x) => x,
+        Err(e) => {
+            o.failed(&input.0, &e, args.format == CheckFormat::Json);
+            if args.format == CheckFormat::Sarif {
+                o.sarif.push(sarif::error_result(&input.0, &e));
+            }
+            return o;
+        }
+    };
+    for k in &results {
+        o.tally.kernels += 1;
+        let (count, status) = match k.verdict {
+            Verdict::Verified => (&mut o.tally.verified, Status::Ok),
+            Verdict::Race => (&mut o.tally.races, Status::Defect),
+            Verdict::Divergence => (&mut o.tally.divergences, Status::Defect),
+            Verdict::Unsupported => (&mut o.tally.unsupported, Status::Error),
+            Verdict::Timeout => (&mut o.tally.timeouts, Status::Error),
+        };
+        *count += 1;
+        o.status = o.status.max(status);
+    }
+    match args.format {
+        CheckFormat::Json => o.json = Some(output::check_json(&src, &results)),
+        CheckFormat::Sarif => o.sarif = sarif::file_results(&src, &results),
+        CheckFormat::Text => {
+            let mut buf = buffer(color);
+            if let Err(e) = output::check_text(&mut buf, &src, &results) {
+                o.failed(&src.path, &e.into(), false);
+            }
+            o.stdout = buf.into_inner();
+        }
+    }
+    o
 }
 
 fn fix(args: &cli::FixArgs) -> Status {
-    let mut status = Status::Ok;
-    let mut files = Vec::new();
-    let mut out = output::stdout();
-    for path in &args.common.files {
-        let result = (|| -> Result<(source::Source, run::FileFix)> {
-            let src = source::load(path, &args.common.front_end())?;
-            let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
-            let fix = run::fix_file(args, &src, oracle.as_mut())?;
-            Ok((src, fix))
-        })();
-        let (src, fix) = match result {
-            Ok(x) => x,
-            Err(e) => {
-                report_error(&e);
-                status = Status::Error;
-                if args.format == Format::Json {
-                    files.push(
-                        json!({"path": path.display().to_string(), "error": e.to_string(), "kernels": []}),
-                    );
-                }
-                continue;
-            }
-        };
-        for k in &fix.kernels {
-            status = status.max(match k.status {
-                run::FixStatus::Unchanged | run::FixStatus::Fixed => Status::Ok,
-                run::FixStatus::NoSolution => Status::Defect,
-                run::FixStatus::Unsupported => Status::Error,
-            });
+    let inputs = inputs::expand(&args.common.files);
+    // With --diff or --stdout the report goes to stderr (stdout holds the diff or file).
+    let report_on_stderr = args.diff || args.stdout;
+    let color = args.common.color.enabled(if report_on_stderr {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    });
+    let (mut status, mut tally) = (Status::Ok, Tally::default());
+    let (mut files, mut comments) = (Vec::new(), Vec::new());
+    for_each_file(
+        &inputs,
+        |input| fix_file(args, input, color),
+        |out| flush(out, &mut status, &mut tally, &mut files, &mut comments),
+    );
+    match args.format {
+        FixFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        FixFormat::Github => {
+            let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
+            print_stdout(format!("{text}\n").as_bytes());
         }
-        if let Err(e) = emit_fix(args, &src, &fix, &mut out, &mut files) {
-            report_error(&e);
-            status = Status::Error;
-        }
-    }
-    if args.format == Format::Json {
-        print_stdout(&format!("{}\n", json!({ "files": files })));
+        FixFormat::Text if report_on_stderr => eprint!("{}", tally.fix_summary()),
+        FixFormat::Text => print_stdout(tally.fix_summary().as_bytes()),
     }
     status
 }
 
-/// Writes or prints the fixed file and the report for one file.
+fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutput {
+    let mut o = FileOutput::default();
+    o.tally.files = 1;
+    let result = (|| -> Result<(source::Source, run::FileFix)> {
+        let path = inputs::path(input)?;
+        let src = source::load(path, &args.common.front_end())?;
+        let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
+        let fix = run::fix_file(args, &src, oracle.as_mut())?;
+        Ok((src, fix))
+    })();
+    let (src, fix) = match result {
+        Ok(x) => x,
+        Err(e) => {
+            o.failed(&input.0, &e, args.format == FixFormat::Json);
+            return o;
+        }
+    };
+    for k in &fix.kernels {
+        o.tally.kernels += 1;
+        let (count, status) = match k.status {
+            FixStatus::Unchanged => (&mut o.tally.unchanged, Status::Ok),
+            FixStatus::Fixed => (&mut o.tally.fixed, Status::Ok),
+            FixStatus::NoSolution => (&mut o.tally.no_solution, Status::Defect),
+            FixStatus::Unsupported => (&mut o.tally.unsupported, Status::Error),
+        };
+        *count += 1;
+        o.status = o.status.max(status);
+    }
+    if let Err(e) = emit_fix(args, &src, &fix, color, &mut o) {
+        o.failed(&src.path, &e, false);
+    }
+    o
+}
+
+/// Writes the fixed file (unless a format or flag shows the change instead) and renders
+/// the report for one file.
 fn emit_fix(
     args: &cli::FixArgs,
     src: &source::Source,
     fix: &run::FileFix,
-    out: &mut codespan_reporting::term::termcolor::StandardStream,
-    files: &mut Vec<serde_json::Value>,
+    color: bool,
+    o: &mut FileOutput,
 ) -> Result<()> {
-    let json = args.format == Format::Json;
     if args.diff {
         if fix.changed() {
-            print_stdout(&unified_diff(&src.path, &src.text, &fix.fixed_text));
+            o.stdout = unified_diff(&src.path, &src.text, &fix.fixed_text).into_bytes();
         }
     } else if args.stdout {
         // With --format json the document carries the file instead (stdout holds one JSON).
-        if !json {
-            print_stdout(&fix.fixed_text);
+        if args.format == FixFormat::Text {
+            o.stdout = fix.fixed_text.clone().into_bytes();
         }
-    } else if fix.changed() && fix.complete() {
+    } else if args.format != FixFormat::Github && fix.changed() && fix.complete() {
         write_atomically(&src.path, &fix.fixed_text)?;
     }
-    if json {
-        let mut v = output::fix_json(src, fix);
-        if args.stdout {
-            v["fixed_source"] = json!(fix.fixed_text);
+    match args.format {
+        FixFormat::Json => {
+            let mut v = output::fix_json(src, fix, args.explain);
+            if args.stdout {
+                v["fixed_source"] = json!(fix.fixed_text);
+            }
+            o.json = Some(v);
         }
-        files.push(v);
-    } else {
-        // Keep stdout for the diff or the file; the report goes to stderr then.
-        if args.diff || args.stdout {
-            let mut err = codespan_reporting::term::termcolor::StandardStream::stderr(
-                codespan_reporting::term::termcolor::ColorChoice::Never,
-            );
-            output::fix_text(&mut err, src, fix)?;
-        } else {
-            output::fix_text(out, src, fix)?;
-            if fix.changed() && !fix.complete() {
-                writeln!(out, "{}: not written: some kernel has no fix", src.path.display())?;
+        FixFormat::Github => {
+            if fix.changed() && fix.complete() {
+                o.items = suggest::suggestions(&suggest::repo_path(&src.path), &src.text, &fix.edits);
             } else if fix.changed() {
-                writeln!(out, "{}: written", src.path.display())?;
+                o.stderr.extend(
+                    format!("{}: no suggestions: some kernel has no fix\n", src.path.display()).into_bytes(),
+                );
+            }
+        }
+        FixFormat::Text => {
+            let mut buf = buffer(color);
+            output::fix_text(&mut buf, src, fix, args.explain)?;
+            if !(args.diff || args.stdout) {
+                if fix.changed() && !fix.complete() {
+                    writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;
+                } else if fix.changed() {
+                    writeln!(buf, "{}: written", src.path.display())?;
+                }
+                o.stdout = buf.into_inner();
+            } else {
+                o.stderr = buf.into_inner();
             }
         }
     }

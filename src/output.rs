@@ -1,26 +1,15 @@
 //! Rendering results: compiler-style text diagnostics (codespan-reporting) and the JSON
 //! documents of DESIGN §6.
 
-use std::io::{IsTerminal, Write};
-
 use codespan_reporting::diagnostic::{Diagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor};
-use oracle::{Divergence, Race, Witness};
+use codespan_reporting::term::{self, termcolor::WriteColor};
+use kpl::{Kernel, Stmt, StmtId, StmtKind};
+use oracle::{Divergence, Race, ThreadId, Witness};
 use serde_json::{Value, json};
 
-use crate::run::{FileFix, FixStatus, KernelCheck, Verdict};
+use crate::run::{Explained, FileFix, FixStatus, KernelCheck, Verdict};
 use crate::source::Source;
-
-/// Where text diagnostics go: stdout, colored only on a terminal.
-pub fn stdout() -> termcolor::StandardStream {
-    let choice = if std::io::stdout().is_terminal() {
-        termcolor::ColorChoice::Auto
-    } else {
-        termcolor::ColorChoice::Never
-    };
-    termcolor::StandardStream::stdout(choice)
-}
 
 fn cs_file(src: &Source) -> SimpleFile<String, &str> {
     SimpleFile::new(src.path.display().to_string(), src.text.as_str())
@@ -31,18 +20,28 @@ fn range(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
     span.start.min(end)..end
 }
 
-fn place(w: &Witness, which: usize) -> String {
-    let t = w.threads[which];
-    let it = &w.iterations[which];
-    let iters = if it.is_empty() {
-        String::new()
+/// A thread of a witness: `thread 3` when both threads are in one block of a
+/// one-dimensional launch, `thread 3 of block 1` otherwise.
+fn thread_name(w: &Witness, which: usize) -> String {
+    let t: ThreadId = w.threads[which];
+    let one_block = w.threads[0].bid == w.threads[1].bid;
+    if one_block && t.tid[1] == 0 && t.tid[2] == 0 {
+        format!("thread {}", t.tid[0])
     } else {
-        format!(
-            " in loop iteration {}",
-            it.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")
-        )
-    };
-    format!("{t}{iters}")
+        t.to_string()
+    }
+}
+
+/// `line 5` or `line 5, loop iteration 2` (iterations of the enclosing loops, outermost
+/// first).
+fn where_in(w: &Witness, which: usize, line: u32) -> String {
+    let it = &w.iterations[which];
+    if it.is_empty() {
+        format!("line {line}")
+    } else {
+        let its: Vec<String> = it.iter().map(|i| i.to_string()).collect();
+        format!("line {line}, loop iteration {}", its.join("."))
+    }
 }
 
 fn verb(kind: oracle::AccessKind) -> &'static str {
@@ -53,15 +52,71 @@ fn verb(kind: oracle::AccessKind) -> &'static str {
     }
 }
 
+/// Whether a barrier can fix a race, and how; `Err` says why none can.
+pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
+    if !r.fixable {
+        Err(
+            "no barrier can fix this: the threads are in different blocks, and barriers only order threads \
+             of one block"
+                .to_string(),
+        )
+    } else if r.is_self_race() && r.intra {
+        Err(
+            "no barrier can fix this: the statement races with itself; split it (read into a local, then \
+             write) or change the indexing"
+                .to_string(),
+        )
+    } else {
+        Ok(format!(
+            "a barrier between the two accesses fixes this: run `autosync fix {}`",
+            src.path.display()
+        ))
+    }
+}
+
+/// The witness of a race in words: "thread 3 writes `A[4]` (line 7) while thread 4
+/// reads `A[4]` (line 5) in the same barrier interval".
+pub fn race_sentence(r: &Race) -> String {
+    let elem = match r.witness.as_ref().and_then(|w| w.index) {
+        Some(i) => format!("`{}[{i}]`", r.array),
+        None => format!("`{}`", r.array),
+    };
+    match &r.witness {
+        Some(w) => {
+            let when = if w.iterations[0] == w.iterations[1] {
+                "in the same barrier interval"
+            } else {
+                "with no barrier between them"
+            };
+            format!(
+                "{} {} {elem} ({}) while {} {} {elem} ({}) {when}",
+                thread_name(w, 1),
+                verb(r.second.kind),
+                where_in(w, 1, r.second.span.line),
+                thread_name(w, 0),
+                verb(r.first.kind),
+                where_in(w, 0, r.first.span.line),
+            )
+        }
+        None => format!(
+            "two threads access {elem} (a {} at line {} and a {} at line {}) with no barrier between them",
+            r.first.kind.word(),
+            r.first.span.line,
+            r.second.kind.word(),
+            r.second.span.line
+        ),
+    }
+}
+
 fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
-    let elem = |w: &Option<Witness>| match w.as_ref().and_then(|w| w.index) {
+    let elem = match r.witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
     };
     let (m1, m2) = match &r.witness {
         Some(w) => (
-            format!("{} {} {}", place(w, 0), verb(r.first.kind), elem(&r.witness)),
-            format!("{} {} {}", place(w, 1), verb(r.second.kind), elem(&r.witness)),
+            format!("{} {} {elem}", thread_name(w, 0), verb(r.first.kind)),
+            format!("{} {} {elem}", thread_name(w, 1), verb(r.second.kind)),
         ),
         None => (
             format!("{} of `{}`", r.first.kind.word(), r.array),
@@ -72,28 +127,29 @@ fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
         kpl::Space::Shared => "shared",
         kpl::Space::Global => "global",
     };
-    let when = match (r.intra, r.inter.as_slice()) {
-        (_, []) => "in the same barrier interval".to_string(),
-        (true, d) => format!(
-            "within one loop iteration and across iterations (depth {})",
+    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(r))];
+    match (r.intra, r.inter.as_slice()) {
+        (_, []) => {}
+        (true, d) => notes.push(format!(
+            "the race happens within one loop iteration and across iterations (loop depth {})",
             join(d)
-        ),
-        (false, d) => format!("across loop iterations (depth {})", join(d)),
-    };
-    let mut notes = vec![format!("in kernel `{kernel}`, {when}")];
+        )),
+        (false, d) => notes.push(format!(
+            "the race happens across loop iterations (loop depth {})",
+            join(d)
+        )),
+    }
     if let Some(w) = &r.witness {
         notes.push(launch_note(w));
     }
-    notes.push(if r.fixable {
-        format!(
-            "help: `autosync fix {}` inserts the barrier that removes it",
-            src.path.display()
-        )
-    } else {
-        "the threads are in different blocks: no barrier can order them".to_string()
+    notes.push(match remedy(src, r) {
+        Ok(help) => format!("help: {help}"),
+        Err(why) => why,
     });
     let mut labels = vec![CsLabel::primary((), range(r.second.span, &src.text)).with_message(m2)];
-    labels.push(CsLabel::secondary((), range(r.first.span, &src.text)).with_message(m1));
+    if r.first.span != r.second.span {
+        labels.push(CsLabel::secondary((), range(r.first.span, &src.text)).with_message(m1));
+    }
     Diagnostic::error()
         .with_code("race")
         .with_message(format!("{} race on {space} array `{}`", r.kind(), r.array))
@@ -125,42 +181,119 @@ fn launch_note(w: &Witness) -> String {
                 .join(", ")
         )
     };
+    let plural = |d: &[u32; 3], what: &str| {
+        let n = dims(d);
+        format!("{n} {what}{}", if n == "1" { "" } else { "s" })
+    };
     format!(
-        "witness: {} threads per block, {} blocks{params}",
-        dims(&w.block_dim),
-        dims(&w.grid_dim)
+        "witness launch: {} per block, {}{params}",
+        plural(&w.block_dim, "thread"),
+        plural(&w.grid_dim, "block")
     )
+}
+
+/// The statements around a barrier that decide whether a thread reaches it: the
+/// innermost enclosing conditional or loop, or else the last `return`/`break`/`continue`
+/// before it.
+fn guard_of(k: &Kernel, id: StmtId) -> Option<&Stmt> {
+    fn walk<'k>(stmts: &'k [Stmt], id: StmtId, exits: &mut Vec<&'k Stmt>) -> Option<Option<&'k Stmt>> {
+        for st in stmts {
+            if st.id == id {
+                return Some(None);
+            }
+            let blocks: Vec<&kpl::Block> = match &st.kind {
+                StmtKind::If {
+                    then_blk, else_blk, ..
+                } => std::iter::once(then_blk).chain(else_blk.as_ref()).collect(),
+                StmtKind::While { body, .. } | StmtKind::For { body, .. } => vec![body],
+                StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
+                    exits.push(st);
+                    continue;
+                }
+                _ => continue,
+            };
+            for b in blocks {
+                if let Some(inner) = walk(&b.stmts, id, exits) {
+                    return Some(inner.or(Some(st)));
+                }
+            }
+        }
+        None
+    }
+    let mut exits = Vec::new();
+    match walk(&k.body.stmts, id, &mut exits)? {
+        Some(g) => Some(g),
+        None => exits.last().copied(),
+    }
+}
+
+/// The first line of a statement's span (an `if (...) {` header, not its whole body).
+fn first_line(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
+    let r = range(span, text);
+    let end = text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
+    let trimmed = text[r.start..end].trim_end().len();
+    r.start..r.start + trimmed
 }
 
 fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnostic<()> {
     let msg = match &d.witness {
         Some(w) => format!(
             "{} reaches this barrier but {} does not",
-            w.threads[0], w.threads[1]
+            thread_name(w, 0),
+            thread_name(w, 1)
         ),
         None => "threads of one block may disagree on reaching this barrier".to_string(),
     };
+    let mut labels = vec![CsLabel::primary((), range(d.span, &src.text)).with_message(msg)];
+    let guard = src
+        .kernels
+        .iter()
+        .find(|k| k.name == kernel)
+        .and_then(|k| guard_of(k, d.stmt))
+        .filter(|g| g.span != kpl::Span::NONE);
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
     )];
+    if let Some(g) = guard {
+        let what = match g.kind {
+            StmtKind::If { .. } => "this condition",
+            StmtKind::While { .. } | StmtKind::For { .. } => "this loop's trip count",
+            _ => "whether they get past this",
+        };
+        let who = d
+            .witness
+            .as_ref()
+            .map_or("threads of one block".to_string(), |w| {
+                format!("{} and {}", thread_name(w, 0), thread_name(w, 1))
+            });
+        labels.push(
+            CsLabel::secondary((), first_line(g.span, &src.text))
+                .with_message(format!("{who} disagree on {what}")),
+        );
+        let guard_text = src.text[first_line(g.span, &src.text)].trim().to_string();
+        notes[0] = format!(
+            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of a block reach the \
+             barrier and not others; barrier divergence is undefined behaviour",
+            g.span.line
+        );
+    }
     if let Some(w) = &d.witness {
         notes.push(launch_note(w));
     }
+    notes.push(format!(
+        "help: every thread of a block must reach the barrier, or none: move it out of the guard, or \
+         run `autosync fix --strip {}` to place the barriers anew",
+        src.path.display()
+    ));
     Diagnostic::error()
         .with_code("divergence")
         .with_message("barrier divergence")
-        .with_labels(vec![
-            CsLabel::primary((), range(d.span, &src.text)).with_message(msg),
-        ])
+        .with_labels(labels)
         .with_notes(notes)
 }
 
 /// Text report of `check` for one file.
-pub fn check_text(
-    out: &mut termcolor::StandardStream,
-    src: &Source,
-    results: &[KernelCheck],
-) -> std::io::Result<()> {
+pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
     for k in results {
@@ -195,7 +328,7 @@ pub fn check_text(
 }
 
 fn emit(
-    out: &mut termcolor::StandardStream,
+    out: &mut dyn WriteColor,
     config: &term::Config,
     file: &SimpleFile<String, &str>,
     d: &Diagnostic<()>,
@@ -260,15 +393,42 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// `fix --format json`: one file's entry.
-pub fn fix_json(src: &Source, fix: &FileFix) -> Value {
+fn explain_json(e: &Explained) -> Value {
+    json!({
+        "place": e.place,
+        "cost": e.cost,
+        "fixes": e.fixes.iter().map(|f| json!({
+            "array": f.array,
+            "kind": f.kind,
+            "first": {"line": f.first_line},
+            "second": {"line": f.second_line},
+            "how": f.how,
+        })).collect::<Vec<_>>(),
+        "rejected": e.rejected.iter().map(|r| json!({
+            "place": r.place,
+            "line": r.line,
+            "cost": r.cost,
+            "why": r.why,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// `fix --format json`: one file's entry (with `explain`: an `explain` field per
+/// inserted barrier).
+pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
     json!({
         "path": src.path.display().to_string(),
         "kernels": fix.kernels.iter().map(|k| {
             let mut v = json!({
                 "name": k.name,
                 "status": k.status.word(),
-                "inserted": k.inserted.iter().map(|i| json!({"line": i.line, "after_line": i.after_line})).collect::<Vec<_>>(),
+                "inserted": k.inserted.iter().map(|i| {
+                    let mut v = json!({"line": i.line, "after_line": i.after_line});
+                    if let (true, Some(e)) = (explain, &i.why) {
+                        v["explain"] = explain_json(e);
+                    }
+                    v
+                }).collect::<Vec<_>>(),
                 "removed": k.removed.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
                 "barriers": k.barriers,
                 "cost": k.cost,
@@ -288,8 +448,9 @@ pub fn fix_json(src: &Source, fix: &FileFix) -> Value {
     })
 }
 
-/// Text report of `fix` for one file (what happened per kernel).
-pub fn fix_text(out: &mut termcolor::StandardStream, src: &Source, fix: &FileFix) -> std::io::Result<()> {
+/// Text report of `fix` for one file (what happened per kernel; with `explain`, a note
+/// per inserted barrier saying why it is there).
+pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: bool) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
     for k in &fix.kernels {
@@ -327,6 +488,9 @@ pub fn fix_text(out: &mut termcolor::StandardStream, src: &Source, fix: &FileFix
                     k.cost,
                     k.original_cost
                 )?;
+                if explain {
+                    explain_text(out, k)?;
+                }
             }
             FixStatus::NoSolution | FixStatus::Unsupported => {
                 let what = if k.status == FixStatus::NoSolution {
@@ -334,10 +498,12 @@ pub fn fix_text(out: &mut termcolor::StandardStream, src: &Source, fix: &FileFix
                 } else {
                     "cannot be checked"
                 };
+                let mut notes = vec![k.reason.clone().unwrap_or_default()];
+                notes.extend(k.races.races.iter().map(race_sentence));
                 let mut d = Diagnostic::error()
                     .with_code(k.status.word())
                     .with_message(format!("kernel `{}`: {what}", k.name))
-                    .with_notes(vec![k.reason.clone().unwrap_or_default()]);
+                    .with_notes(notes);
                 for r in &k.races.races {
                     d.labels.push(
                         CsLabel::primary((), range(r.second.span, &src.text)).with_message(format!(
@@ -362,6 +528,46 @@ pub fn fix_text(out: &mut termcolor::StandardStream, src: &Source, fix: &FileFix
         for n in &k.notes {
             writeln!(out, "  note: {n}")?;
         }
+    }
+    Ok(())
+}
+
+/// `fix --explain`: one note per inserted barrier.
+fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+    for i in &k.inserted {
+        let Some(e) = &i.why else {
+            writeln!(
+                out,
+                "  note: the barrier at line {} has no explanation (only AutoSync synthesis records one)",
+                i.line
+            )?;
+            continue;
+        };
+        writeln!(
+            out,
+            "  note: the barrier inserted at line {} ({} of the original, cost {}) removes:",
+            i.line, e.place, e.cost
+        )?;
+        for f in &e.fixes {
+            writeln!(
+                out,
+                "        - {}, {}",
+                crate::run::races_phrase(std::slice::from_ref(f)),
+                f.how
+            )?;
+        }
+        if e.rejected.is_empty() {
+            writeln!(out, "        no cheaper place removes these races")?;
+        }
+        for r in &e.rejected {
+            writeln!(out, "        rejected {} (cost {}): {}", r.place, r.cost, r.why)?;
+        }
+    }
+    for l in &k.removed {
+        writeln!(
+            out,
+            "  note: the barrier at original line {l} was removed: the kernel is race-free without it"
+        )?;
     }
     Ok(())
 }

@@ -134,10 +134,48 @@ impl FixStatus {
 
 /// An inserted barrier: its line in the fixed file, and the line of the statement it
 /// follows (or of the block it opens) in the original.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inserted {
     pub line: u32,
     pub after_line: u32,
+    /// Why it is there (AutoSync synthesis only).
+    pub why: Option<Explained>,
+}
+
+/// [`synth::explain::BarrierWhy`] in terms of the source: lines, not labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// "after line 5", "at the top of the block at line 3".
+    pub place: String,
+    pub cost: f64,
+    pub fixes: Vec<ExplainedRace>,
+    pub rejected: Vec<ExplainedRejection>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedRace {
+    pub array: String,
+    pub kind: String,
+    pub first_line: u32,
+    pub second_line: u32,
+    /// "in the same barrier interval", "within one iteration of the loop at line 4",
+    /// "across iterations of the loop at line 4".
+    pub how: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedRejection {
+    pub place: String,
+    pub line: u32,
+    pub cost: f64,
+    pub why: String,
+}
+
+/// One text edit of the fixed file, with what it does (for review suggestions).
+#[derive(Clone, Debug)]
+pub struct EditInfo {
+    pub edit: rewrite::Edit,
+    pub what: String,
 }
 
 pub struct KernelFix {
@@ -159,6 +197,8 @@ pub struct KernelFix {
 pub struct FileFix {
     pub kernels: Vec<KernelFix>,
     pub fixed_text: String,
+    /// The edits that turn the original text into `fixed_text`.
+    pub edits: Vec<EditInfo>,
 }
 
 impl FileFix {
@@ -178,6 +218,8 @@ struct KernelEdits {
     /// Inserted barriers with the line they follow in the original, and the braces they
     /// need (`None`), in the order they must be applied.
     insert: Vec<(rewrite::Edit, Option<u32>)>,
+    /// For each of `insert`: why the barrier is there.
+    why: Vec<Option<Explained>>,
     remove: Vec<(rewrite::Edit, u32)>,
 }
 
@@ -215,18 +257,51 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         at.push((ins, rem));
     }
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
-    for ((fix, e), (ins, _)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
-        for ((_, after_line), i) in e.insert.iter().zip(ins) {
+    let mut what = vec![String::new(); edits.len()];
+    let barrier = src.lang.barrier();
+    for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
+        for (((_, after_line), why), i) in e.insert.iter().zip(&e.why).zip(ins) {
             if let Some(after_line) = after_line {
+                if what[*i].is_empty() {
+                    what[*i] = match why.as_ref().filter(|w| !w.fixes.is_empty()) {
+                        Some(w) => format!(
+                            "Insert `{barrier}` {}: it removes {}.",
+                            w.place,
+                            races_phrase(&w.fixes)
+                        ),
+                        None => format!(
+                            "Insert `{barrier}` after line {after_line} (kernel `{}`).",
+                            fix.name
+                        ),
+                    };
+                }
                 fix.inserted.push(Inserted {
                     line: lines[*i],
                     after_line: *after_line,
+                    why: why.clone(),
                 });
+            } else if what[*i].is_empty() {
+                what[*i] = "Add braces around the body so that a barrier can go into it.".to_string();
             }
+        }
+        for ((_, l), i) in e.remove.iter().zip(rem) {
+            what[*i] = format!(
+                "Remove the barrier at line {l}: kernel `{}` is race-free without it.",
+                fix.name
+            );
         }
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
     }
-    Ok(FileFix { kernels, fixed_text })
+    let edits = edits
+        .into_iter()
+        .zip(what)
+        .map(|(edit, what)| EditInfo { edit, what })
+        .collect();
+    Ok(FileFix {
+        kernels,
+        fixed_text,
+        edits,
+    })
 }
 
 /// Kernels that share their source (instantiations of one template) must agree on the
@@ -263,6 +338,7 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                     ));
                 }
                 all_edits[a].insert.clear();
+                all_edits[a].why.clear();
                 all_edits[a].remove.clear();
             }
         }
@@ -305,6 +381,7 @@ fn fix_kernel(
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
+        why: Vec::new(),
         remove: Vec::new(),
     };
     let s = match result {
@@ -345,11 +422,22 @@ fn fix_kernel(
     }
     match rewrite::insert_at(&src.text, &tree, &inserted, src.lang.barrier()) {
         Ok(ins) => {
+            let explained = s
+                .trace
+                .as_ref()
+                .map(|t| synth::explain::explain(&tree, t, &inserted, cost));
             let mut line_of = vec![None; ins.edits.len()];
-            for (&l, &i) in inserted.iter().zip(&ins.of_label) {
+            let mut why = vec![None; ins.edits.len()];
+            for (n, (&l, &i)) in inserted.iter().zip(&ins.of_label).enumerate() {
                 line_of[i] = Some(tree.line(l));
+                why[i] = explained
+                    .as_ref()
+                    .and_then(|e| e.get(n))
+                    .zip(s.trace.as_ref())
+                    .map(|(w, t)| explained_in_source(&tree, t, w));
             }
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
+            edits.why.extend(why);
         }
         Err(l) => bail!(
             "{}: kernel `{}`: cannot write a barrier after {} into the source",
@@ -364,4 +452,125 @@ fn fix_kernel(
         fix.status = FixStatus::Fixed;
     }
     Ok((fix, edits))
+}
+
+/// An explanation in terms of source lines.
+fn explained_in_source(
+    tree: &LabelTree,
+    trace: &synth::explain::Trace,
+    w: &synth::explain::BarrierWhy,
+) -> Explained {
+    use synth::explain::{Why, place_name};
+    let race_words = |i: usize| {
+        let r = &trace.races[i].race;
+        races_phrase(&[ExplainedRace {
+            array: r.array.clone(),
+            kind: r.kind(),
+            first_line: r.first.span.line,
+            second_line: r.second.span.line,
+            how: String::new(),
+        }])
+    };
+    let fixes = w
+        .fixes
+        .iter()
+        .map(|&(i, j)| {
+            let rt = &trace.races[i];
+            let how = match (j, rt.options.loops.last()) {
+                (_, None) => "in the same barrier interval".to_string(),
+                (0, Some(l)) => format!("within one iteration of the loop at line {}", tree.line(*l)),
+                (j, _) => format!(
+                    "across iterations of the loop at line {}",
+                    tree.line(rt.options.loops[j - 1])
+                ),
+            };
+            ExplainedRace {
+                array: rt.race.array.clone(),
+                kind: rt.race.kind(),
+                first_line: rt.race.first.span.line,
+                second_line: rt.race.second.span.line,
+                how,
+            }
+        })
+        .collect();
+    let rejected = w
+        .rejected
+        .iter()
+        .map(|r| {
+            let why = match &r.why {
+                Why::Diverges { block } => format!(
+                    "a barrier there diverges: threads of a block disagree on the guard of the block at line {}",
+                    tree.line(*block)
+                ),
+                Why::StillRacing { race, intra, inter } => format!(
+                    "tried: {} was still there{}",
+                    race_words(*race),
+                    match (intra, inter) {
+                        (true, true) => " (within and across loop iterations)",
+                        (false, true) => " (across loop iterations)",
+                        _ => "",
+                    }
+                ),
+                Why::NeedsIntra { race } => format!(
+                    "{} happens within one loop iteration; a barrier there only separates iterations",
+                    race_words(*race)
+                ),
+                Why::NeedsInter { race } => format!(
+                    "{} happens across loop iterations; a barrier there does not separate them",
+                    race_words(*race)
+                ),
+                Why::MissesOther { race } => format!(
+                    "a barrier there does not remove {}, which this one also removes: the placement would \
+                     need another barrier",
+                    race_words(*race)
+                ),
+                Why::Tie => "as cheap; of equally cheap places autosync takes the first in program order".to_string(),
+                Why::CostlierOverall => "the placement as a whole would cost more with a barrier there".to_string(),
+            };
+            ExplainedRejection {
+                place: place_name(tree, r.at),
+                line: tree.line(r.at),
+                cost: r.cost,
+                why,
+            }
+        })
+        .collect();
+    Explained {
+        place: place_name(tree, w.at),
+        cost: w.cost,
+        fixes,
+        rejected,
+    }
+}
+
+/// "the read-write race on `A` between line 5 and line 7 and the write-write race on `B`
+/// at line 9": the races of an explanation, those on the same pair of lines together.
+pub fn races_phrase(fixes: &[ExplainedRace]) -> String {
+    let mut groups: Vec<(&str, u32, u32, Vec<&str>)> = Vec::new();
+    for f in fixes {
+        match groups
+            .iter_mut()
+            .find(|g| (g.0, g.1, g.2) == (f.array.as_str(), f.first_line, f.second_line))
+        {
+            Some(g) if !g.3.contains(&f.kind.as_str()) => g.3.push(&f.kind),
+            Some(_) => {}
+            None => groups.push((&f.array, f.first_line, f.second_line, vec![&f.kind])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .into_iter()
+        .map(|(array, a, b, kinds)| {
+            let (noun, kinds) = if kinds.len() > 1 {
+                ("races", kinds.join(" and "))
+            } else {
+                ("race", kinds.concat())
+            };
+            if a == b {
+                format!("the {kinds} {noun} on `{array}` at line {a}")
+            } else {
+                format!("the {kinds} {noun} on `{array}` between line {a} and line {b}")
+            }
+        })
+        .collect();
+    parts.join(" and ")
 }

@@ -19,6 +19,7 @@ use oracle::{Oracle, Race};
 use z3::ast::Bool;
 use z3::{Optimize, SatResult};
 
+use crate::explain::Trace;
 use crate::placement::{RaceOptions, race_options};
 use crate::{NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, hopeless};
 
@@ -43,6 +44,8 @@ struct Encoding<'t> {
     races: BTreeMap<(Label, Label), (RaceOptions, Vec<Bool>)>,
     /// Blocks excluded because a barrier in them diverged.
     excluded: Vec<Label>,
+    /// What `--explain` reports (recorded only, never read by the algorithm).
+    trace: Trace,
 }
 
 impl<'t> Encoding<'t> {
@@ -64,6 +67,7 @@ impl<'t> Encoding<'t> {
             l,
             races: BTreeMap::new(),
             excluded: Vec::new(),
+            trace: Trace::default(),
         }
     }
 
@@ -91,6 +95,7 @@ impl<'t> Encoding<'t> {
         if use_types {
             self.add_race_types(&p, race);
         }
+        self.trace.race(&ro, race, use_types);
         self.races.insert(key, (ro, p));
     }
 
@@ -111,7 +116,14 @@ impl<'t> Encoding<'t> {
     }
 
     /// Line 29: the race survived this model, so its `P` assignment is wrong.
-    fn block_assignment(&self, key: (Label, Label), model: &z3::Model, race: &Race, use_types: bool) {
+    fn block_assignment(
+        &mut self,
+        key: (Label, Label),
+        chosen: &[Label],
+        model: &z3::Model,
+        race: &Race,
+        use_types: bool,
+    ) {
         let Some((_, p)) = self.races.get(&key) else {
             return;
         };
@@ -126,10 +138,12 @@ impl<'t> Encoding<'t> {
         if use_types {
             self.add_race_types(p, race);
         }
+        self.trace.blocked(key, chosen, race);
     }
 
-    /// Line 25: no barrier directly inside `block`.
-    fn exclude_block(&mut self, block: Label) {
+    /// Line 25: no barrier directly inside `block` (`at`: the barrier that diverged).
+    fn exclude_block(&mut self, block: Label, at: Label) {
+        self.trace.excluded(block, at);
         for c in self.tree.children_of(block) {
             if let Some(v) = self.l.get(&c) {
                 self.opt.assert(v.not());
@@ -234,19 +248,21 @@ pub fn synthesize(
         if !report.divergences.is_empty() {
             for d in &report.divergences {
                 let after = ids.iter().position(|id| *id == d.stmt).map(|i| chosen[i]);
-                if let Some(block) = after.and_then(|a| block_of(&tree, a)) {
-                    enc.exclude_block(block);
+                if let Some((a, block)) = after.and_then(|a| Some((a, block_of(&tree, a)?))) {
+                    enc.exclude_block(block, a);
                 }
             }
             continue;
         }
         if report.races.is_empty() {
-            return Ok(run.finish(Outcome::Fixed, chosen));
+            let mut s = run.finish(Outcome::Fixed, chosen);
+            s.trace = Some(enc.trace);
+            return Ok(s);
         }
         for r in &report.races {
             let Some(key) = location(&tree, r) else { continue };
             if enc.races.contains_key(&key) {
-                enc.block_assignment(key, &model, r, opts.use_race_types);
+                enc.block_assignment(key, &chosen, &model, r, opts.use_race_types);
             } else {
                 // A race the first answer did not mention (a testing oracle can find more
                 // once barriers change what it explores): constrain it like the others.

@@ -12,6 +12,7 @@ use oracle::{Oracle, OracleError, Race, Report};
 
 pub mod autosync;
 pub mod cost;
+pub mod explain;
 pub mod naive;
 pub mod placement;
 
@@ -60,6 +61,9 @@ pub struct Synthesis {
     pub stats: Stats,
     /// Notes the oracle attached to its answers (bounds reached, ...), deduplicated.
     pub notes: Vec<String>,
+    /// What the refinement loop tried, for [`explain::explain`] (AutoSync runs that
+    /// ended `Fixed`; `None` otherwise).
+    pub trace: Option<explain::Trace>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -178,6 +182,7 @@ impl<'a> Run<'a> {
             kernel: k,
             stats,
             notes: self.notes,
+            trace: None,
         }
     }
 
