@@ -48,11 +48,7 @@ fn realistic(c: &mut Criterion) {
         let (kernels, launch) = autosync_benches::suite::load(&path).expect("realistic kernel loads");
         let k = kernels[0].clone();
         let stripped = k.without_movable_barriers();
-        let opts = || CheckOptions {
-            block_dim: launch.0,
-            grid_dim: launch.1,
-            ..CheckOptions::default()
-        };
+        let opts = || launch.clone();
         c.bench_function(&format!("static oracle call {file} (fresh verifier)"), |b| {
             b.iter(|| {
                 let mut o = oracle::verifier::StaticVerifier::new(opts());

@@ -18,13 +18,8 @@ pub enum Which {
     Dynamic,
 }
 
-/// A fresh oracle for one launch configuration.
-pub fn oracle(which: Which, launch: kpl::header::Launch) -> Box<dyn Oracle> {
-    let opts = CheckOptions {
-        block_dim: launch.0,
-        grid_dim: launch.1,
-        ..CheckOptions::default()
-    };
+/// A fresh oracle with these options (launch, warp size).
+pub fn oracle(which: Which, opts: CheckOptions) -> Box<dyn Oracle> {
     match which {
         Which::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
         Which::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
@@ -115,10 +110,10 @@ fn one_line(s: &str) -> String {
 }
 
 /// Runs one strategy on the stripped kernel and re-checks its result.
-fn run_strategy(stripped: &kpl::Kernel, naive: bool, which: Which, launch: kpl::header::Launch) -> Run {
+fn run_strategy(stripped: &kpl::Kernel, naive: bool, which: Which, launch: &CheckOptions) -> Run {
     let cost = PaperCost::default();
     let opts = SynthOptions::new(&cost);
-    let mut o = oracle(which, launch);
+    let mut o = oracle(which, launch.clone());
     let start = Instant::now();
     let result: Result<Synthesis, _> = if naive {
         synth::naive(stripped, o.as_mut(), &opts)
@@ -150,7 +145,7 @@ fn run_strategy(stripped: &kpl::Kernel, naive: bool, which: Which, launch: kpl::
             error: Some(one_line(&format!("no solution: {}", why.reason))),
         };
     }
-    let (verified, error) = match oracle(which, launch).check(&s.kernel) {
+    let (verified, error) = match oracle(which, launch.clone()).check(&s.kernel) {
         Ok(r) if r.is_clean() => (true, None),
         Ok(r) => (
             false,
@@ -235,8 +230,8 @@ pub fn measure(entry: &Entry, which: Which) -> Vec<Row> {
                 cost_original: Some(synth::placement_cost(k, &cost)),
                 candidates: Some(candidates),
                 paper,
-                naive: Some(run_strategy(&stripped, true, which, launch)),
-                autosync: Some(run_strategy(&stripped, false, which, launch)),
+                naive: Some(run_strategy(&stripped, true, which, &launch)),
+                autosync: Some(run_strategy(&stripped, false, which, &launch)),
                 error: None,
             }
         })

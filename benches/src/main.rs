@@ -30,7 +30,7 @@ fn scalability(which: Which, svg: Option<PathBuf>) -> Result<()> {
             let reps = 3;
             let mut total = 0.0;
             for _ in 0..reps {
-                let mut o = harness::oracle(which, (None, None));
+                let mut o = harness::oracle(which, oracle::CheckOptions::default());
                 let start = Instant::now();
                 o.check(&k)?;
                 total += start.elapsed().as_secs_f64() * 1e3;

@@ -38,14 +38,23 @@ pub fn entries(root: &Path, names: &[&str]) -> std::io::Result<Vec<Entry>> {
     Ok(out)
 }
 
-/// The kernels of a benchmark file and the launch its header comment gives.
-pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, kpl::header::Launch)> {
+/// The kernels of a benchmark file and the oracle options its header comment gives
+/// (launch sizes, `--warp-sync`).
+pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, oracle::CheckOptions)> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let kernels = match path.extension().and_then(|x| x.to_str()) {
         Some("cu") => kpl::cuda::parse(path, &text, &kpl::cuda::Options::default())
             .map_err(|e| anyhow::anyhow!("{e}"))?,
         _ => kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?,
     };
-    let launch = kpl::header::header_launch(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok((kernels, launch))
+    let header = |e: String| anyhow::anyhow!("{}: {e}", path.display());
+    let (block_dim, grid_dim) = kpl::header::header_launch(&text).map_err(header)?;
+    let warp_size = kpl::header::header_warp_size(&text).map_err(header)?;
+    let opts = oracle::CheckOptions {
+        block_dim,
+        grid_dim,
+        warp_size,
+        ..oracle::CheckOptions::default()
+    };
+    Ok((kernels, opts))
 }

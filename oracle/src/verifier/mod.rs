@@ -147,13 +147,27 @@ fn screen(ck: &Checker, sum: &Summary, many_blocks: bool) -> Screen {
     for array in arrays {
         let accs: Vec<&AccessFact> = sum.accesses.iter().filter(|a| a.array == array).collect();
         let global = accs.first().is_some_and(|a| a.space == Space::Global);
-        let limit = accs.len() + SCREEN_SLACK;
+        let pairs = accs
+            .iter()
+            .enumerate()
+            .map(|(i, a)| accs[i..].iter().filter(|b| conflicting(a, b)).count())
+            .sum::<usize>();
+        // Few pairs are cheaper to ask one by one than to screen (a grouped query over
+        // loops is much harder than a pair query); a screen that gives up must not
+        // cost much more than the pair queries it tried to save.
+        if pairs < SCREEN_MIN_PAIRS {
+            continue;
+        }
+        let budget_ms = u32::try_from(pairs / 2).unwrap_or(u32::MAX).clamp(50, 1_000);
+        // Many pairs racing without barriers (a synchronized kernel): the screen cannot
+        // pay off, give up early.
+        let limit = 1 + accs.len() / 16;
         let mut scopes = vec![(Scope::SameBlock, &mut out.same)];
         if global && many_blocks {
             scopes.push((Scope::CrossBlock, &mut out.cross));
         }
         for (scope, proved) in scopes {
-            let Some(named) = ck.may_race(&accs, scope, limit, SCREEN_TIMEOUT_MS) else {
+            let Some(named) = ck.may_race(&accs, scope, limit, budget_ms) else {
                 continue;
             };
             for (i, a) in accs.iter().enumerate() {
@@ -168,13 +182,8 @@ fn screen(ck: &Checker, sum: &Summary, many_blocks: bool) -> Screen {
     out
 }
 
-/// Solver time for one screening query: a grouped query is harder than a pair query,
-/// and giving up costs every per-pair query of the array.
-const SCREEN_TIMEOUT_MS: u32 = 1_000;
-
-/// How many more racing pairs than accesses a screening query may name before the
-/// per-pair queries take over.
-const SCREEN_SLACK: usize = 8;
+/// Arrays with fewer conflicting pairs of accesses are not screened.
+const SCREEN_MIN_PAIRS: usize = 150;
 
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
 /// the cached one is undecided under a shorter timeout.

@@ -448,15 +448,17 @@ impl Checker<'_> {
     /// linear in the number of race-free accesses instead of quadratic.
     ///
     /// Returns the named pairs (indices into `accs`, first ≤ second), or `None` when
-    /// the solver gives up or more than `limit` pairs come out (then every pair needs
-    /// its own queries). Warp lock step is ignored here (more pairs: sound).
+    /// the solver gives up, more than `limit` pairs come out or the queries take more
+    /// than `budget_ms` together (then every pair needs its own queries). Warp lock
+    /// step is ignored here (more pairs: sound).
     pub fn may_race(
         &self,
         accs: &[&AccessFact],
         scope: Scope,
         limit: usize,
-        timeout_ms: u32,
+        budget_ms: u32,
     ) -> Option<Vec<(usize, usize)>> {
+        let start = std::time::Instant::now();
         use z3::ast::Int;
         let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
@@ -527,6 +529,8 @@ impl Checker<'_> {
                 let get = |x: &Int| m.eval(x, true).and_then(|v| v.as_i64());
                 (get(&sel[0]), get(&sel[1]))
             };
+            let spent = u32::try_from(start.elapsed().as_millis()).unwrap_or(u32::MAX);
+            let timeout_ms = budget_ms.checked_sub(spent).filter(|t| *t > 0)?;
             match self.solve(&fs, timeout_ms, pick) {
                 Ok(None) => return Some(found),
                 Ok(Some((Some(i), Some(j)))) if found.len() < limit => {
