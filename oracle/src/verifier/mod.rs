@@ -103,8 +103,8 @@ pub struct StaticVerifier {
     /// Solver time for one check; once spent, the remaining questions count as
     /// undecided (possible defects, with a note) instead of running.
     pub budget_ms: u64,
-    /// Screen each array's accesses with grouped queries before the per-pair ones
-    /// ([`Checker::may_race`]); off only to measure what it saves.
+    /// Screen the accesses of arrays whose per-pair queries take long with grouped
+    /// queries ([`Checker::may_race`]); off only to measure what it saves.
     pub screening: bool,
     cache: Option<Cache>,
 }
@@ -121,7 +121,7 @@ struct Cache {
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
-    /// Pairs that cannot race at all (see [`Checker::may_race`]), computed once.
+    /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
     screen: Option<Screen>,
 }
 
@@ -129,6 +129,8 @@ struct Cache {
 /// unable to race, within a block and across blocks.
 #[derive(Default)]
 struct Screen {
+    /// The arrays screened so far.
+    arrays: HashSet<String>,
     same: HashSet<(StmtId, StmtId)>,
     cross: HashSet<(StmtId, StmtId)>,
 }
@@ -137,53 +139,66 @@ fn pair_key(a: &AccessFact, b: &AccessFact) -> (StmtId, StmtId) {
     (a.stmt.min(b.stmt), a.stmt.max(b.stmt))
 }
 
-/// Screens every array's accesses (one query per array and scope, plus one per pair
-/// that may race): the pairs left unnamed need no per-pair query.
-fn screen(ck: &Checker, sum: &Summary, many_blocks: bool) -> Screen {
-    let mut out = Screen::default();
-    let mut arrays: Vec<&str> = sum.accesses.iter().map(|a| a.array.as_str()).collect();
-    arrays.sort_unstable();
-    arrays.dedup();
-    for array in arrays {
-        let accs: Vec<&AccessFact> = sum.accesses.iter().filter(|a| a.array == array).collect();
-        let global = accs.first().is_some_and(|a| a.space == Space::Global);
-        let pairs = accs
-            .iter()
-            .enumerate()
-            .map(|(i, a)| accs[i..].iter().filter(|b| conflicting(a, b)).count())
-            .sum::<usize>();
-        // Few pairs are cheaper to ask one by one than to screen (a grouped query over
-        // loops is much harder than a pair query); a screen that gives up must not
-        // cost much more than the pair queries it tried to save.
-        if pairs < SCREEN_MIN_PAIRS {
+/// Screens one array's accesses (one grouped query per scope, plus one per pair that
+/// may race): the pairs left unnamed need no per-pair query.
+fn screen_array(
+    ck: &Checker,
+    sum: &Summary,
+    array: &str,
+    many_blocks: bool,
+    budget_ms: u32,
+    out: &mut Screen,
+) {
+    let accs: Vec<&AccessFact> = sum.accesses.iter().filter(|a| a.array == array).collect();
+    let global = accs.first().is_some_and(|a| a.space == Space::Global);
+    // Many pairs racing without barriers (a synchronized kernel): the screen cannot
+    // pay off, give up early.
+    let limit = 1 + accs.len() / 16;
+    let mut scopes = vec![(Scope::SameBlock, &mut out.same)];
+    if global && many_blocks {
+        scopes.push((Scope::CrossBlock, &mut out.cross));
+    }
+    for (scope, proved) in scopes {
+        let Some(named) = ck.may_race(&accs, scope, limit, budget_ms) else {
             continue;
-        }
-        let budget_ms = u32::try_from(pairs / 2).unwrap_or(u32::MAX).clamp(50, 1_000);
-        // Many pairs racing without barriers (a synchronized kernel): the screen cannot
-        // pay off, give up early.
-        let limit = 1 + accs.len() / 16;
-        let mut scopes = vec![(Scope::SameBlock, &mut out.same)];
-        if global && many_blocks {
-            scopes.push((Scope::CrossBlock, &mut out.cross));
-        }
-        for (scope, proved) in scopes {
-            let Some(named) = ck.may_race(&accs, scope, limit, budget_ms) else {
-                continue;
-            };
-            for (i, a) in accs.iter().enumerate() {
-                for (j, b) in accs.iter().enumerate().skip(i) {
-                    if conflicting(a, b) && !named.contains(&(i, j)) {
-                        proved.insert(pair_key(a, b));
-                    }
+        };
+        for (i, a) in accs.iter().enumerate() {
+            for (j, b) in accs.iter().enumerate().skip(i) {
+                if conflicting(a, b) && !named.contains(&(i, j)) {
+                    proved.insert(pair_key(a, b));
                 }
             }
         }
     }
-    out
 }
 
-/// Arrays with fewer conflicting pairs of accesses are not screened.
-const SCREEN_MIN_PAIRS: usize = 150;
+/// An array's accesses are screened once its remaining pair queries are expected (at
+/// the rate of the ones done so far) to take longer than this: small kernels never pay
+/// for a grouped query (much harder than a pair query when barriers synchronize the
+/// array), large ones stay about linear. The screen may spend what it is to save.
+const SCREEN_WORTH_MS: f64 = 50.0;
+
+/// Pairs of an array its rate is measured on before screening is considered.
+const SCREEN_SAMPLE: usize = 4;
+
+/// Per array: conflicting pairs, pairs asked so far, time spent on them.
+#[derive(Default)]
+struct PairProgress {
+    total: usize,
+    done: usize,
+    spent: std::time::Duration,
+}
+
+impl PairProgress {
+    /// Expected milliseconds for the pairs not asked yet.
+    fn remaining_ms(&self) -> f64 {
+        if self.done < SCREEN_SAMPLE {
+            return 0.0;
+        }
+        let rate = self.spent.as_secs_f64() * 1e3 / self.done as f64;
+        rate * self.total.saturating_sub(self.done) as f64
+    }
+}
 
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
 /// the cached one is undecided under a shorter timeout.
@@ -318,12 +333,13 @@ impl Oracle for StaticVerifier {
             }
         }
 
-        let screened = match cache.screen.take() {
-            Some(s) => s,
-            None if self.screening => screen(&checker, &sum, many_blocks),
-            None => Screen::default(),
-        };
+        let mut screened = cache.screen.take().unwrap_or_default();
         let accesses = &sum.accesses;
+        let mut progress: HashMap<&str, PairProgress> = HashMap::new();
+        for (i, a) in accesses.iter().enumerate() {
+            let n = accesses[i..].iter().filter(|b| conflicting(a, b)).count();
+            progress.entry(a.array.as_str()).or_default().total += n;
+        }
         for i in 0..accesses.len() {
             for j in i..accesses.len() {
                 let (a, b) = if accesses[i].pos <= accesses[j].pos {
@@ -334,6 +350,14 @@ impl Oracle for StaticVerifier {
                 if !conflicting(a, b) {
                     continue;
                 }
+                let expected = progress
+                    .get(a.array.as_str())
+                    .map_or(0.0, PairProgress::remaining_ms);
+                if self.screening && expected > SCREEN_WORTH_MS && screened.arrays.insert(a.array.clone()) {
+                    let budget_ms = expected.min(1_000.0) as u32;
+                    screen_array(&checker, &sum, &a.array, many_blocks, budget_ms, &mut screened);
+                }
+                let started = std::time::Instant::now();
                 let timeouts = [self.timeout_ms.min(SHORT_TIMEOUT_MS), self.timeout_ms];
                 let key = pair_key(a, b);
                 let scopes = Scopes {
@@ -344,6 +368,10 @@ impl Oracle for StaticVerifier {
                     continue;
                 }
                 let found = PairRace::find(&checker, &mut cache, a, b, scopes, timeouts);
+                if let Some(p) = progress.get_mut(a.array.as_str()) {
+                    p.done += 1;
+                    p.spent += started.elapsed();
+                }
                 report.notes.extend(found.notes);
                 if found.intra || !found.inter.is_empty() {
                     report.races.push(Race {

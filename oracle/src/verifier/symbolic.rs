@@ -678,7 +678,7 @@ impl Exec<'_> {
         // the start-of-iteration values as opaque atoms; repeated until the uniformity
         // classes of those atoms are stable.
         let mut classes: Vec<Class> = carried.iter().map(|v| self.class(&env0[v])).collect();
-        let (starts, ends, guard0) = loop {
+        let (starts, ends, guard0, analysis_exits) = loop {
             let starts: Vec<T> = carried
                 .iter()
                 .zip(&classes)
@@ -714,7 +714,7 @@ impl Exec<'_> {
                 .map(|(v, e)| self.class(&env0[v]).max(self.class(e)))
                 .collect();
             if new == classes {
-                break (starts, ends, guard0);
+                break (starts, ends, guard0, (inner.ret, inner.brk));
             }
             classes = new;
         };
@@ -766,19 +766,26 @@ impl Exec<'_> {
                 exit_jumps,
             });
         }
-        let mut inner = State {
-            env,
-            path: b.tt(),
-            ret: b.ff(),
-            brk: b.ff(),
-            cont: b.ff(),
-            ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
+        // The final pass, which records the body's facts. Inside an outer loop's
+        // analysis pass nothing is recorded, and the analysis pass's exits (whose
+        // classes bound the final pass's: the start atoms have the fixpoint classes)
+        // are all that is needed; skipping the pass keeps nests linear instead of
+        // exponential in their depth.
+        let (ret, brk) = if self.record {
+            let mut inner = State {
+                env,
+                path: b.tt(),
+                ret: b.ff(),
+                brk: b.ff(),
+                cont: b.ff(),
+                ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
+            };
+            self.block(body, &mut inner);
+            (inner.ret, inner.brk)
+        } else {
+            analysis_exits
         };
-        self.block(body, &mut inner);
-        let trip_class = self
-            .class(&guard)
-            .max(self.class(&inner.ret))
-            .max(self.class(&inner.brk));
+        let trip_class = self.class(&guard).max(self.class(&ret)).max(self.class(&brk));
         if let Some(id) = trip_id {
             self.atoms[id].class = trip_class;
         }
@@ -800,7 +807,7 @@ impl Exec<'_> {
         }
         if has_return {
             // Whether a thread returned depends on how many iterations it ran, too.
-            let ret_class = self.class(&inner.ret).max(trip_class);
+            let ret_class = self.class(&ret).max(trip_class);
             let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer);
             let returned = b.and(active_entry, b.truthy(r));
             st.ret = b.or(st.ret.clone(), returned);
