@@ -962,7 +962,21 @@ impl<'p, 't> Lowerer<'p, 't> {
             .and_then(|l| named_children(l).into_iter().find(|c| c.kind() != "comment"))
             .or_else(|| n.child_by_field_name("index"))
             .ok_or_else(|| self.unsupported(n, "subscript", ""))?;
-        let bv = self.rvalue(base)?;
+        let bv = match self.expr(base)? {
+            Ref::V(v) => v,
+            Ref::L(lv) => {
+                let union = match &lv {
+                    LVal::Var(id) => self.vars[*id].ty.is_union(),
+                    LVal::Mem(_, ty) | LVal::Private(ty) => ty.is_union(),
+                };
+                if union {
+                    // An array member of a union: part of the union's one cell.
+                    self.rvalue(idx)?;
+                    return Ok(lv);
+                }
+                self.read(&lv, base)?
+            }
+        };
         let iv = self.rvalue(idx)?;
         if !bv.ty.is_pointer_like() {
             if let V::Ptr(_) = bv.v {

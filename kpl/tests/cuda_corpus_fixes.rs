@@ -1,0 +1,51 @@
+//! Regressions for constructs of the GPUVerify benchmark style that the corpus in
+//! `tests/corpus/` found the front end mishandling, one test per fix.
+
+mod common;
+
+use common::lower_text;
+
+/// Unions are one opaque cell that every member names: reads of any member are
+/// arbitrary (a write through another member may have changed it), and all accesses to a
+/// union in memory touch the same cell. Anonymous struct members join the enclosing struct.
+#[test]
+fn unions_are_one_opaque_cell_and_anonymous_structs_are_flattened() {
+    let src = r#"union Word { unsigned int u; unsigned char b[4]; };
+struct Node { int key; union { int child[2]; struct { int left, right; }; }; };
+__global__ void k(int *a, Node *nodes) {
+    __shared__ Word w[64];
+    __shared__ Node sn[64];
+    Word x;
+    x.u = threadIdx.x;
+    a[x.b[0]] = 1;
+    w[threadIdx.x].u = threadIdx.x;
+    w[threadIdx.x].b[1] = 3;
+    sn[threadIdx.x].key = 1;
+    sn[threadIdx.x].left = 2;
+    int r = sn[(threadIdx.x + 1) % 64].child[1];
+    a[threadIdx.x + 64] = r + nodes[threadIdx.x].right;
+}
+"#;
+    assert_eq!(
+        lower_text(src),
+        r#"kernel k(global a[], global nodes[], shared w[], shared sn[]) {
+    local _;
+    local _i;
+    a[_i] = 1;
+    havoc _;
+    w[tid] = _;
+    havoc _;
+    w[tid] = _;
+    sn[tid * 2] = 1;
+    havoc _;
+    sn[tid * 2 + 1] = _;
+    local r;
+    _ = sn[(tid + 1) % 64 * 2 + 1];
+    havoc r;
+    _ = nodes[tid * 2 + 1];
+    havoc _;
+    a[tid + 64] = _;
+}
+"#
+    );
+}
