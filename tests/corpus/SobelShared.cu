@@ -1,6 +1,7 @@
 //pass
 //--blockDim=[16,4] --gridDim=[8,128]
 //expect: verified
+//expect-tool: race (false alarm: `short ib` — the front end havocs a narrowing conversion to a signed 16-bit type, so the strided loop variable loses its value)
 
 #define RADIUS 1
 #define BlockWidth 80

@@ -1,6 +1,6 @@
 //fail
 //--blockDim=64 --gridDim=4
-//expect: race 9 10
+//expect: race 8 9
 
 // A plain read of a counter that other blocks update atomically.
 __global__ void countAndPeek(unsigned int *counter, unsigned int *seen)

@@ -1,6 +1,6 @@
 //pass
 //--blockDim=128 --gridDim=64 --warp-sync=32
-//expect: race
+//expect: race 24 29
 //note: the unrolled last warp relies on warp-synchronous execution; without
 //      --warp-size 32 the accesses of the final steps race (DESIGN 4).
 
