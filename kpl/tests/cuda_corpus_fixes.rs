@@ -49,3 +49,21 @@ __global__ void k(int *a, Node *nodes) {
 "#
     );
 }
+
+/// `-DNAME=VALUE` flags in the GPUVerify header comment are macros of the file; `-D`
+/// options of the caller override them.
+#[test]
+fn header_comment_defines_are_macros() {
+    let src = "//pass\n//--blockDim=64 --gridDim=1 -DWIDTH=64 -DUSE_SHARED\n#ifndef USE_SHARED\n#error no\n#endif\n\
+               __global__ void k(int *a) { a[threadIdx.x] = WIDTH; }\n";
+    assert_eq!(
+        lower_text(src),
+        "kernel k(global a[]) {\n    a[tid] = 64;\n}\n"
+    );
+    let opts = kpl::cuda::Options {
+        defines: vec![("WIDTH".into(), "8".into())],
+        ..Default::default()
+    };
+    let ks = kpl::cuda::parse(std::path::Path::new("k.cu"), src, &opts).expect("lowers");
+    assert_eq!(kpl::print(&ks), "kernel k(global a[]) {\n    a[tid] = 8;\n}\n");
+}
