@@ -311,7 +311,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                     (_, Target::Null) => target.unwrap_or(Target::Null),
                     (None, t) | (Some(Target::Null), t) => t,
                     (Some(t), u) if t == u => t,
-                    (Some(_), _) => {
+                    (Some(t), u) => {
+                        self.request_merge(t, u);
                         return Err(self.unsupported(
                             n,
                             &format!("pointer `{}` is made to point into different arrays", info.name),
@@ -1492,7 +1493,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                     ty,
                 }
             }
-            (V::Ptr(_), V::Ptr(_)) => {
+            (V::Ptr(p), V::Ptr(q)) => {
+                self.request_merge(p.target, q.target);
                 return Err(self.unsupported(
                     n,
                     "a pointer that points into one of two arrays depending on a condition",

@@ -990,15 +990,22 @@ impl<'p, 't> Lowerer<'p, 't> {
                 (ArrayKey::Decl(d.start_byte()), name.to_string())
             };
             let cell = ty.cell_bytes();
-            let a = self.array(key, &kpl_name, ArraySpace::Shared, cell);
+            let cells = (!quals.external).then(|| ty.cells());
+            let (a, base) = self.array_at(key, &kpl_name, ArraySpace::Shared, cell, cells);
             let unit = self.arrays[a].cell;
-            let kind = if ty.is_array() {
+            let kind = if ty.is_array() && base == Expr::Int(0) {
                 VarKind::Array(Target::Array(a))
+            } else if ty.is_array() {
+                VarKind::Ptr {
+                    target: Some(Target::Array(a)),
+                    off: Offset::Fixed(base),
+                    unit,
+                }
             } else {
                 VarKind::Ref(LVal::Mem(
                     Ptr {
                         target: Target::Array(a),
-                        off: Expr::Int(0),
+                        off: base,
                         unit,
                     },
                     ty.clone(),
@@ -1335,13 +1342,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                             (a, Expr::Var(b))
                         }
                     } else {
-                        let a = self.array(ArrayKey::Param(name.clone()), &name, ArraySpace::Global, cell);
-                        let kpl = self.arrays[a].kpl.clone();
-                        self.params.push(Param::Array {
-                            name: kpl,
-                            space: crate::ir::Space::Global,
-                        });
-                        (a, Expr::Int(0))
+                        let key = ArrayKey::Param(name.clone());
+                        let merged = self.merge.contains(&key);
+                        let n_arrays = self.arrays.len();
+                        let (a, base) = self.array_at(key, &name, ArraySpace::Global, cell, None);
+                        if !merged || self.arrays.len() > n_arrays {
+                            let kpl = self.arrays[a].kpl.clone();
+                            self.params.push(Param::Array {
+                                name: kpl,
+                                space: crate::ir::Space::Global,
+                            });
+                        }
+                        (a, base)
                     };
                     let unit = self.arrays[a].cell;
                     let off = if assigned {
@@ -1497,15 +1509,22 @@ impl<'p, 't> Lowerer<'p, 't> {
                 } else {
                     ArrayKey::Global(name.to_string())
                 };
-                let a = self.array(key, name, space, ty.cell_bytes());
-                if ty.is_array() {
+                let cells = (key != ArrayKey::ExternShared).then(|| ty.cells());
+                let (a, base) = self.array_at(key, name, space, ty.cell_bytes(), cells);
+                let unit = self.arrays[a].cell;
+                if ty.is_array() && base == Expr::Int(0) {
                     VarKind::Array(Target::Array(a))
+                } else if ty.is_array() {
+                    VarKind::Ptr {
+                        target: Some(Target::Array(a)),
+                        off: Offset::Fixed(base),
+                        unit,
+                    }
                 } else {
-                    let unit = self.arrays[a].cell;
                     VarKind::Ref(LVal::Mem(
                         Ptr {
                             target: Target::Array(a),
-                            off: Expr::Int(0),
+                            off: base,
                             unit,
                         },
                         ty.clone(),
