@@ -89,7 +89,10 @@ fn expectations_are_read() {
             lines: vec![12, 15]
         })
     );
-    assert_eq!(expectation(text, "//expect-tool:").map(|e| e.lines), Some(vec![3]));
+    assert_eq!(
+        expectation(text, "//expect-tool:").map(|e| e.lines),
+        Some(vec![3])
+    );
     assert_eq!(expectation("//pass\n", "//expect:"), None);
 }
 
@@ -109,7 +112,9 @@ fn every_corpus_kernel_is_checked_with_its_expected_verdict() {
         for _ in 0..2 {
             s.spawn(|| {
                 loop {
-                    let Some(p) = queue.lock().unwrap().pop() else { break };
+                    let Some(p) = queue.lock().unwrap().pop() else {
+                        break;
+                    };
                     let o = check(&p);
                     results.lock().unwrap().push((p, o));
                 }
@@ -121,7 +126,8 @@ fn every_corpus_kernel_is_checked_with_its_expected_verdict() {
     for (path, o) in results.into_inner().unwrap() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
-        let Some(expect) = expectation(&text, "//expect-tool:").or_else(|| expectation(&text, "//expect:")) else {
+        let Some(expect) = expectation(&text, "//expect-tool:").or_else(|| expectation(&text, "//expect:"))
+        else {
             failures.push(format!("{name}: no `//expect:` line"));
             continue;
         };
@@ -129,7 +135,11 @@ fn every_corpus_kernel_is_checked_with_its_expected_verdict() {
             failures.push(format!("{name}: exit {:?}: {}", o.code, o.stderr.trim()));
             continue;
         }
-        if let Some((k, v)) = o.verdicts.iter().find(|(_, v)| v == "unsupported" || v == "timeout") {
+        if let Some((k, v)) = o
+            .verdicts
+            .iter()
+            .find(|(_, v)| v == "unsupported" || v == "timeout")
+        {
             failures.push(format!("{name}: kernel `{k}` is {v}"));
             continue;
         }
@@ -141,13 +151,30 @@ fn every_corpus_kernel_is_checked_with_its_expected_verdict() {
             "verified"
         };
         if said != expect.verdict {
-            failures.push(format!("{name}: expected {}, autosync says {:?}", expect.verdict, o.verdicts));
+            failures.push(format!(
+                "{name}: expected {}, autosync says {:?}",
+                expect.verdict, o.verdicts
+            ));
         }
-        let missing: Vec<u64> = expect.lines.iter().copied().filter(|l| !o.lines.contains(l)).collect();
+        let missing: Vec<u64> = expect
+            .lines
+            .iter()
+            .copied()
+            .filter(|l| !o.lines.contains(l))
+            .collect();
         if !missing.is_empty() {
-            failures.push(format!("{name}: lines {missing:?} are not reported (reported: {:?})", o.lines));
+            failures.push(format!(
+                "{name}: lines {missing:?} are not reported (reported: {:?})",
+                o.lines
+            ));
         }
     }
     failures.sort();
-    assert!(failures.is_empty(), "{} of {} files:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -85,7 +85,10 @@ mod tests {
     fn header_defines_are_object_like_macros() {
         assert_eq!(
             header_defines("//pass\n//--blockDim=64 --gridDim=1 -DWIDTH=64 -DUSE_SHARED -D=3 -D1X\n"),
-            vec![("WIDTH".to_string(), "64".to_string()), ("USE_SHARED".to_string(), "1".to_string())]
+            vec![
+                ("WIDTH".to_string(), "64".to_string()),
+                ("USE_SHARED".to_string(), "1".to_string())
+            ]
         );
         assert!(header_defines("// -DX=1\n").is_empty());
     }

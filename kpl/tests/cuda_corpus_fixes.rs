@@ -56,10 +56,7 @@ __global__ void k(int *a, Node *nodes) {
 fn header_comment_defines_are_macros() {
     let src = "//pass\n//--blockDim=64 --gridDim=1 -DWIDTH=64 -DUSE_SHARED\n#ifndef USE_SHARED\n#error no\n#endif\n\
                __global__ void k(int *a) { a[threadIdx.x] = WIDTH; }\n";
-    assert_eq!(
-        lower_text(src),
-        "kernel k(global a[]) {\n    a[tid] = 64;\n}\n"
-    );
+    assert_eq!(lower_text(src), "kernel k(global a[]) {\n    a[tid] = 64;\n}\n");
     let opts = kpl::cuda::Options {
         defines: vec![("WIDTH".into(), "8".into())],
         ..Default::default()
@@ -133,4 +130,29 @@ fn pointers_into_several_arrays_merge_them() {
     )
     .unwrap_err();
     assert!(e.message.contains("one of two arrays"), "{e}");
+}
+
+/// Structs defined inside a function body (named, anonymous, behind a local `typedef`)
+/// are known types: their integer fields are tracked and pointer fields point somewhere.
+#[test]
+fn local_struct_definitions_are_types() {
+    let src = r#"__global__ void k(float *a, int *b) {
+    struct Pair { int i; float *p; };
+    typedef struct { int lo, hi; } Range;
+    struct { float *p; } holder;
+    holder.p = a;
+    Pair pr;
+    pr.i = threadIdx.x;
+    pr.p = a;
+    Range r;
+    r.lo = threadIdx.x * 2;
+    r.hi = r.lo + 1;
+    pr.p[pr.i] = holder.p[0];
+    b[r.hi] = 1;
+}
+"#;
+    let text = lower_text(src);
+    assert!(text.contains("a[pr_p + pr_i] = _;"), "{text}");
+    assert!(text.contains("_ = a[holder_p];"), "{text}");
+    assert!(text.contains("b[r_hi] = 1;"), "{text}");
 }

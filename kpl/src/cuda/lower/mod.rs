@@ -702,7 +702,14 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Like [`Lowerer::array`], for an array of `cells` cells (`None`: unknown size), and
     /// where it starts in the KPL array: 0, or its base when it is merged with others.
-    pub fn array_at(&mut self, key: ArrayKey, name: &str, space: ArraySpace, cell: u32, cells: Option<u64>) -> (usize, Expr) {
+    pub fn array_at(
+        &mut self,
+        key: ArrayKey,
+        name: &str,
+        space: ArraySpace,
+        cell: u32,
+        cells: Option<u64>,
+    ) -> (usize, Expr) {
         if !self.merge.contains(&key) {
             return (self.array(key, name, space, cell), Expr::Int(0));
         }

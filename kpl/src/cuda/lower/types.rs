@@ -361,7 +361,10 @@ impl<'p, 't> Lowerer<'p, 't> {
         if t.kind() == "union_specifier" {
             let mut names = Vec::new();
             if let Some(body) = t.child_by_field_name("body") {
-                for m in named_children(body).into_iter().filter(|m| m.kind() == "field_declaration") {
+                for m in named_children(body)
+                    .into_iter()
+                    .filter(|m| m.kind() == "field_declaration")
+                {
                     let mut cur = m.walk();
                     let ds: Vec<Node> = m.children_by_field_name("declarator", &mut cur).collect();
                     if ds.is_empty()
@@ -371,7 +374,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                         let mut nested = Vec::new();
                         self.anonymous_member(inner, &mut nested)?;
                         names.extend(nested.into_iter().flat_map(|(n, _)| {
-                            union_members(&n).map_or_else(|| vec![n.clone()], |ms| ms.map(str::to_string).collect())
+                            union_members(&n)
+                                .map_or_else(|| vec![n.clone()], |ms| ms.map(str::to_string).collect())
                         }));
                     }
                     for d in ds {
@@ -381,7 +385,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
             }
-            out.push((format!("{UNION_PREFIX}{}>", names.join("|")), Ty::Opaque("union".into())));
+            out.push((
+                format!("{UNION_PREFIX}{}>", names.join("|")),
+                Ty::Opaque("union".into()),
+            ));
             return Ok(());
         }
         out.extend(self.fields(t)?);
