@@ -156,3 +156,19 @@ fn local_struct_definitions_are_types() {
     assert!(text.contains("_ = a[holder_p];"), "{text}");
     assert!(text.contains("b[r_hi] = 1;"), "{text}");
 }
+
+/// A struct passed by value to the kernel may hold an array: each thread reads its own
+/// copy (arbitrary values), as with a private array.
+#[test]
+fn array_fields_of_struct_parameters_are_private_copies() {
+    let src = r#"struct Coefs { float c[16]; int n; };
+__global__ void k(float *out, Coefs co) {
+    Coefs local = co;
+    local.c[1] = 2.0f;
+    out[threadIdx.x * co.n] = co.c[threadIdx.x % 16] + local.c[1];
+}
+"#;
+    let text = lower_text(src);
+    assert!(text.starts_with("kernel k(global out[], co_n) {"), "{text}");
+    assert!(text.contains("out[tid * co_n] = _;"), "{text}");
+}

@@ -359,6 +359,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
             },
+            // A private array (a field of a struct copied as a whole): not modelled, its
+            // reads are arbitrary anyway.
+            VarKind::Array(Target::Array(a)) if self.arrays[a].space == ArraySpace::Private => {}
             VarKind::Array(_) => {
                 return Err(self.unsupported(n, "assignment to an array", ""));
             }

@@ -1455,6 +1455,16 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
                 Ty::Struct(_) => self.struct_param(&fname, fty, assigned, span, copies),
+                // An array inside the struct: the thread's own copy (reads arbitrary).
+                Ty::Array(..) => {
+                    let a = self.array(
+                        ArrayKey::Param(fname.clone()),
+                        &fname,
+                        ArraySpace::Private,
+                        fty.cell_bytes(),
+                    );
+                    VarKind::Array(Target::Array(a))
+                }
                 _ => VarKind::Arb,
             };
             fields.push(self.hidden_var(&fname, fty.clone(), kind));
