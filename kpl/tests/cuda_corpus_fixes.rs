@@ -172,3 +172,16 @@ __global__ void k(float *out, Coefs co) {
     assert!(text.starts_with("kernel k(global out[], co_n) {"), "{text}");
     assert!(text.contains("out[tid * co_n] = _;"), "{text}");
 }
+
+/// `#include <header.h>` finds a header next to the file when no `-I` folder has it;
+/// well-known system headers are still skipped even when a file of that name is there
+/// (GPUVerify ships its own `cuda.h`).
+#[test]
+fn angle_includes_fall_back_to_the_files_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("localdefs.h"), "#define LOCAL_N 7\n").unwrap();
+    std::fs::write(dir.path().join("cuda.h"), "#error not this one\n").unwrap();
+    let src = "#include <cuda.h>\n#include <localdefs.h>\n__global__ void k(int *a) { a[threadIdx.x] = LOCAL_N; }\n";
+    let ks = kpl::cuda::parse(&dir.path().join("k.cu"), src, &Default::default()).expect("lowers");
+    assert_eq!(kpl::print(&ks), "kernel k(global a[]) {\n    a[tid] = 7;\n}\n");
+}
