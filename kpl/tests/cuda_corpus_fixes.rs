@@ -185,3 +185,22 @@ fn angle_includes_fall_back_to_the_files_folder() {
     let ks = kpl::cuda::parse(&dir.path().join("k.cu"), src, &Default::default()).expect("lowers");
     assert_eq!(kpl::print(&ks), "kernel k(global a[]) {\n    a[tid] = 7;\n}\n");
 }
+
+/// An explicit specialization of a template kernel is a kernel of its own, and the
+/// primary template is not lowered again for its arguments (even when launched with them).
+#[test]
+fn explicit_kernel_specializations_are_kernels() {
+    let src = r#"template <typename T> __global__ void fill(T *a, int v) { a[threadIdx.x] = v; }
+template <> __global__ void fill<float>(float *a, int v) { a[threadIdx.x + 1] = v; }
+template __global__ void fill<int>(int *, int);
+void host(float *d) { fill<float><<<1, 32>>>(d, 3); }
+"#;
+    let ks = common::kernels(src);
+    let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["fill<int>", "fill<float>"]);
+    assert!(
+        kpl::print(&ks[1..]).contains("a[tid + 1] = v;"),
+        "{}",
+        kpl::print(&ks)
+    );
+}

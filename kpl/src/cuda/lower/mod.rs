@@ -62,7 +62,14 @@ pub struct Lowered {
 pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
     let mut out = Vec::new();
     let mut names = HashSet::new();
+    // `k<float>` with an explicit specialization is the specialization's, not the
+    // primary template's.
+    let special: HashSet<String> = (0..prog.funcs.len())
+        .filter(|&i| prog.funcs[i].global && prog.funcs[i].body.is_some())
+        .filter_map(|i| specialization_name(prog, i))
+        .collect();
     for (i, f) in prog.funcs.iter().enumerate() {
+        let primary = specialization_name(prog, i).is_none();
         if !f.global || f.body.is_none() {
             continue;
         }
@@ -71,13 +78,34 @@ pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
         }
         let mut ctx = Lowerer::new(prog, opts);
         for inst in ctx.instances(i)? {
-            if !names.insert(inst.name.clone()) {
+            if (primary && special.contains(&inst.name)) || !names.insert(inst.name.clone()) {
                 continue;
             }
             out.push(lower_merging(prog, opts, i, inst)?);
         }
     }
     Ok(out)
+}
+
+/// The name (`k<float>`) of an explicit specialization `template <> ... k<float>(...)`.
+fn specialization_name(prog: &Program, f: usize) -> Option<String> {
+    let def = &prog.funcs[f];
+    let params = def.template?;
+    if named_children(params).iter().any(|c| c.kind() != "comment") {
+        return None;
+    }
+    let mut stack = vec![def.node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_declarator" {
+            let d = n.child_by_field_name("declarator")?;
+            return (d.kind() == "template_function")
+                .then(|| prog.text(d).split_whitespace().collect::<Vec<_>>().join(""));
+        }
+        if n.kind() != "compound_statement" {
+            stack.extend(named_children(n));
+        }
+    }
+    None
 }
 
 /// Lowers one kernel, again with more arrays merged as long as a pointer is found to
@@ -766,6 +794,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                 notes: Vec::new(),
             }]);
         };
+        if let Some(name) = specialization_name(self.prog, f) {
+            // `template <> __global__ void k<float>(...)`: a kernel of its own.
+            return Ok(vec![Instance {
+                name,
+                bindings: Vec::new(),
+                notes: Vec::new(),
+            }]);
+        }
         let mut arg_lists: Vec<Node> = Vec::new();
         for inst in &self.prog.instantiations {
             if let Some(args) = instantiation_args(self.prog, *inst, &def.name) {
