@@ -199,7 +199,7 @@ void host(float *d) { fill<float><<<1, 32>>>(d, 3); }
     let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["fill<int>", "fill<float>"]);
     assert!(
-        kpl::print(&ks[1..]).contains("a[tid + 1] = v;"),
+        kpl::print(&ks[1..]).contains("a[tid + 1] = _;"),
         "{}",
         kpl::print(&ks)
     );
