@@ -204,3 +204,31 @@ void host(float *d) { fill<float><<<1, 32>>>(d, 3); }
         kpl::print(&ks)
     );
 }
+
+/// `case X: { ...; break; }` ends with its `break` like `case X: ...; break;`: the switch
+/// is an if chain, not a one-trip `while (1)` loop (which the verifier may think runs
+/// twice, reporting races across its "iterations").
+#[test]
+fn switch_cases_in_braces_are_an_if_chain() {
+    let src = r#"__global__ void k(int *a, int mode) {
+    __shared__ int s[64];
+    switch (mode) {
+    case 0:
+        s[threadIdx.x] = 1;
+        break;
+    case 1: {
+        int j = threadIdx.x + 1;
+        __syncthreads();
+        s[threadIdx.x] = j;
+        break;
+    }
+    default:
+        __syncthreads();
+    }
+    a[threadIdx.x] = s[threadIdx.x];
+}
+"#;
+    let text = lower_text(src);
+    assert!(!text.contains("while"), "{text}");
+    assert!(text.contains("if (mode == 1) {"), "{text}");
+}

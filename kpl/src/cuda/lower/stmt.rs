@@ -750,7 +750,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }),
                 None => None,
             };
-            let stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
+            let mut stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
+            // `case X: { ...; break; }`: the block's statements, so that the case ends
+            // with its `break` (an if chain rather than a one-trip loop).
+            if let Some(last) = stmts.last().copied()
+                && last.kind() == "compound_statement"
+            {
+                let inner = items(last);
+                if inner.last().is_some_and(|s| s.kind() == "break_statement") {
+                    stmts.pop();
+                    stmts.extend(inner);
+                }
+            }
             match cases.last_mut() {
                 Some((labels, prev, _)) if prev.is_empty() => {
                     labels.push(label);
