@@ -232,3 +232,53 @@ fn switch_cases_in_braces_are_an_if_chain() {
     assert!(!text.contains("while"), "{text}");
     assert!(text.contains("if (mode == 1) {"), "{text}");
 }
+
+/// A switch with fallthrough whose `break`s all end their cases is a flagged if chain:
+/// no one-trip loop, and `continue` inside it goes to the enclosing loop.
+#[test]
+fn fallthrough_switches_without_inner_breaks_are_a_flagged_chain() {
+    let src = r#"__global__ void k(int *a, int mode) {
+    for (int r = 0; r < 2; r++) {
+        switch (mode) {
+        case 1:
+            a[threadIdx.x] = 1;
+        case 2:
+            a[threadIdx.x] += 2;
+            break;
+        case 3:
+            continue;
+        default:
+            a[threadIdx.x] = 0;
+        }
+    }
+}
+"#;
+    assert_eq!(
+        lower_text(src),
+        r#"kernel k(global a[], mode) {
+    for (r = 0; r < 2; r = r + 1) {
+        local _m = 0;
+        if (_m || mode == 1) {
+            _m = 1;
+            a[tid] = 1;
+        }
+        if (_m || mode == 2) {
+            _m = 1;
+            local _t;
+            _t = a[tid];
+            a[tid] = _t + 2;
+            _m = 0;
+        }
+        if (_m || mode == 3) {
+            _m = 1;
+            continue;
+        }
+        if (_m || mode != 1 && mode != 2 && mode != 3) {
+            _m = 1;
+            a[tid] = 0;
+        }
+    }
+}
+"#
+    );
+}

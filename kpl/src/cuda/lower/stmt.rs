@@ -796,6 +796,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false));
             (ends || i + 1 == cases.len()) && !inner
         });
+        // Fallthrough, but every `break` ends its case: a flagged chain, no loop.
+        let trailing_breaks_only = cases.iter().all(|(_, stmts, _)| {
+            !stmts[..stmts.len().saturating_sub(1)]
+                .iter()
+                .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false))
+        });
         let r = if simple {
             let mut chain: Option<Block> = None;
             // Build from the last case backwards; `default` goes last.
@@ -855,6 +861,57 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             if let Some(b) = chain {
                 self.extend(b.stmts);
+            }
+            Ok(())
+        } else if trailing_breaks_only {
+            // m = 0; if (m || case1) { m = 1; ...; [m = 0 at a break] } if (m || case2) ...
+            // Labels are distinct, so once a case breaks no later label (nor `default`)
+            // can match.
+            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
+            for (labels, body, case) in &cases {
+                let breaks = body.last().is_some_and(|s| s.kind() == "break_statement");
+                let body: Vec<Node> = body
+                    .iter()
+                    .copied()
+                    .filter(|s| s.kind() != "break_statement")
+                    .collect();
+                let cond = fold::bin(crate::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
+                let ((), mut lowered) = self.in_block(|l| {
+                    l.push_scope();
+                    let r = l.stmt_list(&body);
+                    l.pop_scope();
+                    r
+                })?;
+                let mut inner = vec![self.made_stmt(
+                    StmtKind::Assign {
+                        var: m.clone(),
+                        value: Expr::Int(1),
+                    },
+                    span,
+                )];
+                inner.append(&mut lowered);
+                if breaks {
+                    inner.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: m.clone(),
+                            value: Expr::Int(0),
+                        },
+                        span,
+                    ));
+                }
+                self.emit(
+                    StmtKind::If {
+                        cond,
+                        then_blk: Block {
+                            stmts: inner,
+                            span: self.span(*case),
+                            braces: true,
+                            top: false,
+                        },
+                        else_blk: None,
+                    },
+                    span,
+                );
             }
             Ok(())
         } else {
