@@ -49,6 +49,26 @@ pub fn parse_warp_size(s: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("`{s}` is not a warp size: expected a positive integer"))
 }
 
+/// The `-DNAME` and `-DNAME=VALUE` flags of the same header comment line (GPUVerify
+/// benchmarks configure some kernels this way: `//--blockDim=64 --gridDim=1 -DWIDTH=64`),
+/// as object-like macros (`NAME` alone is `1`, as with a compiler).
+pub fn header_defines(text: &str) -> Vec<(String, String)> {
+    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
+        return Vec::new();
+    };
+    line.trim_start_matches("//")
+        .split_whitespace()
+        .filter_map(|arg| arg.strip_prefix("-D"))
+        .filter_map(|def| {
+            let (name, value) = def.split_once('=').unwrap_or((def, "1"));
+            let ident = !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            ident.then(|| (name.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
 /// `X[,Y[,Z]]` with every component ≥ 1; missing components are 1.
 pub fn parse_dim3(s: &str) -> Result<Size3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -85,6 +105,18 @@ mod tests {
         assert_eq!(header_warp_size("//--blockDim=64\n"), Ok(None));
         assert!(header_warp_size("//--warp-sync=0\n").is_err());
         assert!(header_launch("//--blockDim=0").is_err());
+    }
+
+    #[test]
+    fn header_defines_are_object_like_macros() {
+        assert_eq!(
+            header_defines("//pass\n//--blockDim=64 --gridDim=1 -DWIDTH=64 -DUSE_SHARED -D=3 -D1X\n"),
+            vec![
+                ("WIDTH".to_string(), "64".to_string()),
+                ("USE_SHARED".to_string(), "1".to_string())
+            ]
+        );
+        assert!(header_defines("// -DX=1\n").is_empty());
     }
 
     #[test]

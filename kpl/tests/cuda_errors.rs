@@ -51,12 +51,12 @@ fn unsupported_constructs_say_what_and_where() {
             "function pointers",
         ),
         (
-            "__global__ void k(int *a, int *b, int c) {\n  int *p = c ? a : b;\n  p[threadIdx.x] = 0;\n}\n",
+            "__global__ void k(int *a, short *b, int c) {\n  int *p = c ? a : (int *)b;\n  p[threadIdx.x] = 0;\n}\n",
             (2, 12),
             "one of two arrays",
         ),
         (
-            "__global__ void k(int *a, int *b) {\n  int *p = a;\n  p = b;\n}\n",
+            "__global__ void k(int *a, short *b) {\n  int *p = a;\n  p = (int *)b;\n}\n",
             (3, 3),
             "different arrays",
         ),

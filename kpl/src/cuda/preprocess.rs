@@ -1,5 +1,6 @@
 //! The C preprocessor, as much of it as CUDA kernels use: `#include "..."` (the file's
-//! folder, then the `-I` folders; `<...>` and well-known system or SDK helper headers
+//! folder, then the `-I` folders; `<...>` in the `-I` folders, then the file's folder;
+//! well-known system or SDK helper headers
 //! are skipped when not found), object-like and function-like `#define`s (with `#`,
 //! `##` and `__VA_ARGS__`), `#undef`, `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif`
 //! with `defined` and constant expressions, `#pragma once`, `#error`; other `#pragma`s
@@ -31,7 +32,12 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         expansions: 0,
         tokens: 0,
     };
-    for (name, value) in predefined(opts) {
+    // The header comment's `-D` flags, then the caller's (which win).
+    let mut defines = predefined(opts);
+    let from_options = defines.split_off(defines.len() - opts.defines.len());
+    defines.extend(crate::header::header_defines(text));
+    defines.extend(from_options);
+    for (name, value) in defines {
         let body = tokens_of(&value);
         pp.macros.insert(
             name,
@@ -973,9 +979,14 @@ impl Preprocessor<'_> {
             .unwrap_or_default();
         let mut dirs: Vec<PathBuf> = Vec::new();
         if quoted {
-            dirs.push(here);
+            dirs.push(here.clone());
         }
         dirs.extend(self.opts.include_dirs.iter().cloned());
+        if !quoted && !is_known_header(&name) {
+            // `#include <common.h>` for a header next to the file (benchmark collections
+            // are built with `-I` of their own folders): the including file's folder last.
+            dirs.push(here);
+        }
         let found = dirs.iter().map(|d| d.join(&name)).find(|p| p.is_file());
         let Some(path) = found else {
             if !quoted || is_known_header(&name) || is_known_header(name.rsplit('/').next().unwrap_or("")) {

@@ -179,6 +179,7 @@ impl<'t> Program<'t> {
         p.check_syntax(tree.root_node())?;
         p.check_depth(tree)?;
         p.items(tree.root_node(), None);
+        p.find_local_types();
         p.find_launches(tree.root_node());
         Ok(p)
     }
@@ -485,6 +486,23 @@ impl<'t> Program<'t> {
         let i = self.push_func(f);
         if let Some(c) = class {
             self.structs[c].methods.push(i);
+        }
+    }
+
+    /// Structs, classes and unions defined inside function bodies (`struct { int lo, hi; }
+    /// r;`, a local `typedef struct {...} Range;`), indexed like file-scope ones.
+    fn find_local_types(&mut self) {
+        let mut stack: Vec<Node<'t>> = self.funcs.iter().filter_map(|f| f.body).collect();
+        while let Some(n) = stack.pop() {
+            if matches!(
+                n.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) && n.child_by_field_name("body").is_some()
+                && !self.structs.iter().any(|s| s.node == n)
+            {
+                self.type_specifier(n, None);
+            }
+            stack.extend(named_children(n));
         }
     }
 

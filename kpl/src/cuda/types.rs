@@ -33,6 +33,16 @@ pub enum Ty {
     Opaque(String),
 }
 
+/// The field name that stands for an anonymous union member: `<union a|b|c>`, one
+/// opaque cell that each of `a`, `b`, `c` names.
+pub const UNION_PREFIX: &str = "<union ";
+
+/// The member names of an anonymous union field (see [`UNION_PREFIX`]).
+pub fn union_members(field: &str) -> Option<impl Iterator<Item = &str>> {
+    let inner = field.strip_prefix(UNION_PREFIX)?.strip_suffix('>')?;
+    Some(inner.split('|').filter(|m| !m.is_empty()))
+}
+
 /// A struct or class (CUDA vector types included) after template instantiation.
 #[derive(Debug, PartialEq)]
 pub struct StructTy {
@@ -143,12 +153,17 @@ impl Ty {
         let s = self.as_struct()?;
         let mut off = 0u64;
         for (i, (n, t)) in s.fields.iter().enumerate() {
-            if n == name {
+            if n == name || union_members(n).is_some_and(|mut ms| ms.any(|m| m == name)) {
                 return Some((i, off, t));
             }
             off = off.saturating_add(t.cells());
         }
         None
+    }
+
+    /// A union (one opaque cell, see [`UNION_PREFIX`]).
+    pub fn is_union(&self) -> bool {
+        matches!(self, Ty::Opaque(n) if n == "union")
     }
 
     /// Whether values of this type are integers the lowering tracks exactly.

@@ -311,7 +311,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                     (_, Target::Null) => target.unwrap_or(Target::Null),
                     (None, t) | (Some(Target::Null), t) => t,
                     (Some(t), u) if t == u => t,
-                    (Some(_), _) => {
+                    (Some(t), u) => {
+                        self.request_merge(t, u);
                         return Err(self.unsupported(
                             n,
                             &format!("pointer `{}` is made to point into different arrays", info.name),
@@ -358,6 +359,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
             },
+            // A private array (a field of a struct copied as a whole): not modelled, its
+            // reads are arbitrary anyway.
+            VarKind::Array(Target::Array(a)) if self.arrays[a].space == ArraySpace::Private => {}
             VarKind::Array(_) => {
                 return Err(self.unsupported(n, "assignment to an array", ""));
             }
@@ -962,7 +966,21 @@ impl<'p, 't> Lowerer<'p, 't> {
             .and_then(|l| named_children(l).into_iter().find(|c| c.kind() != "comment"))
             .or_else(|| n.child_by_field_name("index"))
             .ok_or_else(|| self.unsupported(n, "subscript", ""))?;
-        let bv = self.rvalue(base)?;
+        let bv = match self.expr(base)? {
+            Ref::V(v) => v,
+            Ref::L(lv) => {
+                let union = match &lv {
+                    LVal::Var(id) => self.vars[*id].ty.is_union(),
+                    LVal::Mem(_, ty) | LVal::Private(ty) => ty.is_union(),
+                };
+                if union {
+                    // An array member of a union: part of the union's one cell.
+                    self.rvalue(idx)?;
+                    return Ok(lv);
+                }
+                self.read(&lv, base)?
+            }
+        };
         let iv = self.rvalue(idx)?;
         if !bv.ty.is_pointer_like() {
             if let V::Ptr(_) = bv.v {
@@ -1478,7 +1496,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                     ty,
                 }
             }
-            (V::Ptr(_), V::Ptr(_)) => {
+            (V::Ptr(p), V::Ptr(q)) => {
+                self.request_merge(p.target, q.target);
                 return Err(self.unsupported(
                     n,
                     "a pointer that points into one of two arrays depending on a condition",

@@ -62,7 +62,14 @@ pub struct Lowered {
 pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
     let mut out = Vec::new();
     let mut names = HashSet::new();
+    // `k<float>` with an explicit specialization is the specialization's, not the
+    // primary template's.
+    let special: HashSet<String> = (0..prog.funcs.len())
+        .filter(|&i| prog.funcs[i].global && prog.funcs[i].body.is_some())
+        .filter_map(|i| specialization_name(prog, i))
+        .collect();
     for (i, f) in prog.funcs.iter().enumerate() {
+        let primary = specialization_name(prog, i).is_none();
         if !f.global || f.body.is_none() {
             continue;
         }
@@ -71,14 +78,65 @@ pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
         }
         let mut ctx = Lowerer::new(prog, opts);
         for inst in ctx.instances(i)? {
-            if !names.insert(inst.name.clone()) {
+            if (primary && special.contains(&inst.name)) || !names.insert(inst.name.clone()) {
                 continue;
             }
-            let mut ctx = Lowerer::new(prog, opts);
-            out.push(ctx.kernel(i, inst)?);
+            out.push(lower_merging(prog, opts, i, inst)?);
         }
     }
     Ok(out)
+}
+
+/// The name (`k<float>`) of an explicit specialization `template <> ... k<float>(...)`.
+fn specialization_name(prog: &Program, f: usize) -> Option<String> {
+    let def = &prog.funcs[f];
+    let params = def.template?;
+    if named_children(params).iter().any(|c| c.kind() != "comment") {
+        return None;
+    }
+    let mut stack = vec![def.node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_declarator" {
+            let d = n.child_by_field_name("declarator")?;
+            return (d.kind() == "template_function")
+                .then(|| prog.text(d).split_whitespace().collect::<Vec<_>>().join(""));
+        }
+        if n.kind() != "compound_statement" {
+            stack.extend(named_children(n));
+        }
+    }
+    None
+}
+
+/// Lowers one kernel, again with more arrays merged as long as a pointer is found to
+/// choose between arrays (see [`Lowerer::merge`]).
+fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<Lowered> {
+    let mut merge: Vec<ArrayKey> = Vec::new();
+    loop {
+        let mut ctx = Lowerer::new(prog, opts);
+        ctx.merge = merge.clone();
+        match ctx.kernel(f, inst.clone()) {
+            Ok(mut l) => {
+                if !merge.is_empty() {
+                    l.notes.push(format!(
+                        "{} arrays are lowered as one array because a pointer may point into several of them",
+                        merge.len()
+                    ));
+                }
+                return Ok(l);
+            }
+            Err(e) => match ctx.merge_request.take() {
+                Some((a, b)) if merge.len() < 16 && !(merge.contains(&a) && merge.contains(&b)) => {
+                    for k in [a, b] {
+                        if !merge.contains(&k) {
+                            merge.push(k);
+                        }
+                    }
+                }
+                _ => return Err(e),
+            },
+        }
+    }
 }
 
 /// One kernel to lower: a function with its template arguments.
@@ -222,6 +280,9 @@ pub(super) enum ArrayKey {
     ExternShared,
     /// A private array, one per declaration instance.
     Private(usize),
+    /// The arrays of one memory space and cell size that a pointer may choose between
+    /// (see [`Lowerer::merge`]), laid out one after the other.
+    Merged(String),
 }
 
 #[derive(Clone, Debug)]
@@ -296,6 +357,19 @@ pub(super) struct Lowerer<'p, 't> {
     /// KPL locals that may change after their declaration (C++ variables that are
     /// assigned, pointer offsets, flags); every other local keeps its first value.
     pub mutable: HashSet<String>,
+    /// Arrays lowered as parts of one KPL array because a pointer may point into any of
+    /// them (`p = c ? a : b`, or `p = a; ... p = b`): the previous attempt at the kernel
+    /// asked for it through [`Lowerer::merge_request`]. Each part gets its own range of
+    /// the merged array, so accesses to distinct parts never meet (within bounds) and
+    /// accesses to one part meet exactly when they did before: sound.
+    pub merge: Vec<ArrayKey>,
+    /// Where each merged part starts, in cells of the merged array.
+    merge_bases: HashMap<ArrayKey, Expr>,
+    /// The next free cell of each merged array (`None` once a part of unknown size is in).
+    merge_end: HashMap<String, Option<i64>>,
+    /// Two arrays a pointer was found to choose between (the lowering then fails, and is
+    /// tried again with both in [`Lowerer::merge`]).
+    pub merge_request: Option<(ArrayKey, ArrayKey)>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -344,6 +418,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             opts,
             used,
             arrays: Vec::new(),
+            merge: Vec::new(),
+            merge_bases: HashMap::new(),
+            merge_end: HashMap::new(),
+            merge_request: None,
             params: Vec::new(),
             requires: Vec::new(),
             notes: Vec::new(),
@@ -650,6 +728,59 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.arrays.len() - 1
     }
 
+    /// Like [`Lowerer::array`], for an array of `cells` cells (`None`: unknown size), and
+    /// where it starts in the KPL array: 0, or its base when it is merged with others.
+    pub fn array_at(
+        &mut self,
+        key: ArrayKey,
+        name: &str,
+        space: ArraySpace,
+        cell: u32,
+        cells: Option<u64>,
+    ) -> (usize, Expr) {
+        if !self.merge.contains(&key) {
+            return (self.array(key, name, space, cell), Expr::Int(0));
+        }
+        let group = format!("{space:?}-{}", cell.max(1));
+        let a = self.array(ArrayKey::Merged(group.clone()), name, space, cell);
+        if let Some(b) = self.merge_bases.get(&key) {
+            return (a, b.clone());
+        }
+        let end = self.merge_end.get(&group).copied().unwrap_or(Some(0));
+        let base = match (end, cells) {
+            (Some(e), Some(n)) => {
+                let n = i64::try_from(n).unwrap_or(i64::MAX / 4).max(1);
+                self.merge_end.insert(group, Some(e.saturating_add(n)));
+                Expr::Int(e)
+            }
+            _ => {
+                // A part of unknown size (a parameter, dynamic shared memory): anywhere,
+                // which may overlap the others (more races, never fewer).
+                self.merge_end.insert(group, None);
+                if end == Some(0) {
+                    Expr::Int(0)
+                } else {
+                    let b = self.fresh(&format!("{name}_base"));
+                    self.params.push(Param::Scalar { name: b.clone() });
+                    Expr::Var(b)
+                }
+            }
+        };
+        self.merge_bases.insert(key, base.clone());
+        (a, base)
+    }
+
+    /// Records that a pointer chooses between arrays `a` and `b` when they can be merged
+    /// (same space, same cell size, not private); the caller then fails.
+    pub fn request_merge(&mut self, a: Target, b: Target) {
+        if let (Target::Array(x), Target::Array(y)) = (a, b) {
+            let (ax, ay) = (&self.arrays[x], &self.arrays[y]);
+            if ax.space == ay.space && ax.cell == ay.cell && ax.space != ArraySpace::Private {
+                self.merge_request = Some((ax.key.clone(), ay.key.clone()));
+            }
+        }
+    }
+
     // ---- kernels -----------------------------------------------------------------
 
     /// The instantiations of a kernel: explicit ones, those launched with constant
@@ -663,6 +794,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                 notes: Vec::new(),
             }]);
         };
+        if let Some(name) = specialization_name(self.prog, f) {
+            // `template <> __global__ void k<float>(...)`: a kernel of its own.
+            return Ok(vec![Instance {
+                name,
+                bindings: Vec::new(),
+                notes: Vec::new(),
+            }]);
+        }
         let mut arg_lists: Vec<Node> = Vec::new();
         for inst in &self.prog.instantiations {
             if let Some(args) = instantiation_args(self.prog, *inst, &def.name) {

@@ -750,7 +750,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }),
                 None => None,
             };
-            let stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
+            let mut stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
+            // `case X: { ...; break; }`: the block's statements, so that the case ends
+            // with its `break` (an if chain rather than a one-trip loop).
+            if let Some(last) = stmts.last().copied()
+                && last.kind() == "compound_statement"
+            {
+                let inner = items(last);
+                if inner.last().is_some_and(|s| s.kind() == "break_statement") {
+                    stmts.pop();
+                    stmts.extend(inner);
+                }
+            }
             match cases.last_mut() {
                 Some((labels, prev, _)) if prev.is_empty() => {
                     labels.push(label);
@@ -784,6 +795,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 .iter()
                 .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false));
             (ends || i + 1 == cases.len()) && !inner
+        });
+        // Fallthrough, but every `break` ends its case: a flagged chain, no loop.
+        let trailing_breaks_only = cases.iter().all(|(_, stmts, _)| {
+            !stmts[..stmts.len().saturating_sub(1)]
+                .iter()
+                .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false))
         });
         let r = if simple {
             let mut chain: Option<Block> = None;
@@ -844,6 +861,57 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             if let Some(b) = chain {
                 self.extend(b.stmts);
+            }
+            Ok(())
+        } else if trailing_breaks_only {
+            // m = 0; if (m || case1) { m = 1; ...; [m = 0 at a break] } if (m || case2) ...
+            // Labels are distinct, so once a case breaks no later label (nor `default`)
+            // can match.
+            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
+            for (labels, body, case) in &cases {
+                let breaks = body.last().is_some_and(|s| s.kind() == "break_statement");
+                let body: Vec<Node> = body
+                    .iter()
+                    .copied()
+                    .filter(|s| s.kind() != "break_statement")
+                    .collect();
+                let cond = fold::bin(crate::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
+                let ((), mut lowered) = self.in_block(|l| {
+                    l.push_scope();
+                    let r = l.stmt_list(&body);
+                    l.pop_scope();
+                    r
+                })?;
+                let mut inner = vec![self.made_stmt(
+                    StmtKind::Assign {
+                        var: m.clone(),
+                        value: Expr::Int(1),
+                    },
+                    span,
+                )];
+                inner.append(&mut lowered);
+                if breaks {
+                    inner.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: m.clone(),
+                            value: Expr::Int(0),
+                        },
+                        span,
+                    ));
+                }
+                self.emit(
+                    StmtKind::If {
+                        cond,
+                        then_blk: Block {
+                            stmts: inner,
+                            span: self.span(*case),
+                            braces: true,
+                            top: false,
+                        },
+                        else_blk: None,
+                    },
+                    span,
+                );
             }
             Ok(())
         } else {
@@ -990,15 +1058,22 @@ impl<'p, 't> Lowerer<'p, 't> {
                 (ArrayKey::Decl(d.start_byte()), name.to_string())
             };
             let cell = ty.cell_bytes();
-            let a = self.array(key, &kpl_name, ArraySpace::Shared, cell);
+            let cells = (!quals.external).then(|| ty.cells());
+            let (a, base) = self.array_at(key, &kpl_name, ArraySpace::Shared, cell, cells);
             let unit = self.arrays[a].cell;
-            let kind = if ty.is_array() {
+            let kind = if ty.is_array() && base == Expr::Int(0) {
                 VarKind::Array(Target::Array(a))
+            } else if ty.is_array() {
+                VarKind::Ptr {
+                    target: Some(Target::Array(a)),
+                    off: Offset::Fixed(base),
+                    unit,
+                }
             } else {
                 VarKind::Ref(LVal::Mem(
                     Ptr {
                         target: Target::Array(a),
-                        off: Expr::Int(0),
+                        off: base,
                         unit,
                     },
                     ty.clone(),
@@ -1335,13 +1410,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                             (a, Expr::Var(b))
                         }
                     } else {
-                        let a = self.array(ArrayKey::Param(name.clone()), &name, ArraySpace::Global, cell);
-                        let kpl = self.arrays[a].kpl.clone();
-                        self.params.push(Param::Array {
-                            name: kpl,
-                            space: crate::ir::Space::Global,
-                        });
-                        (a, Expr::Int(0))
+                        let key = ArrayKey::Param(name.clone());
+                        let merged = self.merge.contains(&key);
+                        let n_arrays = self.arrays.len();
+                        let (a, base) = self.array_at(key, &name, ArraySpace::Global, cell, None);
+                        if !merged || self.arrays.len() > n_arrays {
+                            let kpl = self.arrays[a].kpl.clone();
+                            self.params.push(Param::Array {
+                                name: kpl,
+                                space: crate::ir::Space::Global,
+                            });
+                        }
+                        (a, base)
                     };
                     let unit = self.arrays[a].cell;
                     let off = if assigned {
@@ -1443,6 +1523,16 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
                 Ty::Struct(_) => self.struct_param(&fname, fty, assigned, span, copies),
+                // An array inside the struct: the thread's own copy (reads arbitrary).
+                Ty::Array(..) => {
+                    let a = self.array(
+                        ArrayKey::Param(fname.clone()),
+                        &fname,
+                        ArraySpace::Private,
+                        fty.cell_bytes(),
+                    );
+                    VarKind::Array(Target::Array(a))
+                }
                 _ => VarKind::Arb,
             };
             fields.push(self.hidden_var(&fname, fty.clone(), kind));
@@ -1497,15 +1587,22 @@ impl<'p, 't> Lowerer<'p, 't> {
                 } else {
                     ArrayKey::Global(name.to_string())
                 };
-                let a = self.array(key, name, space, ty.cell_bytes());
-                if ty.is_array() {
+                let cells = (key != ArrayKey::ExternShared).then(|| ty.cells());
+                let (a, base) = self.array_at(key, name, space, ty.cell_bytes(), cells);
+                let unit = self.arrays[a].cell;
+                if ty.is_array() && base == Expr::Int(0) {
                     VarKind::Array(Target::Array(a))
+                } else if ty.is_array() {
+                    VarKind::Ptr {
+                        target: Some(Target::Array(a)),
+                        off: Offset::Fixed(base),
+                        unit,
+                    }
                 } else {
-                    let unit = self.arrays[a].cell;
                     VarKind::Ref(LVal::Mem(
                         Ptr {
                             target: Target::Array(a),
-                            off: Expr::Int(0),
+                            off: base,
                             unit,
                         },
                         ty.clone(),

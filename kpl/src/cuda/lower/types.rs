@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::{Binding, Lowerer, R};
 use crate::cuda::program::{declarator_name, last_name, named_children};
-use crate::cuda::types::{StructTy, Ty, builtin_scalar, vector_type};
+use crate::cuda::types::{StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
 use crate::ir::Expr;
 
 /// A declarator applied to a type.
@@ -315,6 +315,11 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     fn fields(&mut self, node: Node<'t>) -> R<Vec<(String, Ty)>> {
         let mut out = Vec::new();
+        if node.kind() == "union_specifier" {
+            // A named union: one opaque cell, like an anonymous one.
+            self.anonymous_member(node, &mut out)?;
+            return Ok(out);
+        }
         let Some(body) = node.child_by_field_name("body") else {
             return Ok(out);
         };
@@ -330,6 +335,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             };
             let mut cur = c.walk();
             let ds: Vec<Node> = c.children_by_field_name("declarator", &mut cur).collect();
+            if ds.is_empty() && t.child_by_field_name("body").is_some() {
+                self.anonymous_member(t, &mut out)?;
+                continue;
+            }
             for d in ds {
                 let decl = self.declared(t, Some(d))?;
                 if decl.function {
@@ -341,6 +350,49 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         }
         Ok(out)
+    }
+
+    /// An anonymous `struct { ... };` or `union { ... };` member (C11, and the MUM
+    /// benchmark's node layout). A struct's fields join the enclosing struct's. A union's
+    /// members overlap, which the cell model cannot express: the union is one opaque cell
+    /// that every member names (see [`Ty::field`]), so reads of any member are arbitrary
+    /// and all accesses to it touch the same cell — sound for values and for races.
+    fn anonymous_member(&mut self, t: Node<'t>, out: &mut Vec<(String, Ty)>) -> R<()> {
+        if t.kind() == "union_specifier" {
+            let mut names = Vec::new();
+            if let Some(body) = t.child_by_field_name("body") {
+                for m in named_children(body)
+                    .into_iter()
+                    .filter(|m| m.kind() == "field_declaration")
+                {
+                    let mut cur = m.walk();
+                    let ds: Vec<Node> = m.children_by_field_name("declarator", &mut cur).collect();
+                    if ds.is_empty()
+                        && let Some(inner) = m.child_by_field_name("type")
+                    {
+                        // A struct inside the union: its fields are members too.
+                        let mut nested = Vec::new();
+                        self.anonymous_member(inner, &mut nested)?;
+                        names.extend(nested.into_iter().flat_map(|(n, _)| {
+                            union_members(&n)
+                                .map_or_else(|| vec![n.clone()], |ms| ms.map(str::to_string).collect())
+                        }));
+                    }
+                    for d in ds {
+                        if let Some(name) = declarator_name(d, self.prog.src) {
+                            names.push(name);
+                        }
+                    }
+                }
+            }
+            out.push((
+                format!("{UNION_PREFIX}{}>", names.join("|")),
+                Ty::Opaque("union".into()),
+            ));
+            return Ok(());
+        }
+        out.extend(self.fields(t)?);
+        Ok(())
     }
 
     /// Template arguments as bindings (positional, names not yet known).
