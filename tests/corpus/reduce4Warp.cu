@@ -1,8 +1,9 @@
 //pass
 //--blockDim=128 --gridDim=64 --warp-sync=32
-//expect: race 24 29
-//note: the unrolled last warp relies on warp-synchronous execution; without
-//      --warp-size 32 the accesses of the final steps race (DESIGN 4).
+//expect: verified
+//note: the unrolled last warp relies on warp-synchronous execution: verified under the
+//      header's --warp-sync=32 (lock step inside warps of 32); without lock step, the
+//      accesses of the final steps (lines 24 and 29) would race (DESIGN 4).
 
 template <class T, unsigned int blockSize>
 __global__ void reduce4(T *g_idata, T *g_odata, unsigned int n)
