@@ -31,9 +31,7 @@ pub fn parse_model(s: &str) -> Result<ModelChoice, String> {
         "profile" => Ok(ModelChoice::Profile),
         _ => match s.strip_prefix("table:") {
             Some(f) if !f.is_empty() => Ok(ModelChoice::Table(PathBuf::from(f))),
-            _ => Err(format!(
-                "`{s}`: expected paper, bounds, profile or table:FILE"
-            )),
+            _ => Err(format!("`{s}`: expected paper, bounds, profile or table:FILE")),
         },
     }
 }
@@ -149,7 +147,10 @@ struct KernelCost {
 
 pub fn command(args: &CostArgs) -> Status {
     let inputs = inputs::expand(&args.common.files);
-    let color = args.common.color.enabled(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    let color = args
+        .common
+        .color
+        .enabled(std::io::IsTerminal::is_terminal(&std::io::stdout()));
     let (mut status, mut tally) = (Status::Ok, crate::Tally::default());
     let (mut files, mut items) = (Vec::new(), Vec::new());
     // A bad table is the same error for every file: say it once.
@@ -193,7 +194,10 @@ fn cost_file(args: &CostArgs, table: Option<&TableCost>, input: &inputs::Input, 
         }
     };
     o.tally.kernels = kernels.len();
-    if kernels.iter().any(|k| k.models.iter().any(|m| m.optimal_cost.is_none())) {
+    if kernels
+        .iter()
+        .any(|k| k.models.iter().any(|m| m.optimal_cost.is_none()))
+    {
         o.status = Status::Defect;
     }
     if json {
@@ -251,11 +255,14 @@ fn kernel_cost(
                 after_line,
                 static_cost,
                 bounds_cost,
-                executions: profiled.as_ref().map(|(_, p)| p.barriers.get(&id).copied().unwrap_or(0.0)),
+                executions: profiled
+                    .as_ref()
+                    .map(|(_, p)| p.barriers.get(&id).copied().unwrap_or(0.0)),
             })
         })
         .collect();
-    let mut models: Vec<(&str, Box<dyn CostModel>)> = vec![("paper", Box::new(paper)), ("bounds", Box::new(bounds))];
+    let mut models: Vec<(&str, Box<dyn CostModel>)> =
+        vec![("paper", Box::new(paper)), ("bounds", Box::new(bounds))];
     if let Some((m, _)) = profiled {
         models.push(("profile", Box::new(m)));
     }
@@ -332,7 +339,11 @@ fn text(w: &mut impl Write, src: &Source, kernels: &[KernelCost]) -> std::io::Re
         if k.barriers.is_empty() {
             writeln!(w, "  no barriers")?;
         } else {
-            writeln!(w, "  {:<8} {:>6} {:>12} {:>12} {:>12}", "barrier", "after", "static", "bounds", "executions")?;
+            writeln!(
+                w,
+                "  {:<8} {:>6} {:>12} {:>12} {:>12}",
+                "barrier", "after", "static", "bounds", "executions"
+            )?;
             for b in &k.barriers {
                 writeln!(
                     w,
@@ -345,7 +356,11 @@ fn text(w: &mut impl Write, src: &Source, kernels: &[KernelCost]) -> std::io::Re
                 )?;
             }
         }
-        writeln!(w, "  {:<8} {:>12} {:>12}  optimal placement (after lines)", "model", "current", "optimal")?;
+        writeln!(
+            w,
+            "  {:<8} {:>12} {:>12}  optimal placement (after lines)",
+            "model", "current", "optimal"
+        )?;
         for m in &k.models {
             let (opt, lines) = match (m.optimal_cost, &m.error) {
                 (Some(c), _) => (
@@ -353,12 +368,26 @@ fn text(w: &mut impl Write, src: &Source, kernels: &[KernelCost]) -> std::io::Re
                     if m.optimal_lines.is_empty() {
                         "none needed".to_string()
                     } else {
-                        m.optimal_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                        m.optimal_lines
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     },
                 ),
-                (None, e) => ("–".to_string(), format!("no placement: {}", e.as_deref().unwrap_or("?"))),
+                (None, e) => (
+                    "–".to_string(),
+                    format!("no placement: {}", e.as_deref().unwrap_or("?")),
+                ),
             };
-            writeln!(w, "  {:<8} {:>12} {:>12}  {}", m.name, num(m.current_cost), opt, lines)?;
+            writeln!(
+                w,
+                "  {:<8} {:>12} {:>12}  {}",
+                m.name,
+                num(m.current_cost),
+                opt,
+                lines
+            )?;
         }
         for n in &k.notes {
             writeln!(w, "  note: {n}")?;

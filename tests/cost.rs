@@ -50,7 +50,10 @@ fn inserted(path: &Path, extra: &[&str]) -> (i32, Value) {
     let out = autosync(&args);
     let doc = stdout_json(&out);
     let k = &doc["files"][0]["kernels"][0];
-    (out.status.code().unwrap(), json!({"inserted": k["inserted"], "cost": k["cost"]}))
+    (
+        out.status.code().unwrap(),
+        json!({"inserted": k["inserted"], "cost": k["cost"]}),
+    )
 }
 
 #[test]
@@ -61,16 +64,25 @@ fn each_model_places_the_barrier_of_the_guarded_kernel() {
     // paper: at the top of the `if` block (line 6), cost IC = 0.5.
     let (code, v) = inserted(&p, &launch);
     assert_eq!(code, 0);
-    assert_eq!(v, json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 0.5}));
+    assert_eq!(
+        v,
+        json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 0.5})
+    );
     let mut bounds = launch.to_vec();
     bounds.extend(["--cost-model", "bounds"]);
     let (_, v) = inserted(&p, &bounds);
-    assert_eq!(v, json!({"inserted": [{"line": 6, "after_line": 5}], "cost": 1.0}));
+    assert_eq!(
+        v,
+        json!({"inserted": [{"line": 6, "after_line": 5}], "cost": 1.0})
+    );
     // profile: both places execute once per block, 2 blocks: the earlier one.
     let mut profile = launch.to_vec();
     profile.extend(["--cost-model", "profile"]);
     let (_, v) = inserted(&p, &profile);
-    assert_eq!(v, json!({"inserted": [{"line": 6, "after_line": 5}], "cost": 2.0}));
+    assert_eq!(
+        v,
+        json!({"inserted": [{"line": 6, "after_line": 5}], "cost": 2.0})
+    );
 }
 
 #[test]
@@ -84,12 +96,18 @@ fn a_table_moves_the_barrier_where_it_is_cheaper() {
     let arg = format!("table:{}", table.display());
     let (code, v) = inserted(&fig2, &["--cost-model", &arg]);
     assert_eq!(code, 0);
-    assert_eq!(v, json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 1.0}));
+    assert_eq!(
+        v,
+        json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 1.0})
+    );
     // Lines 5 and 6 expensive: the barrier cannot go elsewhere, it costs 3.
     let table = write(dir.path(), "t2.json", r#"{"weights": {"5": 4, "6": 3}}"#);
     let arg = format!("table:{}", table.display());
     let (_, v) = inserted(&fig2, &["--cost-model", &arg]);
-    assert_eq!(v, json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 3.0}));
+    assert_eq!(
+        v,
+        json!({"inserted": [{"line": 7, "after_line": 6}], "cost": 3.0})
+    );
 }
 
 #[test]
@@ -99,12 +117,18 @@ fn bad_tables_and_models_exit_2_with_the_reason() {
     let fig2 = fig2.to_str().unwrap();
     let bad = write(dir.path(), "bad.json", r#"{"weights": {"five": 1}}"#);
     let cases = [
-        (format!("table:{}", bad.display()), "bad cost table: `five` is not a line number"),
+        (
+            format!("table:{}", bad.display()),
+            "bad cost table: `five` is not a line number",
+        ),
         (
             format!("table:{}", dir.path().join("missing.json").display()),
             "cannot read the cost table",
         ),
-        ("fast".to_string(), "expected paper, bounds, profile or table:FILE"),
+        (
+            "fast".to_string(),
+            "expected paper, bounds, profile or table:FILE",
+        ),
     ];
     for (model, message) in cases {
         let out = autosync(&["fix", "--stdout", "--cost-model", &model, fig2]);
@@ -142,7 +166,14 @@ fn cost_json_on_a_micro_benchmark() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| json!([m["name"], m["current_cost"], m["optimal_cost"], m["optimal_lines"]]))
+        .map(|m| {
+            json!([
+                m["name"],
+                m["current_cost"],
+                m["optimal_cost"],
+                m["optimal_lines"]
+            ])
+        })
         .collect();
     assert_eq!(
         models,
@@ -173,7 +204,11 @@ fn cost_text_compares_models_and_a_table() {
     let text = String::from_utf8_lossy(&out.stdout);
     let rows: Vec<Vec<&str>> = text
         .lines()
-        .filter(|l| ["paper", "bounds", "profile", "table"].iter().any(|m| l.trim_start().starts_with(m)))
+        .filter(|l| {
+            ["paper", "bounds", "profile", "table"]
+                .iter()
+                .any(|m| l.trim_start().starts_with(m))
+        })
         .map(|l| l.split_whitespace().collect())
         .collect();
     assert_eq!(

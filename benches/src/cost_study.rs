@@ -288,7 +288,11 @@ pub fn tables(rows: &[KernelStudy]) -> String {
         let cell = |m: &str| match r.choices.iter().find(|c| c.model == m).map(|c| &c.result) {
             Some(Ok((lines, cost))) => {
                 let l: Vec<String> = lines.iter().map(u32::to_string).collect();
-                format!("{} ({})", if l.is_empty() { "–".into() } else { l.join(", ") }, num(*cost))
+                format!(
+                    "{} ({})",
+                    if l.is_empty() { "–".into() } else { l.join(", ") },
+                    num(*cost)
+                )
             }
             Some(Err(_)) => "no solution".to_string(),
             None => "–".to_string(),
@@ -311,10 +315,9 @@ pub fn tables(rows: &[KernelStudy]) -> String {
         "\n| kernel | placements | measured min–max | ρ paper | ρ bounds | note |\n|---|---:|---|---:|---:|---|\n",
     );
     for r in rows {
-        let (lo, hi) = r
-            .points
-            .iter()
-            .fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.measured), b.max(p.measured)));
+        let (lo, hi) = r.points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+            (a.min(p.measured), b.max(p.measured))
+        });
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             r.name,

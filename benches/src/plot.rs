@@ -66,10 +66,18 @@ pub fn scalability_svg(path: &Path, series: &[Series]) -> anyhow::Result<()> {
 /// kernel. Zero values are drawn at the bottom/left edge.
 pub fn cost_scatter_svg(path: &Path, series: &[(String, Vec<(f64, f64)>)]) -> anyhow::Result<()> {
     let pos = |f: fn(&(f64, f64)) -> f64| {
-        let v: Vec<f64> = series.iter().flat_map(|(_, p)| p.iter().map(f)).filter(|x| *x > 0.0).collect();
+        let v: Vec<f64> = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(f))
+            .filter(|x| *x > 0.0)
+            .collect();
         let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = v.iter().copied().fold(0.0, f64::max);
-        if lo.is_finite() { (lo / 2.0, (hi * 2.0).max(lo)) } else { (0.1, 10.0) }
+        if lo.is_finite() {
+            (lo / 2.0, (hi * 2.0).max(lo))
+        } else {
+            (0.1, 10.0)
+        }
     };
     let (xlo, xhi) = pos(|p| p.0);
     let (ylo, yhi) = pos(|p| p.1);
@@ -93,7 +101,10 @@ pub fn cost_scatter_svg(path: &Path, series: &[(String, Vec<(f64, f64)>)]) -> an
         let color = Palette99::pick(i).to_rgba();
         let pts: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x.max(xlo), y.max(ylo))).collect();
         chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3 + 2 * i as i32, color.stroke_width(1))))
+            .draw_series(
+                pts.iter()
+                    .map(|&p| Circle::new(p, 3 + 2 * i as i32, color.stroke_width(1))),
+            )
             .map_err(|e| err(&e))?
             .label(name.as_str())
             .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.stroke_width(1)));

@@ -92,7 +92,9 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
             Ok(()) => {}
             Err(Stop::Infeasible) => continue,
             Err(Stop::LoopBound { line, bound }) => note(
-                format!("loop at line {line}: bound of {bound} iterations reached; counts of such runs are partial"),
+                format!(
+                    "loop at line {line}: bound of {bound} iterations reached; counts of such runs are partial"
+                ),
                 &mut out,
             ),
             Err(Stop::Arith { line, err }) => note(
@@ -106,9 +108,7 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
         let scale = if ran > 0.0 { f64::from(all) / ran } else { 0.0 };
         if scale > 1.0 {
             note(
-                format!(
-                    "runs on {all} blocks executed {ran} of them; counts are scaled to the whole grid"
-                ),
+                format!("runs on {all} blocks executed {ran} of them; counts are scaled to the whole grid"),
                 &mut out,
             );
         }
@@ -129,7 +129,10 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
 
 /// Executions of a barrier after each candidate label of `LabelTree::new(kernel)`, and
 /// after the place of each existing barrier (the label it follows), in one measurement.
-pub fn place_executions(it: &Interpreter, kernel: &Kernel) -> Result<(BTreeMap<Label, f64>, Profile), OracleError> {
+pub fn place_executions(
+    it: &Interpreter,
+    kernel: &Kernel,
+) -> Result<(BTreeMap<Label, f64>, Profile), OracleError> {
     let tree = LabelTree::new(kernel);
     let candidates = tree.candidates();
     let (probe, ids) = kpl::insert_barriers(kernel, &tree, &candidates);
@@ -196,7 +199,12 @@ mod tests {
         let k = kpl::parse(LOOP4).unwrap().remove(0);
         let p = barrier_executions(&interp(8, 3), &k).unwrap();
         assert_eq!(p.runs, 1);
-        let b: Vec<StmtId> = k.stmts().iter().filter(|s| s.kind.is_barrier()).map(|s| s.id).collect();
+        let b: Vec<StmtId> = k
+            .stmts()
+            .iter()
+            .filter(|s| s.kind.is_barrier())
+            .map(|s| s.id)
+            .collect();
         assert_eq!(p.barriers[&b[0]], 4.0 * 3.0);
         assert_eq!(p.barriers[&b[1]], 3.0);
         assert_eq!(p.total(), 15.0);

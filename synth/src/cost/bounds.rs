@@ -229,7 +229,8 @@ impl Cx<'_> {
         }
         let threads = if tid { count(self.launch.block_dim?) } else { 1 };
         let blocks = if bid { count(self.launch.grid_dim?) } else { 1 };
-        (threads.saturating_mul(blocks) <= MAX_EVALS && threads > 0 && blocks > 0).then_some((threads, blocks))
+        (threads.saturating_mul(blocks) <= MAX_EVALS && threads > 0 && blocks > 0)
+            .then_some((threads, blocks))
     }
 
     fn thread(&self, t: u64, b: u64) -> Thread<'static> {
@@ -298,7 +299,10 @@ impl Cx<'_> {
             then_blocks += u64::from(then_any);
             else_blocks += u64::from(else_any);
         }
-        Some((then_blocks as f64 / blocks as f64, else_blocks as f64 / blocks as f64))
+        Some((
+            then_blocks as f64 / blocks as f64,
+            else_blocks as f64 / blocks as f64,
+        ))
     }
 }
 
@@ -387,9 +391,15 @@ mod tests {
         );
         let mut l = launch(256, 1);
         l.params.insert("n".into(), 4096);
-        assert_eq!(cost_after(&BoundsCost::new(&k, &l, PaperCost::default()), &k, 4), 16.0);
+        assert_eq!(
+            cost_after(&BoundsCost::new(&k, &l, PaperCost::default()), &k, 4),
+            16.0
+        );
         l.params.insert("n".into(), 300);
-        assert_eq!(cost_after(&BoundsCost::new(&k, &l, PaperCost::default()), &k, 4), 2.0);
+        assert_eq!(
+            cost_after(&BoundsCost::new(&k, &l, PaperCost::default()), &k, 4),
+            2.0
+        );
     }
 
     #[test]

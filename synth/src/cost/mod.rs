@@ -75,7 +75,11 @@ pub fn existing_cost(tree: &LabelTree, kernel: &kpl::Kernel, model: &dyn CostMod
 }
 
 /// Each barrier statement of `kernel` (in pre-order) with its cost under `model`.
-pub fn barrier_costs(tree: &LabelTree, kernel: &kpl::Kernel, model: &dyn CostModel) -> Vec<(kpl::StmtId, f64)> {
+pub fn barrier_costs(
+    tree: &LabelTree,
+    kernel: &kpl::Kernel,
+    model: &dyn CostModel,
+) -> Vec<(kpl::StmtId, f64)> {
     kernel
         .stmts()
         .iter()

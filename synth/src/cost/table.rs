@@ -47,17 +47,16 @@ impl TableCost {
             if w.is_finite() && w >= 0.0 {
                 Ok(w)
             } else {
-                Err(format!("{what}: the weight {w} is not a finite non-negative number"))
+                Err(format!(
+                    "{what}: the weight {w} is not a finite non-negative number"
+                ))
             }
         };
         let mut weights = BTreeMap::new();
         for (line, w) in f.weights {
-            let n: u32 = line
-                .trim()
-                .parse()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("`{line}` is not a line number (keys of \"weights\" are lines, from 1)"))?;
+            let n: u32 = line.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                format!("`{line}` is not a line number (keys of \"weights\" are lines, from 1)")
+            })?;
             weights.insert(n, check(&format!("line {n}"), w)?);
         }
         Ok(TableCost {
@@ -108,7 +107,10 @@ mod tests {
             .remove(0);
         let tree = LabelTree::new(&k);
         let t = TableCost::from_json(r#"{"weights": {"3": 4}, "default": 9}"#).unwrap();
-        let at = |line| tree.label_of(k.body.stmts.iter().find(|s| s.span.line == line).unwrap().id).unwrap();
+        let at = |line| {
+            tree.label_of(k.body.stmts.iter().find(|s| s.span.line == line).unwrap().id)
+                .unwrap()
+        };
         assert_eq!(t.cost(&tree, at(3)), 4.0);
         assert_eq!(t.cost(&tree, at(4)), 9.0);
     }
