@@ -156,10 +156,12 @@ fn study_kernel(name: String, k: &Kernel, opts: &CheckOptions) -> KernelStudy {
         };
         out.choices.push(Choice { model, result });
     }
-    if let Ok(s) = synth::naive(&stripped, &mut verifier, &SynthOptions::new(&paper)) {
-        if !matches!(s.outcome, Outcome::NoSolution(_)) {
-            pool.push(("naive", s.inserted));
-        }
+    let naive = synth::naive(&stripped, &mut verifier, &SynthOptions::new(&paper));
+    if let Some(s) = naive
+        .ok()
+        .filter(|s| !matches!(s.outcome, Outcome::NoSolution(_)))
+    {
+        pool.push(("naive", s.inserted));
     }
     // The original placement, as places of the stripped kernel.
     let orig_tree = LabelTree::new(k);

@@ -464,10 +464,8 @@ impl<'p> Machine<'p> {
     fn barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) {
         let enabled = mask.iter().position(|m| *m);
         let disabled = mask.iter().position(|m| !*m);
-        if enabled.is_some() {
-            if let Some(h) = self.barrier_hits.get_mut(ix as usize) {
-                *h += 1;
-            }
+        if let (Some(_), Some(h)) = (enabled, self.barrier_hits.get_mut(ix as usize)) {
+            *h += 1;
         }
         match (enabled, disabled) {
             (Some(on), Some(off)) => {
