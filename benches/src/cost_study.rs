@@ -349,3 +349,19 @@ pub fn tables(rows: &[KernelStudy]) -> String {
     ));
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::spearman;
+
+    #[test]
+    fn spearman_with_ties_and_undefined_cases() {
+        assert_eq!(spearman(&[1.0, 2.0, 3.0], &[10.0, 20.0, 30.0]), Some(1.0));
+        assert_eq!(spearman(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0]), Some(-1.0));
+        // Ranks (1.5, 1.5, 3) against (1, 2, 3): ρ = 0.866...
+        let r = spearman(&[5.0, 5.0, 9.0], &[1.0, 2.0, 3.0]).unwrap();
+        assert!((r - 0.75f64.sqrt()).abs() < 1e-12, "{r}");
+        assert_eq!(spearman(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]), None);
+        assert_eq!(spearman(&[1.0, 2.0], &[1.0, 2.0]), None);
+    }
+}
