@@ -29,6 +29,9 @@ pub enum Command {
     /// Insert the cheapest barriers that make every kernel race- and divergence-free, and
     /// rewrite the file in place (atomically), or print a diff or the fixed file.
     Fix(FixArgs),
+    /// Compare cost models: each existing barrier's static cost and measured executions,
+    /// and the cheapest placement (of the kernel without its barriers) under each model.
+    Cost(crate::cost::CostArgs),
 }
 
 #[derive(Args, Debug)]
@@ -74,6 +77,14 @@ pub struct FixArgs {
     /// instead of the MaxSAT synthesis.
     #[arg(long)]
     pub naive: bool,
+
+    /// Cost model: `paper` (LC^loops · IC^conds), `bounds` (loop trip counts computed from
+    /// constant bounds and the launch, LC/IC where unknown), `profile` (barrier executions
+    /// measured by the interpreter for the launch and --param values), or `table:FILE`
+    /// (JSON `{"weights": {"<line>": <weight>, ...}, "default": <weight>}`: the weight of a
+    /// barrier placed after that line).
+    #[arg(long, default_value = "paper", value_name = "MODEL", value_parser = crate::cost::parse_model)]
+    pub cost_model: crate::cost::ModelChoice,
 
     /// Cost model: the weight of one enclosing loop (LC in C(ℓ) = LC^loops · IC^conds).
     #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]

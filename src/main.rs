@@ -4,6 +4,7 @@
 //! Exit codes (DESIGN §6): 0 correct / fixed, 1 defect found / no solution, 2 error.
 
 mod cli;
+mod cost;
 mod inputs;
 mod output;
 mod run;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check(args) => check(&args),
         Command::Fix(args) => fix(&args),
+        Command::Cost(args) => cost::command(&args),
     };
     ExitCode::from(status as u8)
 }

@@ -224,17 +224,19 @@ struct KernelEdits {
 }
 
 pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result<FileFix> {
-    let cost = PaperCost {
+    let paper = PaperCost {
         loop_cost: args.loop_cost,
         cond_cost: args.cond_cost,
     };
-    let mut opts = SynthOptions::new(&cost);
-    opts.use_race_types = !args.faithful;
+    let table = crate::cost::load_table(&args.cost_model)?;
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
     let chosen = selected(&args.common, src)?;
     for k in &chosen {
-        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, &cost)?;
+        let cost = crate::cost::model(&args.cost_model, paper, table.as_ref(), &args.common, src, k)?;
+        let mut opts = SynthOptions::new(cost.as_ref());
+        opts.use_race_types = !args.faithful;
+        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, cost.as_ref())?;
         kernels.push(fix);
         all_edits.push(edits);
     }

@@ -2,6 +2,7 @@
 //! of one kernel (both strategies, verified), the tables, the synthetic scalability
 //! patterns of the Faial paper (seed 003, Fig. 17) and their plot.
 
+pub mod cost_study;
 pub mod harness;
 pub mod patterns;
 pub mod plot;

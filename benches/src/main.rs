@@ -4,6 +4,10 @@
 //! with the naive baseline, verify both, and print a table like the paper's Tables I and
 //! II with summary lines and the targets of issue #5.
 //!
+//! `--cost-study [--svg PATH]`: the cost-model study (`cost_study`): the models' optimal
+//! placements per kernel, and Spearman's ρ of static costs against measured barrier
+//! executions over many valid placements; `--svg` writes the scatter plot.
+//!
 //! `--scalability [--svg PATH]`: time per oracle call on Faial's patterns, as a table,
 //! and as an SVG plot when `--svg` is given.
 
@@ -13,7 +17,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use autosync_benches::harness::{self, Which};
 use autosync_benches::patterns::Pattern;
-use autosync_benches::{plot, suite};
+use autosync_benches::{cost_study, plot, suite};
 
 /// Time of one oracle call (a fresh oracle each time, so no cache helps) on Faial's
 /// patterns, 1..=50 repetitions; a pattern stops growing once a call takes over 2 s.
@@ -55,6 +59,7 @@ fn scalability(which: Which, svg: Option<PathBuf>) -> Result<()> {
 struct Args {
     json: bool,
     scalability: bool,
+    cost_study: bool,
     svg: Option<PathBuf>,
     which: Which,
     suites: Vec<String>,
@@ -64,6 +69,7 @@ fn args() -> Result<Args> {
     let mut a = Args {
         json: false,
         scalability: false,
+        cost_study: false,
         svg: None,
         which: Which::Static,
         suites: Vec::new(),
@@ -73,12 +79,12 @@ fn args() -> Result<Args> {
         match arg.as_str() {
             "--json" => a.json = true,
             "--scalability" => a.scalability = true,
+            "--cost-study" => a.cost_study = true,
             "--svg" => {
                 let Some(p) = it.next() else {
                     bail!("--svg needs a path")
                 };
                 a.svg = Some(p.into());
-                a.scalability = true;
             }
             "--oracle" => match it.next().as_deref() {
                 Some("dynamic") => a.which = Which::Dynamic,
@@ -97,7 +103,7 @@ fn args() -> Result<Args> {
             "--bench" => {} // passed by `cargo bench`; nothing to do
             other => bail!(
                 "unknown argument `{other}`; usage: [--json] [--suite NAME]... [--oracle static|dynamic] \
-                 | --scalability [--svg PATH]"
+                 | --scalability [--svg PATH] | --cost-study [--suite NAME]... [--svg PATH]"
             ),
         }
     }
@@ -106,14 +112,35 @@ fn args() -> Result<Args> {
 
 fn main() -> Result<()> {
     let a = args()?;
-    if a.scalability {
-        return scalability(a.which, a.svg);
-    }
     let names: Vec<&str> = if a.suites.is_empty() {
         suite::DEFAULT.to_vec()
     } else {
         a.suites.iter().map(String::as_str).collect()
     };
+    if a.cost_study {
+        let entries = suite::entries(&suite::root(), &names)?;
+        let rows = cost_study::study(&entries);
+        print!("{}", cost_study::tables(&rows));
+        if let Some(path) = a.svg {
+            let series = |f: fn(&cost_study::Point) -> f64| -> Vec<(f64, f64)> {
+                rows.iter()
+                    .flat_map(|r| r.points.iter().map(|p| (f(p), p.measured)))
+                    .collect()
+            };
+            plot::cost_scatter_svg(
+                &path,
+                &[
+                    ("paper (LC=100, IC=0.5)".to_string(), series(|p| p.paper)),
+                    ("bounds".to_string(), series(|p| p.bounds)),
+                ],
+            )?;
+            eprintln!("wrote {}", path.display());
+        }
+        return Ok(());
+    }
+    if a.scalability || a.svg.is_some() {
+        return scalability(a.which, a.svg);
+    }
     let entries = suite::entries(&suite::root(), &names)?;
     let start = Instant::now();
     let rows = harness::measure_all(&entries, a.which);

@@ -28,6 +28,7 @@ use crate::{CheckOptions, Dim3, Oracle, OracleError, Report};
 
 mod compile;
 mod exec;
+pub mod profile;
 mod races;
 #[cfg(test)]
 mod tests;

@@ -17,7 +17,7 @@ pub mod naive;
 pub mod placement;
 
 pub use autosync::synthesize;
-pub use cost::{CostModel, PaperCost};
+pub use cost::{BoundsCost, CostModel, Launch, PaperCost, ProfileCost, TableCost};
 pub use naive::naive;
 
 /// Counters every synthesis reports (the paper's Table I/II columns).

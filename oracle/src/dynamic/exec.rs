@@ -79,6 +79,9 @@ pub(super) struct Machine<'p> {
     loop_stack: Vec<u32>,
     masks: Vec<Vec<bool>>,
     run: RunInfo,
+    /// Per statement: how many times a block executed it as a barrier (for `profile`;
+    /// the caller resets it).
+    pub(super) barrier_hits: Vec<u64>,
     /// Every access of the run, for the brute-force cross-check in the tests.
     #[cfg(test)]
     pub(super) trace: Vec<super::tests::Traced>,
@@ -112,6 +115,7 @@ impl<'p> Machine<'p> {
             interner: Interner::default(),
             loop_stack: Vec::new(),
             masks: Vec::new(),
+            barrier_hits: vec![0; prog.stmts.len()],
             run: RunInfo {
                 block_dim: [0; 3],
                 grid_dim: [0; 3],
@@ -460,6 +464,9 @@ impl<'p> Machine<'p> {
     fn barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) {
         let enabled = mask.iter().position(|m| *m);
         let disabled = mask.iter().position(|m| !*m);
+        if let (Some(_), Some(h)) = (enabled, self.barrier_hits.get_mut(ix as usize)) {
+            *h += 1;
+        }
         match (enabled, disabled) {
             (Some(on), Some(off)) => {
                 let iters = self.interner.get(self.iters()).to_vec();

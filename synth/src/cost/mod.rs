@@ -1,6 +1,23 @@
 //! Cost models: how expensive a barrier at a given place is expected to be.
+//!
+//! - [`PaperCost`]: the paper's static model `LC^loops · IC^conds` (Sec. III-C);
+//! - [`BoundsCost`]: trip counts of loops whose bounds are constant under the launch
+//!   configuration and the pinned parameters, and the fraction of blocks that enter a
+//!   conditional whose guard only reads ids; the paper's LC and IC where unknown;
+//! - [`ProfileCost`]: measured barrier executions per place, given as data (the
+//!   dynamic interpreter measures them, see `oracle::dynamic::profile`), so this crate
+//!   stays independent of any particular oracle;
+//! - [`TableCost`]: a user table, line → weight.
 
 use kpl::{Label, LabelTree};
+
+mod bounds;
+mod profile;
+mod table;
+
+pub use bounds::{BoundsCost, Launch};
+pub use profile::ProfileCost;
+pub use table::TableCost;
 
 /// The cost of one barrier placed after a label. The cost of a placement is the sum over
 /// its barriers (AutoSync paper, Sec. III-C).
@@ -48,15 +65,28 @@ impl CostModel for PaperCost {
 }
 
 /// The cost of the barriers a kernel already has, under `model`: each barrier statement
-/// costs what a barrier after its left sibling would.
+/// costs what a barrier after its left sibling would (the place it stands at, skipping
+/// barriers right before it, [`LabelTree::position_of_barrier`]).
 pub fn existing_cost(tree: &LabelTree, kernel: &kpl::Kernel, model: &dyn CostModel) -> f64 {
+    barrier_costs(tree, kernel, model)
+        .into_iter()
+        .map(|(_, c)| c)
+        .fold(0.0, |a, b| a + b) // `sum` would start at -0.0
+}
+
+/// Each barrier statement of `kernel` (in pre-order) with its cost under `model`.
+pub fn barrier_costs(
+    tree: &LabelTree,
+    kernel: &kpl::Kernel,
+    model: &dyn CostModel,
+) -> Vec<(kpl::StmtId, f64)> {
     kernel
         .stmts()
         .iter()
         .filter(|s| s.kind.is_barrier())
-        .filter_map(|s| tree.label_of(s.id))
-        .map(|l| model.cost(tree, l))
-        .fold(0.0, |a, b| a + b) // `sum` would start at -0.0
+        .filter_map(|s| Some((s.id, tree.label_of(s.id)?)))
+        .map(|(id, l)| (id, model.cost(tree, tree.position_of_barrier(l).unwrap_or(l))))
+        .collect()
 }
 
 #[cfg(test)]
