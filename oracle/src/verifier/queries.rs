@@ -249,6 +249,18 @@ pub enum Separation {
     Always,
 }
 
+/// With `AUTOSYNC_TRACE_SLOW=MS` in the environment, queries slower than `MS`
+/// milliseconds are described on stderr (for finding what makes a kernel slow).
+fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
+    static LIMIT: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new();
+    let limit = LIMIT.get_or_init(|| std::env::var("AUTOSYNC_TRACE_SLOW").ok().and_then(|v| v.parse().ok()));
+    if let Some(ms) = limit
+        && started.elapsed().as_millis() >= *ms
+    {
+        eprintln!("autosync: {} ms: {}", started.elapsed().as_millis(), what());
+    }
+}
+
 thread_local! {
     /// One incremental solver per thread: a fresh `Solver` costs milliseconds, a
     /// push/pop scope on a live one microseconds. The `u32` is its current timeout.
@@ -387,9 +399,20 @@ impl Checker<'_> {
         }
         enc.finish();
         fs.append(&mut enc.facts);
+        let started = std::time::Instant::now();
         let out = self.solve(&fs, timeout_ms, |m| {
             let index = ia.as_i64(m);
             self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
+        });
+        trace_slow(started, || {
+            format!(
+                "race query lines {} and {} ({:?}, {:?}, sync {sync}): {:?}",
+                a.span.line,
+                b.span.line,
+                scope,
+                order,
+                out.as_ref().map(|w| w.is_some())
+            )
         });
         outcome(out)
     }
