@@ -197,6 +197,15 @@ pub struct KernelFix {
     pub notes: Vec<String>,
     /// Lines (of the original file) of the statements split around a barrier.
     pub split: Vec<u32>,
+    /// Cost of the cheapest placement from scratch, when it was computed: with `--strip`
+    /// (then it is `cost`), and without it when cheaper than what the kernel has.
+    pub optimal_cost: Option<f64>,
+    /// Lines (original file) of existing barriers the cheapest placement does without
+    /// (removed with `--strip`; only reported otherwise).
+    pub redundant: Vec<u32>,
+    /// Without `--strip`: lines after which the cheapest placement puts barriers the
+    /// kernel does not have.
+    pub optimal_instead: Vec<u32>,
 }
 
 pub struct FileFix {
@@ -246,6 +255,7 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     let chosen = selected(&args.common, src)?;
     let mut names = kpl::cuda::split::Names::default();
     for k in &chosen {
+        names.next_kernel();
         let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, &cost, &mut names)?;
         kernels.push(fix);
         all_edits.push(edits);
@@ -388,6 +398,7 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
             );
         }
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
+        fix.inserted.sort_by_key(|i| i.line);
     }
     let edits = edits
         .into_iter()
@@ -478,6 +489,9 @@ fn fix_kernel(
         reason: None,
         races: Report::default(),
         split: Vec::new(),
+        optimal_cost: None,
+        redundant: Vec::new(),
+        optimal_instead: Vec::new(),
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
@@ -508,11 +522,7 @@ fn fix_kernel(
     // With --strip, a barrier that synthesis puts back where it was stays untouched.
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
-        for st in k.stmts().into_iter().filter(|s| s.is_movable_barrier()) {
-            let place = original_tree
-                .label_of(st.id)
-                .and_then(|l| original_tree.position_of_barrier(l))
-                .and_then(|p| tree.same_place(&original_tree, p));
+        for (st, place) in existing_places(k, &original_tree, &tree) {
             if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
                 inserted.remove(i);
             } else {
@@ -581,10 +591,81 @@ fn fix_kernel(
     }
     fix.barriers = s.kernel.barrier_count();
     fix.cost = s.cost;
+    if args.strip {
+        fix.optimal_cost = Some(s.cost);
+        fix.redundant = edits.remove.iter().map(|(_, l)| *l).collect();
+    } else if !args.keep_existing && !args.naive && k.stmts().iter().any(|s| s.is_movable_barrier()) {
+        // Would the kernel be cheaper with its barriers elsewhere (or without some)?
+        if let Some(o) = optimal_placement(k, &original_tree, oracle, opts, s.cost) {
+            fix.optimal_cost = Some(o.cost);
+            fix.redundant = o.redundant;
+            fix.optimal_instead = o.instead;
+        }
+    }
     if !edits.insert.is_empty() || !edits.remove.is_empty() {
         fix.status = FixStatus::Fixed;
     }
     Ok((fix, edits))
+}
+
+/// The barriers `--strip` may move, each with the label of `tree` (a tree of the same
+/// kernel without them, or prepared for splitting: same statement ids) that stands for
+/// its place.
+fn existing_places<'k>(k: &'k Kernel, original: &LabelTree, tree: &LabelTree) -> Vec<(&'k kpl::Stmt, Option<Label>)> {
+    k.stmts()
+        .into_iter()
+        .filter(|s| s.is_movable_barrier())
+        .map(|st| {
+            let place = original
+                .label_of(st.id)
+                .and_then(|l| original.position_of_barrier(l))
+                .and_then(|p| tree.same_place(original, p));
+            (st, place)
+        })
+        .collect()
+}
+
+/// What the cheapest placement from scratch says about the barriers a kernel has.
+struct Optimal {
+    cost: f64,
+    /// Lines of existing barriers it does without.
+    redundant: Vec<u32>,
+    /// Lines after which it puts barriers that are not there (a split: the statement's).
+    instead: Vec<u32>,
+}
+
+/// Synthesizes from scratch (the movable barriers removed) and compares: `None` when
+/// that fails or is not cheaper than `cost_now`.
+fn optimal_placement(
+    k: &Kernel,
+    original_tree: &LabelTree,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+    cost_now: f64,
+) -> Option<Optimal> {
+    let stripped = k.without_movable_barriers();
+    let s = synth::synthesize(&stripped, oracle, opts).ok()?;
+    if matches!(s.outcome, Outcome::NoSolution(_)) || s.cost >= cost_now - 1e-9 {
+        return None;
+    }
+    let tree = LabelTree::new(&s.input);
+    let mut left: Vec<Label> = s.inserted.clone();
+    let mut redundant = Vec::new();
+    for (st, place) in existing_places(k, original_tree, &tree) {
+        match place.and_then(|p| left.iter().position(|x| *x == p)) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => redundant.push(st.span.line),
+        }
+    }
+    let mut instead: Vec<u32> = left.iter().map(|l| tree.line(*l)).collect();
+    instead.sort_unstable();
+    Some(Optimal {
+        cost: s.cost,
+        redundant,
+        instead,
+    })
 }
 
 /// An explanation in terms of source lines.

@@ -89,10 +89,15 @@ pub fn same_statement(kernel: &Kernel, a: StmtId, b: StmtId) -> Option<(StmtId, 
     }
     let (block, w) = locate(&kernel.body, write)?;
     let g = group_start(block, w);
-    block.stmts[g..w]
+    let is_read = kernel
+        .stmt(read)
+        .is_some_and(|s| matches!(s.kind, StmtKind::Read { .. }));
+    // Directly in the statement, or nested in control flow the statement lowered to
+    // (`c ? A[i + 1] : 0`), which `prepare` then refuses with a reason.
+    let within = block.stmts[g..w]
         .iter()
-        .any(|s| s.id == read && matches!(s.kind, StmtKind::Read { .. }))
-        .then_some((read, write))
+        .any(|s| s.id == read || s.blocks().iter().any(|b| locate(b, read).is_some()));
+    (is_read && within).then_some((read, write))
 }
 
 /// Everything named in the kernel (parameters, locals, loop variables).

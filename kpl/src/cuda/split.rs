@@ -32,6 +32,14 @@ pub struct Names {
     used: BTreeSet<String>,
 }
 
+impl Names {
+    /// A new kernel (a new scope): names of other kernels may be used again, and the
+    /// operands of a template's instantiations keep theirs.
+    pub fn next_kernel(&mut self) {
+        self.used.clear();
+    }
+}
+
 fn parse(src: &str) -> Result<Tree, String> {
     let mut parser = Parser::new();
     parser
@@ -214,20 +222,26 @@ fn is_word_in(src: &str, w: &str) -> bool {
 /// (`A[tid + 1]` → `a_tid_1`), made unique in the file.
 fn name_for(src: &str, operand: &str, names: &mut Names, key: (usize, usize)) -> String {
     if let Some(n) = names.by_operand.get(&key) {
+        names.used.insert(n.clone());
         return n.clone();
     }
     let mut base = String::new();
-    for w in operand
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if base.len() + w.len() > 24 {
-            break;
+    let mut minus = false;
+    for w in operand.split_inclusive(|c: char| !c.is_ascii_alphanumeric()) {
+        let word = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        if !word.is_empty() && base.len() + word.len() <= 24 {
+            if !base.is_empty() {
+                base.push('_');
+            }
+            if minus {
+                base.push('m');
+            }
+            base.push_str(&word.to_ascii_lowercase());
         }
-        if !base.is_empty() {
-            base.push('_');
+        // `A[i - 1]` is `a_i_m1`, `A[i + 1]` is `a_i_1`.
+        if !word.is_empty() || w.ends_with('-') {
+            minus = w.ends_with('-');
         }
-        base.push_str(&w.to_ascii_lowercase());
     }
     if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
         base = format!("v_{base}");
