@@ -565,7 +565,10 @@ fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::
             if now.is_empty() {
                 "were removed (the kernel is race-free without them)".to_string()
             } else {
-                format!("were replaced by the barrier(s) now at line(s) {}", now.join(", "))
+                format!(
+                    "were replaced by the barrier(s) now at line(s) {}",
+                    now.join(", ")
+                )
             },
             k.original_cost,
             optimal

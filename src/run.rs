@@ -289,7 +289,12 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
 
 /// Re-translates the fixed text and checks every kernel that had a statement split;
 /// returns the kernels (indices) that do not verify, with why.
-fn recheck_splits(args: &FixArgs, src: &Source, fix: &FileFix, oracle: &mut dyn Oracle) -> Result<Vec<(usize, String)>> {
+fn recheck_splits(
+    args: &FixArgs,
+    src: &Source,
+    fix: &FileFix,
+    oracle: &mut dyn Oracle,
+) -> Result<Vec<(usize, String)>> {
     let front = args.common.front_end();
     let opts = kpl::cuda::Options {
         include_dirs: front.include_dirs.clone(),
@@ -321,7 +326,10 @@ fn recheck_splits(args: &FixArgs, src: &Source, fix: &FileFix, oracle: &mut dyn 
         .filter(|(_, k)| !k.split.is_empty() && k.status == FixStatus::Fixed)
     {
         let Some(new) = t.kernels.iter().find(|l| l.kernel.name == k.name) else {
-            failed.push((i, "the split kernel is missing from the rewritten file; not applied".to_string()));
+            failed.push((
+                i,
+                "the split kernel is missing from the rewritten file; not applied".to_string(),
+            ));
             continue;
         };
         let ok = oracle.check(&new.kernel).map(|r| r.is_clean());
@@ -555,7 +563,13 @@ fn fix_kernel(
         let site = tree
             .stmt_id(l)
             .and_then(|id| s.splits.iter().find(|x| x.split_at == id))
-            .with_context(|| format!("{}: kernel `{}`: a split without its statement", src.path.display(), k.name))?;
+            .with_context(|| {
+                format!(
+                    "{}: kernel `{}`: a split without its statement",
+                    src.path.display(),
+                    k.name
+                )
+            })?;
         let edit = kpl::cuda::split::rewrite(&src.text, site, src.lang.barrier(), names).map_err(|e| {
             anyhow::anyhow!(
                 "{}: kernel `{}`: cannot split line {}: {e}",
@@ -611,7 +625,11 @@ fn fix_kernel(
 /// The barriers `--strip` may move, each with the label of `tree` (a tree of the same
 /// kernel without them, or prepared for splitting: same statement ids) that stands for
 /// its place.
-fn existing_places<'k>(k: &'k Kernel, original: &LabelTree, tree: &LabelTree) -> Vec<(&'k kpl::Stmt, Option<Label>)> {
+fn existing_places<'k>(
+    k: &'k Kernel,
+    original: &LabelTree,
+    tree: &LabelTree,
+) -> Vec<(&'k kpl::Stmt, Option<Label>)> {
     k.stmts()
         .into_iter()
         .filter(|s| s.is_movable_barrier())

@@ -173,7 +173,10 @@ pub fn prepare(kernel: &Kernel, sites: &[(StmtId, Vec<StmtId>)]) -> Result<(Kern
         for s in &block.stmts[g..w] {
             if !matches!(
                 s.kind,
-                StmtKind::Local { .. } | StmtKind::Read { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. }
+                StmtKind::Local { .. }
+                    | StmtKind::Read { .. }
+                    | StmtKind::Assign { .. }
+                    | StmtKind::Havoc { .. }
             ) {
                 return Err(format!(
                     "line {line} does more than read memory and then write it (it has control flow, a call, \
@@ -190,7 +193,9 @@ pub fn prepare(kernel: &Kernel, sites: &[(StmtId, Vec<StmtId>)]) -> Result<(Kern
         operands.sort_by_key(|s| (s.start, s.end));
         operands.dedup();
         if operands.is_empty() {
-            return Err(format!("line {line}: the racing read is not part of the statement"));
+            return Err(format!(
+                "line {line}: the racing read is not part of the statement"
+            ));
         }
         for pair in operands.windows(2) {
             if pair[1].start < pair[0].end {

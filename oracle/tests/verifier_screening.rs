@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{kernel, races, row, RaceRow};
+use common::{RaceRow, kernel, races, row};
 use oracle::verifier::StaticVerifier;
 use oracle::{CheckOptions, Oracle};
 
@@ -59,7 +59,10 @@ fn cross_block_races_on_global_memory_are_screened_too() {
     };
     let found = both(&accesses("global", 12, ""), opts.clone());
     assert!(!found.is_empty());
-    assert!(found.iter().all(|r| !r.6), "cross-block races are not fixable: {found:?}");
+    assert!(
+        found.iter().all(|r| !r.6),
+        "cross-block races are not fixable: {found:?}"
+    );
     // Indexing by the global thread id makes every block's range its own.
     let global = accesses("global", 12, "").replace("tid +", "bid * bdim * 100 + tid +");
     assert_eq!(both(&global, opts), vec![]);

@@ -212,11 +212,13 @@ fn self_race(races: &[Race]) -> Option<NoSolution> {
     })
 }
 
-/// Races between a read and the write of one source statement (`A[i] = A[i] + A[i+1]`),
-/// grouped by the write: the statements a split could fix.
+/// Races within one iteration between a read and the write of one source statement
+/// (`A[i] = A[i] + A[i+1]`), grouped by the write: only a barrier inside the statement,
+/// that is a split, can remove them. (Races of such a pair across loop iterations are
+/// left to ordinary barriers.)
 fn split_sites(kernel: &Kernel, races: &[Race]) -> Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> {
     let mut out: Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> = Vec::new();
-    for r in races {
+    for r in races.iter().filter(|r| r.intra) {
         let Some((read, write)) = kpl::split::same_statement(kernel, r.first.stmt, r.second.stmt) else {
             continue;
         };

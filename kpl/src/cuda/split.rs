@@ -79,7 +79,9 @@ struct Shape<'t> {
 fn shape<'t>(src: &str, tree: &'t Tree, site: &SplitSite) -> Result<Shape<'t>, String> {
     let stmt = exact(tree, site.statement)
         .filter(|n| n.kind() == "expression_statement")
-        .ok_or("it is not a single expression statement as written (a macro, a declaration, a `for` header?)")?;
+        .ok_or(
+            "it is not a single expression statement as written (a macro, a declaration, a `for` header?)",
+        )?;
     if stmt.parent().is_none_or(|p| p.kind() != "compound_statement") {
         return Err(
             "it is not directly inside braces (the body of a brace-less `if`/`for`/`while`, or a label); add braces"
@@ -90,7 +92,9 @@ fn shape<'t>(src: &str, tree: &'t Tree, site: &SplitSite) -> Result<Shape<'t>, S
         .named_child(0)
         .filter(|a| a.kind() == "assignment_expression")
         .ok_or("it is not an assignment `a[i] = ...` or `a[i] op= ...`")?;
-    let left = assign.child_by_field_name("left").ok_or("it has no left-hand side")?;
+    let left = assign
+        .child_by_field_name("left")
+        .ok_or("it has no left-hand side")?;
     let mut operands = Vec::new();
     for o in &site.operands {
         let n = exact(tree, *o)
@@ -101,7 +105,12 @@ fn shape<'t>(src: &str, tree: &'t Tree, site: &SplitSite) -> Result<Shape<'t>, S
         }
         if contains_kind(
             n,
-            &["call_expression", "assignment_expression", "update_expression", "comma_expression"],
+            &[
+                "call_expression",
+                "assignment_expression",
+                "update_expression",
+                "comma_expression",
+            ],
         ) {
             return Err(format!(
                 "the racing operand `{}` has side effects or calls",
@@ -190,16 +199,18 @@ fn element_type(src: &str, at: Node, name: &str, subscripts: usize) -> Option<St
                         "init_declarator" | "reference_declarator" | "attributed_declarator" => {}
                         _ => break,
                     }
-                    match cur
-                        .child_by_field_name("declarator")
-                        .or_else(|| named_children(cur).into_iter().find(|c| c.kind().ends_with("declarator")))
-                    {
+                    match cur.child_by_field_name("declarator").or_else(|| {
+                        named_children(cur)
+                            .into_iter()
+                            .find(|c| c.kind().ends_with("declarator"))
+                    }) {
                         Some(c) => cur = c,
                         None => break,
                     }
                 }
                 if cur.kind() == "identifier" && text(cur, src) == name {
-                    return (levels == subscripts).then(|| text(ty, src).split_whitespace().collect::<Vec<_>>().join(" "));
+                    return (levels == subscripts)
+                        .then(|| text(ty, src).split_whitespace().collect::<Vec<_>>().join(" "));
                 }
             }
         }
