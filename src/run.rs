@@ -554,7 +554,8 @@ fn fix_kernel(
             .map(|(w, t)| explained_in_source(&tree, t, w))
     };
     // Barriers that split a statement are a different edit from an insertion.
-    let (split, plain): (Vec<(usize, Label)>, Vec<(usize, Label)>) = inserted
+    type Numbered = Vec<(usize, Label)>;
+    let (split, plain): (Numbered, Numbered) = inserted
         .iter()
         .copied()
         .enumerate()

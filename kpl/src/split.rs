@@ -47,7 +47,7 @@ fn group_start(block: &Block, w: usize) -> usize {
 }
 
 /// Finds the block and index of a statement.
-fn locate<'k>(b: &'k Block, id: StmtId) -> Option<(&'k Block, usize)> {
+fn locate(b: &Block, id: StmtId) -> Option<(&Block, usize)> {
     for (i, s) in b.stmts.iter().enumerate() {
         if s.id == id {
             return Some((b, i));
