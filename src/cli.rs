@@ -73,6 +73,11 @@ pub struct FixArgs {
     #[arg(long)]
     pub strip: bool,
 
+    /// Keep the existing barriers as they are: the synthesis only adds barriers, and
+    /// barriers that a cheaper placement would remove or move are not reported.
+    #[arg(long, conflicts_with = "strip")]
+    pub keep_existing: bool,
+
     /// Use the naive baseline (a barrier everywhere, then drop each one that is not needed)
     /// instead of the MaxSAT synthesis.
     #[arg(long)]

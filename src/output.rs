@@ -424,12 +424,19 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                 "status": k.status.word(),
                 "inserted": k.inserted.iter().map(|i| {
                     let mut v = json!({"line": i.line, "after_line": i.after_line});
+                    if i.split {
+                        v["split"] = json!(true);
+                    }
                     if let (true, Some(e)) = (explain, &i.why) {
                         v["explain"] = explain_json(e);
                     }
                     v
                 }).collect::<Vec<_>>(),
                 "removed": k.removed.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
+                "split": k.split.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
+                "redundant": k.redundant.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
+                "optimal_cost": k.optimal_cost,
+                "optimal_inserted": k.optimal_instead.iter().map(|l| json!({"after_line": l})).collect::<Vec<_>>(),
                 "barriers": k.barriers,
                 "cost": k.cost,
                 "original_cost": k.original_cost,
@@ -488,6 +495,14 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                     k.cost,
                     k.original_cost
                 )?;
+                for i in k.inserted.iter().filter(|i| i.split) {
+                    writeln!(
+                        out,
+                        "  note: line {} raced with itself; it was split: its racing operand is read into a \
+                         local before the barrier at line {}, the rest of the statement follows it",
+                        i.after_line, i.line
+                    )?;
+                }
                 if explain {
                     explain_text(out, k)?;
                 }
@@ -525,9 +540,65 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                 emit(out, &config, &file, &d)?;
             }
         }
+        redundancy_text(out, k)?;
         for n in &k.notes {
             writeln!(out, "  note: {n}")?;
         }
+    }
+    Ok(())
+}
+
+/// Barriers the cheapest placement does without: a warning each (without `--strip`), or
+/// what moved (with it).
+fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+    let Some(optimal) = k.optimal_cost else {
+        return Ok(());
+    };
+    if k.status == FixStatus::Fixed && !k.removed.is_empty() {
+        // --strip applied the optimal placement.
+        let removed: Vec<String> = k.removed.iter().map(|l| l.to_string()).collect();
+        let now: Vec<String> = k.inserted.iter().map(|i| i.line.to_string()).collect();
+        writeln!(
+            out,
+            "  note: moved: the barrier(s) at original line(s) {} {}; cost {} → {}",
+            removed.join(", "),
+            if now.is_empty() {
+                "were removed (the kernel is race-free without them)".to_string()
+            } else {
+                format!(
+                    "were replaced by the barrier(s) now at line(s) {}",
+                    now.join(", ")
+                )
+            },
+            k.original_cost,
+            optimal
+        )?;
+        return Ok(());
+    }
+    if k.redundant.is_empty() && k.optimal_instead.is_empty() {
+        return Ok(());
+    }
+    let instead = if k.optimal_instead.is_empty() {
+        String::new()
+    } else {
+        let l: Vec<String> = k.optimal_instead.iter().map(|l| l.to_string()).collect();
+        format!(" (it puts barriers after line(s) {} instead)", l.join(", "))
+    };
+    for l in &k.redundant {
+        writeln!(
+            out,
+            "warning: kernel `{}`: the barrier at line {l} can be removed or moved: the cheapest placement \
+             costs {optimal}{instead}, these barriers cost {}; run with --strip to apply it",
+            k.name, k.cost
+        )?;
+    }
+    if k.redundant.is_empty() {
+        writeln!(
+            out,
+            "warning: kernel `{}`: a cheaper placement exists (cost {optimal}{instead}, these barriers cost {}); \
+             run with --strip to apply it",
+            k.name, k.cost
+        )?;
     }
     Ok(())
 }

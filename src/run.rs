@@ -2,13 +2,13 @@
 
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use kpl::{Kernel, Label, LabelTree, rewrite};
 use oracle::{CheckOptions, Oracle, OracleError, Report};
 use synth::{CostModel, Outcome, PaperCost, Stats, SynthOptions};
 
 use crate::cli::{Common, FixArgs, OracleKind};
-use crate::source::Source;
+use crate::source::{Lang, Source};
 
 /// The oracle options for a file: command-line launch sizes win over the file's header.
 pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
@@ -138,6 +138,9 @@ impl FixStatus {
 pub struct Inserted {
     pub line: u32,
     pub after_line: u32,
+    /// The barrier splits the statement at `after_line` (its racing operands are read
+    /// into locals before it, the rest of the statement follows it).
+    pub split: bool,
     /// Why it is there (AutoSync synthesis only).
     pub why: Option<Explained>,
 }
@@ -192,6 +195,17 @@ pub struct KernelFix {
     pub reason: Option<String>,
     pub races: Report,
     pub notes: Vec<String>,
+    /// Lines (of the original file) of the statements split around a barrier.
+    pub split: Vec<u32>,
+    /// Cost of the cheapest placement from scratch, when it was computed: with `--strip`
+    /// (then it is `cost`), and without it when cheaper than what the kernel has.
+    pub optimal_cost: Option<f64>,
+    /// Lines (original file) of existing barriers the cheapest placement does without
+    /// (removed with `--strip`; only reported otherwise).
+    pub redundant: Vec<u32>,
+    /// Without `--strip`: lines after which the cheapest placement puts barriers the
+    /// kernel does not have.
+    pub optimal_instead: Vec<u32>,
 }
 
 pub struct FileFix {
@@ -218,6 +232,8 @@ struct KernelEdits {
     /// Inserted barriers with the line they follow in the original, and the braces they
     /// need (`None`), in the order they must be applied.
     insert: Vec<(rewrite::Edit, Option<u32>)>,
+    /// For each of `insert`: the edit splits a statement (the line is the statement's).
+    split: Vec<bool>,
     /// For each of `insert`: why the barrier is there.
     why: Vec<Option<Explained>>,
     remove: Vec<(rewrite::Edit, u32)>,
@@ -229,18 +245,108 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         cond_cost: args.cond_cost,
     };
     let table = crate::cost::load_table(&args.cost_model)?;
+    let split_check = |site: &kpl::split::SplitSite| kpl::cuda::split::check(&src.text, site);
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
     let chosen = selected(&args.common, src)?;
+    let mut names = kpl::cuda::split::Names::default();
     for k in &chosen {
         let cost = crate::cost::model(&args.cost_model, paper, table.as_ref(), &args.common, src, k)?;
         let mut opts = SynthOptions::new(cost.as_ref());
         opts.use_race_types = !args.faithful;
-        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, cost.as_ref())?;
+        if src.lang == Lang::Cuda {
+            opts.split_check = Some(&split_check);
+        }
+        names.next_kernel();
+        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, cost.as_ref(), &mut names)?;
         kernels.push(fix);
         all_edits.push(edits);
     }
     shared_source(&chosen, &mut kernels, &mut all_edits);
+    let mut fix = assemble(src, kernels, &all_edits);
+    // A split statement is checked once more as written: the fixed text goes through the
+    // front end again and each kernel with a split must verify. (The synthesis already
+    // verified the prepared KPL; this guards the rewriting itself.)
+    if fix.kernels.iter().any(|k| !k.split.is_empty()) {
+        let failed = recheck_splits(args, src, &fix, oracle)?;
+        if !failed.is_empty() {
+            let mut kernels = fix.kernels;
+            for (i, why) in failed {
+                let k = &mut kernels[i];
+                k.status = FixStatus::NoSolution;
+                k.reason = Some(why);
+                k.inserted.clear();
+                k.removed.clear();
+                k.split.clear();
+                all_edits[i].insert.clear();
+                all_edits[i].split.clear();
+                all_edits[i].why.clear();
+                all_edits[i].remove.clear();
+            }
+            fix = assemble(src, kernels, &all_edits);
+        }
+    }
+    Ok(fix)
+}
+
+/// Re-translates the fixed text and checks every kernel that had a statement split;
+/// returns the kernels (indices) that do not verify, with why.
+fn recheck_splits(
+    args: &FixArgs,
+    src: &Source,
+    fix: &FileFix,
+    oracle: &mut dyn Oracle,
+) -> Result<Vec<(usize, String)>> {
+    let front = args.common.front_end();
+    let opts = kpl::cuda::Options {
+        include_dirs: front.include_dirs.clone(),
+        alias: front.alias,
+        defines: Vec::new(),
+    };
+    let fail = |why: String| -> Vec<(usize, String)> {
+        fix.kernels
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| !k.split.is_empty())
+            .map(|(i, _)| (i, why.clone()))
+            .collect()
+    };
+    let t = match kpl::cuda::translate(&src.path, &fix.fixed_text, &opts) {
+        Ok(t) => t,
+        Err(e) => {
+            return Ok(fail(format!(
+                "splitting the statement produced text the front end rejects ({}:{}: {}); not applied",
+                e.line, e.col, e.message
+            )));
+        }
+    };
+    let mut failed = Vec::new();
+    for (i, k) in fix
+        .kernels
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !k.split.is_empty() && k.status == FixStatus::Fixed)
+    {
+        let Some(new) = t.kernels.iter().find(|l| l.kernel.name == k.name) else {
+            failed.push((
+                i,
+                "the split kernel is missing from the rewritten file; not applied".to_string(),
+            ));
+            continue;
+        };
+        let ok = oracle.check(&new.kernel).map(|r| r.is_clean());
+        if !matches!(ok, Ok(true)) {
+            failed.push((
+                i,
+                "the kernel with its statement split does not verify as rewritten; not applied".to_string(),
+            ));
+        }
+    }
+    Ok(failed)
+}
+
+/// Applies every kernel's edits at once and reads back where the barriers landed.
+fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]) -> FileFix {
     // Apply every kernel's edits at once (instantiations of one template share their
     // text, and their edits: each distinct edit once), then read back where the
     // barriers landed.
@@ -253,7 +359,7 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         }
     };
     let mut at: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-    for e in &all_edits {
+    for e in all_edits {
         let ins = e.insert.iter().map(|(x, _)| index(x, &mut edits)).collect();
         let rem = e.remove.iter().map(|(x, _)| index(x, &mut edits)).collect();
         at.push((ins, rem));
@@ -261,9 +367,17 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
     let mut what = vec![String::new(); edits.len()];
     let barrier = src.lang.barrier();
-    for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(&all_edits).zip(&at) {
-        for (((_, after_line), why), i) in e.insert.iter().zip(&e.why).zip(ins) {
+    for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(all_edits).zip(&at) {
+        fix.inserted.clear();
+        for ((((_, after_line), why), split), i) in e.insert.iter().zip(&e.why).zip(&e.split).zip(ins) {
             if let Some(after_line) = after_line {
+                if what[*i].is_empty() && *split {
+                    what[*i] = format!(
+                        "Split the statement at line {after_line}: read the racing operand into a local, then \
+                         `{barrier}`, then the rest of the statement (kernel `{}`).",
+                        fix.name
+                    );
+                }
                 if what[*i].is_empty() {
                     what[*i] = match why.as_ref().filter(|w| !w.fixes.is_empty()) {
                         Some(w) => format!(
@@ -280,6 +394,7 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
                 fix.inserted.push(Inserted {
                     line: lines[*i],
                     after_line: *after_line,
+                    split: *split,
                     why: why.clone(),
                 });
             } else if what[*i].is_empty() {
@@ -293,17 +408,18 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
             );
         }
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
+        fix.inserted.sort_by_key(|i| i.line);
     }
     let edits = edits
         .into_iter()
         .zip(what)
         .map(|(edit, what)| EditInfo { edit, what })
         .collect();
-    Ok(FileFix {
+    FileFix {
         kernels,
         fixed_text,
         edits,
-    })
+    }
 }
 
 /// Kernels that share their source (instantiations of one template) must agree on the
@@ -331,6 +447,7 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
             for (a, b) in [(i, j), (j, i)] {
                 let other = kernels[b].name.clone();
                 let fix = &mut kernels[a];
+                fix.split.clear();
                 if matches!(fix.status, FixStatus::Fixed | FixStatus::Unchanged) {
                     fix.status = FixStatus::NoSolution;
                     fix.reason = Some(format!(
@@ -340,6 +457,7 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                     ));
                 }
                 all_edits[a].insert.clear();
+                all_edits[a].split.clear();
                 all_edits[a].why.clear();
                 all_edits[a].remove.clear();
             }
@@ -354,6 +472,7 @@ fn fix_kernel(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
     cost: &dyn CostModel,
+    names: &mut kpl::cuda::split::Names,
 ) -> Result<(KernelFix, KernelEdits)> {
     let original_tree = LabelTree::new(k);
     let original_cost = synth::cost::existing_cost(&original_tree, k, cost);
@@ -362,7 +481,6 @@ fn fix_kernel(
     } else {
         k.clone()
     };
-    let tree = LabelTree::new(&input);
     let result = if args.naive {
         synth::naive(&input, oracle, opts)
     } else {
@@ -380,9 +498,14 @@ fn fix_kernel(
         stats: Stats::default(),
         reason: None,
         races: Report::default(),
+        split: Vec::new(),
+        optimal_cost: None,
+        redundant: Vec::new(),
+        optimal_instead: Vec::new(),
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
+        split: Vec::new(),
         why: Vec::new(),
         remove: Vec::new(),
     };
@@ -403,14 +526,13 @@ fn fix_kernel(
         fix.races.races = ns.races.clone();
         return Ok((fix, edits));
     }
+    // The labels are those of the kernel the synthesis placed barriers into (the input,
+    // or the input prepared for splitting a statement: same statement ids).
+    let tree = LabelTree::new(&s.input);
     // With --strip, a barrier that synthesis puts back where it was stays untouched.
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
-        for st in k.stmts().into_iter().filter(|s| s.is_movable_barrier()) {
-            let place = original_tree
-                .label_of(st.id)
-                .and_then(|l| original_tree.position_of_barrier(l))
-                .and_then(|p| tree.same_place(&original_tree, p));
+        for (st, place) in existing_places(k, &original_tree, &tree) {
             if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
                 inserted.remove(i);
             } else {
@@ -422,22 +544,58 @@ fn fix_kernel(
             }
         }
     }
-    match rewrite::insert_at(&src.text, &tree, &inserted, src.lang.barrier()) {
+    let explained = s
+        .trace
+        .as_ref()
+        .map(|t| synth::explain::explain(&tree, t, &inserted, cost));
+    let why_of = |n: usize| {
+        explained
+            .as_ref()
+            .and_then(|e| e.get(n))
+            .zip(s.trace.as_ref())
+            .map(|(w, t)| explained_in_source(&tree, t, w))
+    };
+    // Barriers that split a statement are a different edit from an insertion.
+    type Numbered = Vec<(usize, Label)>;
+    let (split, plain): (Numbered, Numbered) = inserted
+        .iter()
+        .copied()
+        .enumerate()
+        .partition(|(_, l)| tree.node(*l).place == kpl::Place::Split);
+    for (n, l) in split {
+        let site = tree
+            .stmt_id(l)
+            .and_then(|id| s.splits.iter().find(|x| x.split_at == id))
+            .with_context(|| {
+                format!(
+                    "{}: kernel `{}`: a split without its statement",
+                    src.path.display(),
+                    k.name
+                )
+            })?;
+        let edit = kpl::cuda::split::rewrite(&src.text, site, src.lang.barrier(), names).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: kernel `{}`: cannot split line {}: {e}",
+                src.path.display(),
+                k.name,
+                site.statement.line
+            )
+        })?;
+        fix.split.push(site.statement.line);
+        edits.insert.push((edit, Some(site.statement.line)));
+        edits.split.push(true);
+        edits.why.push(why_of(n));
+    }
+    let plain_labels: Vec<Label> = plain.iter().map(|(_, l)| *l).collect();
+    match rewrite::insert_at(&src.text, &tree, &plain_labels, src.lang.barrier()) {
         Ok(ins) => {
-            let explained = s
-                .trace
-                .as_ref()
-                .map(|t| synth::explain::explain(&tree, t, &inserted, cost));
             let mut line_of = vec![None; ins.edits.len()];
             let mut why = vec![None; ins.edits.len()];
-            for (n, (&l, &i)) in inserted.iter().zip(&ins.of_label).enumerate() {
+            for (&(n, l), &i) in plain.iter().zip(&ins.of_label) {
                 line_of[i] = Some(tree.line(l));
-                why[i] = explained
-                    .as_ref()
-                    .and_then(|e| e.get(n))
-                    .zip(s.trace.as_ref())
-                    .map(|(w, t)| explained_in_source(&tree, t, w));
+                why[i] = why_of(n);
             }
+            edits.split.extend(std::iter::repeat_n(false, ins.edits.len()));
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
             edits.why.extend(why);
         }
@@ -450,10 +608,85 @@ fn fix_kernel(
     }
     fix.barriers = s.kernel.barrier_count();
     fix.cost = s.cost;
+    if args.strip {
+        fix.optimal_cost = Some(s.cost);
+        fix.redundant = edits.remove.iter().map(|(_, l)| *l).collect();
+    } else if !args.keep_existing && !args.naive && k.stmts().iter().any(|s| s.is_movable_barrier()) {
+        // Would the kernel be cheaper with its barriers elsewhere (or without some)?
+        if let Some(o) = optimal_placement(k, &original_tree, oracle, opts, s.cost) {
+            fix.optimal_cost = Some(o.cost);
+            fix.redundant = o.redundant;
+            fix.optimal_instead = o.instead;
+        }
+    }
     if !edits.insert.is_empty() || !edits.remove.is_empty() {
         fix.status = FixStatus::Fixed;
     }
     Ok((fix, edits))
+}
+
+/// The barriers `--strip` may move, each with the label of `tree` (a tree of the same
+/// kernel without them, or prepared for splitting: same statement ids) that stands for
+/// its place.
+fn existing_places<'k>(
+    k: &'k Kernel,
+    original: &LabelTree,
+    tree: &LabelTree,
+) -> Vec<(&'k kpl::Stmt, Option<Label>)> {
+    k.stmts()
+        .into_iter()
+        .filter(|s| s.is_movable_barrier())
+        .map(|st| {
+            let place = original
+                .label_of(st.id)
+                .and_then(|l| original.position_of_barrier(l))
+                .and_then(|p| tree.same_place(original, p));
+            (st, place)
+        })
+        .collect()
+}
+
+/// What the cheapest placement from scratch says about the barriers a kernel has.
+struct Optimal {
+    cost: f64,
+    /// Lines of existing barriers it does without.
+    redundant: Vec<u32>,
+    /// Lines after which it puts barriers that are not there (a split: the statement's).
+    instead: Vec<u32>,
+}
+
+/// Synthesizes from scratch (the movable barriers removed) and compares: `None` when
+/// that fails or is not cheaper than `cost_now`.
+fn optimal_placement(
+    k: &Kernel,
+    original_tree: &LabelTree,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+    cost_now: f64,
+) -> Option<Optimal> {
+    let stripped = k.without_movable_barriers();
+    let s = synth::synthesize(&stripped, oracle, opts).ok()?;
+    if matches!(s.outcome, Outcome::NoSolution(_)) || s.cost >= cost_now - 1e-9 {
+        return None;
+    }
+    let tree = LabelTree::new(&s.input);
+    let mut left: Vec<Label> = s.inserted.clone();
+    let mut redundant = Vec::new();
+    for (st, place) in existing_places(k, original_tree, &tree) {
+        match place.and_then(|p| left.iter().position(|x| *x == p)) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => redundant.push(st.span.line),
+        }
+    }
+    let mut instead: Vec<u32> = left.iter().map(|l| tree.line(*l)).collect();
+    instead.sort_unstable();
+    Some(Optimal {
+        cost: s.cost,
+        redundant,
+        instead,
+    })
 }
 
 /// An explanation in terms of source lines.

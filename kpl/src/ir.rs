@@ -301,6 +301,10 @@ pub enum Place {
     /// Nowhere. For a barrier statement: it is not written directly in the kernel's
     /// text (it comes from an inlined function or a macro), so `--strip` keeps it.
     Nowhere,
+    /// Inside a source statement that [`crate::split`] prepared: a barrier here means
+    /// splitting the statement (its racing operands read into locals before the barrier,
+    /// the rest after it). Only [`crate::split::prepare`] gives this place.
+    Split,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod header;
 pub mod ir;
 pub mod labels;
 pub mod rewrite;
+pub mod split;
 pub mod syntax;
 
 pub use arith::Arith;

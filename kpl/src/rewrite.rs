@@ -286,7 +286,8 @@ fn site(tree: &LabelTree, l: Label) -> Option<(Label, bool)> {
         NodeKind::Stmt(_) | NodeKind::Else(_) => match node.place {
             Place::After => Some((node.parent?, false)),
             Place::BlockTop => Some((node.parent?, true)),
-            Place::Nowhere => None,
+            // Splitting a statement is not an insertion (see `split_stmt`).
+            Place::Nowhere | Place::Split => None,
         },
     }
 }

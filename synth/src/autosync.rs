@@ -194,14 +194,16 @@ fn block_of(tree: &LabelTree, after: Label) -> Option<Label> {
     }
 }
 
-/// A self race within one iteration (or outside loops) can never be fixed by barriers.
+/// A self race within one iteration (or outside loops) can never be fixed by barriers:
+/// one KPL statement (a write, since reads and writes are separate statements) by two
+/// threads on the same element.
 fn self_race(races: &[Race]) -> Option<NoSolution> {
     let r = races.iter().find(|r| r.is_self_race() && r.intra)?;
     Some(NoSolution {
         reason: format!(
-            "line {} races with itself on `{}` ({} by two threads in the same barrier interval); a barrier \
-             cannot separate a statement from itself — split it (read into a local, then write) or change \
-             the indexing",
+            "line {} races with itself on `{}` ({} by two threads in the same barrier interval): two \
+             threads access the same element in one statement, which neither a barrier nor splitting the \
+             statement can order — change the indexing (or let one thread do it)",
             r.first.span.line,
             r.array,
             r.kind()
@@ -210,11 +212,49 @@ fn self_race(races: &[Race]) -> Option<NoSolution> {
     })
 }
 
+/// Races within one iteration between a read and the write of one source statement
+/// (`A[i] = A[i] + A[i+1]`), grouped by the write: only a barrier inside the statement,
+/// that is a split, can remove them. (Races of such a pair across loop iterations are
+/// left to ordinary barriers.)
+fn split_sites(kernel: &Kernel, races: &[Race]) -> Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> {
+    let mut out: Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> = Vec::new();
+    for r in races.iter().filter(|r| r.intra) {
+        let Some((read, write)) = kpl::split::same_statement(kernel, r.first.stmt, r.second.stmt) else {
+            continue;
+        };
+        match out.iter_mut().find(|s| s.0 == write) {
+            Some(s) => {
+                if !s.1.contains(&read) {
+                    s.1.push(read);
+                }
+                s.2.push(r.clone());
+            }
+            None => out.push((write, vec![read], vec![r.clone()])),
+        }
+    }
+    out
+}
+
 /// Algorithm 1: the cheapest barrier placement the oracle accepts.
+///
+/// Beyond the paper: when a read races with the write of its own source statement
+/// (`A[tid] = A[tid] + A[tid + 1]`) and `opts.split_check` accepts the statement, the
+/// kernel is prepared for splitting it ([`kpl::split::prepare`]) and the synthesis runs
+/// on that kernel, where a barrier between the racing read and the write is a candidate
+/// like any other (same cost model, same oracle check of the result).
 pub fn synthesize(
     kernel: &Kernel,
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
+) -> Result<Synthesis, SynthError> {
+    synthesize_from(kernel, oracle, opts, true)
+}
+
+fn synthesize_from(
+    kernel: &Kernel,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+    may_split: bool,
 ) -> Result<Synthesis, SynthError> {
     let mut run = Run::new(kernel, oracle, opts);
     let report = run.ask(kernel)?;
@@ -223,6 +263,14 @@ pub fn synthesize(
     }
     if let Some(ns) = hopeless(&report, &[]).or_else(|| self_race(&report.races)) {
         return Ok(run.give_up(ns));
+    }
+    let sites = if may_split {
+        split_sites(kernel, &report.races)
+    } else {
+        Vec::new()
+    };
+    if !sites.is_empty() {
+        return split_then_synthesize(run, &sites);
     }
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
@@ -271,6 +319,50 @@ pub fn synthesize(
         }
         last_races = report.races;
     }
+}
+
+/// Prepares the self-racing statements for splitting and synthesizes on that kernel;
+/// gives up with the reason when a statement cannot be split.
+fn split_then_synthesize(
+    run: Run,
+    sites: &[(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)],
+) -> Result<Synthesis, SynthError> {
+    let plan: Vec<(kpl::StmtId, Vec<kpl::StmtId>)> = sites.iter().map(|s| (s.0, s.1.clone())).collect();
+    let cannot = |why: String, races: &[Race]| {
+        let r = &races[0];
+        NoSolution {
+            reason: format!(
+                "line {} races with itself on `{}`: a thread reads an element that another thread writes in the \
+                 same statement, and only splitting the statement (read into a local, barrier, then write) can \
+                 order them — autosync cannot split it here: {why}",
+                r.second.span.line, r.array
+            ),
+            races: races.to_vec(),
+        }
+    };
+    let prepared = kpl::split::prepare(run.kernel, &plan).and_then(|(k, split)| {
+        let Some(check) = run.opts.split_check else {
+            return Err("this input's front end cannot rewrite statements".to_string());
+        };
+        for s in &split {
+            check(s).map_err(|e| format!("line {}: {e}", s.statement.line))?;
+        }
+        Ok((k, split))
+    });
+    let (k, split) = match prepared {
+        Ok(x) => x,
+        Err(why) => {
+            let races: Vec<Race> = sites.iter().flat_map(|s| s.2.iter().cloned()).collect();
+            let ns = cannot(why, &races);
+            return Ok(run.give_up(ns));
+        }
+    };
+    let first_calls = run.stats.oracle_calls;
+    let mut s = synthesize_from(&k, run.oracle, run.opts, false)?;
+    s.stats.oracle_calls += first_calls;
+    s.stats.time = run.start_time().elapsed();
+    s.splits = split;
+    Ok(s)
 }
 
 /// Explains an UNSAT placement problem with the races that were left.

@@ -249,6 +249,12 @@ pub fn place_name(tree: &LabelTree, l: Label) -> String {
             NodeKind::Main => "at the top of the kernel".to_string(),
             _ => format!("at the top of the block at line {}", tree.line(block)),
         },
+        NodeKind::Stmt(_) if n.place == kpl::Place::Split => {
+            format!(
+                "inside line {} (split after reading its racing operand)",
+                n.span.line
+            )
+        }
         NodeKind::Stmt(_) | NodeKind::Else(_) if n.span.end_line > n.span.line => {
             format!("after lines {}–{}", n.span.line, n.span.end_line)
         }

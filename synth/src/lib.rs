@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use kpl::split::SplitSite;
 use kpl::{Kernel, Label, LabelTree, StmtId};
 use oracle::{Oracle, OracleError, Race, Report};
 
@@ -64,6 +65,13 @@ pub struct Synthesis {
     /// What the refinement loop tried, for [`explain::explain`] (AutoSync runs that
     /// ended `Fixed`; `None` otherwise).
     pub trace: Option<explain::Trace>,
+    /// The kernel the labels of `inserted` belong to: the input, or the input prepared
+    /// for splitting self-racing statements ([`kpl::split::prepare`]). Build the label
+    /// tree for rewriting from this one.
+    pub input: Kernel,
+    /// The statements prepared for splitting; a barrier at a label with
+    /// [`kpl::Place::Split`] among `inserted` means splitting that statement.
+    pub splits: Vec<SplitSite>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +91,15 @@ pub struct SynthOptions<'a> {
     /// j) to rule out placement options up front. Off = Algorithm 1 exactly as published.
     pub use_race_types: bool,
     pub max_iterations: u32,
+    /// Whether the source can be rewritten to split a self-racing statement (the front
+    /// end's check of its shape: an expression statement in braces, operands outside
+    /// conditional evaluation, ...), with the reason when not. `None`: statements are
+    /// never split (a read racing with the write of its own statement stays unfixable).
+    pub split_check: Option<&'a SplitCheck<'a>>,
 }
+
+/// See [`SynthOptions::split_check`].
+pub type SplitCheck<'a> = dyn Fn(&SplitSite) -> Result<(), String> + 'a;
 
 impl<'a> SynthOptions<'a> {
     pub fn new(cost: &'a dyn CostModel) -> Self {
@@ -91,6 +107,7 @@ impl<'a> SynthOptions<'a> {
             cost,
             use_race_types: true,
             max_iterations: 1000,
+            split_check: None,
         }
     }
 }
@@ -183,7 +200,14 @@ impl<'a> Run<'a> {
             stats,
             notes: self.notes,
             trace: None,
+            input: self.kernel.clone(),
+            splits: Vec::new(),
         }
+    }
+
+    /// When this run started.
+    pub fn start_time(&self) -> Instant {
+        self.start
     }
 
     pub fn give_up(self, why: NoSolution) -> Synthesis {

@@ -55,6 +55,7 @@ pub struct Options {
 
 pub mod lower;
 pub mod program;
+pub mod split;
 pub mod types;
 
 use std::path::Path;
