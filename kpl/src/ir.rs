@@ -379,6 +379,9 @@ pub enum StmtKind {
         value: Expr,
     },
     Barrier,
+    /// `__syncwarp()`: a barrier for the threads of one warp (32 threads, or the
+    /// `--warp-size`). Not a candidate for synthesis and never removed by `--strip`.
+    WarpBarrier,
     If {
         cond: Expr,
         then_blk: Block,

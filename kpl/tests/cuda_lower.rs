@@ -572,3 +572,26 @@ __global__ void k(int *a, int n) {
 "
     );
 }
+
+/// `__syncwarp()` and `__syncwarp(0xffffffff)` are warp barriers; a partial or unknown
+/// mask synchronizes only some lanes and is lowered to nothing (no ordering: sound).
+#[test]
+fn syncwarp_with_a_full_mask_is_a_warp_barrier() {
+    let src = r#"__global__ void k(int *a, unsigned mask) {
+    a[threadIdx.x] = 1;
+    __syncwarp();
+    __syncwarp(0xffffffff);
+    __syncwarp(mask);
+    __syncwarp(0x0000ffff);
+}
+"#;
+    assert_eq!(
+        lower_text(src),
+        r#"kernel k(global a[], mask) {
+    a[tid] = 1;
+    warp_barrier;
+    warp_barrier;
+}
+"#
+    );
+}

@@ -136,7 +136,7 @@ impl Oracle for Interpreter {
             feasible: 0,
             assumed_away: 0,
         };
-        session.machine.set_warp_size(self.opts.warp_size);
+        session.machine.set_warps(&self.opts, kernel);
         let total = space.total();
         let max_runs = self.config.max_runs.max(1) as u128;
         if total <= max_runs {

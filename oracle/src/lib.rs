@@ -33,6 +33,13 @@ pub struct CheckOptions {
     pub warp_size: Option<u32>,
 }
 
+impl CheckOptions {
+    /// The warp size `__syncwarp()` synchronizes: the `--warp-size`, else CUDA's 32.
+    pub fn warp_barrier_size(&self) -> u32 {
+        self.warp_size.unwrap_or(32)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessKind {

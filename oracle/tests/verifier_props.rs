@@ -71,6 +71,8 @@ enum S {
     Atomic(bool, E),
     Assign(E),
     Barrier,
+    /// `warp_barrier;` (warps of 2 or 4 threads, or of 32 without `--warp-size`).
+    WarpBarrier,
     If(Cond, Vec<S>, Option<Vec<S>>),
     For(Loop, Vec<S>),
     Return,
@@ -139,6 +141,7 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
         1 => expr().prop_map(S::Assign),
         4 => Just(S::Barrier),
+        1 => Just(S::WarpBarrier),
         1 => Just(S::Return),
         1 => Just(S::Break),
         1 => Just(S::Continue),
@@ -229,6 +232,7 @@ impl Render {
                 self.line(&l);
             }
             S::Barrier => self.line("barrier;"),
+            S::WarpBarrier => self.line("warp_barrier;"),
             S::Return => self.line("return;"),
             S::Break if in_loop => self.line("break;"),
             S::Continue if in_loop => self.line("continue;"),

@@ -154,3 +154,73 @@ fn lock_step_loop_iterations_are_ordered() {
     let found = both(src, warp_launch(32, None));
     assert!(!found.is_empty());
 }
+
+/// Divergent barriers of both oracles, which must be equal.
+fn both_divergences(src: &str, opts: CheckOptions) -> Vec<u32> {
+    let fixed = common::divergences(&check_with(src, opts.clone()));
+    let dynamic = common::divergences(
+        &Interpreter::new(opts)
+            .check(&kernel(src))
+            .expect("the interpreter runs"),
+    );
+    assert_eq!(
+        fixed, dynamic,
+        "static and dynamic oracles disagree on divergence"
+    );
+    fixed
+}
+
+const EXCHANGE: &str = "kernel k(shared s[]) {
+  local x;
+  s[tid] = tid;
+  warp_barrier;
+  x = s[(tid + 1) % bdim];
+}";
+
+#[test]
+fn warp_barrier_orders_the_threads_of_one_warp_only() {
+    // No lock step: `__syncwarp()` (warps of 32 by default) is what orders them.
+    assert_eq!(both(EXCHANGE, warp_launch(32, None)), vec![]);
+    // Thread 31 reads what thread 32, in the next warp, writes.
+    assert_eq!(
+        both(EXCHANGE, warp_launch(64, None)),
+        vec![row("s", 3, 5, "write-read", true, &[], true)]
+    );
+    // Warps of 4 threads under --warp-size 4 (lock step also orders them).
+    assert_eq!(
+        both(EXCHANGE, warp_launch(8, Some(4))),
+        vec![row("s", 3, 5, "write-read", true, &[], true)]
+    );
+    let without = EXCHANGE.replace("  warp_barrier;\n", "");
+    assert_eq!(
+        both(&without, warp_launch(32, None)),
+        vec![row("s", 3, 4, "write-read", true, &[], true)]
+    );
+}
+
+#[test]
+fn warp_barrier_diverges_only_when_a_warp_disagrees() {
+    let src = "kernel k(shared s[]) {
+  if (tid < 16) {
+    warp_barrier;
+  }
+}";
+    assert_eq!(both_divergences(src, warp_launch(32, None)), vec![3]);
+    // Whole warps take the branch: no divergence.
+    let whole = src.replace("tid < 16", "tid < 32");
+    assert_eq!(both_divergences(&whole, warp_launch(64, None)), Vec::<u32>::new());
+    // A divergent warp barrier orders nothing.
+    let racy = "kernel k(shared s[]) {
+  local x;
+  s[tid] = tid;
+  if (tid < 16) {
+    warp_barrier;
+  }
+  x = s[(tid + 1) % bdim];
+}";
+    assert_eq!(both_divergences(racy, warp_launch(32, None)), vec![5]);
+    assert_eq!(
+        both(racy, warp_launch(32, None)),
+        vec![row("s", 3, 7, "write-read", true, &[], true)]
+    );
+}

@@ -288,6 +288,7 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
             }
         }
         Rule::barrier_stmt => StmtKind::Barrier,
+        Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
         Rule::if_stmt => {
             i.next();
             let cond = next_expr(&mut i)?;
@@ -590,7 +591,7 @@ impl Scopes {
                     None => Ok(()),
                 }
             }
-            StmtKind::Barrier | StmtKind::Return => Ok(()),
+            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::Return => Ok(()),
             StmtKind::Break | StmtKind::Continue if self.loop_depth == 0 => Err(err_at(
                 sp,
                 "`break` and `continue` must be inside a loop".to_string(),

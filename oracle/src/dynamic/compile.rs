@@ -87,6 +87,8 @@ pub(super) enum CKind {
         value: CExpr,
     },
     Barrier,
+    /// `__syncwarp()`.
+    WarpBarrier,
     If {
         cond: CExpr,
         then_blk: Vec<CStmt>,
@@ -234,7 +236,12 @@ fn for_each_expr(stmts: &[CStmt], f: &mut impl FnMut(&CExpr)) {
     for s in stmts {
         match &s.kind {
             CKind::Assign { value, .. } => f(value),
-            CKind::Arbitrary { .. } | CKind::Barrier | CKind::Return | CKind::Break | CKind::Continue => {}
+            CKind::Arbitrary { .. }
+            | CKind::Barrier
+            | CKind::WarpBarrier
+            | CKind::Return
+            | CKind::Break
+            | CKind::Continue => {}
             CKind::Read { index, .. } => f(index),
             CKind::Write { index, value, .. } | CKind::Atomic { index, value, .. } => {
                 f(index);
@@ -440,6 +447,7 @@ impl Compiler<'_> {
                 op: *op,
             },
             StmtKind::Barrier => CKind::Barrier,
+            StmtKind::WarpBarrier => CKind::WarpBarrier,
             StmtKind::If {
                 cond,
                 then_blk,

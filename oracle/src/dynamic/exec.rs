@@ -338,6 +338,7 @@ impl<'p> Machine<'p> {
                 }
             }
             CKind::Barrier => self.barrier(ix, mask, out),
+            CKind::WarpBarrier => self.warp_barrier(ix, mask, out),
             CKind::If {
                 cond,
                 then_blk,
@@ -541,9 +542,49 @@ impl<'p> Machine<'p> {
         self.loop_stack.last().copied().unwrap_or(Interner::ROOT)
     }
 
-    /// Under warp lock step, lets threads of the new instruction re-synchronize.
-    pub(super) fn set_warp_size(&mut self, w: Option<u32>) {
-        self.log.warps = w.map(super::races::WarpSync::new);
+    /// Warps: lock step inside warps of the `--warp-size`, else warps that only
+    /// `__syncwarp()` synchronizes (when the kernel has one).
+    pub(super) fn set_warps(&mut self, opts: &crate::CheckOptions, kernel: &kpl::Kernel) {
+        let warp_barriers = kernel
+            .stmts()
+            .iter()
+            .any(|s| matches!(s.kind, kpl::StmtKind::WarpBarrier));
+        self.log.warps = match opts.warp_size {
+            Some(w) => Some(super::races::WarpSync::new(w, true)),
+            None if warp_barriers => Some(super::races::WarpSync::new(opts.warp_barrier_size(), false)),
+            None => None,
+        };
+    }
+
+    /// `__syncwarp()`: every warp with enabled threads must have all its threads
+    /// enabled (else the barrier diverges, and synchronizes nothing); then the enabled
+    /// threads of each warp are ordered.
+    fn warp_barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) {
+        let size = self.log.warps.as_ref().map_or(32, |w| w.size) as usize;
+        let mut diverged = false;
+        for (w, lanes) in mask.chunks(size.max(1)).enumerate() {
+            let on = lanes.iter().position(|m| *m);
+            let off = lanes.iter().position(|m| !*m);
+            if let (Some(on), Some(off)) = (on, off) {
+                diverged = true;
+                let iters = self.interner.get(self.iters()).to_vec();
+                let run = &self.run;
+                let block = self.block;
+                let t = |lane: usize| (w * size + lane) as u32;
+                out.divergence(self.prog, ix, || Witness {
+                    threads: [run.thread(t(on), block), run.thread(t(off), block)],
+                    index: None,
+                    iterations: [iters.clone(), iters],
+                    block_dim: run.block_dim,
+                    grid_dim: run.grid_dim,
+                    params: run.params.clone(),
+                });
+            }
+        }
+        if !diverged {
+            self.step += 1;
+            self.log.sync_point(self.step, mask);
+        }
     }
 
     /// A new access statement instance starts, executed by the threads of `mask`.

@@ -58,15 +58,19 @@ pub(super) struct AccessLog {
 /// access statement in between (or at the earlier one itself).
 pub(super) struct WarpSync {
     pub size: u32,
+    /// Lock step (`--warp-size`): every access statement is a re-sync point. Without
+    /// it only `__syncwarp()` is.
+    lock_step: bool,
     /// Since the last barrier: per executed access statement, its step and the threads
     /// enabled at it (a bit set, 64 threads a word), in step order.
     points: Vec<(u64, Vec<u64>)>,
 }
 
 impl WarpSync {
-    pub(super) fn new(size: u32) -> WarpSync {
+    pub(super) fn new(size: u32, lock_step: bool) -> WarpSync {
         WarpSync {
             size: size.max(1),
+            lock_step,
             points: Vec::new(),
         }
     }
@@ -117,6 +121,14 @@ impl AccessLog {
     /// Under warp lock step: an access statement starts, executed by the threads of
     /// `mask` (a re-sync point for every pair of them).
     pub(super) fn step(&mut self, step: u64, mask: &[bool]) {
+        if self.warps.as_ref().is_some_and(|w| w.lock_step) {
+            self.sync_point(step, mask);
+        }
+    }
+
+    /// A re-sync point for the threads of `mask` that share a warp: an access
+    /// statement under lock step, or a `__syncwarp()` no warp diverged at.
+    pub(super) fn sync_point(&mut self, step: u64, mask: &[bool]) {
         if let Some(w) = &mut self.warps {
             let mut bits = vec![0u64; mask.len().div_ceil(64)];
             for (t, _) in mask.iter().enumerate().filter(|(_, m)| **m) {

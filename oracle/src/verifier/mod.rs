@@ -69,8 +69,14 @@
 //!   amount returns is distinct from every other such `atomic_add` on the same element
 //!   when nothing else modifies the array (repetition-free counters, unbounded arithmetic
 //!   only); every other atomic returns an arbitrary value (`atomic_inc` is not treated as
-//!   a counter: it wraps at its bound). Warp lock step is not modelled (the options have
-//!   no warp size).
+//!   a counter: it wraps at its bound).
+//! - **Warps** (seed 000, the re-sync method). Under `--warp-size N`, two threads of one
+//!   warp race only within one write instruction, or when the later one is disabled at
+//!   the earlier access (a divergent path); other re-sync points between them are not
+//!   credited (possible false alarms). `__syncwarp()` (`warp_barrier`, warps of the
+//!   `--warp-size` or 32) orders only threads of one warp, and is divergent when two
+//!   threads of one warp disagree on reaching it. The screening queries ignore warps
+//!   (more candidate pairs, never fewer).
 //! - **Symbolic launches are one-dimensional** in the dimensions the kernel never names:
 //!   without `--block-dim`, a kernel that only uses `tid`/`tid.x` is checked for blocks
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and

@@ -253,7 +253,11 @@ pub enum Separation {
 /// milliseconds are described on stderr (for finding what makes a kernel slow).
 fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
     static LIMIT: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new();
-    let limit = LIMIT.get_or_init(|| std::env::var("AUTOSYNC_TRACE_SLOW").ok().and_then(|v| v.parse().ok()));
+    let limit = LIMIT.get_or_init(|| {
+        std::env::var("AUTOSYNC_TRACE_SLOW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
     if let Some(ms) = limit
         && started.elapsed().as_millis() >= *ms
     {
@@ -662,6 +666,12 @@ impl Checker<'_> {
                     });
                     Sb::Dyn(enc.cond(&bar.pred, cx))
                 };
+                // A warp barrier orders only threads of one warp.
+                let en = if bar.warp {
+                    en.and(Sb::Dyn(enc.same_warp(self.opts.warp_barrier_size())))
+                } else {
+                    en
+                };
                 any = any.or(between.and(en));
                 if matches!(any, Sb::Known(true)) {
                     return any;
@@ -694,6 +704,10 @@ impl Checker<'_> {
         });
         let mut fs = enc.launch_facts(&[(0, 0), (1, 0)]);
         fs.push(enc.distinct_threads(true));
+        if bar.warp {
+            // `__syncwarp()` must be reached by all threads of the warp.
+            fs.push(enc.same_warp(self.opts.warp_barrier_size()));
+        }
         fs.extend(self.requires(&mut enc, &[cx0, cx1]));
         fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx0));
         fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx1));

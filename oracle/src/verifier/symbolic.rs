@@ -119,6 +119,9 @@ pub struct BarrierFact {
     pub unconditional: bool,
     pub loops: Vec<LoopId>,
     pub pos: u32,
+    /// `__syncwarp()`: synchronizes (and must be reached by) the threads of one warp
+    /// only.
+    pub warp: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -589,7 +592,7 @@ impl Exec<'_> {
                     self.assign(st, var, v);
                 }
             }
-            StmtKind::Barrier => {
+            StmtKind::Barrier | StmtKind::WarpBarrier => {
                 if self.record {
                     let pred = self.full(st);
                     let unconditional = self.active(st).as_const() == Some(1);
@@ -600,6 +603,7 @@ impl Exec<'_> {
                         unconditional,
                         loops: self.stack.clone(),
                         pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
+                        warp: matches!(s.kind, StmtKind::WarpBarrier),
                     });
                 }
             }

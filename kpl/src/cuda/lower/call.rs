@@ -495,11 +495,23 @@ impl<'p, 't> Lowerer<'p, 't> {
                 self.emit(StmtKind::Barrier, span);
                 return Ok(Value::arb(Ty::INT));
             }
-            "__syncwarp"
-            | "__threadfence"
-            | "__threadfence_block"
-            | "__threadfence_system"
-            | "__builtin_assume" => {
+            "__syncwarp" => {
+                // A warp barrier for the full warp; a partial mask synchronizes only
+                // some lanes, which is modelled as no synchronization (sound).
+                let vals = self.eval_args(args)?;
+                let full = match vals.first().map(|v| &v.v) {
+                    None => true,
+                    Some(super::V::Int(e)) => {
+                        super::fold::int(e).is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF)
+                    }
+                    Some(_) => false,
+                };
+                if full {
+                    self.emit(StmtKind::WarpBarrier, span);
+                }
+                return Ok(Value::void());
+            }
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__builtin_assume" => {
                 self.eval_args(args)?;
                 return Ok(Value::void());
             }
