@@ -380,7 +380,7 @@ fn distinct_pointer_parameters_and_the_alias_note() {
     assert_eq!(t.kernels[0].notes, vec![r#"assuming the pointer parameters `a`, `b`, `c` do not alias each other, as GPUVerify does; pass --alias to drop this assumption (or mark them __restrict__ to state it)"#.to_string()]);
 }
 
-/// `__ldg` reads, texture fetches are arbitrary, `b.sync()` of a thread block is a barrier, `__syncwarp`/fences vanish, private arrays are not memory, and an unknown function may read and write some element of what its pointer argument points to.
+/// `__ldg` reads, texture fetches are arbitrary, `b.sync()` of a thread block is a barrier, `__syncwarp()` is a warp barrier, fences vanish, private arrays are not memory, and an unknown function may read and write some element of what its pointer argument points to.
 #[test]
 fn builtins_groups_textures_and_unknown_functions() {
     let src = r#"#include <cooperative_groups.h>
@@ -414,6 +414,7 @@ __global__ void k(int *out, int n) {
     _ = s[_i];
     havoc _;
     s[_i] = _;
+    warp_barrier;
     local _t_1;
     _t_1 = s[(tid + 1) % 128];
     out[tid] = _t_1;
