@@ -323,3 +323,29 @@ fn uniform_return_inside_a_thread_dependent_loop_diverges_later_barriers() {
     let uniform = src.replace("i < tid", "i < bdim");
     assert!(check(&uniform).is_clean());
 }
+
+/// A loop whose body ends with an unconditional `break` and never continues runs once
+/// (the CUDA front end's `while (1) { ... break; }` for a `switch`): no race across
+/// its iterations. With a data-dependent `continue` it may run again for some threads:
+/// the barrier diverges (and orders nothing), and the races are back.
+#[test]
+fn a_loop_that_always_breaks_runs_once() {
+    let once = "kernel k(shared s[]) {
+  local x;
+  while (1) {
+    x = s[tid + 1];
+    barrier;
+    s[tid] = x;
+    break;
+  }
+}";
+    let r = check(once);
+    assert_eq!(races(&r), vec![]);
+    let again = once.replace("    barrier;\n", "    barrier;\n    if (x == 0) {\n      continue;\n    }\n");
+    let r = check(&again);
+    assert_eq!(divergences(&r), vec![5]);
+    assert_eq!(
+        races(&r),
+        vec![row("s", 4, 9, "read-write", true, &[1], true)]
+    );
+}

@@ -1,7 +1,6 @@
 //pass
 //--blockDim=64 --gridDim=1
 //expect: verified
-//expect-tool: race 9 28 (false alarm: the front end lowers this switch, which has a `break` inside an `if`, to a one-trip `while (1) { ...; break; }`; the verifier lets that loop run again, with the lookup of a later "iteration" after the store)
 
 __device__ int find(const int *s, int v)
 {

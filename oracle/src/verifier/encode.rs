@@ -803,6 +803,12 @@ impl<'s> Encoder<'s> {
         let trip = self.iter(&info.trip_term, cx);
         let guard = self.cond(&info.guard, cx);
         let below = self.iter_lt(&k, &trip);
+        let below = if info.once {
+            let one = self.inum(1);
+            Bool::and(&[below, self.iter_lt(&k, &one)])
+        } else {
+            below
+        };
         if !info.exit_jumps {
             let f = k.eq(&trip).implies(guard.not());
             self.facts.push(f);

@@ -90,6 +90,8 @@ pub struct LoopInfo {
     pub guard: T,
     /// `break` or `return` can leave the loop while its guard holds.
     pub exit_jumps: bool,
+    /// No thread starts a second iteration ([`runs_once`]).
+    pub once: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -768,6 +770,7 @@ impl Exec<'_> {
                 trip_term: trip.clone(),
                 guard: guard.clone(),
                 exit_jumps,
+                once: runs_once(body),
             });
         }
         // The final pass, which records the body's facts. Inside an outer loop's
@@ -1101,6 +1104,24 @@ fn has_break(blk: &Block) -> bool {
         } => has_break(then_blk) || else_blk.as_ref().is_some_and(has_break),
         _ => false,
     })
+}
+
+/// `continue` of this loop (not of a loop nested in it).
+fn has_continue(blk: &Block) -> bool {
+    blk.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If {
+            then_blk, else_blk, ..
+        } => has_continue(then_blk) || else_blk.as_ref().is_some_and(has_continue),
+        _ => false,
+    })
+}
+
+/// The body ends with an unconditional `break;` and never continues: every thread
+/// leaves the loop in its first iteration (the front ends' one-trip `while (1)` for a
+/// `switch`).
+fn runs_once(body: &Block) -> bool {
+    matches!(body.stmts.last().map(|s| &s.kind), Some(StmtKind::Break)) && !has_continue(body)
 }
 
 fn has_return(blk: &Block) -> bool {
