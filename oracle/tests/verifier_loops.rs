@@ -341,11 +341,11 @@ fn a_loop_that_always_breaks_runs_once() {
 }";
     let r = check(once);
     assert_eq!(races(&r), vec![]);
-    let again = once.replace("    barrier;\n", "    barrier;\n    if (x == 0) {\n      continue;\n    }\n");
+    let again = once.replace(
+        "    barrier;\n",
+        "    barrier;\n    if (x == 0) {\n      continue;\n    }\n",
+    );
     let r = check(&again);
     assert_eq!(divergences(&r), vec![5]);
-    assert_eq!(
-        races(&r),
-        vec![row("s", 4, 9, "read-write", true, &[1], true)]
-    );
+    assert_eq!(races(&r), vec![row("s", 4, 9, "read-write", true, &[1], true)]);
 }

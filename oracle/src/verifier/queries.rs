@@ -249,6 +249,12 @@ pub enum Separation {
     Always,
 }
 
+/// At least one writes (atomics write), and not both atomic.
+fn conflicting_kinds(a: AccessKind, b: AccessKind) -> bool {
+    use AccessKind::*;
+    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
+}
+
 /// With `AUTOSYNC_TRACE_SLOW=MS` in the environment, queries slower than `MS`
 /// milliseconds are described on stderr (for finding what makes a kernel slow).
 fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
@@ -486,14 +492,12 @@ impl Checker<'_> {
         budget_ms: u32,
     ) -> Option<Vec<(usize, usize)>> {
         let start = std::time::Instant::now();
-        use z3::ast::Int;
         let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
         let block1 = match scope {
             Scope::SameBlock => 0,
             Scope::CrossBlock => 1,
         };
-        let n = i64::try_from(accs.len()).ok()?;
         let mut fs: Vec<Bool> = enc.launch_facts(&[(0, 0), (1, block1)]);
         fs.push(enc.distinct_threads(scope == Scope::SameBlock));
         let base: Vec<usize> = [(0, 0), (1, block1)]
@@ -507,12 +511,17 @@ impl Checker<'_> {
             })
             .collect();
         fs.extend(self.requires(&mut enc, &base));
-        let sel = [Int::new_const("screen.sel0"), Int::new_const("screen.sel1")];
+        // One selector per access and copy; a model may select several per copy (then
+        // all their constraints hold at once), and names a conflicting pair of them.
+        let sel: [Vec<Bool>; 2] = [0, 1].map(|c| {
+            (0..accs.len())
+                .map(|i| Bool::new_const(format!("screen.sel{c}.{i}")))
+                .collect()
+        });
         let index = [enc.fresh_val("screen.index0"), enc.fresh_val("screen.index1")];
         fs.push(index[0].eq(&index[1]));
         for (copy, block) in [(0, 0), (1, block1)] {
-            let s = &sel[copy];
-            fs.push(Bool::and(&[s.ge(0), s.lt(n)]));
+            fs.push(Bool::or(&sel[copy]));
             for (i, a) in accs.iter().enumerate() {
                 let k: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "ks")).collect();
                 let cx = enc.ctx(Ctx {
@@ -529,41 +538,59 @@ impl Checker<'_> {
                 let ix = enc.val(&a.index, cx);
                 here.push(ix.eq(&index[copy]));
                 here.extend(self.assumes(&mut enc, &a.loops, a.pos, cx));
-                fs.push(s.eq(Int::from_i64(i as i64)).implies(Bool::and(&here)));
+                fs.push(sel[copy][i].implies(Bool::and(&here)));
             }
         }
         // A conflict: at least one writes (atomics write), not both atomic.
-        let kind_in = |s: &Int, f: &dyn Fn(AccessKind) -> bool| {
+        let kind_in = |c: usize, f: &dyn Fn(AccessKind) -> bool| {
             let hits: Vec<Bool> = accs
                 .iter()
                 .enumerate()
                 .filter(|(_, a)| f(a.kind))
-                .map(|(i, _)| s.eq(Int::from_i64(i as i64)))
+                .map(|(i, _)| sel[c][i].clone())
                 .collect();
             Bool::or(&hits)
         };
         let writes = |k: AccessKind| k != AccessKind::Read;
         let atomic = |k: AccessKind| k == AccessKind::Atomic;
-        fs.push(Bool::or(&[kind_in(&sel[0], &writes), kind_in(&sel[1], &writes)]));
-        fs.push(Bool::and(&[kind_in(&sel[0], &atomic), kind_in(&sel[1], &atomic)]).not());
-        // The two threads are interchangeable: name the pair in index order.
-        fs.push(sel[0].le(&sel[1]));
+        fs.push(Bool::or(&[kind_in(0, &writes), kind_in(1, &writes)]));
+        fs.push(Bool::and(&[kind_in(0, &atomic), kind_in(1, &atomic)]).not());
         enc.finish();
         fs.append(&mut enc.facts);
         let mut found = Vec::new();
         loop {
             let pick = |m: &Model| {
-                let get = |x: &Int| m.eval(x, true).and_then(|v| v.as_i64());
-                (get(&sel[0]), get(&sel[1]))
+                let on = |c: usize| -> Vec<usize> {
+                    (0..accs.len())
+                        .filter(|&i| m.eval(&sel[c][i], true).and_then(|v| v.as_bool()) == Some(true))
+                        .collect()
+                };
+                let (s0, s1) = (on(0), on(1));
+                s0.iter()
+                    .flat_map(|&i| s1.iter().map(move |&j| (i, j)))
+                    .find(|&(i, j)| conflicting_kinds(accs[i].kind, accs[j].kind))
             };
             let spent = u32::try_from(start.elapsed().as_millis()).unwrap_or(u32::MAX);
             let timeout_ms = budget_ms.checked_sub(spent).filter(|t| *t > 0)?;
-            match self.solve(&fs, timeout_ms, pick) {
+            let asked = std::time::Instant::now();
+            let answer = self.solve(&fs, timeout_ms, pick);
+            trace_slow(start, || {
+                format!(
+                    "screening query over {} accesses of `{}` ({scope:?}, {} named so far): {:?}, \
+                     solver {} ms",
+                    accs.len(),
+                    accs.first().map_or("", |a| a.array.as_str()),
+                    found.len(),
+                    answer.as_ref().map(|p| p.is_some()),
+                    asked.elapsed().as_millis()
+                )
+            });
+            match answer {
                 Ok(None) => return Some(found),
-                Ok(Some((Some(i), Some(j)))) if found.len() < limit => {
-                    let (iu, ju) = (usize::try_from(i).ok()?, usize::try_from(j).ok()?);
-                    found.push((iu, ju));
-                    fs.push(Bool::and(&[sel[0].eq(Int::from_i64(i)), sel[1].eq(Int::from_i64(j))]).not());
+                Ok(Some(Some((i, j)))) if found.len() < limit => {
+                    found.push((i.min(j), i.max(j)));
+                    fs.push(Bool::and(&[sel[0][i].clone(), sel[1][j].clone()]).not());
+                    fs.push(Bool::and(&[sel[0][j].clone(), sel[1][i].clone()]).not());
                 }
                 _ => return None,
             }
