@@ -553,9 +553,10 @@ impl<'s> Encoder<'s> {
     }
 
     /// Repetition-free counters (DESIGN §4): two distinct executions of `atomic_add`s
-    /// with positive operands on the same element of an array that nothing else
-    /// modifies return distinct old values (the element only grows). Unbounded
-    /// arithmetic only (in 32 bits the counter could wrap around).
+    /// with positive operands on the same element of an array that nothing but
+    /// `atomic_add`s of never-negative amounts modifies claim disjoint ranges
+    /// `[old, old + amount)` (the element only grows), so in particular return distinct
+    /// old values. Unbounded arithmetic only (in 32 bits the counter could wrap around).
     fn counter_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.counter_apps);
         let mut inst = Vec::with_capacity(apps.len());
@@ -571,19 +572,17 @@ impl<'s> Encoder<'s> {
             });
             let en = self.cond(&fact.pred, cx);
             let index = self.val(&fact.index, cx);
-            let positive = match &fact.atomic {
-                Some((_, operand)) => match self.val(operand, cx) {
-                    Val::I(v) => v.gt(0),
-                    Val::B(_) => Bool::from_bool(false),
-                },
-                None => Bool::from_bool(false),
+            let Some(Val::I(amount)) = fact.atomic.as_ref().map(|(_, operand)| self.val(operand, cx)) else {
+                inst.push(None);
+                continue;
             };
-            inst.push(Some((fact.array.clone(), Bool::and(&[en, positive]), index)));
+            let positive = amount.gt(0);
+            inst.push(Some((fact.array.clone(), Bool::and(&[en, positive]), index, amount)));
         }
         for i in 0..apps.len() {
             for j in i + 1..apps.len() {
                 let (a, b) = (&apps[i], &apps[j]);
-                let (Some((arr_a, ok_a, idx_a)), Some((arr_b, ok_b, idx_b))) = (&inst[i], &inst[j]) else {
+                let (Some((arr_a, ok_a, idx_a, n_a)), Some((arr_b, ok_b, idx_b, n_b))) = (&inst[i], &inst[j]) else {
                     continue;
                 };
                 if arr_a != arr_b {
@@ -600,7 +599,11 @@ impl<'s> Encoder<'s> {
                     Bool::or(&differ)
                 };
                 let pre = Bool::and(&[ok_a.clone(), ok_b.clone(), idx_a.eq(idx_b), distinct]);
-                self.facts.push(pre.implies(a.value.eq(&b.value).not()));
+                // The ranges `[old, old + amount)` the two executions claim are
+                // disjoint: whichever ran second saw at least the first's old value
+                // plus its amount.
+                let apart = Bool::or(&[(&a.value + n_a).le(&b.value), (&b.value + n_b).le(&a.value)]);
+                self.facts.push(pre.implies(apart));
             }
         }
     }

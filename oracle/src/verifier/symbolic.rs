@@ -249,7 +249,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     };
     ex.block(&kernel.body, &mut st);
     let counters = if opts.arith == Arith::Unbounded {
-        counters(&ex.accesses)
+        counters(&ex.accesses, &ex.atoms)
     } else {
         HashSet::new()
     };
@@ -270,20 +270,56 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     }
 }
 
-/// The `atomic_add`s of arrays whose every modification is an `atomic_add`.
-fn counters(accesses: &[AccessFact]) -> HashSet<StmtId> {
-    let is_add = |a: &AccessFact| matches!(a.atomic, Some((AtomicOp::Add, _)));
+/// The `atomic_add`s of arrays whose every modification is an `atomic_add` of an
+/// amount that is never negative (a negative amount, `atomic_add(C[0], 0 - 1)`, lets
+/// the counter hand out a value again).
+fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
+    let mut memo = HashMap::new();
+    let mut counter_arrays: HashMap<&str, bool> = HashMap::new();
+    for a in accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+        let ok = match &a.atomic {
+            Some((AtomicOp::Add, operand)) => never_negative(operand, atoms, &mut memo),
+            _ => false,
+        };
+        let e = counter_arrays.entry(a.array.as_str()).or_insert(true);
+        *e = *e && ok;
+    }
     accesses
         .iter()
-        .filter(|a| is_add(a))
-        .filter(|a| {
-            accesses
-                .iter()
-                .filter(|b| b.array == a.array && b.kind != AccessKind::Read)
-                .all(is_add)
-        })
+        .filter(|a| matches!(a.atomic, Some((AtomicOp::Add, _))))
+        .filter(|a| counter_arrays.get(a.array.as_str()).copied().unwrap_or(false))
         .map(|a| a.stmt)
         .collect()
+}
+
+/// Whether a term is nonnegative in every execution, for unbounded arithmetic: thread
+/// and block ids, sizes, parameters, iteration numbers and conditions are; values read
+/// from memory (or returned by atomics) may not be.
+fn never_negative(t: &T, atoms: &[AtomInfo], memo: &mut HashMap<*const Term, bool>) -> bool {
+    use BinOp::*;
+    if let Some(v) = memo.get(&std::rc::Rc::as_ptr(t)) {
+        return *v;
+    }
+    let mut nn = |x: &T| never_negative(x, atoms, memo);
+    let v = match &**t {
+        Term::Const(v) => *v >= 0,
+        Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) | Term::Pow2(_) => true,
+        Term::IterAdd(k, off) => *off >= 0 && nn(k),
+        Term::Atom(id, _) => atoms.get(*id).is_some_and(|a| a.is_iteration()),
+        Term::Un(kpl::UnOp::Not, _) => true,
+        Term::Un(..) => false,
+        Term::Bin(Eq | Ne | Lt | Le | Gt | Ge | And | Or, _, _) => true,
+        Term::Bin(Add | Mul | BitOr | BitXor, x, y) => nn(x) && nn(y),
+        // A zero divisor or an undefined shift gives an arbitrary value.
+        Term::Bin(Div | Rem, x, y) => y.as_const().is_some_and(|c| c > 0) && nn(x),
+        Term::Bin(Shl | Shr, x, y) => y.as_const().is_some_and(|c| (0..63).contains(&c)) && nn(x),
+        Term::Bin(BitAnd, x, y) => nn(x) || nn(y),
+        Term::Bin(Sub, ..) => false,
+        Term::Ite(_, x, y) => nn(x) && nn(y),
+        Term::Table(_, entries, tail) => entries.iter().all(&mut nn) && nn(tail),
+    };
+    memo.insert(std::rc::Rc::as_ptr(t), v);
+    v
 }
 
 /// What a kernel's preconditions pin to a constant (`requires bdim == 256 && n == 4`).
