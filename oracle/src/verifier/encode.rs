@@ -557,6 +557,16 @@ impl<'s> Encoder<'s> {
     /// `atomic_add`s of never-negative amounts modifies claim disjoint ranges
     /// `[old, old + amount)` (the element only grows), so in particular return distinct
     /// old values. Unbounded arithmetic only (in 32 bits the counter could wrap around).
+    ///
+    /// The lemma does not ask the two executions to be enabled: in a real execution
+    /// the values of the executions that happen are apart, and an application of the
+    /// result's atom at an iteration or on a path the thread did not execute stands
+    /// for no value the run computes (values on other paths are `ite`s that drop it,
+    /// and a loop's closed forms only use iteration `k - 1` at iterations `k` the
+    /// thread reaches), so it can be given a fresh value far from all others. This
+    /// matters for the work queue `i = atomic_add(c, 1); while (i < n) { out[i] = ..;
+    /// i = atomic_add(c, 1); }` (seed 000, Fig. 3): at iteration `k` the encoding does
+    /// not know that the thread was inside iteration `k - 1`, where `i` came from.
     fn counter_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.counter_apps);
         let mut inst = Vec::with_capacity(apps.len());
@@ -570,14 +580,13 @@ impl<'s> Encoder<'s> {
                 block: a.block,
                 iters: fact.loops.iter().copied().zip(a.argv.iter().cloned()).collect(),
             });
-            let en = self.cond(&fact.pred, cx);
             let index = self.val(&fact.index, cx);
             let Some(Val::I(amount)) = fact.atomic.as_ref().map(|(_, operand)| self.val(operand, cx)) else {
                 inst.push(None);
                 continue;
             };
             let positive = amount.gt(0);
-            inst.push(Some((fact.array.clone(), Bool::and(&[en, positive]), index, amount)));
+            inst.push(Some((fact.array.clone(), positive, index, amount)));
         }
         for i in 0..apps.len() {
             for j in i + 1..apps.len() {
