@@ -19,7 +19,9 @@ use std::process::Command;
 use serde_json::Value;
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("atomics")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("atomics")
 }
 
 /// What one oracle said about a file: the verdicts, the lines of the races (first
@@ -37,8 +39,13 @@ fn check(path: &Path, oracle: &str) -> Said {
         .arg(path)
         .output()
         .expect("run autosync");
-    let doc: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{}: {e}: {}", path.display(), String::from_utf8_lossy(&out.stderr)));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     let mut verdicts = Vec::new();
     let mut lines = BTreeSet::new();
     let mut pairs = BTreeSet::new();
@@ -85,7 +92,9 @@ fn files() -> Vec<PathBuf> {
 }
 
 fn name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -119,7 +128,11 @@ fn atomics_kernels_get_their_expected_verdicts_from_both_oracles() {
             ));
         }
         for &(a, b, fixable) in &dy.pairs {
-            if !stat.pairs.iter().any(|&(x, y, f)| x == a && y == b && (fixable || !f)) {
+            if !stat
+                .pairs
+                .iter()
+                .any(|&(x, y, f)| x == a && y == b && (fixable || !f))
+            {
                 failures.push(format!(
                     "{name}: the interpreter's race ({a}, {b}, fixable {fixable}) is not reported: {:?}",
                     stat.pairs

@@ -33,13 +33,23 @@ fn both_with(src: &str, opts: CheckOptions) -> Report {
             let covered = srows
                 .iter()
                 .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3 && (d.6 || !s.6));
-            assert!(covered, "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}");
+            assert!(
+                covered,
+                "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
+            );
         }
         for l in divergences(&dy) {
-            assert!(divergences(&stat).contains(&l), "missed divergence at line {l}\n{src}");
+            assert!(
+                divergences(&stat).contains(&l),
+                "missed divergence at line {l}\n{src}"
+            );
         }
         if stat.is_clean() {
-            assert!(dy.is_clean(), "verified, but the interpreter finds {:?}\n{src}", races(&dy));
+            assert!(
+                dy.is_clean(),
+                "verified, but the interpreter finds {:?}\n{src}",
+                races(&dy)
+            );
         }
     }
     stat
@@ -113,7 +123,10 @@ fn plain_write_then_atomic_races() {
     atomic_add(H[(tid + 1) % bdim], 1);
 }
 ";
-    assert_eq!(races(&both(src)), [row("H", 2, 3, "write-atomic", true, &[], true)]);
+    assert_eq!(
+        races(&both(src)),
+        [row("H", 2, 3, "write-atomic", true, &[], true)]
+    );
     let fixed = src.replace("    atomic_add", "    barrier;\n    atomic_add");
     assert!(both(&fixed).is_clean());
 }
@@ -146,7 +159,11 @@ fn shared_histogram_verifies() {
     assert!(both(src).is_clean());
     assert!(both_with(src, launch(256, 4)).is_clean());
     // Without the second barrier the copy reads a bin other threads are updating.
-    let racy = src.replacen("    barrier;\n    if (tid < 256) {\n        c", "    if (tid < 256) {\n        c", 1);
+    let racy = src.replacen(
+        "    barrier;\n    if (tid < 256) {\n        c",
+        "    if (tid < 256) {\n        c",
+        1,
+    );
     assert_eq!(
         races(&both(&racy)),
         [row("s_hist", 10, 13, "atomic-read", true, &[], true)]
@@ -229,7 +246,9 @@ fn counter_results_through_arithmetic_stay_distinct() {
             row("out", 8, 10, "write-write", true, &[], false),
         ]
     );
-    let apart = src.replace("out[base + 1000000 + k]", "out[4 * k + 3]").replace("out[i * 2 + 1]", "out[4 * i + 1]");
+    let apart = src
+        .replace("out[base + 1000000 + k]", "out[4 * k + 3]")
+        .replace("out[i * 2 + 1]", "out[4 * i + 1]");
     assert!(both(&apart).is_clean());
 }
 
@@ -251,6 +270,33 @@ fn positive_non_constant_amounts_claim_disjoint_ranges() {
         races(&both(&over)),
         [row("out", 5, 5, "write-write", false, &[1], false)]
     );
+}
+
+#[test]
+fn counters_counting_down_hand_out_distinct_values() {
+    let down = QUEUE.replace("atomic_add(count[0], 1)", "atomic_sub(count[0], 2)");
+    assert!(both(&down).is_clean());
+    // Claimed ranges `(old - amount, old]` are disjoint too.
+    let range = "kernel alloc(global count[], global out[]) {
+    local top;
+    top = atomic_sub(count[0], 4);
+    for (k = 0; k < 4; k = k + 1) {
+        out[top - k] = tid;
+    }
+}
+";
+    assert!(both(range).is_clean());
+    assert_eq!(
+        races(&both(&range.replace("k < 4", "k < 5"))),
+        [row("out", 5, 5, "write-write", false, &[1], false)]
+    );
+    // Up and down on one counter repeats values.
+    let mixed = QUEUE.replace("    out[i]", "    atomic_sub(count[0], 1);\n    out[i]");
+    assert_eq!(
+        races(&both(&mixed)),
+        [row("out", 5, 5, "write-write", true, &[], false)]
+    );
+    assert!(!dynamic_clean(&mixed));
 }
 
 #[test]
@@ -376,12 +422,11 @@ fn deviation_counters_assume_no_wraparound() {
 
 #[test]
 fn deviation_other_atomics_return_arbitrary_values() {
-    // atomic_inc wraps at its bound (not repetition-free); atomic_dec, atomic_sub,
+    // atomic_inc wraps at its bound (not repetition-free), so does atomic_dec;
     // atomic_exch, atomic_cas, atomic_max, ... return any value too.
     for op in [
         "atomic_inc(count[0], 1000)",
         "atomic_dec(count[0], 1000)",
-        "atomic_sub(count[0], 1)",
         "atomic_exch(count[0], tid)",
         "atomic_cas(count[0], tid)",
         "atomic_max(count[0], tid)",

@@ -68,6 +68,7 @@ enum Loop {
 #[derive(Clone, Copy, Debug)]
 enum TakeOp {
     Add,
+    Sub,
     Inc,
     Write,
 }
@@ -77,9 +78,10 @@ enum S {
     Read(bool, E),
     Write(bool, E),
     Atomic(bool, E),
-    /// On the counter array `C`: `x = atomic_add(C[0], e);` (`Add`), `x =
-    /// atomic_inc(C[0], e);` (`Inc`) or a plain `C[0] = e;` (`Write`), so that atomics'
-    /// results flow into indices and counters are sometimes not repetition-free.
+    /// On the counter array `C`: `x = atomic_add(C[0], e);` (`Add`), `atomic_sub`
+    /// (`Sub`), `x = atomic_inc(C[0], e);` (`Inc`) or a plain `C[0] = e;` (`Write`), so
+    /// that atomics' results flow into indices and counters are sometimes not
+    /// repetition-free.
     Take(TakeOp, E),
     Assign(E),
     Barrier,
@@ -149,7 +151,7 @@ fn stmt() -> impl Strategy<Value = S> {
         4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Read(g, e)),
         4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Write(g, e)),
         1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
-        2 => (prop_oneof![6 => Just(TakeOp::Add), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::Write)], expr())
+        2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::Write)], expr())
             .prop_map(|(op, e)| S::Take(op, e)),
         1 => expr().prop_map(S::Assign),
         4 => Just(S::Barrier),
@@ -241,6 +243,7 @@ impl Render {
             S::Take(op, e) => {
                 let l = match op {
                     TakeOp::Add => format!("x = atomic_add(C[0], {});", self.expr(e)),
+                    TakeOp::Sub => format!("x = atomic_sub(C[0], {});", self.expr(e)),
                     TakeOp::Inc => format!("x = atomic_inc(C[0], {});", self.expr(e)),
                     TakeOp::Write => format!("C[0] = {};", self.expr(e)),
                 };

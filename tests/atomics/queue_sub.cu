@@ -1,10 +1,10 @@
 //--blockDim=64 --gridDim=4
-//expect: race 9
-//dynamic: verified (false alarm: atomicSub of 1 hands out distinct values, but only atomicAdd counters are refined)
-// `atomicSub` returns any value (only atomicAdd of positive amounts is treated as
-// a repetition-free counter; atomicInc wraps at its bound).
-__global__ void queue(unsigned int *count, float *out)
+//expect: verified
+// A counter that counts down (seed 000, Sec. 4.2: `atomic_dec`/`atomic_sub` with
+// g(x) = x - 1): `atomicSub` of a positive amount hands out distinct values too.
+__global__ void queue(unsigned int *count, float *out, unsigned int n)
 {
     unsigned int i = atomicSub(count, 1);
-    out[i] = 1.0f;
+    if (i < n)
+        out[i] = 1.0f;
 }

@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use kpl::{Arith, BinOp, Builtin, UnOp};
+use kpl::{Arith, AtomicOp, BinOp, Builtin, UnOp};
 use z3::ast::{Ast, BV, Bool, Int};
 use z3::{FuncDecl, Sort};
 
@@ -556,7 +556,9 @@ impl<'s> Encoder<'s> {
     /// with positive operands on the same element of an array that nothing but
     /// `atomic_add`s of never-negative amounts modifies claim disjoint ranges
     /// `[old, old + amount)` (the element only grows), so in particular return distinct
-    /// old values. Unbounded arithmetic only (in 32 bits the counter could wrap around).
+    /// old values; `atomic_sub`s likewise claim `(old - amount, old]` when only such
+    /// `atomic_sub`s modify the array. Unbounded arithmetic only (in 32 bits the
+    /// counter could wrap around).
     ///
     /// The lemma does not ask the two executions to be enabled: in a real execution
     /// the values of the executions that happen are apart, and an application of the
@@ -581,17 +583,26 @@ impl<'s> Encoder<'s> {
                 iters: fact.loops.iter().copied().zip(a.argv.iter().cloned()).collect(),
             });
             let index = self.val(&fact.index, cx);
-            let Some(Val::I(amount)) = fact.atomic.as_ref().map(|(_, operand)| self.val(operand, cx)) else {
+            let Some((op, operand)) = fact.atomic.as_ref() else {
+                inst.push(None);
+                continue;
+            };
+            let Val::I(amount) = self.val(operand, cx) else {
                 inst.push(None);
                 continue;
             };
             let positive = amount.gt(0);
-            inst.push(Some((fact.array.clone(), positive, index, amount)));
+            // Counting down, `[old - amount + 1, old]`, is counting up on `-old`.
+            let up = *op != AtomicOp::Sub;
+            let value = if up { a.value.clone() } else { -&a.value };
+            inst.push(Some((fact.array.clone(), positive, index, amount, value)));
         }
         for i in 0..apps.len() {
             for j in i + 1..apps.len() {
                 let (a, b) = (&apps[i], &apps[j]);
-                let (Some((arr_a, ok_a, idx_a, n_a)), Some((arr_b, ok_b, idx_b, n_b))) = (&inst[i], &inst[j]) else {
+                let (Some((arr_a, ok_a, idx_a, n_a, v_a)), Some((arr_b, ok_b, idx_b, n_b, v_b))) =
+                    (&inst[i], &inst[j])
+                else {
                     continue;
                 };
                 if arr_a != arr_b {
@@ -611,7 +622,7 @@ impl<'s> Encoder<'s> {
                 // The ranges `[old, old + amount)` the two executions claim are
                 // disjoint: whichever ran second saw at least the first's old value
                 // plus its amount.
-                let apart = Bool::or(&[(&a.value + n_a).le(&b.value), (&b.value + n_b).le(&a.value)]);
+                let apart = Bool::or(&[(v_a + n_a).le(v_b), (v_b + n_b).le(v_a)]);
                 self.facts.push(pre.implies(apart));
             }
         }

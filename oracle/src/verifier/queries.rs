@@ -253,7 +253,11 @@ pub enum Separation {
 /// milliseconds are described on stderr (for finding what makes a kernel slow).
 fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
     static LIMIT: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new();
-    let limit = LIMIT.get_or_init(|| std::env::var("AUTOSYNC_TRACE_SLOW").ok().and_then(|v| v.parse().ok()));
+    let limit = LIMIT.get_or_init(|| {
+        std::env::var("AUTOSYNC_TRACE_SLOW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
     if let Some(ms) = limit
         && started.elapsed().as_millis() >= *ms
     {

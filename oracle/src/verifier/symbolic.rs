@@ -146,8 +146,9 @@ pub struct Summary {
     /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
     /// size 1 in the others.
     pub dims_used: [bool; 3],
-    /// `atomic_add`s on arrays that only `atomic_add`s modify (repetition-free counters,
-    /// whose results the encoder knows to be distinct); empty under `Wrap32`.
+    /// `atomic_add`s on arrays that only `atomic_add`s of never-negative amounts modify,
+    /// and `atomic_sub`s on arrays only such `atomic_sub`s modify (repetition-free
+    /// counters, whose results the encoder knows to be apart); empty under `Wrap32`.
     pub counters: HashSet<StmtId>,
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
@@ -272,22 +273,32 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
 
 /// The `atomic_add`s of arrays whose every modification is an `atomic_add` of an
 /// amount that is never negative (a negative amount, `atomic_add(C[0], 0 - 1)`, lets
-/// the counter hand out a value again).
+/// the counter hand out a value again), and likewise the `atomic_sub`s of arrays only
+/// `atomic_sub`s of never-negative amounts modify (counting down).
 fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
     let mut memo = HashMap::new();
-    let mut counter_arrays: HashMap<&str, bool> = HashMap::new();
+    // Per array: the one operation that modifies it, if its amounts are never negative.
+    let mut ops: HashMap<&str, Option<AtomicOp>> = HashMap::new();
     for a in accesses.iter().filter(|a| a.kind != AccessKind::Read) {
-        let ok = match &a.atomic {
-            Some((AtomicOp::Add, operand)) => never_negative(operand, atoms, &mut memo),
-            _ => false,
+        let op = match &a.atomic {
+            Some((op @ (AtomicOp::Add | AtomicOp::Sub), operand))
+                if never_negative(operand, atoms, &mut memo) =>
+            {
+                Some(*op)
+            }
+            _ => None,
         };
-        let e = counter_arrays.entry(a.array.as_str()).or_insert(true);
-        *e = *e && ok;
+        let e = ops.entry(a.array.as_str()).or_insert(op);
+        if *e != op {
+            *e = None;
+        }
     }
     accesses
         .iter()
-        .filter(|a| matches!(a.atomic, Some((AtomicOp::Add, _))))
-        .filter(|a| counter_arrays.get(a.array.as_str()).copied().unwrap_or(false))
+        .filter(|a| {
+            let op = a.atomic.as_ref().map(|(op, _)| *op);
+            op.is_some() && ops.get(a.array.as_str()).copied().flatten() == op
+        })
         .map(|a| a.stmt)
         .collect()
 }
