@@ -6,7 +6,8 @@
 //! Kernels are generated as `.kpl` text: loops (counted, strided, geometric, with
 //! thread-dependent bounds), `if`/`else` on thread ids, parameters, loop variables and
 //! read values, reads, writes and atomics on a shared and a global array with affine,
-//! modular and bitwise indices, barriers anywhere (inside conditionals too, so that
+//! modular and bitwise indices, atomics on a counter whose results become indices
+//! (repetition-free or not), barriers anywhere (inside conditionals too, so that
 //! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
 //! without a precondition, in either arithmetic, with concrete or symbolic launches.
 //!
@@ -64,11 +65,24 @@ enum Loop {
     While(E, E),
 }
 
+#[derive(Clone, Copy, Debug)]
+enum TakeOp {
+    Add,
+    Sub,
+    Inc,
+    Write,
+}
+
 #[derive(Clone, Debug)]
 enum S {
     Read(bool, E),
     Write(bool, E),
     Atomic(bool, E),
+    /// On the counter array `C`: `x = atomic_add(C[0], e);` (`Add`), `atomic_sub`
+    /// (`Sub`), `x = atomic_inc(C[0], e);` (`Inc`) or a plain `C[0] = e;` (`Write`), so
+    /// that atomics' results flow into indices and counters are sometimes not
+    /// repetition-free.
+    Take(TakeOp, E),
     Assign(E),
     Barrier,
     /// `warp_barrier;` (warps of 2 or 4 threads, or of 32 without `--warp-size`).
@@ -139,6 +153,8 @@ fn stmt() -> impl Strategy<Value = S> {
         4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Read(g, e)),
         4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Write(g, e)),
         1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
+        2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::Write)], expr())
+            .prop_map(|(op, e)| S::Take(op, e)),
         1 => expr().prop_map(S::Assign),
         4 => Just(S::Barrier),
         1 => Just(S::WarpBarrier),
@@ -225,6 +241,15 @@ impl Render {
             }
             S::Atomic(g, e) => {
                 let l = format!("atomic_add({}[{}], 1);", arr(*g), self.expr(e));
+                self.line(&l);
+            }
+            S::Take(op, e) => {
+                let l = match op {
+                    TakeOp::Add => format!("x = atomic_add(C[0], {});", self.expr(e)),
+                    TakeOp::Sub => format!("x = atomic_sub(C[0], {});", self.expr(e)),
+                    TakeOp::Inc => format!("x = atomic_inc(C[0], {});", self.expr(e)),
+                    TakeOp::Write => format!("C[0] = {};", self.expr(e)),
+                };
                 self.line(&l);
             }
             S::Assign(e) => {
@@ -340,7 +365,7 @@ fn render(case: &Case) -> String {
     let locals =
         "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
-        "kernel gen(shared A[], global G[], n){requires} {{\n{locals}{}}}\n",
+        "kernel gen(shared A[], global G[], global C[], n){requires} {{\n{locals}{}}}\n",
         r.out
     )
 }

@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use kpl::{Arith, BinOp, Builtin, UnOp};
+use kpl::{Arith, AtomicOp, BinOp, Builtin, UnOp};
 use z3::ast::{Ast, BV, Bool, Int};
 use z3::{FuncDecl, Sort};
 
@@ -553,9 +553,22 @@ impl<'s> Encoder<'s> {
     }
 
     /// Repetition-free counters (DESIGN §4): two distinct executions of `atomic_add`s
-    /// with positive operands on the same element of an array that nothing else
-    /// modifies return distinct old values (the element only grows). Unbounded
-    /// arithmetic only (in 32 bits the counter could wrap around).
+    /// with positive operands on the same element of an array that nothing but
+    /// `atomic_add`s of never-negative amounts modifies claim disjoint ranges
+    /// `[old, old + amount)` (the element only grows), so in particular return distinct
+    /// old values; `atomic_sub`s likewise claim `(old - amount, old]` when only such
+    /// `atomic_sub`s modify the array. Unbounded arithmetic only (in 32 bits the
+    /// counter could wrap around).
+    ///
+    /// The lemma does not ask the two executions to be enabled: in a real execution
+    /// the values of the executions that happen are apart, and an application of the
+    /// result's atom at an iteration or on a path the thread did not execute stands
+    /// for no value the run computes (values on other paths are `ite`s that drop it,
+    /// and a loop's closed forms only use iteration `k - 1` at iterations `k` the
+    /// thread reaches), so it can be given a fresh value far from all others. This
+    /// matters for the work queue `i = atomic_add(c, 1); while (i < n) { out[i] = ..;
+    /// i = atomic_add(c, 1); }` (seed 000, Fig. 3): at iteration `k` the encoding does
+    /// not know that the thread was inside iteration `k - 1`, where `i` came from.
     fn counter_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.counter_apps);
         let mut inst = Vec::with_capacity(apps.len());
@@ -569,21 +582,27 @@ impl<'s> Encoder<'s> {
                 block: a.block,
                 iters: fact.loops.iter().copied().zip(a.argv.iter().cloned()).collect(),
             });
-            let en = self.cond(&fact.pred, cx);
             let index = self.val(&fact.index, cx);
-            let positive = match &fact.atomic {
-                Some((_, operand)) => match self.val(operand, cx) {
-                    Val::I(v) => v.gt(0),
-                    Val::B(_) => Bool::from_bool(false),
-                },
-                None => Bool::from_bool(false),
+            let Some((op, operand)) = fact.atomic.as_ref() else {
+                inst.push(None);
+                continue;
             };
-            inst.push(Some((fact.array.clone(), Bool::and(&[en, positive]), index)));
+            let Val::I(amount) = self.val(operand, cx) else {
+                inst.push(None);
+                continue;
+            };
+            let positive = amount.gt(0);
+            // Counting down, `[old - amount + 1, old]`, is counting up on `-old`.
+            let up = *op != AtomicOp::Sub;
+            let value = if up { a.value.clone() } else { -&a.value };
+            inst.push(Some((fact.array.clone(), positive, index, amount, value)));
         }
         for i in 0..apps.len() {
             for j in i + 1..apps.len() {
                 let (a, b) = (&apps[i], &apps[j]);
-                let (Some((arr_a, ok_a, idx_a)), Some((arr_b, ok_b, idx_b))) = (&inst[i], &inst[j]) else {
+                let (Some((arr_a, ok_a, idx_a, n_a, v_a)), Some((arr_b, ok_b, idx_b, n_b, v_b))) =
+                    (&inst[i], &inst[j])
+                else {
                     continue;
                 };
                 if arr_a != arr_b {
@@ -600,7 +619,11 @@ impl<'s> Encoder<'s> {
                     Bool::or(&differ)
                 };
                 let pre = Bool::and(&[ok_a.clone(), ok_b.clone(), idx_a.eq(idx_b), distinct]);
-                self.facts.push(pre.implies(a.value.eq(&b.value).not()));
+                // The ranges `[old, old + amount)` the two executions claim are
+                // disjoint: whichever ran second saw at least the first's old value
+                // plus its amount.
+                let apart = Bool::or(&[(v_a + n_a).le(v_b), (v_b + n_b).le(v_a)]);
+                self.facts.push(pre.implies(apart));
             }
         }
     }

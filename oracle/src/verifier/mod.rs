@@ -65,11 +65,21 @@
 //!   `2^62` (loops with more iterations are not modelled).
 //! - **Undefined operations** (division by zero, shifts by a negative amount or by 63 or
 //!   more under `Unbounded`) give arbitrary values, as `kpl::arith` tells callers to.
-//! - **Atomics**: atomic/atomic pairs never race. The value an `atomic_add` of a positive
-//!   amount returns is distinct from every other such `atomic_add` on the same element
-//!   when nothing else modifies the array (repetition-free counters, unbounded arithmetic
-//!   only); every other atomic returns an arbitrary value (`atomic_inc` is not treated as
-//!   a counter: it wraps at its bound).
+//! - **Atomics** (seed 000, Sec. 4; tests in `tests/verifier_atomics.rs`): atomic/atomic
+//!   pairs never race; an atomic and a plain access of the same element do. Memory that
+//!   atomics update is read adversarially (any value, as all memory). Repetition-free
+//!   counters: on an array that only `atomic_add`s of amounts that are never negative
+//!   modify (syntactically: built from ids, sizes, parameters, iteration numbers and
+//!   non-negative constants; a value read from memory may be negative, since values are
+//!   untyped), two distinct executions with positive amounts on one element claim
+//!   disjoint ranges `[old, old + amount)`; likewise `(old - amount, old]` for arrays
+//!   only such `atomic_sub`s modify. Unbounded arithmetic only, and assuming the counter
+//!   never wraps around (seed 000 makes the same assumption). Every other atomic returns
+//!   an arbitrary value: `atomic_inc`/`atomic_dec` wrap at their bound, and `atomic_exch`,
+//!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
+//!   are not repetition-free (false alarms where the values happen to be distinct, such
+//!   as `atomic_inc` with the largest bound, or an amount `len[i] + 1` read from
+//!   memory).
 //! - **Warps** (seed 000, the re-sync method). Under `--warp-size N`, two threads of one
 //!   warp race only within one write instruction, or when the later one is disabled at
 //!   the earlier access (a divergent path); other re-sync points between them are not

@@ -151,8 +151,9 @@ pub struct Summary {
     /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
     /// size 1 in the others.
     pub dims_used: [bool; 3],
-    /// `atomic_add`s on arrays that only `atomic_add`s modify (repetition-free counters,
-    /// whose results the encoder knows to be distinct); empty under `Wrap32`.
+    /// `atomic_add`s on arrays that only `atomic_add`s of never-negative amounts modify,
+    /// and `atomic_sub`s on arrays only such `atomic_sub`s modify (repetition-free
+    /// counters, whose results the encoder knows to be apart); empty under `Wrap32`.
     pub counters: HashSet<StmtId>,
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
@@ -254,7 +255,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     };
     ex.block(&kernel.body, &mut st);
     let counters = if opts.arith == Arith::Unbounded {
-        counters(&ex.accesses)
+        counters(&ex.accesses, &ex.atoms)
     } else {
         HashSet::new()
     };
@@ -275,20 +276,66 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     }
 }
 
-/// The `atomic_add`s of arrays whose every modification is an `atomic_add`.
-fn counters(accesses: &[AccessFact]) -> HashSet<StmtId> {
-    let is_add = |a: &AccessFact| matches!(a.atomic, Some((AtomicOp::Add, _)));
+/// The `atomic_add`s of arrays whose every modification is an `atomic_add` of an
+/// amount that is never negative (a negative amount, `atomic_add(C[0], 0 - 1)`, lets
+/// the counter hand out a value again), and likewise the `atomic_sub`s of arrays only
+/// `atomic_sub`s of never-negative amounts modify (counting down).
+fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
+    let mut memo = HashMap::new();
+    // Per array: the one operation that modifies it, if its amounts are never negative.
+    let mut ops: HashMap<&str, Option<AtomicOp>> = HashMap::new();
+    for a in accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+        let op = match &a.atomic {
+            Some((op @ (AtomicOp::Add | AtomicOp::Sub), operand))
+                if never_negative(operand, atoms, &mut memo) =>
+            {
+                Some(*op)
+            }
+            _ => None,
+        };
+        let e = ops.entry(a.array.as_str()).or_insert(op);
+        if *e != op {
+            *e = None;
+        }
+    }
     accesses
         .iter()
-        .filter(|a| is_add(a))
         .filter(|a| {
-            accesses
-                .iter()
-                .filter(|b| b.array == a.array && b.kind != AccessKind::Read)
-                .all(is_add)
+            let op = a.atomic.as_ref().map(|(op, _)| *op);
+            op.is_some() && ops.get(a.array.as_str()).copied().flatten() == op
         })
         .map(|a| a.stmt)
         .collect()
+}
+
+/// Whether a term is nonnegative in every execution, for unbounded arithmetic: thread
+/// and block ids, sizes, parameters, iteration numbers and conditions are; values read
+/// from memory (or returned by atomics) may not be.
+fn never_negative(t: &T, atoms: &[AtomInfo], memo: &mut HashMap<*const Term, bool>) -> bool {
+    use BinOp::*;
+    if let Some(v) = memo.get(&std::rc::Rc::as_ptr(t)) {
+        return *v;
+    }
+    let mut nn = |x: &T| never_negative(x, atoms, memo);
+    let v = match &**t {
+        Term::Const(v) => *v >= 0,
+        Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) | Term::Pow2(_) => true,
+        Term::IterAdd(k, off) => *off >= 0 && nn(k),
+        Term::Atom(id, _) => atoms.get(*id).is_some_and(|a| a.is_iteration()),
+        Term::Un(kpl::UnOp::Not, _) => true,
+        Term::Un(..) => false,
+        Term::Bin(Eq | Ne | Lt | Le | Gt | Ge | And | Or, _, _) => true,
+        Term::Bin(Add | Mul | BitOr | BitXor, x, y) => nn(x) && nn(y),
+        // A zero divisor or an undefined shift gives an arbitrary value.
+        Term::Bin(Div | Rem, x, y) => y.as_const().is_some_and(|c| c > 0) && nn(x),
+        Term::Bin(Shl | Shr, x, y) => y.as_const().is_some_and(|c| (0..63).contains(&c)) && nn(x),
+        Term::Bin(BitAnd, x, y) => nn(x) || nn(y),
+        Term::Bin(Sub, ..) => false,
+        Term::Ite(_, x, y) => nn(x) && nn(y),
+        Term::Table(_, entries, tail) => entries.iter().all(&mut nn) && nn(tail),
+    };
+    memo.insert(std::rc::Rc::as_ptr(t), v);
+    v
 }
 
 /// What a kernel's preconditions pin to a constant (`requires bdim == 256 && n == 4`).
