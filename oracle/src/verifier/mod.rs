@@ -175,7 +175,13 @@ fn screen_array(
         scopes.push((Scope::CrossBlock, &mut out.cross));
     }
     for (scope, proved) in scopes {
-        let Some(named) = ck.may_race(&accs, scope, limit, budget_ms) else {
+        // The indices alone often keep threads apart (`A[tid + c * bdim]`): a cheap
+        // query over them first, the full one only when it names a pair.
+        let named = match ck.may_race(&accs, scope, 0, budget_ms / 4, true) {
+            Some(none) => Some(none),
+            None => ck.may_race(&accs, scope, limit, budget_ms, false),
+        };
+        let Some(named) = named else {
             continue;
         };
         for (i, a) in accs.iter().enumerate() {
@@ -191,13 +197,14 @@ fn screen_array(
 /// An array's accesses are screened once its remaining pair queries are expected (at
 /// the rate of the ones done so far) to take longer than this: small kernels never pay
 /// for a grouped query (much harder than a pair query when barriers synchronize the
-/// array), large ones stay about linear. The screen may spend what it is to save.
-const SCREEN_WORTH_MS: f64 = 50.0;
+/// array), large ones grow much more slowly.
+const SCREEN_WORTH_MS: f64 = 60.0;
 
-/// Pairs of an array its rate is measured on before screening is considered.
+/// Race types of an array its rate is measured on before screening is considered.
 const SCREEN_SAMPLE: usize = 4;
 
-/// Per array: conflicting pairs, pairs asked so far, time spent on them.
+/// Per array: race types of its conflicting pairs, those asked so far, time spent on
+/// them (deep pairs have more race types, so they count for more).
 #[derive(Default)]
 struct PairProgress {
     total: usize,
@@ -353,7 +360,11 @@ impl Oracle for StaticVerifier {
         let accesses = &sum.accesses;
         let mut progress: HashMap<&str, PairProgress> = HashMap::new();
         for (i, a) in accesses.iter().enumerate() {
-            let n = accesses[i..].iter().filter(|b| conflicting(a, b)).count();
+            let n: usize = accesses[i..]
+                .iter()
+                .filter(|b| conflicting(a, b))
+                .map(|b| orders(a, b).len())
+                .sum();
             progress.entry(a.array.as_str()).or_default().total += n;
         }
         for i in 0..accesses.len() {
@@ -370,7 +381,9 @@ impl Oracle for StaticVerifier {
                     .get(a.array.as_str())
                     .map_or(0.0, PairProgress::remaining_ms);
                 if self.screening && expected > SCREEN_WORTH_MS && screened.arrays.insert(a.array.clone()) {
-                    let budget_ms = expected.min(1_000.0) as u32;
+                    // A third of what it may save: a screen that gives up must cost
+                    // little next to the pair queries that follow it.
+                    let budget_ms = (expected / 3.0).clamp(50.0, 500.0) as u32;
                     screen_array(&checker, &sum, &a.array, many_blocks, budget_ms, &mut screened);
                 }
                 let started = std::time::Instant::now();
@@ -385,7 +398,7 @@ impl Oracle for StaticVerifier {
                 }
                 let found = PairRace::find(&checker, &mut cache, a, b, scopes, timeouts);
                 if let Some(p) = progress.get_mut(a.array.as_str()) {
-                    p.done += 1;
+                    p.done += orders(a, b).len();
                     p.spent += started.elapsed();
                 }
                 report.notes.extend(found.notes);

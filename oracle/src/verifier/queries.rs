@@ -483,13 +483,17 @@ impl Checker<'_> {
     /// Returns the named pairs (indices into `accs`, first ≤ second), or `None` when
     /// the solver gives up, more than `limit` pairs come out or the queries take more
     /// than `budget_ms` together (then every pair needs its own queries). Warp lock
-    /// step is ignored here (more pairs: sound).
+    /// step is ignored here (more pairs: sound). With `indices_only`, the accesses'
+    /// predicates and `assume`s are left out (an over-approximation: fewer facts,
+    /// never fewer pairs) — much smaller in deep loop nests, and enough when the
+    /// indices alone keep the threads apart.
     pub fn may_race(
         &self,
         accs: &[&AccessFact],
         scope: Scope,
         limit: usize,
         budget_ms: u32,
+        indices_only: bool,
     ) -> Option<Vec<(usize, usize)>> {
         let start = std::time::Instant::now();
         let mut enc = Encoder::new(self.sum);
@@ -534,10 +538,12 @@ impl Checker<'_> {
                         .zip(k.iter().map(|x| x.v.clone()))
                         .collect(),
                 });
-                let mut here = vec![enc.cond(&a.pred, cx)];
                 let ix = enc.val(&a.index, cx);
-                here.push(ix.eq(&index[copy]));
-                here.extend(self.assumes(&mut enc, &a.loops, a.pos, cx));
+                let mut here = vec![ix.eq(&index[copy])];
+                if !indices_only {
+                    here.push(enc.cond(&a.pred, cx));
+                    here.extend(self.assumes(&mut enc, &a.loops, a.pos, cx));
+                }
                 fs.push(sel[copy][i].implies(Bool::and(&here)));
             }
         }
