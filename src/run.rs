@@ -580,7 +580,13 @@ fn fix_kernel(
             .as_ref()
             .and_then(|e| e.get(n))
             .zip(s.trace.as_ref())
-            .map(|(w, t)| explained_in_source(&tree, t, w))
+            .map(|(w, t)| {
+                let mut e = explained_in_source(&tree, t, w);
+                if s.warp.contains(&w.at) {
+                    e.cost *= opts.warp_cost;
+                }
+                e
+            })
     };
     // Barriers that split a statement are a different edit from an insertion.
     type Numbered = Vec<(usize, Label)>;
