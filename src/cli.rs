@@ -103,6 +103,17 @@ pub struct FixArgs {
     /// iteration) the oracle reports to prune placement options.
     #[arg(long)]
     pub faithful: bool,
+
+    /// Also place warp barriers: `__syncwarp()` (`warp_barrier;` in .kpl) where every race
+    /// a barrier must remove is between threads of one warp (warps of --warp-size, else
+    /// 32 threads), priced at --warp-cost times a block barrier at the same place.
+    #[arg(long, conflicts_with = "naive")]
+    pub warp_barriers: bool,
+
+    /// With --warp-barriers: the cost of a warp barrier as a fraction of the cost of a
+    /// block barrier at the same place.
+    #[arg(long, default_value_t = synth::DEFAULT_WARP_COST, value_name = "FACTOR", requires = "warp_barriers", value_parser = parse_warp_cost)]
+    pub warp_cost: f64,
 }
 
 #[derive(Args, Debug)]
@@ -229,4 +240,11 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
         .parse::<i64>()
         .map_err(|_| format!("`{s}`: `{value}` is not an integer"))?;
     Ok((name.trim().to_string(), v))
+}
+
+fn parse_warp_cost(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
 }

@@ -350,7 +350,9 @@ fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutp
     let result = (|| -> Result<(source::Source, run::FileFix)> {
         let path = inputs::path(input)?;
         let src = source::load(path, &args.common.front_end())?;
-        let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
+        let mut opts = run::check_options(&args.common, &src);
+        opts.classify_warps = args.warp_barriers;
+        let mut oracle = run::make_oracle(args.common.oracle, opts);
         let fix = run::fix_file(args, &src, oracle.as_mut())?;
         Ok((src, fix))
     })();

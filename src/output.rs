@@ -427,6 +427,9 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                     if i.split {
                         v["split"] = json!(true);
                     }
+                    if k.warp_barriers {
+                        v["kind"] = json!(if i.warp { "warp" } else { "block" });
+                    }
                     if let (true, Some(e)) = (explain, &i.why) {
                         v["explain"] = explain_json(e);
                     }
@@ -479,6 +482,20 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                         k.inserted.len(),
                         lines.join(", ")
                     ));
+                    let warp: Vec<String> = k
+                        .inserted
+                        .iter()
+                        .filter(|i| i.warp)
+                        .map(|i| i.line.to_string())
+                        .collect();
+                    if !warp.is_empty() {
+                        parts.push(format!(
+                            "of which {} warp barrier(s) (`{}`) at line(s) {}",
+                            warp.len(),
+                            src.lang.warp_barrier(),
+                            warp.join(", ")
+                        ));
+                    }
                 }
                 if !k.removed.is_empty() {
                     let lines: Vec<String> = k.removed.iter().map(|l| l.to_string()).collect();
@@ -616,8 +633,11 @@ fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io:
         };
         writeln!(
             out,
-            "  note: the barrier inserted at line {} ({} of the original, cost {}) removes:",
-            i.line, e.place, e.cost
+            "  note: the {}barrier inserted at line {} ({} of the original, cost {}) removes:",
+            if i.warp { "warp " } else { "" },
+            i.line,
+            e.place,
+            e.cost
         )?;
         for f in &e.fixes {
             writeln!(

@@ -22,6 +22,7 @@ pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
             kpl::Arith::Unbounded
         },
         warp_size: common.warp_size.or(src.warp_size),
+        classify_warps: false,
     }
 }
 
@@ -141,6 +142,8 @@ pub struct Inserted {
     /// The barrier splits the statement at `after_line` (its racing operands are read
     /// into locals before it, the rest of the statement follows it).
     pub split: bool,
+    /// A warp barrier (`__syncwarp()`, `fix --warp-barriers`), not a block barrier.
+    pub warp: bool,
     /// Why it is there (AutoSync synthesis only).
     pub why: Option<Explained>,
 }
@@ -206,6 +209,9 @@ pub struct KernelFix {
     /// Without `--strip`: lines after which the cheapest placement puts barriers the
     /// kernel does not have.
     pub optimal_instead: Vec<u32>,
+    /// Synthesized with `--warp-barriers` (the JSON report then gives each inserted
+    /// barrier's `kind`).
+    pub warp_barriers: bool,
 }
 
 pub struct FileFix {
@@ -234,6 +240,8 @@ struct KernelEdits {
     insert: Vec<(rewrite::Edit, Option<u32>)>,
     /// For each of `insert`: the edit splits a statement (the line is the statement's).
     split: Vec<bool>,
+    /// For each of `insert`: the barrier is a warp barrier.
+    warp: Vec<bool>,
     /// For each of `insert`: why the barrier is there.
     why: Vec<Option<Explained>>,
     remove: Vec<(rewrite::Edit, u32)>,
@@ -254,6 +262,8 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         let cost = crate::cost::model(&args.cost_model, paper, table.as_ref(), &args.common, src, k)?;
         let mut opts = SynthOptions::new(cost.as_ref());
         opts.use_race_types = !args.faithful;
+        opts.warp_barriers = args.warp_barriers;
+        opts.warp_cost = args.warp_cost;
         if src.lang == Lang::Cuda {
             opts.split_check = Some(&split_check);
         }
@@ -280,6 +290,7 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
                 k.split.clear();
                 all_edits[i].insert.clear();
                 all_edits[i].split.clear();
+                all_edits[i].warp.clear();
                 all_edits[i].why.clear();
                 all_edits[i].remove.clear();
             }
@@ -366,10 +377,17 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
     }
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
     let mut what = vec![String::new(); edits.len()];
-    let barrier = src.lang.barrier();
     for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(all_edits).zip(&at) {
         fix.inserted.clear();
-        for ((((_, after_line), why), split), i) in e.insert.iter().zip(&e.why).zip(&e.split).zip(ins) {
+        let warps = e.warp.iter().copied().chain(std::iter::repeat(false));
+        for (((((_, after_line), why), split), i), warp) in
+            e.insert.iter().zip(&e.why).zip(&e.split).zip(ins).zip(warps)
+        {
+            let barrier = if warp {
+                src.lang.warp_barrier()
+            } else {
+                src.lang.barrier()
+            };
             if let Some(after_line) = after_line {
                 if what[*i].is_empty() && *split {
                     what[*i] = format!(
@@ -395,6 +413,7 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
                     line: lines[*i],
                     after_line: *after_line,
                     split: *split,
+                    warp,
                     why: why.clone(),
                 });
             } else if what[*i].is_empty() {
@@ -458,6 +477,7 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                 }
                 all_edits[a].insert.clear();
                 all_edits[a].split.clear();
+                all_edits[a].warp.clear();
                 all_edits[a].why.clear();
                 all_edits[a].remove.clear();
             }
@@ -475,7 +495,10 @@ fn fix_kernel(
     names: &mut kpl::cuda::split::Names,
 ) -> Result<(KernelFix, KernelEdits)> {
     let original_tree = LabelTree::new(k);
-    let original_cost = synth::cost::existing_cost(&original_tree, k, cost);
+    let mut original_cost = synth::cost::existing_cost(&original_tree, k, cost);
+    if opts.warp_barriers {
+        original_cost += synth::warp_barrier_cost(k, cost, opts.warp_cost);
+    }
     let input = if args.strip {
         k.without_movable_barriers()
     } else {
@@ -502,10 +525,12 @@ fn fix_kernel(
         optimal_cost: None,
         redundant: Vec::new(),
         optimal_instead: Vec::new(),
+        warp_barriers: opts.warp_barriers,
     };
     let mut edits = KernelEdits {
         insert: Vec::new(),
         split: Vec::new(),
+        warp: Vec::new(),
         why: Vec::new(),
         remove: Vec::new(),
     };
@@ -533,7 +558,9 @@ fn fix_kernel(
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
         for (st, place) in existing_places(k, &original_tree, &tree) {
-            if let Some(i) = place.and_then(|p| inserted.iter().position(|x| *x == p)) {
+            // A block barrier stays where synthesis puts a block barrier back.
+            let same = |x: &Label| Some(*x) == place && !s.warp.contains(x);
+            if let Some(i) = inserted.iter().position(same) {
                 inserted.remove(i);
             } else {
                 let edit = match original_tree.label_of(st.id) {
@@ -553,7 +580,13 @@ fn fix_kernel(
             .as_ref()
             .and_then(|e| e.get(n))
             .zip(s.trace.as_ref())
-            .map(|(w, t)| explained_in_source(&tree, t, w))
+            .map(|(w, t)| {
+                let mut e = explained_in_source(&tree, t, w);
+                if s.warp.contains(&w.at) {
+                    e.cost *= opts.warp_cost;
+                }
+                e
+            })
     };
     // Barriers that split a statement are a different edit from an insertion.
     type Numbered = Vec<(usize, Label)>;
@@ -573,7 +606,13 @@ fn fix_kernel(
                     k.name
                 )
             })?;
-        let edit = kpl::cuda::split::rewrite(&src.text, site, src.lang.barrier(), names).map_err(|e| {
+        let warp = s.warp.contains(&l);
+        let text = if warp {
+            src.lang.warp_barrier()
+        } else {
+            src.lang.barrier()
+        };
+        let edit = kpl::cuda::split::rewrite(&src.text, site, text, names).map_err(|e| {
             anyhow::anyhow!(
                 "{}: kernel `{}`: cannot split line {}: {e}",
                 src.path.display(),
@@ -584,18 +623,27 @@ fn fix_kernel(
         fix.split.push(site.statement.line);
         edits.insert.push((edit, Some(site.statement.line)));
         edits.split.push(true);
+        edits.warp.push(warp);
         edits.why.push(why_of(n));
     }
     let plain_labels: Vec<Label> = plain.iter().map(|(_, l)| *l).collect();
     match rewrite::insert_at(&src.text, &tree, &plain_labels, src.lang.barrier()) {
-        Ok(ins) => {
+        Ok(mut ins) => {
             let mut line_of = vec![None; ins.edits.len()];
             let mut why = vec![None; ins.edits.len()];
+            let mut warp = vec![false; ins.edits.len()];
             for (&(n, l), &i) in plain.iter().zip(&ins.of_label) {
                 line_of[i] = Some(tree.line(l));
                 why[i] = why_of(n);
+                if s.warp.contains(&l) {
+                    // Written as a block barrier, then renamed: one pass places both kinds.
+                    warp[i] = true;
+                    let e = &mut ins.edits[i];
+                    e.text = e.text.replace(src.lang.barrier(), src.lang.warp_barrier());
+                }
             }
             edits.split.extend(std::iter::repeat_n(false, ins.edits.len()));
+            edits.warp.extend(warp);
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
             edits.why.extend(why);
         }

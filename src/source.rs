@@ -31,6 +31,14 @@ impl Lang {
             Lang::Cuda => "__syncthreads();",
         }
     }
+
+    /// The statement a warp barrier is written as in this language.
+    pub fn warp_barrier(self) -> &'static str {
+        match self {
+            Lang::Kpl => "warp_barrier;",
+            Lang::Cuda => "__syncwarp();",
+        }
+    }
 }
 
 /// What the CUDA front end needs from the command line.

@@ -321,12 +321,28 @@ impl LabelTree {
 /// block for start nodes). Existing statements keep their ids; the new barriers get
 /// fresh ids, returned in the order of `after`.
 pub fn insert_barriers(kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> (Kernel, Vec<StmtId>) {
+    insert_barriers_of(kernel, tree, after, &[])
+}
+
+/// [`insert_barriers`], where the labels of `warp` get a warp barrier
+/// ([`StmtKind::WarpBarrier`]) instead of a block barrier.
+pub fn insert_barriers_of(
+    kernel: &Kernel,
+    tree: &LabelTree,
+    after: &[Label],
+    warp: &[Label],
+) -> (Kernel, Vec<StmtId>) {
     let mut k = kernel.clone();
     let first_free = kernel.max_id().map_or(0, |m| m.0 + 1);
     let mut ids = Vec::with_capacity(after.len());
     for (id, &l) in (first_free..).map(StmtId).zip(after) {
         ids.push(id);
-        let barrier = Stmt::new(id, StmtKind::Barrier, Span::NONE);
+        let kind = if warp.contains(&l) {
+            StmtKind::WarpBarrier
+        } else {
+            StmtKind::Barrier
+        };
+        let barrier = Stmt::new(id, kind, Span::NONE);
         let node = tree.node(l);
         let done = match node.kind {
             NodeKind::Main => false,

@@ -17,5 +17,5 @@ pub mod syntax;
 
 pub use arith::Arith;
 pub use ir::*;
-pub use labels::{Label, LabelTree, NodeKind, insert_barriers};
+pub use labels::{Label, LabelTree, NodeKind, insert_barriers, insert_barriers_of};
 pub use syntax::{ParseError, parse, print};

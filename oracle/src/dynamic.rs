@@ -137,6 +137,9 @@ impl Oracle for Interpreter {
             assumed_away: 0,
         };
         session.machine.set_warps(&self.opts, kernel);
+        if self.opts.classify_warps {
+            session.findings.classify_warp = Some(self.opts.warp_barrier_size().max(1));
+        }
         let total = space.total();
         let max_runs = self.config.max_runs.max(1) as u128;
         if total <= max_runs {

@@ -31,6 +31,9 @@ pub struct CheckOptions {
     /// `--warp-size N`: threads of one warp of `N` run in lock step (legacy
     /// warp-synchronous code, seed 000 Sec. 3); `None`: no lock step below the block.
     pub warp_size: Option<u32>,
+    /// Work out [`Race::warp_local`] (for `fix --warp-barriers`); off, every race is
+    /// reported not warp-local and the check costs nothing extra.
+    pub classify_warps: bool,
 }
 
 impl CheckOptions {
@@ -120,6 +123,11 @@ pub struct Race {
     pub inter: Vec<usize>,
     /// False when no barrier can order the two accesses (threads of different blocks).
     pub fixable: bool,
+    /// Every occurrence of the race is between two threads of one warp (of
+    /// [`CheckOptions::warp_barrier_size`] threads), so a warp barrier can order it.
+    /// Only computed under [`CheckOptions::classify_warps`] (false otherwise). The static
+    /// verifier proves it (undecided counts as false); the interpreter only saw it.
+    pub warp_local: bool,
     pub witness: Option<Witness>,
 }
 

@@ -224,3 +224,90 @@ fn warp_barrier_diverges_only_when_a_warp_disagrees() {
         vec![row("s", 3, 7, "write-read", true, &[], true)]
     );
 }
+
+/// `Race::warp_local` (`CheckOptions::classify_warps`, for `fix --warp-barriers`): the
+/// pairs of each oracle with their flag, as (first line, second line, warp-local).
+fn warp_local(src: &str, opts: CheckOptions) -> Vec<(u32, u32, bool)> {
+    let rows = |r: &oracle::Report| -> Vec<(u32, u32, bool)> {
+        r.races
+            .iter()
+            .map(|r| (r.first.span.line, r.second.span.line, r.warp_local))
+            .collect()
+    };
+    let fixed = rows(&check_with(src, opts.clone()));
+    let dynamic = rows(
+        &Interpreter::new(opts)
+            .check(&kernel(src))
+            .expect("the interpreter runs"),
+    );
+    assert_eq!(fixed, dynamic, "static and dynamic oracles disagree");
+    fixed
+}
+
+fn classify(block: u32) -> CheckOptions {
+    CheckOptions {
+        classify_warps: true,
+        ..warp_launch(block, None)
+    }
+}
+
+/// Neighbours `tid ^ 1` share a warp, mirrored threads `63 - tid` do not (warps of 32).
+const NEIGHBOURS: &str = "kernel exchange(shared s[], shared t[], v) {
+  local x;
+  s[tid] = v;
+  x = s[tid ^ 1];
+  t[tid] = x;
+  x = t[63 - tid];
+  s[tid] = x;
+}";
+
+#[test]
+fn races_inside_one_warp_are_warp_local() {
+    assert_eq!(
+        warp_local(NEIGHBOURS, classify(64)),
+        vec![(3, 4, true), (4, 7, true), (5, 6, false)]
+    );
+}
+
+#[test]
+fn warp_locality_is_only_computed_when_asked() {
+    assert_eq!(
+        warp_local(NEIGHBOURS, warp_launch(64, None)),
+        vec![(3, 4, false), (4, 7, false), (5, 6, false)]
+    );
+}
+
+/// Warps follow `--warp-size` (else 32): with warps of 2 threads, `tid ^ 2` leaves the
+/// warp.
+#[test]
+fn warp_locality_follows_the_warp_size() {
+    let src = "kernel k(shared s[], v) {
+  local x;
+  s[tid] = v;
+  x = s[tid ^ 2];
+}";
+    assert_eq!(warp_local(src, classify(8)), vec![(3, 4, true)]);
+    let small = CheckOptions {
+        classify_warps: true,
+        ..warp_launch(8, Some(4))
+    };
+    // Lock step inside warps of 4 orders the exchange already.
+    assert_eq!(warp_local(src, small), vec![]);
+    let tiny = CheckOptions {
+        classify_warps: true,
+        ..warp_launch(8, Some(2))
+    };
+    assert_eq!(warp_local(src, tiny), vec![(3, 4, false)]);
+}
+
+/// One instance across a warp boundary (thread 31 reads what thread 32 writes) is
+/// enough: the race is not warp-local, although most instances are.
+#[test]
+fn one_instance_across_warps_makes_a_race_not_warp_local() {
+    let src = "kernel k(shared s[], v) {
+  local x;
+  s[tid] = v;
+  x = s[(tid + 1) % 64];
+}";
+    assert_eq!(warp_local(src, classify(64)), vec![(3, 4, false)]);
+}

@@ -11,6 +11,14 @@
 //! intra-iteration barrier can remove an observed intra-iteration race), and when it says
 //! the race happens across iterations, at least one inter-iteration `P^j` is asserted.
 //! Both only cut placements that would be refuted anyway; they save oracle calls.
+//!
+//! With `SynthOptions::warp_barriers`, each candidate also gets `W_ℓ` ("a warp barrier
+//! after ℓ", soft `¬W_ℓ` of weight `C(ℓ) · warp_cost`, never together with `L_ℓ`), and
+//! each race location a flag `V` ("a warp barrier may realise its options"), false
+//! unless the oracle says the race is warp-local: option `j` then reads
+//! `P^j → ⋁ L_ℓ ∨ (V ∧ ⋁ W_ℓ)`. A location reported again as not warp-local gets `¬V`
+//! (instead of losing its `P` assignment); a divergent warp barrier excludes `W` and `L`
+//! in its block, a divergent block barrier only `L`.
 
 use std::collections::BTreeMap;
 
@@ -40,8 +48,13 @@ struct Encoding<'t> {
     opt: Optimize,
     /// `L_ℓ` for every candidate label.
     l: BTreeMap<Label, Bool>,
+    /// `W_ℓ` for every candidate label (empty without `SynthOptions::warp_barriers`).
+    w: BTreeMap<Label, Bool>,
     /// `P^0 … P^d` per race location, keyed by its labels in text order.
     races: BTreeMap<(Label, Label), (RaceOptions, Vec<Bool>)>,
+    /// Per race location, `V`: warp barriers may realise its options, and whether `¬V`
+    /// was asserted already (warp barrier mode only).
+    warp_ok: BTreeMap<(Label, Label), (Bool, bool)>,
     /// Blocks excluded because a barrier in them diverged.
     excluded: Vec<Label>,
     /// What `--explain` reports (recorded only, never read by the algorithm).
@@ -54,18 +67,30 @@ impl<'t> Encoding<'t> {
         let mut l = BTreeMap::new();
         let candidates = tree.candidates();
         let rank_unit = (TIE_BREAK / 64 / (candidates.len() as u128 + 1)).max(1);
+        let mut warp = BTreeMap::new();
         for (rank, &c) in candidates.iter().enumerate() {
             let v = Bool::new_const(format!("L{}", c.0));
-            let w = (opts.cost.cost(tree, c) * WEIGHT_SCALE).round().clamp(1.0, 1e30) as u128;
-            let w = w * TIE_BREAK + rank as u128 * rank_unit;
-            opt.assert_soft(&v.not(), w, None);
+            let cost = opts.cost.cost(tree, c);
+            let weight = |cost: f64| {
+                let w = (cost * WEIGHT_SCALE).round().clamp(1.0, 1e30) as u128;
+                w * TIE_BREAK + rank as u128 * rank_unit
+            };
+            opt.assert_soft(&v.not(), weight(cost), None);
+            if opts.warp_barriers {
+                let wv = Bool::new_const(format!("W{}", c.0));
+                opt.assert_soft(&wv.not(), weight(cost * opts.warp_cost), None);
+                opt.assert(Bool::and(&[v.clone(), wv.clone()]).not());
+                warp.insert(c, wv);
+            }
             l.insert(c, v);
         }
         Encoding {
             tree,
             opt,
             l,
+            w: warp,
             races: BTreeMap::new(),
+            warp_ok: BTreeMap::new(),
             excluded: Vec::new(),
             trace: Trace::default(),
         }
@@ -83,8 +108,20 @@ impl<'t> Encoding<'t> {
         let p: Vec<Bool> = (0..=ro.depth())
             .map(|j| Bool::new_const(format!("P{n}_{j}")))
             .collect();
+        let v = (!self.w.is_empty()).then(|| Bool::new_const(format!("V{n}")));
         for (j, option) in ro.options.iter().enumerate() {
-            self.opt.assert(p[j].implies(self.any_barrier(option)));
+            let mut realised = self.any_barrier(option);
+            if let Some(v) = &v {
+                let ws: Vec<Bool> = option.iter().filter_map(|x| self.w.get(x).cloned()).collect();
+                realised = Bool::or(&[realised, Bool::and(&[v.clone(), Bool::or(&ws)])]);
+            }
+            self.opt.assert(p[j].implies(realised));
+        }
+        if let Some(v) = v {
+            if !race.warp_local {
+                self.opt.assert(v.not());
+            }
+            self.warp_ok.insert(key, (v, !race.warp_local));
         }
         for j in 1..p.len() {
             for k in (j + 1)..p.len() {
@@ -106,6 +143,19 @@ impl<'t> Encoding<'t> {
         let inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
         if !inter.is_empty() {
             self.opt.assert(Bool::or(&inter));
+        }
+    }
+
+    /// A race at a known location reported not warp-local: its options no longer count
+    /// warp barriers. True when that is news (then the `P` assignment need not change).
+    fn deny_warp(&mut self, key: (Label, Label), race: &Race) -> bool {
+        match self.warp_ok.get_mut(&key) {
+            Some((v, denied)) if !*denied && !race.warp_local => {
+                *denied = true;
+                self.opt.assert(v.not());
+                true
+            }
+            _ => false,
         }
     }
 
@@ -142,10 +192,15 @@ impl<'t> Encoding<'t> {
     }
 
     /// Line 25: no barrier directly inside `block` (`at`: the barrier that diverged).
-    fn exclude_block(&mut self, block: Label, at: Label) {
+    /// A warp barrier that diverged (`warp`) excludes warp barriers there too: threads of
+    /// one warp disagreeing means threads of the block do.
+    fn exclude_block(&mut self, block: Label, at: Label, warp: bool) {
         self.trace.excluded(block, at);
         for c in self.tree.children_of(block) {
             if let Some(v) = self.l.get(&c) {
+                self.opt.assert(v.not());
+            }
+            if let Some(v) = self.w.get(&c).filter(|_| warp) {
                 self.opt.assert(v.not());
             }
         }
@@ -154,7 +209,9 @@ impl<'t> Encoding<'t> {
         }
     }
 
-    fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, z3::Model)>, SynthError> {
+    /// The chosen block barriers, the chosen warp barriers, and the model.
+    #[allow(clippy::type_complexity)]
+    fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
         stats.solver_calls += 1;
         match self.opt.check(&[]) {
             SatResult::Unsat => Ok(None),
@@ -166,13 +223,14 @@ impl<'t> Encoding<'t> {
                     .opt
                     .get_model()
                     .ok_or_else(|| SynthError::Solver("no model for a satisfiable placement".into()))?;
-                let chosen = self
-                    .l
-                    .iter()
-                    .filter(|(_, v)| model.eval(*v, true).and_then(|b| b.as_bool()).unwrap_or(false))
-                    .map(|(l, _)| *l)
-                    .collect();
-                Ok(Some((chosen, model)))
+                let pick = |vars: &BTreeMap<Label, Bool>| -> Vec<Label> {
+                    vars.iter()
+                        .filter(|(_, v)| model.eval(*v, true).and_then(|b| b.as_bool()).unwrap_or(false))
+                        .map(|(l, _)| *l)
+                        .collect()
+                };
+                let (chosen, warp) = (pick(&self.l), pick(&self.w));
+                Ok(Some((chosen, warp, model)))
             }
         }
     }
@@ -283,12 +341,16 @@ fn synthesize_from(
         if run.stats.iterations >= opts.max_iterations {
             return Err(SynthError::IterationLimit(run.stats.iterations));
         }
-        let Some((chosen, model)) = enc.solve(&mut run.stats)? else {
+        let Some((mut chosen, warp, model)) = enc.solve(&mut run.stats)? else {
             let ns = unsat_reason(&tree, &enc, last_races);
             return Ok(run.give_up(ns));
         };
         run.stats.iterations += 1;
-        let (candidate, ids) = run.with_barriers(&chosen);
+        if !warp.is_empty() {
+            chosen.extend(warp.iter().copied());
+            chosen.sort_by_key(|l| tree.node(*l).post);
+        }
+        let (candidate, ids) = run.with_barriers_of(&chosen, &warp);
         let report = run.ask(&candidate)?;
         if let Some(ns) = hopeless(&report, &ids).or_else(|| self_race(&report.races)) {
             return Ok(run.give_up(ns));
@@ -297,19 +359,22 @@ fn synthesize_from(
             for d in &report.divergences {
                 let after = ids.iter().position(|id| *id == d.stmt).map(|i| chosen[i]);
                 if let Some((a, block)) = after.and_then(|a| Some((a, block_of(&tree, a)?))) {
-                    enc.exclude_block(block, a);
+                    enc.exclude_block(block, a, warp.contains(&a));
                 }
             }
             continue;
         }
         if report.races.is_empty() {
-            let mut s = run.finish(Outcome::Fixed, chosen);
+            let mut s = run.finish_with_warp(Outcome::Fixed, chosen, warp);
             s.trace = Some(enc.trace);
             return Ok(s);
         }
         for r in &report.races {
             let Some(key) = location(&tree, r) else { continue };
             if enc.races.contains_key(&key) {
+                if enc.deny_warp(key, r) {
+                    continue;
+                }
                 enc.block_assignment(key, &chosen, &model, r, opts.use_race_types);
             } else {
                 // A race the first answer did not mention (a testing oracle can find more

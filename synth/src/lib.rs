@@ -69,6 +69,9 @@ pub struct Synthesis {
     /// for splitting self-racing statements ([`kpl::split::prepare`]). Build the label
     /// tree for rewriting from this one.
     pub input: Kernel,
+    /// The labels among `inserted` that get a warp barrier (`__syncwarp()`) instead of a
+    /// block barrier (only with [`SynthOptions::warp_barriers`]).
+    pub warp: Vec<Label>,
     /// The statements prepared for splitting; a barrier at a label with
     /// [`kpl::Place::Split`] among `inserted` means splitting that statement.
     pub splits: Vec<SplitSite>,
@@ -96,7 +99,17 @@ pub struct SynthOptions<'a> {
     /// conditional evaluation, ...), with the reason when not. `None`: statements are
     /// never split (a read racing with the write of its own statement stays unfixable).
     pub split_check: Option<&'a SplitCheck<'a>>,
+    /// Also place warp barriers (`__syncwarp()`), where every race a barrier must remove
+    /// is between threads of one warp (`oracle::Race::warp_local`; the oracle must be
+    /// asked with `CheckOptions::classify_warps`). Off: block barriers only.
+    pub warp_barriers: bool,
+    /// A warp barrier after `ℓ` costs `C(ℓ) · warp_cost` ([`DEFAULT_WARP_COST`]).
+    pub warp_cost: f64,
 }
+
+/// The default [`SynthOptions::warp_cost`]: a warp barrier costs a quarter of a block
+/// barrier at the same place.
+pub const DEFAULT_WARP_COST: f64 = 0.25;
 
 /// See [`SynthOptions::split_check`].
 pub type SplitCheck<'a> = dyn Fn(&SplitSite) -> Result<(), String> + 'a;
@@ -108,6 +121,8 @@ impl<'a> SynthOptions<'a> {
             use_race_types: true,
             max_iterations: 1000,
             split_check: None,
+            warp_barriers: false,
+            warp_cost: DEFAULT_WARP_COST,
         }
     }
 }
@@ -143,6 +158,18 @@ fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
 /// Sum of the model costs of all barriers in `kernel`.
 pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
     cost::existing_cost(&LabelTree::new(kernel), kernel, model)
+}
+
+/// Sum of the model costs of the warp barriers in `kernel`, each `C(ℓ) · factor`.
+pub fn warp_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
+    let tree = LabelTree::new(kernel);
+    kernel
+        .stmts()
+        .iter()
+        .filter(|s| matches!(s.kind, kpl::StmtKind::WarpBarrier))
+        .filter_map(|s| tree.label_of(s.id))
+        .map(|l| model.cost(&tree, tree.position_of_barrier(l).unwrap_or(l)) * factor)
+        .fold(0.0, |a, b| a + b)
 }
 
 /// What one synthesis run carries around: the input, its label tree, the oracle, and
@@ -187,13 +214,28 @@ impl<'a> Run<'a> {
         kpl::insert_barriers(self.kernel, &self.tree, after)
     }
 
-    pub fn finish(self, outcome: Outcome, mut inserted: Vec<Label>) -> Synthesis {
+    /// [`Run::with_barriers`] where the labels of `warp` get warp barriers.
+    pub fn with_barriers_of(&self, after: &[Label], warp: &[Label]) -> (Kernel, Vec<StmtId>) {
+        kpl::insert_barriers_of(self.kernel, &self.tree, after, warp)
+    }
+
+    pub fn finish(self, outcome: Outcome, inserted: Vec<Label>) -> Synthesis {
+        self.finish_with_warp(outcome, inserted, Vec::new())
+    }
+
+    /// [`Run::finish`] where the labels of `warp` (among `inserted`) are warp barriers.
+    pub fn finish_with_warp(self, outcome: Outcome, mut inserted: Vec<Label>, warp: Vec<Label>) -> Synthesis {
         inserted.sort_by_key(|l| self.tree.node(*l).post);
-        let (k, _) = self.with_barriers(&inserted);
+        let (k, _) = self.with_barriers_of(&inserted, &warp);
         let mut stats = self.stats;
         stats.time = self.start.elapsed();
+        let mut cost = placement_cost(&k, self.opts.cost);
+        if self.opts.warp_barriers {
+            cost += warp_barrier_cost(&k, self.opts.cost, self.opts.warp_cost);
+        }
         Synthesis {
-            cost: placement_cost(&k, self.opts.cost),
+            warp,
+            cost,
             outcome,
             inserted,
             kernel: k,

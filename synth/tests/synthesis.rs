@@ -169,3 +169,90 @@ fn nested_loops_inter_iteration_at_the_outer_depth() {
     assert_eq!(placed(src, &f), ["3:8s", "4"]);
     assert!(f.stats.oracle_calls > s.stats.oracle_calls);
 }
+
+/// `SynthOptions::warp_barriers`: (block barriers, warp barriers) as label names, and
+/// the cost, with the static verifier and with the interpreter (which must agree).
+fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+    let k = parse(src).unwrap().remove(0);
+    let t = LabelTree::new(&k);
+    let check = CheckOptions {
+        block_dim: Some([64, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        classify_warps: true,
+        ..CheckOptions::default()
+    };
+    let cost = PaperCost::default();
+    let mut opts = SynthOptions::new(&cost);
+    opts.warp_barriers = true;
+    opts.warp_cost = warp_cost;
+    let mut answers = Vec::new();
+    let oracles: [Box<dyn oracle::Oracle>; 2] = [
+        Box::new(oracle::verifier::StaticVerifier::new(check.clone())),
+        Box::new(Interpreter::new(check)),
+    ];
+    for mut o in oracles {
+        let s = synth::synthesize(&k, o.as_mut(), &opts).unwrap();
+        assert_eq!(s.outcome, Outcome::Fixed, "{}", o.name());
+        let names = |ls: &mut dyn Iterator<Item = &kpl::Label>| ls.map(|l| t.name(*l)).collect::<Vec<_>>();
+        let block = names(&mut s.inserted.iter().filter(|l| !s.warp.contains(l)));
+        answers.push((block, names(&mut s.warp.iter()), s.cost));
+    }
+    assert_eq!(answers[0], answers[1], "static and dynamic oracles disagree");
+    answers.remove(0)
+}
+
+#[test]
+fn warp_barriers_fix_races_inside_warps() {
+    let src = "kernel k(shared s[], shared t[], v) {
+    local x;
+    s[tid] = v;
+    x = s[tid ^ 1];
+    t[tid] = x;
+    x = t[63 - tid];
+    s[tid] = x;
+}";
+    // tid ^ 1 stays in the warp (a warp barrier, 0.25), 63 - tid does not (a block
+    // barrier, 1), and the block barrier also orders the read of line 4 before the
+    // write of line 7.
+    assert_eq!(warp_run(src, 0.25), (vec!["5".into()], vec!["3".into()], 1.25));
+    // A warp barrier dearer than a block barrier is never chosen.
+    assert_eq!(warp_run(src, 2.0), (vec!["3".into(), "5".into()], vec![], 2.0));
+}
+
+#[test]
+fn a_warp_barrier_may_go_where_a_block_barrier_diverges() {
+    // Only the first warp enters: `__syncthreads()` there diverges, `__syncwarp()` not.
+    let src = "kernel k(shared s[], v) {
+    local x;
+    if (tid < 32) {
+        s[tid] = v;
+        x = s[31 - tid];
+    }
+}";
+    assert_eq!(warp_run(src, 0.25), (vec![], vec!["4".into()], 0.125));
+}
+
+#[test]
+fn a_divergent_warp_barrier_excludes_its_block() {
+    // Half a warp enters: neither barrier kind can go inside.
+    let src = "kernel k(shared s[], v) {
+    local x;
+    if (tid < 16) {
+        s[tid] = v;
+        x = s[15 - tid];
+    }
+}";
+    let k = parse(src).unwrap().remove(0);
+    let cost = PaperCost::default();
+    let mut opts = SynthOptions::new(&cost);
+    opts.warp_barriers = true;
+    let mut o = Interpreter::new(CheckOptions {
+        block_dim: Some([64, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        classify_warps: true,
+        ..CheckOptions::default()
+    });
+    let s = synth::synthesize(&k, &mut o, &opts).unwrap();
+    assert!(matches!(s.outcome, Outcome::NoSolution(_)), "{:?}", s.outcome);
+    assert!(s.inserted.is_empty() && s.warp.is_empty());
+}

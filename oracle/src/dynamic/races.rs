@@ -445,6 +445,8 @@ struct RaceAcc {
     inter: Vec<bool>,
     classes_seen: usize,
     fixable: bool,
+    /// Every instance seen was between threads of one warp (`Findings::classify_warp`).
+    warp_local: bool,
     witness: Witness,
     /// Nothing new can be learned from another same-block race of this pair
     /// ([`SAME_BLOCK_DONE`]) or from any race of it ([`ALL_DONE`]). Lets the hot loop skip
@@ -462,6 +464,10 @@ pub(super) struct Findings {
     nstmts: usize,
     divergences: BTreeMap<StmtIx, Divergence>,
     notes: Vec<String>,
+    /// The warp size when races are classified as warp-local
+    /// (`CheckOptions::classify_warps`): a pair is then saturated only once an instance
+    /// between two warps was seen too.
+    pub classify_warp: Option<u32>,
 }
 
 const SAME_BLOCK_DONE: u8 = 1;
@@ -481,6 +487,7 @@ impl Findings {
             nstmts: n,
             divergences: BTreeMap::new(),
             notes: Vec::new(),
+            classify_warp: None,
         }
     }
 
@@ -536,9 +543,13 @@ impl Findings {
             inter: vec![false; common],
             classes_seen: 0,
             fixable: true,
+            warp_local: self.classify_warp.is_some(),
             witness: make_witness(),
             saturated: 0,
         });
+        if cross_block || self.classify_warp.is_some_and(|w| a.thread / w != b.thread / w) {
+            acc.warp_local = false;
+        }
         let slot = match class {
             None => &mut acc.intra,
             Some(j) => &mut acc.inter[j],
@@ -552,7 +563,7 @@ impl Findings {
             acc.fixable = false;
             acc.witness = make_witness();
         }
-        if acc.classes_seen == common + 1 {
+        if acc.classes_seen == common + 1 && !acc.warp_local {
             acc.saturated |= SAME_BLOCK_DONE;
             if !acc.fixable {
                 acc.saturated |= ALL_DONE;
@@ -609,6 +620,7 @@ impl Findings {
                     intra: acc.intra,
                     inter: (1..=acc.inter.len()).filter(|j| acc.inter[j - 1]).collect(),
                     fixable: acc.fixable,
+                    warp_local: acc.warp_local && acc.fixable,
                     witness: Some(witness),
                 };
                 let post = |ix: StmtIx| prog.stmts[ix as usize].post;

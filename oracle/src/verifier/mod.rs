@@ -402,6 +402,9 @@ impl Oracle for StaticVerifier {
                     p.spent += started.elapsed();
                 }
                 report.notes.extend(found.notes);
+                let warp_local = self.opts.classify_warps
+                    && found.fixable
+                    && warp_local(&checker, a, b, found.intra, &found.inter, self.timeout_ms);
                 if found.intra || !found.inter.is_empty() {
                     report.races.push(Race {
                         array: a.array.clone(),
@@ -411,6 +414,7 @@ impl Oracle for StaticVerifier {
                         intra: found.intra,
                         inter: found.inter,
                         fixable: found.fixable,
+                        warp_local,
                         witness: found.witness,
                     });
                 }
@@ -428,6 +432,32 @@ impl Oracle for StaticVerifier {
         self.cache = Some(cache);
         Ok(report)
     }
+}
+
+/// Whether every race type found for a same-block pair (`intra`, `inter` depths, each
+/// in both directions) is impossible between threads of different warps, barriers
+/// counted (`CheckOptions::classify_warps`). Undecided counts as not warp-local.
+fn warp_local(
+    ck: &Checker,
+    a: &AccessFact,
+    b: &AccessFact,
+    intra: bool,
+    inter: &[usize],
+    timeout_ms: u32,
+) -> bool {
+    let warp = ck.opts.warp_barrier_size();
+    let mut types: Vec<Order> = orders(a, b);
+    types.retain(|o| match o {
+        Order::Intra => intra,
+        Order::Inter { depth, .. } => inter.contains(depth),
+    });
+    (intra || !inter.is_empty())
+        && types.into_iter().all(|order| {
+            matches!(
+                ck.race_across_warps(a, b, order, warp, timeout_ms),
+                Outcome::Unsat
+            )
+        })
 }
 
 /// Which thread pairs of an access pair still need queries.

@@ -350,6 +350,34 @@ impl Checker<'_> {
         sync: bool,
         timeout_ms: u32,
     ) -> Outcome {
+        self.race_in(a, b, scope, order, sync, None, timeout_ms)
+    }
+
+    /// [`Checker::race`] of two threads of one block in different warps of `warp`
+    /// threads, barriers counted (`CheckOptions::classify_warps`): unsat means every
+    /// occurrence of this race type is between threads of one warp.
+    pub fn race_across_warps(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        order: Order,
+        warp: u32,
+        timeout_ms: u32,
+    ) -> Outcome {
+        self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), timeout_ms)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn race_in(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        scope: Scope,
+        order: Order,
+        sync: bool,
+        apart: Option<u32>,
+        timeout_ms: u32,
+    ) -> Outcome {
         let mut enc = Encoder::new(self.sum);
         let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
         let mut fs: Vec<Bool> = Vec::new();
@@ -387,6 +415,9 @@ impl Checker<'_> {
         });
         fs.extend(enc.launch_facts(&[(0, 0), (1, block1)]));
         fs.push(enc.distinct_threads(scope == Scope::SameBlock));
+        if let Some(w) = apart {
+            fs.push(enc.same_warp(w).not());
+        }
         if scope == Scope::SameBlock
             && let Some(w) = self.opts.warp_size
         {
