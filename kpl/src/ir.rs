@@ -177,6 +177,28 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The `p == c` (or `c == p`) conjuncts of a precondition: the parameters it pins to
+    /// a constant, for the callers that need concrete values (`requires n == 1024`).
+    pub fn pinned_values(&self) -> Vec<(String, i64)> {
+        fn walk(e: &Expr, out: &mut Vec<(String, i64)>) {
+            match e {
+                Expr::Binary(BinOp::And, a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                Expr::Binary(BinOp::Eq, a, b) => {
+                    if let (Expr::Var(v), Expr::Int(c)) | (Expr::Int(c), Expr::Var(v)) = (&**a, &**b) {
+                        out.push((v.clone(), *c));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
     pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr::Binary(op, Box::new(a), Box::new(b))
     }

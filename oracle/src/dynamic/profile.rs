@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use kpl::{Expr, Kernel, Label, LabelTree, StmtId};
+use kpl::{Kernel, Label, LabelTree, StmtId};
 
 use super::compile::Program;
 use super::exec::{self, Machine, RunSpec, Stop};
@@ -50,7 +50,9 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
     let prog = Program::compile(kernel)?;
     let mut opts = it.opts.clone();
     for r in &kernel.requires {
-        pinned(r, &mut opts.params);
+        for (p, c) in r.pinned_values() {
+            opts.params.entry(p).or_insert(c);
+        }
     }
     let pinned_it = Interpreter::with_config(opts, it.config.clone());
     let space = RunSpace::new(&prog, &pinned_it);
@@ -150,25 +152,6 @@ pub fn place_executions(
             .or_insert_with(|| profile.barriers.get(&s.id).copied().unwrap_or(0.0));
     }
     Ok((counts, profile))
-}
-
-/// Adds the `p == c` (or `c == p`) conjuncts of a precondition to `params` (values given
-/// on the command line win).
-fn pinned(e: &Expr, params: &mut BTreeMap<String, i64>) {
-    use kpl::BinOp::{And, Eq};
-    match e {
-        Expr::Binary(And, a, b) => {
-            pinned(a, params);
-            pinned(b, params);
-        }
-        Expr::Binary(Eq, a, b) => match (&**a, &**b) {
-            (Expr::Var(v), Expr::Int(c)) | (Expr::Int(c), Expr::Var(v)) => {
-                params.entry(v.clone()).or_insert(*c);
-            }
-            _ => {}
-        },
-        _ => {}
-    }
 }
 
 #[cfg(test)]

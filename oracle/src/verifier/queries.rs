@@ -249,6 +249,15 @@ pub enum Separation {
     Always,
 }
 
+/// A context of thread copy `copy` in block `block` at iteration numbers `k` of `loops`.
+fn at(enc: &mut Encoder, copy: usize, block: usize, loops: &[LoopId], k: &[It]) -> usize {
+    enc.ctx(Ctx {
+        copy,
+        block,
+        iters: loops.iter().copied().zip(k.iter().map(|x| x.v.clone())).collect(),
+    })
+}
+
 /// At least one writes (atomics write), and not both atomic.
 fn conflicting_kinds(a: AccessKind, b: AccessKind) -> bool {
     use AccessKind::*;
@@ -393,26 +402,8 @@ impl Checker<'_> {
             Scope::SameBlock => 0,
             Scope::CrossBlock => 1,
         };
-        let cx0 = enc.ctx(Ctx {
-            copy: 0,
-            block: 0,
-            iters: a
-                .loops
-                .iter()
-                .copied()
-                .zip(ka.iter().map(|k| k.v.clone()))
-                .collect(),
-        });
-        let cx1 = enc.ctx(Ctx {
-            copy: 1,
-            block: block1,
-            iters: b
-                .loops
-                .iter()
-                .copied()
-                .zip(kb.iter().map(|k| k.v.clone()))
-                .collect(),
-        });
+        let cx0 = at(&mut enc, 0, 0, &a.loops, &ka);
+        let cx1 = at(&mut enc, 1, block1, &b.loops, &kb);
         fs.extend(enc.launch_facts(&[(0, 0), (1, block1)]));
         fs.push(enc.distinct_threads(scope == Scope::SameBlock));
         if let Some(w) = apart {
@@ -489,16 +480,7 @@ impl Checker<'_> {
             Order::Inter { forward: false, .. } => (b, kb, 0),
             _ => (a, ka, 1),
         };
-        let cx = enc.ctx(Ctx {
-            copy: later,
-            block: 0,
-            iters: x
-                .loops
-                .iter()
-                .copied()
-                .zip(kx.iter().map(|k| k.v.clone()))
-                .collect(),
-        });
+        let cx = at(enc, later, 0, &x.loops, &kx);
         let resync = enc.cond(&x.pred, cx);
         Bool::or(&[apart, resync.not()])
     }
@@ -559,16 +541,7 @@ impl Checker<'_> {
             fs.push(Bool::or(&sel[copy]));
             for (i, a) in accs.iter().enumerate() {
                 let k: Vec<It> = a.loops.iter().map(|_| iters.fresh(&mut enc, "ks")).collect();
-                let cx = enc.ctx(Ctx {
-                    copy,
-                    block,
-                    iters: a
-                        .loops
-                        .iter()
-                        .copied()
-                        .zip(k.iter().map(|x| x.v.clone()))
-                        .collect(),
-                });
+                let cx = at(&mut enc, copy, block, &a.loops, &k);
                 let ix = enc.val(&a.index, cx);
                 let mut here = vec![ix.eq(&index[copy])];
                 if !indices_only {

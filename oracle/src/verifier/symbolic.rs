@@ -1143,24 +1143,23 @@ fn assigned_vars(blk: &Block, out: &mut BTreeSet<String>) {
 }
 
 /// A `break` of this loop (not of an inner one).
+/// `break` of this loop (not of a loop nested in it).
 fn has_break(blk: &Block) -> bool {
-    blk.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Break => true,
-        StmtKind::If {
-            then_blk, else_blk, ..
-        } => has_break(then_blk) || else_blk.as_ref().is_some_and(has_break),
-        _ => false,
-    })
+    has_jump(blk, &StmtKind::Break)
 }
 
 /// `continue` of this loop (not of a loop nested in it).
 fn has_continue(blk: &Block) -> bool {
+    has_jump(blk, &StmtKind::Continue)
+}
+
+/// `jump` in `blk` or its conditionals, not in nested loops.
+fn has_jump(blk: &Block, jump: &StmtKind) -> bool {
     blk.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Continue => true,
         StmtKind::If {
             then_blk, else_blk, ..
-        } => has_continue(then_blk) || else_blk.as_ref().is_some_and(has_continue),
-        _ => false,
+        } => has_jump(then_blk, jump) || else_blk.as_ref().is_some_and(|e| has_jump(e, jump)),
+        k => k == jump,
     })
 }
 

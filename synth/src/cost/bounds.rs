@@ -60,7 +60,9 @@ impl BoundsCost {
     pub fn new(kernel: &Kernel, launch: &Launch, fallback: PaperCost) -> BoundsCost {
         let mut params = launch.params.clone();
         for r in &kernel.requires {
-            pinned(r, &mut params);
+            for (p, c) in r.pinned_values() {
+                params.entry(p).or_insert(c);
+            }
         }
         let cx = Cx {
             launch,
@@ -136,24 +138,6 @@ impl CostModel for BoundsCost {
             })
             .product();
         loops * conds
-    }
-}
-
-/// Adds the `p == c` (or `c == p`) conjuncts of a precondition to `params`.
-fn pinned(e: &Expr, params: &mut BTreeMap<String, i64>) {
-    use kpl::BinOp::{And, Eq};
-    match e {
-        Expr::Binary(And, a, b) => {
-            pinned(a, params);
-            pinned(b, params);
-        }
-        Expr::Binary(Eq, a, b) => match (&**a, &**b) {
-            (Expr::Var(v), Expr::Int(c)) | (Expr::Int(c), Expr::Var(v)) => {
-                params.entry(v.clone()).or_insert(*c);
-            }
-            _ => {}
-        },
-        _ => {}
     }
 }
 
