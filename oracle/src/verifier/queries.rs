@@ -480,7 +480,7 @@ impl Checker<'_> {
             Order::Inter { forward: false, .. } => (b, kb, 0),
             _ => (a, ka, 1),
         };
-        let cx = at(enc, later, 0, &x.loops, &kx);
+        let cx = at(enc, later, 0, &x.loops, kx);
         let resync = enc.cond(&x.pred, cx);
         Bool::or(&[apart, resync.not()])
     }
