@@ -5,6 +5,7 @@ mod common;
 
 use common::{RaceRow, check_with, kernel, races, row};
 use oracle::dynamic::Interpreter;
+use oracle::verifier::StaticVerifier;
 use oracle::{CheckOptions, Oracle};
 
 fn warp_launch(block: u32, warp: Option<u32>) -> CheckOptions {
@@ -16,9 +17,14 @@ fn warp_launch(block: u32, warp: Option<u32>) -> CheckOptions {
     }
 }
 
-/// The races of both oracles, which must be equal.
+/// The races of both oracles, which must be equal (and equal under the verifier's
+/// two-pass method).
 fn both(src: &str, opts: CheckOptions) -> Vec<RaceRow> {
     let fixed = races(&check_with(src, opts.clone()));
+    let mut two_pass = StaticVerifier::new(opts.clone());
+    two_pass.warp_two_pass = true;
+    let passes = races(&two_pass.check(&kernel(src)).expect("the verifier answers"));
+    assert_eq!(fixed, passes, "re-sync and two-pass disagree");
     let dynamic = races(
         &Interpreter::new(opts)
             .check(&kernel(src))

@@ -122,6 +122,11 @@ pub struct StaticVerifier {
     /// Screen the accesses of arrays whose per-pair queries take long with grouped
     /// queries ([`Checker::may_race`]); off only to measure what it saves.
     pub screening: bool,
+    /// Under `--warp-size`, ask threads of different warps and threads of one warp in
+    /// two queries (seed 000's two-pass method) instead of one (its re-sync method, the
+    /// default: measured faster on the warp-synchronous reductions, see
+    /// `benches/README.md`).
+    pub warp_two_pass: bool,
     cache: Option<Cache>,
 }
 
@@ -248,6 +253,7 @@ impl StaticVerifier {
             timeout_ms: 5_000,
             budget_ms: 60_000,
             screening: true,
+            warp_two_pass: false,
             cache: None,
         }
     }
@@ -323,6 +329,7 @@ impl Oracle for StaticVerifier {
             opts: &self.opts,
             uniform: Vec::new(),
             timeout_ms: self.timeout_ms,
+            two_pass: self.warp_two_pass,
             deadline: std::time::Instant::now() + std::time::Duration::from_millis(self.budget_ms),
         };
 

@@ -78,6 +78,9 @@ pub struct Checker<'s> {
     pub uniform: Vec<bool>,
     /// Solver timeout of divergence queries (race queries take theirs as an argument).
     pub timeout_ms: u32,
+    /// Warp lock step checked in two passes (seed 000, Sec. 3.2: threads of different
+    /// warps, then threads of one warp) instead of one re-sync query.
+    pub two_pass: bool,
     /// When the check's time budget runs out: later queries are not run and count as
     /// undecided (so as possible defects).
     pub deadline: std::time::Instant,
@@ -409,10 +412,18 @@ impl Checker<'_> {
         if let Some(w) = apart {
             fs.push(enc.same_warp(w).not());
         }
+        // Warp lock step: one query for both cases (re-sync), or one per case
+        // (two-pass: threads of different warps, then threads of one warp).
+        let mut passes: Vec<Bool> = Vec::new();
         if scope == Scope::SameBlock
             && let Some(w) = self.opts.warp_size
         {
-            fs.push(self.warp_race(&mut enc, a, &ka, b, &kb, order, w));
+            let (apart, same_warp_race) = self.warp_race(&mut enc, a, &ka, b, &kb, order, w);
+            if self.two_pass {
+                passes = vec![apart.clone(), Bool::and(&[apart.not(), same_warp_race])];
+            } else {
+                fs.push(Bool::or(&[apart, same_warp_race]));
+            }
         }
         fs.extend(self.requires(&mut enc, &[cx0, cx1]));
         fs.push(enc.cond(&a.pred, cx0));
@@ -432,10 +443,26 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
-        let out = self.solve(&fs, timeout_ms, |m| {
-            let index = ia.as_i64(m);
-            self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
-        });
+        let solve = |fs: &[Bool]| {
+            self.solve(fs, timeout_ms, |m| {
+                let index = ia.as_i64(m);
+                self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
+            })
+        };
+        let out = if passes.is_empty() {
+            solve(&fs)
+        } else {
+            let mut out = Ok(None);
+            for pass in passes {
+                fs.push(pass);
+                out = solve(&fs);
+                fs.pop();
+                if !matches!(out, Ok(None)) {
+                    break;
+                }
+            }
+            out
+        };
         trace_slow(started, || {
             format!(
                 "race query lines {} and {} ({:?}, {:?}, sync {sync}): {:?}",
@@ -456,6 +483,9 @@ impl Checker<'_> {
     /// element at once), or the later thread is disabled at the earlier occurrence (a
     /// divergent path: no re-sync point is known between the two). Other re-sync
     /// points between them are not credited (possible false alarms only).
+    ///
+    /// Returns "the threads are in different warps" and the condition under which
+    /// threads of one warp race.
     #[allow(clippy::too_many_arguments)]
     fn warp_race(
         &self,
@@ -466,14 +496,11 @@ impl Checker<'_> {
         kb: &[It],
         order: Order,
         w: u32,
-    ) -> Bool {
+    ) -> (Bool, Bool) {
         let apart = enc.same_warp(w).not();
         if a.stmt == b.stmt && order == Order::Intra {
-            return if a.kind == AccessKind::Write {
-                Bool::from_bool(true)
-            } else {
-                apart
-            };
+            let one_write = Bool::from_bool(a.kind == AccessKind::Write);
+            return (apart, one_write);
         }
         // The earlier occurrence, and the copy of the thread of the later one.
         let (x, kx, later) = match order {
@@ -482,7 +509,7 @@ impl Checker<'_> {
         };
         let cx = at(enc, later, 0, &x.loops, kx);
         let resync = enc.cond(&x.pred, cx);
-        Bool::or(&[apart, resync.not()])
+        (apart, resync.not())
     }
 
     /// Screening (Faial's grouping of accesses, seed 003): one query over all the
