@@ -292,10 +292,17 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
         .with_notes(notes)
 }
 
+/// What the text reports say about a file without kernels (a header, or kernels that
+/// are all in an included file: `#include`d `.cu` files are not checked on their own).
+const NO_KERNELS: &str = "no kernel here (no `__global__` function in this file itself); nothing checked";
+
 /// Text report of `check` for one file.
 pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
+    if src.kernels.is_empty() {
+        writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
+    }
     for k in results {
         for d in &k.report.divergences {
             emit(out, &config, &file, &divergence_diagnostic(src, &k.name, d))?;
@@ -463,6 +470,9 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
 pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: bool) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
+    if src.kernels.is_empty() {
+        writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
+    }
     for k in &fix.kernels {
         let head = format!("{}: kernel `{}`", src.path.display(), k.name);
         let stats = format!(
