@@ -393,3 +393,19 @@ fn static_oracle_gives_the_same_placements_as_the_dynamic_one() {
         }
     }
 }
+
+#[test]
+fn a_file_without_kernels_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("helpers.cu");
+    std::fs::write(&path, "__device__ int twice(int x) { return 2 * x; }\n").expect("write");
+    let out = autosync(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "helpers.cu: no kernel here (no `__global__` function in this file itself); nothing checked"
+        ),
+        "{text}"
+    );
+}
