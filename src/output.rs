@@ -447,6 +447,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                 "redundant": k.redundant.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
                 "optimal_cost": k.optimal_cost,
                 "optimal_inserted": k.optimal_instead.iter().map(|l| json!({"after_line": l})).collect::<Vec<_>>(),
+                "partial_inserted": k.partial.iter().map(|l| json!({"after_line": l})).collect::<Vec<_>>(),
                 "barriers": k.barriers,
                 "cost": k.cost,
                 "original_cost": k.original_cost,
@@ -542,6 +543,14 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                 };
                 let mut notes = vec![k.reason.clone().unwrap_or_default()];
                 notes.extend(k.races.races.iter().map(race_sentence));
+                if !k.partial.is_empty() {
+                    let lines: Vec<String> = k.partial.iter().map(u32::to_string).collect();
+                    notes.push(format!(
+                        "barriers after line(s) {} would fix every other race of this kernel; the file is \
+                         not changed while the races above remain",
+                        lines.join(", ")
+                    ));
+                }
                 let mut d = Diagnostic::error()
                     .with_code(k.status.word())
                     .with_message(format!("kernel `{}`: {what}", k.name))

@@ -209,6 +209,9 @@ pub struct KernelFix {
     /// Without `--strip`: lines after which the cheapest placement puts barriers the
     /// kernel does not have.
     pub optimal_instead: Vec<u32>,
+    /// No solution because of races between blocks: lines after which barriers fix
+    /// all the other races (shown, never written).
+    pub partial: Vec<u32>,
     /// Synthesized with `--warp-barriers` (the JSON report then gives each inserted
     /// barrier's `kind`).
     pub warp_barriers: bool,
@@ -525,6 +528,7 @@ fn fix_kernel(
         optimal_cost: None,
         redundant: Vec::new(),
         optimal_instead: Vec::new(),
+        partial: Vec::new(),
         warp_barriers: opts.warp_barriers,
     };
     let mut edits = KernelEdits {
@@ -549,6 +553,10 @@ fn fix_kernel(
         fix.status = FixStatus::NoSolution;
         fix.reason = Some(ns.reason.clone());
         fix.races.races = ns.races.clone();
+        let tree = LabelTree::new(&s.input);
+        let mut partial: Vec<u32> = s.inserted.iter().map(|l| tree.line(*l)).collect();
+        partial.sort_unstable();
+        fix.partial = partial;
         return Ok((fix, edits));
     }
     // The labels are those of the kernel the synthesis placed barriers into (the input,

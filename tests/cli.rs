@@ -409,3 +409,42 @@ fn a_file_without_kernels_says_so() {
         "{text}"
     );
 }
+
+/// Races between blocks leave no barrier-only fix, but the report still shows the
+/// barriers that fix the kernel's other races; the file stays untouched.
+#[test]
+fn unfixable_races_still_show_the_partial_placement() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("mixed.cu");
+    let text = "//--blockDim=64 --gridDim=4
+__global__ void k(int *out, int *g) {
+    __shared__ int s[64];
+    s[threadIdx.x] = out[threadIdx.x];
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+    g[0] = threadIdx.x;
+}
+";
+    std::fs::write(&p, text).expect("write");
+    let path = p.to_str().expect("utf-8 path");
+    let out = autosync(&["fix", "--format", "json", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let k = &doc["files"][0]["kernels"][0];
+    assert_eq!(k["status"], "no-solution");
+    assert_eq!(k["partial_inserted"], serde_json::json!([{"after_line": 4}]));
+    assert!(
+        k["races"]
+            .as_array()
+            .expect("races")
+            .iter()
+            .all(|r| r["fixable"] == false)
+    );
+    assert_eq!(std::fs::read_to_string(&p).expect("read"), text);
+    let out = autosync(&["fix", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        report.contains("barriers after line(s) 4 would fix every other race of this kernel"),
+        "{report}"
+    );
+}

@@ -29,7 +29,9 @@ use z3::{Optimize, SatResult};
 
 use crate::explain::Trace;
 use crate::placement::{RaceOptions, race_options};
-use crate::{NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, hopeless};
+use crate::{
+    NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, diverging_existing, unfixable,
+};
 
 /// Weights are given to Z3 as integers: costs are scaled by this factor and rounded, so
 /// costs that differ by less than 1e-6 are treated as equal.
@@ -319,11 +321,18 @@ fn synthesize_from(
     if report.is_clean() {
         return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
     }
-    if let Some(ns) = hopeless(&report, &[]).or_else(|| self_race(&report.races)) {
+    // Races between blocks: no barrier orders them. They are reported, and the others
+    // are still fixed as far as barriers can, so the report can show that placement.
+    let blocked = unfixable(&report);
+    let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
+    if let Some(ns) = diverging_existing(&report, &[]).or_else(|| self_race(&fixable)) {
         return Ok(run.give_up(ns));
     }
+    if let (Some(ns), true) = (&blocked, fixable.is_empty() && report.divergences.is_empty()) {
+        return Ok(run.give_up(ns.clone()));
+    }
     let sites = if may_split {
-        split_sites(kernel, &report.races)
+        split_sites(kernel, &fixable)
     } else {
         Vec::new()
     };
@@ -333,10 +342,10 @@ fn synthesize_from(
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
-    for r in &report.races {
+    for r in &fixable {
         enc.add_race_once(&tree, r, opts.use_race_types);
     }
-    let mut last_races = report.races;
+    let mut last_races = fixable;
     loop {
         if run.stats.iterations >= opts.max_iterations {
             return Err(SynthError::IterationLimit(run.stats.iterations));
@@ -352,7 +361,8 @@ fn synthesize_from(
         }
         let (candidate, ids) = run.with_barriers_of(&chosen, &warp);
         let report = run.ask(&candidate)?;
-        if let Some(ns) = hopeless(&report, &ids).or_else(|| self_race(&report.races)) {
+        let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
+        if let Some(ns) = diverging_existing(&report, &ids).or_else(|| self_race(&fixable)) {
             return Ok(run.give_up(ns));
         }
         if !report.divergences.is_empty() {
@@ -364,12 +374,17 @@ fn synthesize_from(
             }
             continue;
         }
-        if report.races.is_empty() {
-            let mut s = run.finish_with_warp(Outcome::Fixed, chosen, warp);
+        if fixable.is_empty() {
+            // Only races between blocks are left: this placement is as far as barriers go.
+            let outcome = match unfixable(&report) {
+                Some(ns) => Outcome::NoSolution(ns),
+                None => Outcome::Fixed,
+            };
+            let mut s = run.finish_with_warp(outcome, chosen, warp);
             s.trace = Some(enc.trace);
             return Ok(s);
         }
-        for r in &report.races {
+        for r in &fixable {
             let Some(key) = location(&tree, r) else { continue };
             if enc.races.contains_key(&key) {
                 if enc.deny_warp(key, r) {
@@ -382,7 +397,7 @@ fn synthesize_from(
                 enc.add_race(key, r, opts.use_race_types);
             }
         }
-        last_races = report.races;
+        last_races = fixable;
     }
 }
 

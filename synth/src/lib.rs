@@ -53,7 +53,9 @@ pub struct NoSolution {
 pub struct Synthesis {
     pub outcome: Outcome,
     /// Labels of the input kernel's tree after which a barrier is inserted, in program
-    /// order (empty unless `Fixed`).
+    /// order: the placement when `Fixed`; with `NoSolution` because of races between
+    /// blocks, the barriers that fix all the other races (a partial placement, for the
+    /// report: it is not a fix); else empty.
     pub inserted: Vec<Label>,
     /// The input kernel with those barriers.
     pub kernel: Kernel,
@@ -130,6 +132,11 @@ impl<'a> SynthOptions<'a> {
 /// The reason a report shows that no barrier can help, if it does: races between blocks
 /// on global memory, and barriers the user wrote that can diverge.
 fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
+    unfixable(report).or_else(|| diverging_existing(report, own))
+}
+
+/// The races no barrier can fix (between blocks), as the reason to give up.
+fn unfixable(report: &Report) -> Option<NoSolution> {
     let unfixable: Vec<Race> = report.races.iter().filter(|r| !r.fixable).cloned().collect();
     if let Some(r) = unfixable.first() {
         return Some(NoSolution {
@@ -144,6 +151,12 @@ fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
             races: unfixable,
         });
     }
+    None
+}
+
+/// A divergent barrier the synthesis did not insert (`own`): nothing synthesis does
+/// removes it.
+fn diverging_existing(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
     let theirs = report.divergences.iter().find(|d| !own.contains(&d.stmt))?;
     Some(NoSolution {
         reason: format!(
