@@ -22,6 +22,7 @@ pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
             kpl::Arith::Unbounded
         },
         warp_size: common.warp_size.or(src.warp_size),
+        only_intra_group: src.only_intra_group,
         classify_warps: false,
     }
 }

@@ -63,6 +63,8 @@ pub struct Source {
     pub grid_dim: Option<Dim3>,
     /// From `--warp-sync=N` in the same comment.
     pub warp_size: Option<u32>,
+    /// `--only-intra-group` in the same comment.
+    pub only_intra_group: bool,
 }
 
 /// A problem with the input, located in the file (exit code 2).
@@ -121,6 +123,17 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         col: 1,
         message,
     })?;
+    let only_intra_group = kpl::header::header_only_intra_group(&text);
+    let mut notes = notes;
+    if only_intra_group {
+        for n in &mut notes {
+            n.push(
+                "the file's header says `--only-intra-group` (GPUVerify): races between threads of \
+                 different blocks are not checked"
+                    .to_string(),
+            );
+        }
+    }
     Ok(Source {
         path: path.to_path_buf(),
         text,
@@ -130,6 +143,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         block_dim,
         grid_dim,
         warp_size,
+        only_intra_group,
     })
 }
 

@@ -448,3 +448,55 @@ __global__ void k(int *out, int *g) {
         "{report}"
     );
 }
+
+/// GPUVerify's `--only-intra-group` in a file's header: races between blocks are not
+/// checked (and the report says so); without it the same kernel has no barrier-only fix.
+#[test]
+fn only_intra_group_header_skips_races_between_blocks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kernel = "__global__ void k(int *out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = out[threadIdx.x];
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+";
+    for (header, oracle, status, code) in [
+        (
+            "//--blockDim=64 --gridDim=4 --only-intra-group\n",
+            "static",
+            "fixed",
+            0,
+        ),
+        (
+            "//--blockDim=64 --gridDim=4 --only-intra-group\n",
+            "dynamic",
+            "fixed",
+            0,
+        ),
+        ("//--blockDim=64 --gridDim=4\n", "static", "no-solution", 1),
+    ] {
+        let p = dir.path().join("intra.cu");
+        std::fs::write(&p, format!("{header}{kernel}")).expect("write");
+        let out = autosync(&[
+            "fix",
+            "--stdout",
+            "--format",
+            "json",
+            "--oracle",
+            oracle,
+            p.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(out.status.code(), Some(code), "{header} {oracle}");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let k = &doc["files"][0]["kernels"][0];
+        assert_eq!(k["status"], status, "{header} {oracle}");
+        let skipped = k["notes"].as_array().expect("notes").iter().any(|n| {
+            n.as_str()
+                .is_some_and(|n| n.contains("races between threads of different blocks are not checked"))
+        });
+        assert_eq!(skipped, header.contains("only-intra-group"));
+        if code == 0 {
+            assert_eq!(k["inserted"][0]["after_line"], 4);
+        }
+    }
+}

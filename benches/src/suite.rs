@@ -54,6 +54,7 @@ pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, oracle::CheckOptio
         block_dim,
         grid_dim,
         warp_size,
+        only_intra_group: kpl::header::header_only_intra_group(&text),
         ..oracle::CheckOptions::default()
     };
     Ok((kernels, opts))

@@ -40,6 +40,15 @@ pub fn header_warp_size(text: &str) -> Result<Option<u32>, String> {
     Ok(None)
 }
 
+/// Whether the header comment carries GPUVerify's `--only-intra-group` (check races
+/// between threads of one block only).
+pub fn header_only_intra_group(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("//--"))
+        .is_some_and(|l| l.split_whitespace().any(|a| a == "--only-intra-group"))
+}
+
 /// A warp size: a positive integer.
 pub fn parse_warp_size(s: &str) -> Result<u32, String> {
     s.trim()
@@ -104,6 +113,12 @@ mod tests {
         assert_eq!(header_warp_size("//--blockDim=64 --warp-sync=32\n"), Ok(Some(32)));
         assert_eq!(header_warp_size("//--blockDim=64\n"), Ok(None));
         assert!(header_warp_size("//--warp-sync=0\n").is_err());
+        assert!(header_only_intra_group(
+            "//--blockDim=64 --gridDim=4 --only-intra-group\n"
+        ));
+        assert!(!header_only_intra_group(
+            "//--blockDim=64 --gridDim=4\n// --only-intra-group\n"
+        ));
         assert!(header_launch("//--blockDim=0").is_err());
     }
 

@@ -136,7 +136,7 @@ impl Oracle for Interpreter {
             feasible: 0,
             assumed_away: 0,
         };
-        session.machine.set_warps(&self.opts, kernel);
+        session.machine.configure(&self.opts, kernel);
         if self.opts.classify_warps {
             session.findings.classify_warp = Some(self.opts.warp_barrier_size().max(1));
         }

@@ -31,6 +31,9 @@ pub struct CheckOptions {
     /// `--warp-size N`: threads of one warp of `N` run in lock step (legacy
     /// warp-synchronous code, seed 000 Sec. 3); `None`: no lock step below the block.
     pub warp_size: Option<u32>,
+    /// GPUVerify's `--only-intra-group` (from a file's header comment): races between
+    /// threads of different blocks are not checked. Unsound for such races by request.
+    pub only_intra_group: bool,
     /// Work out [`Race::warp_local`] (for `fix --warp-barriers`); off, every race is
     /// reported not warp-local and the check costs nothing extra.
     pub classify_warps: bool,

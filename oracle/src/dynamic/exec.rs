@@ -72,6 +72,8 @@ pub(super) struct Machine<'p> {
     log: AccessLog,
     /// Access statements executed so far in the run (see [`Entry::step`]).
     step: u64,
+    /// `--only-intra-group`: races between blocks are not looked for.
+    only_intra_group: bool,
     history: History,
     interner: Interner,
     /// Per enclosing loop, outermost first: the interned iteration vector up to it. The
@@ -111,6 +113,7 @@ impl<'p> Machine<'p> {
             shared_mem: FastMap::default(),
             log: AccessLog::default(),
             step: 0,
+            only_intra_group: false,
             history: History::default(),
             interner: Interner::default(),
             loop_stack: Vec::new(),
@@ -542,9 +545,11 @@ impl<'p> Machine<'p> {
         self.loop_stack.last().copied().unwrap_or(Interner::ROOT)
     }
 
-    /// Warps: lock step inside warps of the `--warp-size`, else warps that only
-    /// `__syncwarp()` synchronizes (when the kernel has one).
-    pub(super) fn set_warps(&mut self, opts: &crate::CheckOptions, kernel: &kpl::Kernel) {
+    /// What the options say beyond the launch: warps (lock step inside warps of the
+    /// `--warp-size`, else warps that only `__syncwarp()` synchronizes, when the kernel
+    /// has one) and `--only-intra-group`.
+    pub(super) fn configure(&mut self, opts: &crate::CheckOptions, kernel: &kpl::Kernel) {
+        self.only_intra_group = opts.only_intra_group;
         let warp_barriers = kernel
             .stmts()
             .iter()
@@ -617,7 +622,7 @@ impl<'p> Machine<'p> {
             run: &self.run,
         };
         self.log.access(loc, &new, &cx, out);
-        if self.prog.arrays[loc.0 as usize].space == Space::Global {
+        if self.prog.arrays[loc.0 as usize].space == Space::Global && !self.only_intra_group {
             self.history.access(loc, &new, &cx, out);
             self.history.record(loc, new);
         }

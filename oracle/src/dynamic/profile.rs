@@ -57,7 +57,7 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
     let pinned_it = Interpreter::with_config(opts, it.config.clone());
     let space = RunSpace::new(&prog, &pinned_it);
     let mut machine = Machine::new(&prog, it.opts.arith, it.config.loop_bound, it.config.max_blocks);
-    machine.set_warps(&it.opts, kernel);
+    machine.configure(&it.opts, kernel);
     let mut findings = Findings::new(&prog);
     let mut params = vec![0; prog.params.len()];
     let mut sums = vec![0.0f64; prog.stmts.len()];

@@ -87,6 +87,9 @@
 //!   `--warp-size` or 32) orders only threads of one warp, and is divergent when two
 //!   threads of one warp disagree on reaching it. The screening queries ignore warps
 //!   (more candidate pairs, never fewer).
+//! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
+//!   header): races between threads of different blocks are not checked, by request;
+//!   the CLI notes it in every report of such a file.
 //! - **Symbolic launches are one-dimensional** in the dimensions the kernel never names:
 //!   without `--block-dim`, a kernel that only uses `tid`/`tid.x` is checked for blocks
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
@@ -312,7 +315,7 @@ impl Oracle for StaticVerifier {
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let sum = symbolic::summarize(kernel, &self.opts);
         let mut report = Report::default();
-        let many_blocks = many_blocks(&sum);
+        let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
         let key = kernel.without_barriers();
         let mut cache = match self.cache.take() {
             Some(c) if c.key == key => c,
