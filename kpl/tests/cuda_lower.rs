@@ -596,3 +596,45 @@ fn syncwarp_with_a_full_mask_is_a_warp_barrier() {
 "#
     );
 }
+
+/// Inline PTX that only computes in registers: inputs evaluated, outputs arbitrary (in
+/// a loop too: the output is loop-carried). PTX that may touch memory or synchronize is
+/// unsupported, never ignored.
+#[test]
+fn register_only_inline_asm_havocs_its_outputs() {
+    let src = r#"__global__ void k(int *a) {
+    unsigned lane = 0;
+    for (int i = 0; i < 4; i++) {
+        asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    }
+    a[lane] = 1;
+}
+"#;
+    assert_eq!(
+        lower_text(src),
+        r#"kernel k(global a[]) {
+    local lane = 0;
+    for (i = 0; i < 4; i = i + 1) {
+        havoc lane;
+    }
+    a[lane] = 1;
+}
+"#
+    );
+    for code in [
+        "ld.shared.u32 %0, [%1];",
+        "st.global.u32 [%0], %1;",
+        "bar.sync 0;",
+        "atom.add.u32 %0, [%1], 1;",
+    ] {
+        let src = format!(
+            "__global__ void k(int *a, unsigned p) {{\n    unsigned x;\n    asm volatile(\"{code}\" : \"=r\"(x) : \"r\"(p));\n    a[x] = 1;\n}}\n"
+        );
+        let e = common::translate_text(&src).expect_err(code);
+        assert!(
+            e.to_string()
+                .contains("inline assembly that may access memory or synchronize"),
+            "{code}: {e}"
+        );
+    }
+}

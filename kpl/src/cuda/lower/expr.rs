@@ -706,15 +706,46 @@ impl<'p, 't> Lowerer<'p, 't> {
                 return Err(self.unsupported(n, "dynamic allocation in device code", ""));
             }
             "throw_expression" => return Err(self.unsupported(n, "exceptions", "")),
-            "gnu_asm_expression" => {
-                return Err(self.unsupported(
-                    n,
-                    "inline assembly",
-                    "autosync cannot see what inline PTX does",
-                ));
-            }
+            "gnu_asm_expression" => Ref::V(self.inline_asm(n)?),
             other => return Err(self.unsupported(n, &format!("expression `{other}`"), "")),
         })
+    }
+
+    /// Inline PTX that only computes in registers (`mov.u32 %0, %%laneid;`, `brev`,
+    /// `bfe`, `shfl`, ...): its inputs are evaluated and its outputs become arbitrary
+    /// values. PTX that may touch memory or synchronize (loads, stores, atomics,
+    /// barriers, texture and surface instructions) is unsupported: ignoring an access
+    /// or a barrier would be unsound.
+    fn inline_asm(&mut self, n: Node<'t>) -> R<Value> {
+        let code = n
+            .child_by_field_name("assembly_code")
+            .map(|c| self.text(c))
+            .unwrap_or_default();
+        if let Some(op) = asm_memory_or_sync(code) {
+            return Err(self.unsupported(
+                n,
+                &format!("inline assembly that may access memory or synchronize (`{op}`)"),
+                "autosync cannot see what this PTX reads, writes or waits for",
+            ));
+        }
+        for (list, output) in [("input_operands", false), ("output_operands", true)] {
+            let Some(ops) = n.child_by_field_name(list) else {
+                continue;
+            };
+            for op in named_children(ops) {
+                let Some(value) = op.child_by_field_name("value") else {
+                    continue;
+                };
+                if output {
+                    let lv = self.lvalue(value)?;
+                    let ty = self.lval_type(&lv);
+                    self.write(&lv, arbitrary(&ty), n)?;
+                } else {
+                    self.rvalue(value)?;
+                }
+            }
+        }
+        Ok(Value::void())
     }
 
     // ---- `(i) + (j)`: casts that are not casts -----------------------------------
@@ -1523,6 +1554,17 @@ impl<'p, 't> Lowerer<'p, 't> {
 }
 
 /// An arbitrary value of a type (structs field by field).
+/// The first PTX instruction of `code` that may access memory or synchronize threads.
+fn asm_memory_or_sync(code: &str) -> Option<&'static str> {
+    const OPS: [&str; 14] = [
+        "ld", "st", "atom", "red", "cp", "prefetch", "bar", "barrier", "tex", "tld4", "suld", "sust",
+        "sured", "mbarrier",
+    ];
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
+        .filter_map(|word| word.split('.').next())
+        .find_map(|head| OPS.iter().find(|op| **op == head).copied())
+}
+
 pub(super) fn arbitrary(ty: &Ty) -> Value {
     match ty {
         Ty::Struct(s) => Value {

@@ -44,6 +44,12 @@ pub(super) fn assigned_names(prog: &Program, body: Node) -> HashSet<String> {
                     root_name(prog, a, &mut out);
                 }
             }
+            // Inline PTX writes its output operands.
+            "gnu_asm_output_operand" => {
+                if let Some(v) = n.child_by_field_name("value") {
+                    root_name(prog, v, &mut out);
+                }
+            }
             "pointer_expression" if prog.text(n).trim_start().starts_with('&') => {
                 if let Some(a) = n.child_by_field_name("argument") {
                     root_name(prog, a, &mut out);
