@@ -66,9 +66,9 @@ fn unsupported_constructs_say_what_and_where() {
             "a pointer whose target cannot be determined",
         ),
         (
-            "__global__ void k(int *a) {\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(a[0]));\n}\n",
+            "__global__ void k(int *a) {\n  asm(\"ld.global.u32 %0, [%1];\" : \"=r\"(a[0]) : \"l\"(a));\n}\n",
             (2, 3),
-            "inline assembly",
+            "inline assembly that may access memory",
         ),
         (
             "__global__ void k(int *a) {\n  int *p = new int[4];\n}\n",
