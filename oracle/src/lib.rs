@@ -55,6 +55,13 @@ pub enum AccessKind {
 }
 
 impl AccessKind {
+    /// Two accesses of one element by distinct threads race unless both read or both
+    /// are atomic (atomics write).
+    pub fn conflicts_with(self, other: AccessKind) -> bool {
+        use AccessKind::*;
+        !matches!((self, other), (Read, Read) | (Atomic, Atomic))
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             AccessKind::Read => "read",

@@ -154,7 +154,7 @@ impl AccessLog {
                 }
                 continue;
             }
-            if !conflicting(g.kind, new.kind) || out.saturated(prog, g.stmt, new.stmt, false) {
+            if !g.kind.conflicts_with(new.kind) || out.saturated(prog, g.stmt, new.stmt, false) {
                 continue;
             }
             let entry = |iters, step| Entry {
@@ -229,12 +229,6 @@ fn first_difference(a: &[u64], b: &[u64], limit: usize) -> usize {
     (0..limit).find(|&k| a.get(k) != b.get(k)).unwrap_or(limit)
 }
 
-/// At least one write (atomics write), and not both atomic.
-fn conflicting(a: AccessKind, b: AccessKind) -> bool {
-    use AccessKind::*;
-    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
-}
-
 /// The global-memory accesses of the blocks that already ran, for races between
 /// blocks. Blocks have no common time line, so this keeps, per element and statement,
 /// a trie of the iteration-vector prefixes seen: a node per prefix (with one access
@@ -303,7 +297,7 @@ impl History {
         while let Some(&(stmt, next)) = self.stmts.get(cur as usize) {
             cur = next;
             let kind = prog.stmts[stmt as usize].access.unwrap_or(AccessKind::Read);
-            if !conflicting(kind, new.kind) || out.saturated(prog, stmt, new.stmt, true) {
+            if !kind.conflicts_with(new.kind) || out.saturated(prog, stmt, new.stmt, true) {
                 continue;
             }
             let common = common_loops(prog, stmt, new.stmt);

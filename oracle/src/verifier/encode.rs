@@ -122,6 +122,8 @@ pub struct Encoder<'s> {
     counter_apps: Vec<CounterApp>,
     /// Products of two non-constant integers `(x, y, x·y)`, for monotonicity lemmas.
     products: Vec<(Int, Int, Int)>,
+    /// [`Encoder::same_warp`] for one warp size.
+    same_warp_memo: Option<(u32, Bool)>,
     fresh: u32,
 }
 
@@ -183,6 +185,7 @@ impl<'s> Encoder<'s> {
             geo: Vec::new(),
             counter_apps: Vec::new(),
             products: Vec::new(),
+            same_warp_memo: None,
             fresh: 0,
         }
     }
@@ -324,6 +327,13 @@ impl<'s> Encoder<'s> {
     /// division by `w`.
     pub fn same_warp(&mut self, w: u32) -> Bool {
         use BinOp::{Add, Div, Mul};
+        // Built once per query: with a symbolic block size the products would add
+        // monotonicity lemmas again each time.
+        if let Some((size, same)) = &self.same_warp_memo
+            && *size == w
+        {
+            return same.clone();
+        }
         let cb = self.concrete_bdim;
         let mut warp = |c: usize| {
             let [x, y, z] = self.tid[c].clone();
@@ -336,7 +346,9 @@ impl<'s> Encoder<'s> {
             self.arith(Div, linear, self.num(w), None, Some(w))
         };
         let (w0, w1) = (warp(0), warp(1));
-        w0.eq(&w1)
+        let same = w0.eq(&w1);
+        self.same_warp_memo = Some((w, same.clone()));
+        same
     }
 
     fn keep(&mut self, t: &T) {

@@ -107,7 +107,7 @@ use std::collections::{HashMap, HashSet};
 
 use kpl::{Kernel, Space, StmtId};
 
-use crate::{Access, AccessKind, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
+use crate::{Access, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
 use queries::{Checker, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
@@ -278,8 +278,7 @@ fn many_blocks(sum: &Summary) -> bool {
 
 /// Two accesses can race: same array, at least one writes, not both atomic.
 fn conflicting(a: &AccessFact, b: &AccessFact) -> bool {
-    use AccessKind::*;
-    a.array == b.array && !matches!((a.kind, b.kind), (Read, Read) | (Atomic, Atomic))
+    a.array == b.array && a.kind.conflicts_with(b.kind)
 }
 
 fn access(a: &AccessFact) -> Access {

@@ -261,12 +261,6 @@ fn at(enc: &mut Encoder, copy: usize, block: usize, loops: &[LoopId], k: &[It]) 
     })
 }
 
-/// At least one writes (atomics write), and not both atomic.
-fn conflicting_kinds(a: AccessKind, b: AccessKind) -> bool {
-    use AccessKind::*;
-    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
-}
-
 /// With `AUTOSYNC_TRACE_SLOW=MS` in the environment, queries slower than `MS`
 /// milliseconds are described on stderr (for finding what makes a kernel slow).
 fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
@@ -605,7 +599,7 @@ impl Checker<'_> {
                 let (s0, s1) = (on(0), on(1));
                 s0.iter()
                     .flat_map(|&i| s1.iter().map(move |&j| (i, j)))
-                    .find(|&(i, j)| conflicting_kinds(accs[i].kind, accs[j].kind))
+                    .find(|&(i, j)| accs[i].kind.conflicts_with(accs[j].kind))
             };
             let spent = u32::try_from(start.elapsed().as_millis()).unwrap_or(u32::MAX);
             let timeout_ms = budget_ms.checked_sub(spent).filter(|t| *t > 0)?;

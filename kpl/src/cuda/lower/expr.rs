@@ -1105,17 +1105,20 @@ impl<'p, 't> Lowerer<'p, 't> {
         )
     }
 
-    fn binary_expr(&mut self, n: Node<'t>) -> R<Value> {
+    /// The operator (or `default`) and the two operands of a binary or assignment node.
+    fn operands(&self, n: Node<'t>, default: &'t str, what: &str) -> R<(&'t str, Node<'t>, Node<'t>)> {
         let op = n
             .child_by_field_name("operator")
-            .map(|o| self.text(o))
-            .unwrap_or("");
-        let l = n
-            .child_by_field_name("left")
-            .ok_or_else(|| self.unsupported(n, "expression", ""))?;
-        let r = n
-            .child_by_field_name("right")
-            .ok_or_else(|| self.unsupported(n, "expression", ""))?;
+            .map_or(default, |o| self.text(o));
+        let side = |name| {
+            n.child_by_field_name(name)
+                .ok_or_else(|| self.unsupported(n, what, ""))
+        };
+        Ok((op, side("left")?, side("right")?))
+    }
+
+    fn binary_expr(&mut self, n: Node<'t>) -> R<Value> {
+        let (op, l, r) = self.operands(n, "", "expression")?;
         // `(T) - x` with `T` a type is a cast of `-x` that the parser read as a
         // subtraction.
         let inner = strip_parens(l);
@@ -1276,16 +1279,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     fn assignment(&mut self, n: Node<'t>) -> R<Value> {
-        let op = n
-            .child_by_field_name("operator")
-            .map(|o| self.text(o))
-            .unwrap_or("=");
-        let l = n
-            .child_by_field_name("left")
-            .ok_or_else(|| self.unsupported(n, "assignment", ""))?;
-        let r = n
-            .child_by_field_name("right")
-            .ok_or_else(|| self.unsupported(n, "assignment", ""))?;
+        let (op, l, r) = self.operands(n, "=", "assignment")?;
         let lv = self.lvalue(l)?;
         let lty = self.lval_type(&lv);
         if op == "=" {

@@ -627,6 +627,30 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// How a variable names memory at `base` of array `a`: the array itself, a pointer
+    /// into it (an array placed at an offset), or a reference to one element.
+    pub fn array_var(&self, a: usize, base: Expr, ty: &Ty) -> VarKind {
+        let unit = self.arrays[a].cell;
+        if ty.is_array() && base == Expr::Int(0) {
+            VarKind::Array(Target::Array(a))
+        } else if ty.is_array() {
+            VarKind::Ptr {
+                target: Some(Target::Array(a)),
+                off: Offset::Fixed(base),
+                unit,
+            }
+        } else {
+            VarKind::Ref(LVal::Mem(
+                Ptr {
+                    target: Target::Array(a),
+                    off: base,
+                    unit,
+                },
+                ty.clone(),
+            ))
+        }
+    }
+
     pub fn add_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
         let id = self.vars.len();
         self.vars.push(VarInfo {

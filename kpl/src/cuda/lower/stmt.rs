@@ -15,7 +15,7 @@ use tree_sitter::Node;
 
 use super::expr::strip_parens;
 use super::fold;
-use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, Ptr, R, Ret, Target, V, Value, VarKind};
+use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::cuda::program::{FuncDef, Program, declarator_name, named_children};
 use crate::cuda::types::Ty;
 use crate::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
@@ -1066,25 +1066,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             let cell = ty.cell_bytes();
             let cells = (!quals.external).then(|| ty.cells());
             let (a, base) = self.array_at(key, &kpl_name, ArraySpace::Shared, cell, cells);
-            let unit = self.arrays[a].cell;
-            let kind = if ty.is_array() && base == Expr::Int(0) {
-                VarKind::Array(Target::Array(a))
-            } else if ty.is_array() {
-                VarKind::Ptr {
-                    target: Some(Target::Array(a)),
-                    off: Offset::Fixed(base),
-                    unit,
-                }
-            } else {
-                VarKind::Ref(LVal::Mem(
-                    Ptr {
-                        target: Target::Array(a),
-                        off: base,
-                        unit,
-                    },
-                    ty.clone(),
-                ))
-            };
+            let kind = self.array_var(a, base, &ty);
             self.add_var(name, ty, kind);
             return Ok(());
         }
@@ -1595,25 +1577,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 };
                 let cells = (key != ArrayKey::ExternShared).then(|| ty.cells());
                 let (a, base) = self.array_at(key, name, space, ty.cell_bytes(), cells);
-                let unit = self.arrays[a].cell;
-                if ty.is_array() && base == Expr::Int(0) {
-                    VarKind::Array(Target::Array(a))
-                } else if ty.is_array() {
-                    VarKind::Ptr {
-                        target: Some(Target::Array(a)),
-                        off: Offset::Fixed(base),
-                        unit,
-                    }
-                } else {
-                    VarKind::Ref(LVal::Mem(
-                        Ptr {
-                            target: Target::Array(a),
-                            off: base,
-                            unit,
-                        },
-                        ty.clone(),
-                    ))
-                }
+                self.array_var(a, base, &ty)
             }
         };
         let id = self.add_global_var(name, ty, kind);
