@@ -257,11 +257,11 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
         cond_cost: args.cond_cost,
     };
     let table = crate::cost::load_table(&args.cost_model)?;
-    let split_check = |site: &kpl::split::SplitSite| kpl::cuda::split::check(&src.text, site);
+    let split_check = |site: &kpl::split::SplitSite| cuda::split::check(&src.text, site);
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
     let chosen = selected(&args.common, src)?;
-    let mut names = kpl::cuda::split::Names::default();
+    let mut names = cuda::split::Names::default();
     for k in &chosen {
         let cost = crate::cost::model(&args.cost_model, paper, table.as_ref(), &args.common, src, k)?;
         let mut opts = SynthOptions::new(cost.as_ref());
@@ -313,7 +313,7 @@ fn recheck_splits(
     oracle: &mut dyn Oracle,
 ) -> Result<Vec<(usize, String)>> {
     let front = args.common.front_end();
-    let opts = kpl::cuda::Options {
+    let opts = cuda::Options {
         include_dirs: front.include_dirs.clone(),
         alias: front.alias,
         defines: Vec::new(),
@@ -326,7 +326,7 @@ fn recheck_splits(
             .map(|(i, _)| (i, why.clone()))
             .collect()
     };
-    let t = match kpl::cuda::translate(&src.path, &fix.fixed_text, &opts) {
+    let t = match cuda::translate(&src.path, &fix.fixed_text, &opts) {
         Ok(t) => t,
         Err(e) => {
             return Ok(fail(format!(
@@ -496,7 +496,7 @@ fn fix_kernel(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
     cost: &dyn CostModel,
-    names: &mut kpl::cuda::split::Names,
+    names: &mut cuda::split::Names,
 ) -> Result<(KernelFix, KernelEdits)> {
     let original_tree = LabelTree::new(k);
     let mut original_cost = synth::cost::existing_cost(&original_tree, k, cost);
@@ -621,7 +621,7 @@ fn fix_kernel(
         } else {
             src.lang.barrier()
         };
-        let edit = kpl::cuda::split::rewrite(&src.text, site, text, names).map_err(|e| {
+        let edit = cuda::split::rewrite(&src.text, site, text, names).map_err(|e| {
             anyhow::anyhow!(
                 "{}: kernel `{}`: cannot split line {}: {e}",
                 src.path.display(),

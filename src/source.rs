@@ -11,7 +11,7 @@ use oracle::Dim3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
     Kpl,
-    /// CUDA C++ (`.cu`, `.cuh`), through `kpl::cuda`.
+    /// CUDA C++ (`.cu`, `.cuh`), through `cuda`.
     Cuda,
 }
 
@@ -97,12 +97,12 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
             (ks, notes)
         }
         Lang::Cuda => {
-            let opts = kpl::cuda::Options {
+            let opts = cuda::Options {
                 include_dirs: front.include_dirs.clone(),
                 alias: front.alias,
                 defines: Vec::new(),
             };
-            let t = kpl::cuda::translate(path, &text, &opts).map_err(|e| InputError {
+            let t = cuda::translate(path, &text, &opts).map_err(|e| InputError {
                 path: e.file.display().to_string(),
                 line: e.line,
                 col: e.col,
@@ -148,7 +148,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
 }
 
 /// A front-end error as one message: what is wrong, the construct, what to do.
-fn cuda_message(e: &kpl::cuda::CudaError) -> String {
+fn cuda_message(e: &cuda::CudaError) -> String {
     let mut m = e.message.clone();
     if !e.construct.is_empty() {
         m.push_str(&format!(" (in `{}`)", e.construct));

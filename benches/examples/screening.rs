@@ -45,8 +45,8 @@ fn main() -> anyhow::Result<()> {
         let kernels = if path.ends_with(".kpl") {
             kpl::parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?
         } else {
-            let opts = kpl::cuda::Options::default();
-            kpl::cuda::translate(std::path::Path::new(&path), &text, &opts)
+            let opts = cuda::Options::default();
+            cuda::translate(std::path::Path::new(&path), &text, &opts)
                 .map_err(|e| anyhow::anyhow!("{path}: {}", e.message))?
                 .kernels
                 .into_iter()

@@ -43,8 +43,9 @@ pub fn entries(root: &Path, names: &[&str]) -> std::io::Result<Vec<Entry>> {
 pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, oracle::CheckOptions)> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let kernels = match path.extension().and_then(|x| x.to_str()) {
-        Some("cu") => kpl::cuda::parse(path, &text, &kpl::cuda::Options::default())
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        Some("cu") => {
+            cuda::parse(path, &text, &cuda::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?
+        }
         _ => kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?,
     };
     let header = |e: String| anyhow::anyhow!("{}: {e}", path.display());

@@ -7,7 +7,6 @@
 //! turns chosen labels into [`rewrite::Edit`]s on the original text.
 
 pub mod arith;
-pub mod cuda;
 pub mod header;
 pub mod ir;
 pub mod labels;

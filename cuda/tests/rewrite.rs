@@ -284,7 +284,7 @@ fn every_candidate_place_round_trips() {
     let mut checked = 0;
     for path in files {
         let src = std::fs::read_to_string(&path).unwrap();
-        let t = kpl::cuda::translate(&path, &src, &common::options()).unwrap();
+        let t = cuda::translate(&path, &src, &common::options()).unwrap();
         for l in &t.kernels {
             let k = &l.kernel;
             let tree = LabelTree::new(k);
@@ -307,7 +307,7 @@ fn round_trip(path: &Path, src: &str, k: &Kernel, tree: &LabelTree, labels: &[La
         .unwrap_or_else(|l| panic!("{}: {}: no place for {}", path.display(), k.name, tree.name(l)));
     let (out, _) = apply(src, &ins.edits);
     let (expected, _) = insert_barriers(k, tree, labels);
-    let again = kpl::cuda::translate(path, &out, &common::options()).unwrap_or_else(|e| {
+    let again = cuda::translate(path, &out, &common::options()).unwrap_or_else(|e| {
         panic!(
             "{}: {}: rewritten file does not translate: {e}\n{out}",
             path.display(),

@@ -37,7 +37,7 @@ use super::Options;
 use super::error::{CudaError, ErrorKind};
 use super::program::{FuncDef, Program, named_children};
 use super::types::{StructTy, Ty};
-use crate::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
+use kpl::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 pub(super) type R<T> = Result<T, CudaError>;
 

@@ -3,9 +3,9 @@
 
 mod common;
 
-use kpl::cuda::ErrorKind;
+use cuda::ErrorKind;
 
-fn error(src: &str) -> kpl::cuda::CudaError {
+fn error(src: &str) -> cuda::CudaError {
     match common::translate_text(src) {
         Ok(_) => panic!("expected an error for:\n{src}"),
         Err(e) => e,
@@ -123,7 +123,7 @@ fn errors_in_headers_name_the_header() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.h"), "#define OK 1\n#if\n#endif\n").unwrap();
     let main = dir.path().join("k.cu");
-    let e = kpl::cuda::translate(
+    let e = cuda::translate(
         &main,
         "#include \"bad.h\"\n__global__ void k(int *a) {}\n",
         &Default::default(),

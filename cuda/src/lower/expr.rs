@@ -5,10 +5,10 @@ use tree_sitter::Node;
 
 use super::fold;
 use super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind};
-use crate::cuda::preprocess::int_literal;
-use crate::cuda::program::{last_name, named_children};
-use crate::cuda::types::{Ty, vector_type};
-use crate::ir::{BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
+use crate::preprocess::int_literal;
+use crate::program::{last_name, named_children};
+use crate::types::{Ty, vector_type};
+use kpl::ir::{BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
 
 /// An item of a flattened chain of binary operators.
 #[derive(Clone, Copy, Debug)]
@@ -756,7 +756,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             || self.lookup_alias(name).is_some()
             || self.prog.aliases.contains_key(name)
             || self.prog.structs_by_name.contains_key(name)
-            || crate::cuda::types::builtin_scalar(name).is_some()
+            || crate::types::builtin_scalar(name).is_some()
             || vector_type(name).is_some()
     }
 
@@ -1097,9 +1097,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::cuda::CudaError {
+    fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::CudaError {
         self.prog.error(
-            crate::cuda::ErrorKind::Unsupported,
+            crate::ErrorKind::Unsupported,
             n,
             format!("`{ty}` has no field `{name}`"),
         )
@@ -1210,12 +1210,12 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// A statement the lowering makes up (no place in the source).
-    pub fn made_stmt(&self, kind: StmtKind, span: crate::ir::Span) -> crate::ir::Stmt {
-        crate::ir::Stmt {
-            id: crate::ir::StmtId(0),
+    pub fn made_stmt(&self, kind: StmtKind, span: kpl::ir::Span) -> kpl::ir::Stmt {
+        kpl::ir::Stmt {
+            id: kpl::ir::StmtId(0),
             kind,
             span,
-            place: crate::ir::Place::Nowhere,
+            place: kpl::ir::Place::Nowhere,
         }
     }
 
@@ -1448,8 +1448,8 @@ impl<'p, 't> Lowerer<'p, 't> {
     pub fn select(
         &mut self,
         cond: Expr,
-        (va, mut sa): (Value, Vec<crate::ir::Stmt>),
-        (vb, mut sb): (Value, Vec<crate::ir::Stmt>),
+        (va, mut sa): (Value, Vec<kpl::ir::Stmt>),
+        (vb, mut sb): (Value, Vec<kpl::ir::Stmt>),
         n: Node<'t>,
     ) -> R<Value> {
         let span = self.span(n);

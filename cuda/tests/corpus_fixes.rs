@@ -57,11 +57,11 @@ fn header_comment_defines_are_macros() {
     let src = "//pass\n//--blockDim=64 --gridDim=1 -DWIDTH=64 -DUSE_SHARED\n#ifndef USE_SHARED\n#error no\n#endif\n\
                __global__ void k(int *a) { a[threadIdx.x] = WIDTH; }\n";
     assert_eq!(lower_text(src), "kernel k(global a[]) {\n    a[tid] = 64;\n}\n");
-    let opts = kpl::cuda::Options {
+    let opts = cuda::Options {
         defines: vec![("WIDTH".into(), "8".into())],
         ..Default::default()
     };
-    let ks = kpl::cuda::parse(std::path::Path::new("k.cu"), src, &opts).expect("lowers");
+    let ks = cuda::parse(std::path::Path::new("k.cu"), src, &opts).expect("lowers");
     assert_eq!(kpl::print(&ks), "kernel k(global a[]) {\n    a[tid] = 8;\n}\n");
 }
 
@@ -182,7 +182,7 @@ fn angle_includes_fall_back_to_the_files_folder() {
     std::fs::write(dir.path().join("localdefs.h"), "#define LOCAL_N 7\n").unwrap();
     std::fs::write(dir.path().join("cuda.h"), "#error not this one\n").unwrap();
     let src = "#include <cuda.h>\n#include <localdefs.h>\n__global__ void k(int *a) { a[threadIdx.x] = LOCAL_N; }\n";
-    let ks = kpl::cuda::parse(&dir.path().join("k.cu"), src, &Default::default()).expect("lowers");
+    let ks = cuda::parse(&dir.path().join("k.cu"), src, &Default::default()).expect("lowers");
     assert_eq!(kpl::print(&ks), "kernel k(global a[]) {\n    a[tid] = 7;\n}\n");
 }
 

@@ -1,4 +1,4 @@
-//! Writing a split self-racing statement back into CUDA source ([`crate::split`]):
+//! Writing a split self-racing statement back into CUDA source ([`kpl::split`]):
 //! `A[tid] = A[tid] + A[tid + 1];` becomes
 //!
 //! ```text
@@ -20,9 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Parser, Tree};
 
 use super::program::{named_children, text};
-use crate::ir::Span;
-use crate::rewrite::Edit;
-use crate::split::SplitSite;
+use kpl::ir::Span;
+use kpl::rewrite::Edit;
+use kpl::split::SplitSite;
 
 /// Fresh local names handed out for one file, so that every operand keeps its name
 /// (instantiations of one template must get identical edits) and no two clash.

@@ -14,7 +14,7 @@ use kpl::rewrite::{apply, insert_at, remove_stmt};
 /// Everything the front end and the rewriter do with a file.
 fn exercise(text: &str) {
     let path = common::cuda_dir().join("fuzz.cu");
-    let Ok(t) = kpl::cuda::translate(&path, text, &common::options()) else {
+    let Ok(t) = cuda::translate(&path, text, &common::options()) else {
         return;
     };
     for l in &t.kernels {
@@ -23,7 +23,7 @@ fn exercise(text: &str) {
         let cands = tree.candidates();
         if let Ok(ins) = insert_at(text, &tree, &cands, "__syncthreads();") {
             let (out, _) = apply(text, &ins.edits);
-            let _ = kpl::cuda::translate(&path, &out, &common::options());
+            let _ = cuda::translate(&path, &out, &common::options());
         }
         let removals: Vec<_> = k
             .stmts()
@@ -33,7 +33,7 @@ fn exercise(text: &str) {
             .map(|l| remove_stmt(text, &tree, l))
             .collect();
         let (out, _) = apply(text, &removals);
-        let _ = kpl::cuda::translate(&path, &out, &common::options());
+        let _ = cuda::translate(&path, &out, &common::options());
     }
 }
 

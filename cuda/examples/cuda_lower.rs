@@ -1,12 +1,12 @@
 //! Prints the KPL that the CUDA front end makes of a `.cu` file (a development aid):
-//! `cargo run -p kpl --example cuda_lower -- FILE [-I DIR]...`
+//! `cargo run -p autosync-cuda --example cuda_lower -- FILE [-I DIR]...`
 fn main() {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
         eprintln!("usage: cuda_lower FILE [-I DIR]...");
         std::process::exit(2);
     };
-    let mut opts = kpl::cuda::Options::default();
+    let mut opts = cuda::Options::default();
     while let Some(a) = args.next() {
         match a.as_str() {
             "-I" => opts.include_dirs.extend(args.next().map(Into::into)),
@@ -15,7 +15,7 @@ fn main() {
         }
     }
     let text = std::fs::read_to_string(&path).expect("readable file");
-    match kpl::cuda::translate(std::path::Path::new(&path), &text, &opts) {
+    match cuda::translate(std::path::Path::new(&path), &text, &opts) {
         Ok(t) => {
             for k in &t.kernels {
                 for n in &k.notes {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kpl::cuda::{CudaError, Options, Translation, translate};
+use cuda::{CudaError, Options, Translation, translate};
 use kpl::{Kernel, print};
 
 /// The folder of the test kernels.

@@ -476,11 +476,11 @@ fn alias_option_merges_pointer_parameters() {
     c[threadIdx.x] = 1;
 }
 "#;
-    let opts = kpl::cuda::Options {
+    let opts = cuda::Options {
         alias: true,
         ..common::options()
     };
-    let t = kpl::cuda::translate(&common::cuda_dir().join("a.cu"), src, &opts).unwrap();
+    let t = cuda::translate(&common::cuda_dir().join("a.cu"), src, &opts).unwrap();
     assert_eq!(
         kpl::print(&[t.kernels[0].kernel.clone()]),
         r#"kernel k(global a[], b_base, c_base, global r[]) {

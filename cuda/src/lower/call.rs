@@ -20,9 +20,9 @@ use super::expr::{Ref, arbitrary};
 use super::fold;
 use super::stmt::items;
 use super::{ArraySpace, Binding, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
-use crate::cuda::program::{last_name, named_children};
-use crate::cuda::types::{StructTy, Ty, vector_type};
-use crate::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
+use crate::program::{last_name, named_children};
+use crate::types::{StructTy, Ty, vector_type};
+use kpl::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
 
 /// GPUVerify annotations that only add proof obligations or hints: ignored (sound).
 const IGNORED_ANNOTATIONS: &[&str] = &[
@@ -596,7 +596,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             };
             return self.construct(ty, args, n);
         }
-        if let Some(ty) = crate::cuda::types::builtin_scalar(name) {
+        if let Some(ty) = crate::types::builtin_scalar(name) {
             return self.construct(ty, args, n);
         }
         match name {
@@ -1177,7 +1177,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         ty: Ty,
         v: Value,
         assigned: bool,
-        span: crate::ir::Span,
+        span: kpl::ir::Span,
         n: Node<'t>,
     ) -> R<()> {
         let v = self.convert(v, &ty, n)?;

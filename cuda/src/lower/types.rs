@@ -6,13 +6,13 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use super::{Binding, Lowerer, R};
-use crate::cuda::program::{declarator_name, last_name, named_children};
-use crate::cuda::types::{StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
-use crate::ir::Expr;
+use crate::program::{declarator_name, last_name, named_children};
+use crate::types::{StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
+use kpl::ir::Expr;
 
 /// A declarator applied to a type.
 #[derive(Clone, Debug)]
-pub(in crate::cuda) struct Declared {
+pub(crate) struct Declared {
     pub ty: Ty,
     pub name: Option<String>,
     /// `T &x`.
@@ -25,7 +25,7 @@ pub(in crate::cuda) struct Declared {
 
 /// Qualifiers and storage classes of a declaration.
 #[derive(Clone, Copy, Debug, Default)]
-pub(in crate::cuda) struct Quals {
+pub(crate) struct Quals {
     pub shared: bool,
     pub constant: bool,
     pub device: bool,
@@ -282,7 +282,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             .iter()
             .map(|(_, b)| match b {
                 Binding::Type(t) => t.to_string(),
-                Binding::Value(e) => crate::syntax::print_expr(e),
+                Binding::Value(e) => kpl::syntax::print_expr(e),
             })
             .collect();
         let key = if shown.is_empty() {

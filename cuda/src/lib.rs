@@ -9,7 +9,7 @@
 //!   file-scope variables, enumerators, explicit instantiations and launches are indexed.
 //! - [`lower`]: every `__global__` function of the main file (every instantiation of a
 //!   template kernel, `name<args>`) becomes a [`Kernel`]. Each KPL statement has the span
-//!   of the C++ it came from and a [`Place`](crate::ir::Place) for barriers: only the
+//!   of the C++ it came from and a [`Place`](kpl::ir::Place) for barriers: only the
 //!   last statement of a C++ statement, and only text exactly in the main file, can have
 //!   a barrier written after it; blocks say whether they have braces.
 //!
@@ -60,7 +60,7 @@ pub mod types;
 
 use std::path::Path;
 
-use crate::ir::Kernel;
+use kpl::ir::Kernel;
 pub use lower::Lowered;
 use source_map::SourceMap;
 

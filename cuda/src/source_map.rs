@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use crate::ir::Span;
+use kpl::ir::Span;
 
 /// A file the preprocessor read: the main file (index 0) and included headers.
 #[derive(Clone, Debug)]

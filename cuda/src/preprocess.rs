@@ -35,7 +35,7 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
     // The header comment's `-D` flags, then the caller's (which win).
     let mut defines = predefined(opts);
     let from_options = defines.split_off(defines.len() - opts.defines.len());
-    defines.extend(crate::header::header_defines(text));
+    defines.extend(kpl::header::header_defines(text));
     defines.extend(from_options);
     for (name, value) in defines {
         let body = tokens_of(&value);

@@ -16,9 +16,9 @@ use tree_sitter::Node;
 use super::expr::strip_parens;
 use super::fold;
 use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
-use crate::cuda::program::{FuncDef, Program, declarator_name, named_children};
-use crate::cuda::types::Ty;
-use crate::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
+use crate::program::{FuncDef, Program, declarator_name, named_children};
+use crate::types::Ty;
+use kpl::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
 
 /// Named children that are not comments.
 pub(super) fn items(n: Node) -> Vec<Node> {
@@ -68,7 +68,7 @@ pub(super) fn assigned_names(prog: &Program, body: Node) -> HashSet<String> {
                 // Arguments passed to reference parameters.
                 let callee = n
                     .child_by_field_name("function")
-                    .map(|f| crate::cuda::program::last_name(f, prog.src));
+                    .map(|f| crate::program::last_name(f, prog.src));
                 let args = n.child_by_field_name("arguments").map(items).unwrap_or_default();
                 if let Some(name) = callee {
                     for &fi in prog.funcs_by_name.get(&name).into_iter().flatten() {
@@ -398,7 +398,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// `if (!c) break;` at the top of a desugared loop body, where the source body
     /// starts.
-    fn exit_unless(&self, c: Expr, body: &Block, span: crate::ir::Span) -> Stmt {
+    fn exit_unless(&self, c: Expr, body: &Block, span: kpl::ir::Span) -> Stmt {
         let brk = self.made_stmt(StmtKind::Break, span);
         let mut s = self.made_stmt(
             StmtKind::If {
@@ -784,14 +784,14 @@ impl<'p, 't> Lowerer<'p, 't> {
             labels
                 .iter()
                 .map(|l| match l {
-                    Some(v) => fold::bin(crate::ir::BinOp::Eq, sw.clone(), v.clone()),
+                    Some(v) => fold::bin(kpl::ir::BinOp::Eq, sw.clone(), v.clone()),
                     None => all_labels
                         .iter()
-                        .map(|v| fold::bin(crate::ir::BinOp::Ne, sw.clone(), v.clone()))
-                        .reduce(|a, b| fold::bin(crate::ir::BinOp::And, a, b))
+                        .map(|v| fold::bin(kpl::ir::BinOp::Ne, sw.clone(), v.clone()))
+                        .reduce(|a, b| fold::bin(kpl::ir::BinOp::And, a, b))
                         .unwrap_or(Expr::Int(1)),
                 })
-                .reduce(|a, b| fold::bin(crate::ir::BinOp::Or, a, b))
+                .reduce(|a, b| fold::bin(kpl::ir::BinOp::Or, a, b))
                 .unwrap_or(Expr::Int(0))
         };
         // No fallthrough and no inner `break`: an if chain.
@@ -881,7 +881,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     .copied()
                     .filter(|s| s.kind() != "break_statement")
                     .collect();
-                let cond = fold::bin(crate::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
+                let cond = fold::bin(kpl::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
                 let ((), mut lowered) = self.in_block(|l| {
                     l.push_scope();
                     let r = l.stmt_list(&body);
@@ -933,7 +933,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.frame_mut().loops += 1;
             let mut stmts = Vec::new();
             for (labels, body, case) in &cases {
-                let cond = fold::bin(crate::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
+                let cond = fold::bin(kpl::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
                 let ((), mut lowered) = self.in_block(|l| {
                     l.push_scope();
                     let r = l.stmt_list(body);
@@ -1031,7 +1031,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         for d in ds {
             let decl = self.declared(ty_node, Some(d))?;
             if decl.function {
-                if crate::cuda::program::innermost_function_declarator(d).is_none() {
+                if crate::program::innermost_function_declarator(d).is_none() {
                     return Err(self.unsupported(d, "function pointers", "call the function directly"));
                 }
                 continue; // a prototype
@@ -1269,7 +1269,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// Sets the initial value of the local declared at `at` (or assigns it).
-    fn set_init(&mut self, at: usize, kpl: &str, v: Value, span: crate::ir::Span) {
+    fn set_init(&mut self, at: usize, kpl: &str, v: Value, span: kpl::ir::Span) {
         let last = self.mark() == at + 1;
         match v.v {
             V::Int(e) if last => {
@@ -1295,12 +1295,12 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// A fresh C++ variable of a type (KPL locals for its integer parts).
-    pub fn new_var(&mut self, name: &str, ty: &Ty, span: crate::ir::Span) -> R<usize> {
+    pub fn new_var(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> R<usize> {
         let kind = self.var_kind(name, ty, span);
         Ok(self.add_var(name, ty.clone(), kind))
     }
 
-    fn var_kind(&mut self, name: &str, ty: &Ty, span: crate::ir::Span) -> VarKind {
+    fn var_kind(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> VarKind {
         match ty {
             Ty::Int { .. } => VarKind::Int(self.mutable_local(name, None, span)),
             Ty::Ptr(p) => {
@@ -1389,7 +1389,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                             let kpl = self.arrays[a].kpl.clone();
                             self.params.push(Param::Array {
                                 name: kpl,
-                                space: crate::ir::Space::Global,
+                                space: kpl::ir::Space::Global,
                             });
                             (a, Expr::Int(0))
                         } else {
@@ -1406,7 +1406,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                             let kpl = self.arrays[a].kpl.clone();
                             self.params.push(Param::Array {
                                 name: kpl,
-                                space: crate::ir::Space::Global,
+                                space: kpl::ir::Space::Global,
                             });
                         }
                         (a, base)
@@ -1454,7 +1454,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         &mut self,
         name: &str,
         assigned: bool,
-        span: crate::ir::Span,
+        span: kpl::ir::Span,
         copies: &mut Vec<Stmt>,
     ) -> VarKind {
         let kpl = self.fresh(name);
@@ -1481,7 +1481,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         name: &str,
         ty: &Ty,
         assigned: bool,
-        span: crate::ir::Span,
+        span: kpl::ir::Span,
         copies: &mut Vec<Stmt>,
     ) -> VarKind {
         let Some(s) = ty.as_struct().cloned() else {
@@ -1502,7 +1502,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     let kpl = self.arrays[a].kpl.clone();
                     self.params.push(Param::Array {
                         name: kpl,
-                        space: crate::ir::Space::Global,
+                        space: kpl::ir::Space::Global,
                     });
                     VarKind::Ptr {
                         target: Some(Target::Array(a)),

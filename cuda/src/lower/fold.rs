@@ -1,8 +1,8 @@
 //! Building KPL expressions with constants folded, so lowered kernels read like the
 //! source (`sdata[tid]`, not `sdata[0 + tid * 1]`).
 
-use crate::arith::Arith;
-use crate::ir::{BinOp, Expr, UnOp};
+use kpl::arith::Arith;
+use kpl::ir::{BinOp, Expr, UnOp};
 
 pub fn int(e: &Expr) -> Option<i64> {
     match e {
