@@ -15,6 +15,7 @@
 //! Division or remainder by zero is [`ArithError::DivByZero`]; callers treat its result
 //! as an arbitrary value.
 
+use crate::IntTy;
 use crate::ir::{BinOp, UnOp};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -43,6 +44,14 @@ impl Arith {
             Arith::Unbounded => v,
             Arith::Wrap32 => v & MASK32,
         }
+    }
+
+    /// `a` converted to `ty` ([`IntTy::convert`]), then brought into this arithmetic's
+    /// domain. A `u64` value of 2^63 or more does not fit the interpreter's `i64`s and is
+    /// [`ArithError::Overflow`].
+    pub fn cast(self, ty: IntTy, a: i64) -> Result<i64, ArithError> {
+        let v = i64::try_from(ty.convert(i128::from(a))).map_err(|_| ArithError::Overflow)?;
+        Ok(self.norm(v))
     }
 
     pub fn unary(self, op: UnOp, a: i64) -> Result<i64, ArithError> {
@@ -111,6 +120,16 @@ mod tests {
         assert_eq!(m.binary(BinOp::Div, 1, 0), Err(ArithError::DivByZero));
         assert_eq!(m.binary(BinOp::Shl, 1, 64), Err(ArithError::Undefined));
         assert_eq!(m.binary(BinOp::Mul, i64::MAX, 2), Err(ArithError::Overflow));
+    }
+
+    #[test]
+    fn casts_convert_exactly() {
+        let m = Arith::Unbounded;
+        assert_eq!(m.cast(IntTy::U32, -2), Ok(0xFFFF_FFFE));
+        assert_eq!(m.cast(IntTy::I32, 0xFFFF_FFFF), Ok(-1));
+        assert_eq!(m.cast(IntTy::U8, 257), Ok(1));
+        assert_eq!(m.cast(IntTy::U64, -1), Err(ArithError::Overflow));
+        assert_eq!(Arith::Wrap32.cast(IntTy::I8, 255), Ok(0xFFFF_FFFF));
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::ctype::IntTy;
+
 /// A statement's identity inside one kernel. Assigned in pre-order by the front ends;
 /// inserted barriers get fresh ids above every existing one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -174,6 +176,10 @@ pub enum Expr {
     Builtin(Builtin),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// The value converted to a C integer type, exactly as C converts
+    /// ([`IntTy::convert`]): the only place where values wrap, unless the front end
+    /// wraps every operation (`--wrap`).
+    Cast(IntTy, Box<Expr>),
 }
 
 impl Expr {
@@ -207,6 +213,10 @@ impl Expr {
         Expr::Unary(op, Box::new(a))
     }
 
+    pub fn cast(ty: IntTy, a: Expr) -> Expr {
+        Expr::Cast(ty, Box::new(a))
+    }
+
     pub fn var(name: &str) -> Expr {
         Expr::Var(name.to_string())
     }
@@ -216,7 +226,7 @@ impl Expr {
         match self {
             Expr::Var(v) => f(v),
             Expr::Int(_) | Expr::Builtin(_) => {}
-            Expr::Unary(_, a) => a.for_each_var(f),
+            Expr::Unary(_, a) | Expr::Cast(_, a) => a.for_each_var(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_var(f);
                 b.for_each_var(f);
@@ -229,7 +239,7 @@ impl Expr {
         match self {
             Expr::Builtin(b) => f(*b),
             Expr::Int(_) | Expr::Var(_) => {}
-            Expr::Unary(_, a) => a.for_each_builtin(f),
+            Expr::Unary(_, a) | Expr::Cast(_, a) => a.for_each_builtin(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_builtin(f);
                 b.for_each_builtin(f);
@@ -441,17 +451,26 @@ impl StmtKind {
     }
 }
 
-/// A kernel parameter: an array in a memory space, or a uniform integer.
+/// A kernel parameter: an array in a memory space, or an integer that has one value
+/// for the whole launch, somewhere in its type's range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Param {
     Array { name: String, space: Space },
-    Scalar { name: String },
+    Scalar { name: String, ty: IntTy },
 }
 
 impl Param {
     pub fn name(&self) -> &str {
         match self {
-            Param::Array { name, .. } | Param::Scalar { name } => name,
+            Param::Array { name, .. } | Param::Scalar { name, .. } => name,
+        }
+    }
+
+    /// A scalar parameter of `.kpl`'s default type (`u32`).
+    pub fn scalar(name: impl Into<String>) -> Param {
+        Param::Scalar {
+            name: name.into(),
+            ty: IntTy::default(),
         }
     }
 }
@@ -476,10 +495,20 @@ impl Kernel {
     }
 
     pub fn scalars(&self) -> impl Iterator<Item = &str> {
+        self.typed_scalars().map(|(n, _)| n)
+    }
+
+    /// The scalar parameters with their types.
+    pub fn typed_scalars(&self) -> impl Iterator<Item = (&str, IntTy)> {
         self.params.iter().filter_map(|p| match p {
-            Param::Scalar { name } => Some(name.as_str()),
+            Param::Scalar { name, ty } => Some((name.as_str(), *ty)),
             Param::Array { .. } => None,
         })
+    }
+
+    /// The type of a scalar parameter.
+    pub fn scalar_type(&self, name: &str) -> Option<IntTy> {
+        self.typed_scalars().find(|(n, _)| *n == name).map(|(_, t)| t)
     }
 
     pub fn array_space(&self, name: &str) -> Option<Space> {

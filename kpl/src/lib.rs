@@ -7,6 +7,7 @@
 //! turns chosen labels into [`rewrite::Edit`]s on the original text.
 
 pub mod arith;
+pub mod ctype;
 pub mod header;
 pub mod ir;
 pub mod labels;
@@ -15,6 +16,7 @@ pub mod split;
 pub mod syntax;
 
 pub use arith::Arith;
+pub use ctype::IntTy;
 pub use ir::*;
 pub use labels::{Label, LabelTree, NodeKind, insert_barriers, insert_barriers_of};
 pub use syntax::{ParseError, parse, print};

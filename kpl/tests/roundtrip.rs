@@ -47,8 +47,13 @@ fn expr() -> impl Strategy<Value = Expr> {
                 inner.clone()
             )
                 .prop_map(|(o, a)| Expr::un(o, a)),
-            (prop::sample::select(BINOPS.to_vec()), inner.clone(), inner)
+            (
+                prop::sample::select(BINOPS.to_vec()),
+                inner.clone(),
+                inner.clone()
+            )
                 .prop_map(|(o, a, b)| Expr::bin(o, a, b)),
+            (prop::sample::select(IntTy::ALL.to_vec()), inner).prop_map(|(t, a)| Expr::cast(t, a)),
         ]
     })
 }
@@ -131,7 +136,8 @@ fn kernel() -> impl Strategy<Value = Kernel> {
             )
         })
     });
-    (prop::collection::vec(stmt(2, false), 0..6), req).prop_map(|(stmts, req)| {
+    let ty = prop::sample::select(IntTy::ALL.to_vec());
+    (prop::collection::vec(stmt(2, false), 0..6), req, ty.clone(), ty).prop_map(|(stmts, req, tn, tm)| {
         let decl = |v: &str| {
             Stmt::new(
                 StmtId(0),
@@ -155,8 +161,14 @@ fn kernel() -> impl Strategy<Value = Kernel> {
                     name: "B".into(),
                     space: Space::Global,
                 },
-                Param::Scalar { name: "n".into() },
-                Param::Scalar { name: "m".into() },
+                Param::Scalar {
+                    name: "n".into(),
+                    ty: tn,
+                },
+                Param::Scalar {
+                    name: "m".into(),
+                    ty: tm,
+                },
             ],
             requires: req.into_iter().collect(),
             body: Block::new(all),

@@ -10,7 +10,8 @@
 //! - a launch: `CheckOptions::block_dim`/`grid_dim` when given, else each of
 //!   [`DynamicConfig::default_launches`];
 //! - a valuation of the scalar parameters: those fixed in `CheckOptions::params` keep
-//!   their value, the others range over [`DynamicConfig::param_range`] (valuations that
+//!   their value, the others range over [`DynamicConfig::param_range`] within their
+//!   type, plus -1 and -2 for signed types (valuations that
 //!   violate the kernel's `requires` are skipped);
 //! - a memory seed, which decides the initial memory contents and every other arbitrary
 //!   value (`local x;`, `havoc x;`, `x / 0`). Only one seed is tried when no arbitrary
@@ -230,39 +231,49 @@ struct RunIndex {
 /// All runs of one check: launches × parameter valuations × seeds.
 struct RunSpace {
     launches: Vec<(Dim3, Dim3)>,
-    /// Per parameter: its fixed value, or `None` when it ranges over `range`.
-    fixed: Vec<Option<i64>>,
-    range: RangeInclusive<i64>,
-    range_len: u128,
+    /// Per parameter: the values it takes (one when it is fixed or unused).
+    choices: Vec<Vec<i64>>,
     valuations: u128,
     seeds: u32,
+}
+
+/// Values tried for a free parameter of type `ty`: the configured range within the
+/// type, and for signed types also -1 and -2 (a signed parameter can be negative).
+fn param_values(range: &RangeInclusive<i64>, ty: kpl::IntTy) -> Vec<i64> {
+    let mut vals: Vec<i64> = range.clone().filter(|v| ty.contains(i128::from(*v))).collect();
+    if ty.signed {
+        for v in [-1, -2] {
+            if !vals.contains(&v) {
+                vals.push(v);
+            }
+        }
+    }
+    vals
 }
 
 impl RunSpace {
     fn new(prog: &Program, it: &Interpreter) -> RunSpace {
         let range = it.config.param_range.clone();
-        let range_len = if range.is_empty() {
-            0
-        } else {
-            (i128::from(*range.end()) - i128::from(*range.start()) + 1) as u128
-        };
-        let fixed: Vec<Option<i64>> = prog
+        let choices: Vec<Vec<i64>> = prog
             .params
             .iter()
             .map(|p| match it.opts.params.get(&p.name) {
-                Some(v) => Some(it.opts.arith.norm(*v)),
+                Some(v) => vec![it.opts.arith.norm(*v)],
                 // An unused parameter cannot change the run: one value is enough.
-                None if !p.used => Some(if range.is_empty() { 0 } else { *range.start() }),
-                None => None,
+                None if !p.used => vec![param_values(&range, p.ty).first().copied().unwrap_or(0)],
+                None => param_values(&range, p.ty)
+                    .into_iter()
+                    .map(|v| it.opts.arith.norm(v))
+                    .collect(),
             })
             .collect();
-        let free = fixed.iter().filter(|f| f.is_none()).count() as u32;
-        let valuations = range_len.checked_pow(free).unwrap_or(u128::MAX);
+        let valuations = choices
+            .iter()
+            .try_fold(1u128, |acc, c| acc.checked_mul(c.len() as u128))
+            .unwrap_or(u128::MAX);
         RunSpace {
             launches: it.launches(),
-            fixed,
-            range,
-            range_len,
+            choices,
             valuations,
             seeds: if prog.seeds_matter {
                 it.config.seeds.max(1)
@@ -304,17 +315,13 @@ impl RunSpace {
         }
     }
 
-    /// The parameter values of valuation `v`: its digits in base `range_len`.
+    /// The parameter values of valuation `v`: its digits in the mixed radix of the
+    /// parameters' choices.
     fn params(&self, mut v: u128, out: &mut [i64]) {
-        for (slot, fixed) in out.iter_mut().zip(&self.fixed) {
-            *slot = match fixed {
-                Some(x) => *x,
-                None => {
-                    let digit = v % self.range_len.max(1);
-                    v /= self.range_len.max(1);
-                    (i128::from(*self.range.start()) + digit as i128) as i64
-                }
-            };
+        for (slot, choice) in out.iter_mut().zip(&self.choices) {
+            let n = choice.len().max(1) as u128;
+            *slot = choice.get((v % n) as usize).copied().unwrap_or(0);
+            v /= n;
         }
     }
 
@@ -325,10 +332,10 @@ impl RunSpace {
             .map(|(b, g)| format!("block {b:?} grid {g:?}"))
             .collect();
         format!(
-            "the preconditions of `{}` hold for none of the launches [{}] with free parameters in {:?}",
+            "the preconditions of `{}` hold for none of the launches [{}] with the parameter values {:?}",
             kernel.name,
             launches.join(", "),
-            self.range
+            self.choices
         )
     }
 }

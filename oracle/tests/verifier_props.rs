@@ -9,7 +9,9 @@
 //! modular and bitwise indices, atomics on a counter whose results become indices
 //! (repetition-free or not), barriers anywhere (inside conditionals too, so that
 //! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
-//! without a precondition, in either arithmetic, with concrete or symbolic launches.
+//! without a precondition, in either arithmetic, with concrete or symbolic launches;
+//! the parameter `n` is untyped (`u32`) or of a C integer type (negative values too),
+//! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...).
 //!
 //! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
 //! variant runs 5000 (`-- --ignored`).
@@ -41,6 +43,8 @@ enum E {
     Div(Box<E>, i64),
     And(Box<E>, i64),
     Xor(Box<E>, i64),
+    /// A C conversion (`i8(e)`, `u32(e)`, ...).
+    Cast(kpl::IntTy, Box<E>),
 }
 
 #[derive(Clone, Debug)]
@@ -113,9 +117,22 @@ fn expr() -> impl Strategy<Value = E> {
             2 => (inner.clone(), 1i64..5).prop_map(|(a, c)| E::Rem(Box::new(a), c)),
             1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
             1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
-            1 => (inner, 0i64..4).prop_map(|(a, c)| E::Xor(Box::new(a), c)),
+            1 => (inner.clone(), 0i64..4).prop_map(|(a, c)| E::Xor(Box::new(a), c)),
+            1 => (int_ty(), inner).prop_map(|(t, a)| E::Cast(t, Box::new(a))),
         ]
     })
+}
+
+fn int_ty() -> impl Strategy<Value = kpl::IntTy> {
+    use kpl::IntTy;
+    prop::sample::select(vec![
+        IntTy::I8,
+        IntTy::U8,
+        IntTy::I16,
+        IntTy::I32,
+        IntTy::U32,
+        IntTy::I64,
+    ])
 }
 
 fn cond() -> impl Strategy<Value = Cond> {
@@ -206,6 +223,7 @@ impl Render {
             E::Div(a, c) => format!("({} / {c})", self.expr(a)),
             E::And(a, c) => format!("({} & {c})", self.expr(a)),
             E::Xor(a, c) => format!("({} ^ {c})", self.expr(a)),
+            E::Cast(t, a) => format!("{t}({})", self.expr(a)),
         }
     }
 
@@ -330,25 +348,29 @@ struct Case {
     launch: Option<(u32, u32)>,
     /// Warp lock step (`--warp-size`), with warps smaller than the blocks.
     warp: Option<u32>,
+    /// The type of the parameter `n` (`None`: untyped, `u32`).
+    param_ty: Option<kpl::IntTy>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
     (
         kernel_body(),
-        prop::option::weighted(0.2, 1i64..4),
+        prop::option::weighted(0.2, -3i64..4),
         prop::bool::weighted(0.2),
         prop::option::weighted(
             0.8,
             prop_oneof![Just((4, 2)), Just((3, 2)), Just((8, 1)), Just((2, 3))],
         ),
         prop::option::weighted(0.25, prop_oneof![Just(2u32), Just(4u32)]),
+        prop::option::weighted(0.4, int_ty()),
     )
-        .prop_map(|(body, requires, wrap, launch, warp)| Case {
+        .prop_map(|(body, requires, wrap, launch, warp, param_ty)| Case {
             body,
             requires,
             wrap,
             launch,
             warp,
+            param_ty,
         })
 }
 
@@ -359,13 +381,15 @@ fn render(case: &Case) -> String {
         indent: 0,
     };
     r.block(&case.body, false);
-    let requires = case
-        .requires
-        .map_or(String::new(), |c| format!(" requires n < {c}"));
+    let requires = case.requires.map_or(String::new(), |c| match c {
+        c if c < 0 => format!(" requires n < -{}", -c),
+        c => format!(" requires n < {c}"),
+    });
+    let n = case.param_ty.map_or("n".to_string(), |t| format!("{t} n"));
     let locals =
         "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
-        "kernel gen(shared A[], global G[], global C[], n){requires} {{\n{locals}{}}}\n",
+        "kernel gen(shared A[], global G[], global C[], {n}){requires} {{\n{locals}{}}}\n",
         r.out
     )
 }

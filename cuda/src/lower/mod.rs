@@ -785,7 +785,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     Expr::Int(0)
                 } else {
                     let b = self.fresh(&format!("{name}_base"));
-                    self.params.push(Param::Scalar { name: b.clone() });
+                    self.params.push(Param::scalar(b.clone()));
                     Expr::Var(b)
                 }
             }
@@ -894,7 +894,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         for (_, b) in &inst.bindings {
             if let Binding::Value(Expr::Var(v)) = b {
                 self.used.insert(v.clone());
-                self.params.push(Param::Scalar { name: v.clone() });
+                self.params.push(Param::scalar(v.clone()));
             }
         }
         {

@@ -1394,7 +1394,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                             (a, Expr::Int(0))
                         } else {
                             let b = self.fresh(&format!("{name}_base"));
-                            self.params.push(Param::Scalar { name: b.clone() });
+                            self.params.push(Param::scalar(b.clone()));
                             (a, Expr::Var(b))
                         }
                     } else {
@@ -1458,7 +1458,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         copies: &mut Vec<Stmt>,
     ) -> VarKind {
         let kpl = self.fresh(name);
-        self.params.push(Param::Scalar { name: kpl.clone() });
+        self.params.push(Param::scalar(kpl.clone()));
         if !assigned {
             return VarKind::Int(kpl);
         }

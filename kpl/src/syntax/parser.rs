@@ -9,6 +9,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use crate::IntTy;
 use crate::ir::*;
 
 #[derive(pest_derive::Parser)]
@@ -74,6 +75,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::EOI => "end of file",
         Rule::ident => "a name",
         Rule::int => "a number",
+        Rule::int_ty | Rule::cast => "a type",
         Rule::expr => "an expression",
         Rule::params | Rule::param | Rule::array_param | Rule::scalar_param => "a parameter",
         Rule::space => "`shared` or `global`",
@@ -217,9 +219,16 @@ fn parameter(p: Pair<Rule>) -> Param {
                 name: i.next().expect("array name").as_str().to_string(),
             }
         }
-        _ => Param::Scalar {
-            name: q.as_str().trim().to_string(),
-        },
+        _ => {
+            let parts: Vec<Pair<Rule>> = q.into_inner().collect();
+            let ty = parts
+                .iter()
+                .find(|p| p.as_rule() == Rule::int_ty)
+                .and_then(|p| IntTy::from_name(p.as_str()))
+                .unwrap_or_default();
+            let name = parts.last().map_or("", |p| p.as_str()).to_string();
+            Param::Scalar { name, ty }
+        }
     }
 }
 
@@ -441,6 +450,17 @@ fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
                 _ => Builtin::Gdim(dim),
             }))
         }
+        Rule::cast => {
+            let mut i = p.into_inner();
+            let ty = i
+                .next()
+                .and_then(|t| IntTy::from_name(t.as_str()))
+                .unwrap_or_default();
+            match i.next() {
+                Some(e) => Ok(Expr::cast(ty, expr(e)?)),
+                None => Err(err_at(Span::NONE, "a cast without an operand".to_string())),
+            }
+        }
         Rule::expr => expr(p),
         r => unreachable!("not a primary: {r:?}"),
     }
@@ -457,7 +477,7 @@ fn check_scopes(k: &Kernel) -> Result<(), ParseError> {
     for p in &k.params {
         let fresh = match p {
             Param::Array { name, .. } => sc.arrays.insert(name.clone()),
-            Param::Scalar { name } => sc.params.insert(name.clone()),
+            Param::Scalar { name, .. } => sc.params.insert(name.clone()),
         };
         if !fresh || (sc.arrays.contains(p.name()) && sc.params.contains(p.name())) {
             return Err(err_at(

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::IntTy;
 use crate::ir::*;
 
 /// Prints kernels in the `.kpl` syntax, separated by blank lines.
@@ -24,7 +25,8 @@ pub fn print_kernel(k: &Kernel, out: &mut String) {
         .iter()
         .map(|p| match p {
             Param::Array { name, space } => format!("{} {name}[]", space.keyword()),
-            Param::Scalar { name } => name.clone(),
+            Param::Scalar { name, ty } if *ty == IntTy::default() => name.clone(),
+            Param::Scalar { name, ty } => format!("{ty} {name}"),
         })
         .collect();
     let _ = write!(out, "kernel {}({})", k.name, params.join(", "));
@@ -185,5 +187,6 @@ fn expr_prec(e: &Expr, min: u8) -> String {
             let s = format!("{} {} {}", expr_prec(a, p), op.symbol(), expr_prec(b, p + 1));
             if p < min { format!("({s})") } else { s }
         }
+        Expr::Cast(ty, a) => format!("{ty}({})", expr(a)),
     }
 }

@@ -21,6 +21,7 @@ pub(super) enum CExpr {
     Builtin(Builtin),
     Unary(UnOp, Box<CExpr>),
     Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    Cast(kpl::IntTy, Box<CExpr>),
 }
 
 impl CExpr {
@@ -28,7 +29,7 @@ impl CExpr {
         f(self)
             || match self {
                 CExpr::Const(_) | CExpr::Var(_) | CExpr::Builtin(_) => false,
-                CExpr::Unary(_, a) => a.any(f),
+                CExpr::Unary(_, a) | CExpr::Cast(_, a) => a.any(f),
                 CExpr::Binary(_, a, b) => a.any(f) || b.any(f),
             }
     }
@@ -130,6 +131,7 @@ pub(super) struct ArrayInfo {
 #[derive(Clone, Debug)]
 pub(super) struct ScalarParam {
     pub name: String,
+    pub ty: kpl::IntTy,
     pub slot: Slot,
     /// Mentioned by the body or the preconditions (unused ones need not be enumerated).
     pub used: bool,
@@ -166,10 +168,11 @@ impl Program {
             loops: Vec::new(),
         };
         let mut params = Vec::new();
-        for name in kernel.scalars() {
+        for (name, ty) in kernel.typed_scalars() {
             let slot = c.declare(name);
             params.push(ScalarParam {
                 name: name.to_string(),
+                ty,
                 slot,
                 used: false,
             });
@@ -375,6 +378,7 @@ impl Compiler<'_> {
             Expr::Var(name) => CExpr::Var(self.lookup(name, span)?),
             Expr::Builtin(b) => CExpr::Builtin(*b),
             Expr::Unary(op, a) => CExpr::Unary(*op, Box::new(self.expr(a, span)?)),
+            Expr::Cast(ty, a) => CExpr::Cast(*ty, Box::new(self.expr(a, span)?)),
             Expr::Binary(op, a, b) => {
                 CExpr::Binary(*op, Box::new(self.expr(a, span)?), Box::new(self.expr(b, span)?))
             }

@@ -657,11 +657,14 @@ fn eval(e: &CExpr, env: &Env, frame: &[i64], mut rng: Option<&mut Rng>) -> Resul
             Builtin::Gdim(d) => env.gdim[d.index()],
         })),
         CExpr::Unary(op, a) => env.arith.unary(*op, eval(a, env, frame, rng)?),
+        CExpr::Cast(ty, a) => env.arith.cast(*ty, eval(a, env, frame, rng)?),
         CExpr::Binary(op, a, b) => {
             let a = eval(a, env, frame, rng.as_deref_mut())?;
             let b = eval(b, env, frame, rng.as_deref_mut())?;
             match (env.arith.binary(*op, a, b), rng) {
-                (Err(ArithError::DivByZero), Some(rng)) => Ok(env.arith.norm(rng.arbitrary())),
+                (Err(ArithError::DivByZero), Some(rng)) => {
+                    Ok(env.arith.norm(rng.div_by_zero(*op == BinOp::Rem, a)))
+                }
                 (r, _) => r,
             }
         }

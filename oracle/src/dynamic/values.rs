@@ -1,7 +1,7 @@
 //! Deterministic "arbitrary" values and the hashing the interpreter's tables use.
 //!
 //! The SDV semantics leaves memory contents, uninitialised locals, `havoc` and the result
-//! of a division by zero unspecified. The interpreter picks them pseudo-randomly from the
+//! of a division by zero unspecified (the last one a function of the dividend). The interpreter picks them pseudo-randomly from the
 //! run's memory seed so that every check is reproducible. Values are kept small (0..8):
 //! data-dependent indices then collide now and then, which is where races hide. Seed 0
 //! is the all-zero run.
@@ -50,6 +50,17 @@ impl Rng {
         }
         self.state = mix(self.state);
         (self.state % ARBITRARY_RANGE) as i64
+    }
+
+    /// The result of `a / 0` (`rem` false) or `a % 0` (`rem` true) in this run: unknown,
+    /// but one function of the dividend for every thread, as on GPUs (where integer
+    /// division by zero does not trap) and as the static verifier encodes it.
+    pub(super) fn div_by_zero(&self, rem: bool, a: i64) -> i64 {
+        if self.seed == 0 {
+            return 0;
+        }
+        let h = mix(mix(self.seed ^ u64::from(rem)) ^ a as u64);
+        (h % ARBITRARY_RANGE) as i64
     }
 
     /// A pseudo-random choice between two outcomes.

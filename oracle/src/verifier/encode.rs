@@ -129,6 +129,30 @@ pub struct Encoder<'s> {
 
 const U32_MAX: i64 = 0xFFFF_FFFF;
 
+/// `a / 0` or `a % 0`: an unknown function of the dividend, the same for every thread
+/// (the meaning both oracles give it; see the deviations in `verifier/mod.rs`).
+fn div_by_zero(op: BinOp, sort: &Sort, a: &dyn Ast) -> z3::ast::Dynamic {
+    let name = if op == BinOp::Div {
+        "div_by_zero"
+    } else {
+        "rem_by_zero"
+    };
+    FuncDecl::new(name, &[sort], sort).apply(&[a])
+}
+
+/// `x` converted to `ty` ([`kpl::IntTy::convert`]) on integers: one `ite` when the
+/// operand's `range` shows at most one wrap-around, Z3's (Euclidean) `mod` otherwise.
+fn int_cast(ty: kpl::IntTy, x: &Int, range: Option<(i128, i128)>) -> Int {
+    let (min, max, m) = (ty.min(), ty.max(), ty.modulus());
+    let (minv, maxv, mv) = (Int::from_i128(min), Int::from_i128(max), Int::from_i128(m));
+    match range {
+        Some((lo, hi)) if lo >= min && hi <= max => x.clone(),
+        Some((lo, hi)) if lo >= min && hi <= max + m => x.gt(&maxv).ite(&(x - &mv), x),
+        Some((lo, hi)) if lo >= min - m && hi <= max => x.lt(&minv).ite(&(x + &mv), x),
+        _ => (x - &minv).modulo(&mv) + &minv,
+    }
+}
+
 impl<'s> Encoder<'s> {
     pub fn new(sum: &'s Summary) -> Encoder<'s> {
         let wrap = sum.arith == Arith::Wrap32;
@@ -267,14 +291,29 @@ impl<'s> Encoder<'s> {
             Val::I(x) => Bool::and(&[x.ge(0), x.le(U32_MAX)]),
             Val::B(_) => Bool::from_bool(true),
         };
+        // CUDA's limits: 1024 threads per block in x and y, 64 in z; 2^31 - 1 blocks in
+        // x, 65535 in y and z (what `Builder::range` assumes too).
+        let at_most = |v: &Val, max: i64| match v {
+            Val::I(x) => x.le(max),
+            Val::B(x) => x.bvule(BV::from_i64(max, 32)),
+        };
         for d in 0..3 {
+            let (threads, blocks) = if d == 2 {
+                (64, 65535)
+            } else if d == 1 {
+                (1024, 65535)
+            } else {
+                (1024, (1 << 31) - 1)
+            };
             if self.concrete_bdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.bdim[d]));
                 out.push(nonneg_u32(&self.bdim[d]));
+                out.push(at_most(&self.bdim[d], threads));
             }
             if self.concrete_gdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.gdim[d]));
                 out.push(nonneg_u32(&self.gdim[d]));
+                out.push(at_most(&self.gdim[d], blocks));
             }
         }
         let mut blocks = Vec::new();
@@ -289,8 +328,14 @@ impl<'s> Encoder<'s> {
                 }
             }
         }
-        for p in &self.params {
-            out.push(nonneg_u32(p));
+        // A parameter has one value per launch, anywhere in its type.
+        for (p, ty) in self.params.iter().zip(&self.sum.param_types) {
+            out.push(match p {
+                Val::I(x) => Bool::and(&[x.ge(Int::from_i128(ty.min())), x.le(Int::from_i128(ty.max()))]),
+                // `--wrap` values are 32-bit unsigned: only narrow unsigned types bound them.
+                Val::B(x) if !ty.signed && ty.bits < 32 => x.bvule(BV::from_i64(ty.max() as i64, 32)),
+                Val::B(_) => Bool::from_bool(true),
+            });
         }
         out
     }
@@ -723,7 +768,15 @@ impl<'s> Encoder<'s> {
                     Builtin::Gdim(d) => self.gdim[d.index()].clone(),
                 }
             }
-            Term::Param(i) => self.params.get(*i).cloned().unwrap_or_else(|| self.num(0)),
+            Term::Param(i, _) => self.params.get(*i).cloned().unwrap_or_else(|| self.num(0)),
+            Term::Cast(ty, a) => {
+                let range = self.sum.builder().range(a);
+                match self.val(a, cx) {
+                    Val::I(x) => Val::I(int_cast(*ty, &x, range)),
+                    // `Builder::cast` lowers conversions to masks under `--wrap`.
+                    v @ Val::B(_) => v,
+                }
+            }
             Term::Iter(_) | Term::IterAdd(..) => {
                 let v = self.iter(t, cx);
                 self.iter_to_val(v)
@@ -1077,7 +1130,8 @@ impl<'s> Encoder<'s> {
         }
         let v = match &**t {
             Term::Const(v) => *v >= 0,
-            Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => true,
+            Term::Builtin(_) | Term::Iter(_) | Term::InLoop(_) => true,
+            Term::Param(_, ty) | Term::Cast(ty, _) => !ty.signed,
             Term::IterAdd(k, off) => *off >= 0 && self.nonneg(k),
             Term::Atom(id, _) => self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()),
             Term::Un(UnOp::Not, _) => true,
@@ -1124,10 +1178,11 @@ impl<'s> Encoder<'s> {
                         if cy.is_some_and(|c| c != 0) {
                             Val::B(q)
                         } else {
-                            let Val::B(any) = self.fresh_val("divzero") else {
-                                unreachable!()
-                            };
-                            Val::B(b.eq(&zero).ite(&any, &q))
+                            let any = div_by_zero(op, &Sort::bitvector(32), &a).as_bv();
+                            match any {
+                                Some(any) => Val::B(b.eq(&zero).ite(&any, &q)),
+                                None => self.fresh_val("divzero"),
+                            }
                         }
                     }
                     BitAnd => Val::B(a & b),
@@ -1166,8 +1221,10 @@ impl<'s> Encoder<'s> {
                 if cb.is_some_and(|c| c != 0) {
                     r
                 } else {
-                    let any = Int::fresh_const("divzero");
-                    b.eq(0).ite(&any, &r)
+                    match div_by_zero(op, &Sort::int(), &a).as_int() {
+                        Some(any) => b.eq(0).ite(&any, &r),
+                        None => Int::fresh_const("divzero"),
+                    }
                 }
             }
             BitAnd | BitOr | BitXor => {

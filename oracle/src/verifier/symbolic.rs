@@ -146,6 +146,8 @@ pub struct Summary {
     pub requires: Vec<T>,
     /// Scalar parameters the options leave symbolic, by `Term::Param` index.
     pub params: Vec<String>,
+    /// Their types (the range each one's value lies in).
+    pub param_types: Vec<kpl::IntTy>,
     /// Scalar parameters with a known value (options, or `requires n == c`).
     pub fixed_params: Vec<(String, i64)>,
     /// Dimensions (x, y, z) some builtin of the kernel names; symbolic launches have
@@ -196,9 +198,10 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     let grid_dim: [Option<i64>; 3] =
         std::array::from_fn(|d| opts.grid_dim.map(|g| g[d] as i64).or(pins.grid_dim[d]));
     let mut params = Vec::new();
+    let mut param_types = Vec::new();
     let mut fixed_params = Vec::new();
     let mut scalars = HashMap::new();
-    for name in kernel.scalars() {
+    for (name, ty) in kernel.typed_scalars() {
         let fixed = opts.params.get(name).or_else(|| pins.params.get(name));
         let t = match fixed {
             Some(v) => {
@@ -207,7 +210,8 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
             }
             None => {
                 params.push(name.to_string());
-                b.leaf(Term::Param(params.len() - 1))
+                param_types.push(ty);
+                b.leaf(Term::Param(params.len() - 1, ty))
             }
         };
         scalars.insert(name.to_string(), t);
@@ -268,6 +272,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         assumes: ex.assumes,
         requires,
         params,
+        param_types,
         fixed_params,
         counters,
         dims_used: dims_used(kernel),
@@ -319,7 +324,8 @@ fn never_negative(t: &T, atoms: &[AtomInfo], memo: &mut HashMap<*const Term, boo
     let mut nn = |x: &T| never_negative(x, atoms, memo);
     let v = match &**t {
         Term::Const(v) => *v >= 0,
-        Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) | Term::Pow2(_) => true,
+        Term::Builtin(_) | Term::Iter(_) | Term::InLoop(_) | Term::Pow2(_) => true,
+        Term::Param(_, ty) | Term::Cast(ty, _) => !ty.signed,
         Term::IterAdd(k, off) => *off >= 0 && nn(k),
         Term::Atom(id, _) => atoms.get(*id).is_some_and(|a| a.is_iteration()),
         Term::Un(kpl::UnOp::Not, _) => true,
@@ -536,6 +542,10 @@ impl Exec<'_> {
             Expr::Unary(op, a) => {
                 let a = self.eval(env, a);
                 b.un(*op, a)
+            }
+            Expr::Cast(ty, a) => {
+                let a = self.eval(env, a);
+                b.cast(*ty, a)
             }
             Expr::Binary(op, x, y) => {
                 let x = self.eval(env, x);

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use kpl::{Arith, BinOp, Builtin, UnOp};
+use kpl::{Arith, BinOp, Builtin, IntTy, UnOp};
 
 pub type T = Rc<Term>;
 pub type AtomId = usize;
@@ -39,8 +39,9 @@ pub enum Class {
 pub enum Term {
     Const(i64),
     Builtin(Builtin),
-    /// A scalar parameter the options do not fix (index into the kernel's scalars).
-    Param(usize),
+    /// A scalar parameter the options do not fix (index into the symbolic parameters),
+    /// with its type (its range).
+    Param(usize, IntTy),
     /// The iteration number (0-based) of a loop around the term's place.
     Iter(LoopId),
     /// `k + off` for an iteration-valued term `k` (iteration arithmetic).
@@ -62,6 +63,9 @@ pub enum Term {
     /// The thread is inside its current iteration of the loop: `k < trip ∧ guard(k)`.
     /// Kept as a node so the encoder can add the exit fact `k = trip ⟹ ¬guard(k)`.
     InLoop(LoopId),
+    /// A C conversion to an integer type ([`IntTy::convert`]); only built when the
+    /// operand's range may leave the type's (see [`Builder::cast`]).
+    Cast(IntTy, T),
 }
 
 impl Term {
@@ -87,8 +91,8 @@ impl Term {
     /// Calls `f` on every direct subterm.
     pub fn for_each_child(&self, f: &mut impl FnMut(&T)) {
         match self {
-            Term::Const(_) | Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => {}
-            Term::IterAdd(a, _) | Term::Un(_, a) | Term::Pow2(a) => f(a),
+            Term::Const(_) | Term::Builtin(_) | Term::Param(..) | Term::Iter(_) | Term::InLoop(_) => {}
+            Term::IterAdd(a, _) | Term::Un(_, a) | Term::Pow2(a) | Term::Cast(_, a) => f(a),
             Term::Atom(_, args) => args.iter().for_each(f),
             Term::Bin(_, a, b) => {
                 f(a);
@@ -257,6 +261,121 @@ impl Builder {
         Rc::new(Term::Bin(op, a, b))
     }
 
+    /// `x` converted to `ty`. The conversion is dropped when the operand's
+    /// [`range`](Self::range) lies in the type's, folded for constants and, under `--wrap`
+    /// (32-bit unsigned values), built from masks and sign extension.
+    pub fn cast(&self, ty: IntTy, x: T) -> T {
+        match self.arith {
+            Arith::Wrap32 => {
+                if ty.bits >= 32 {
+                    return x;
+                }
+                let mask = (1i64 << ty.bits) - 1;
+                let low = self.bin(BinOp::BitAnd, x, self.int(mask));
+                if !ty.signed {
+                    return low;
+                }
+                let sign = self.int(1i64 << (ty.bits - 1));
+                self.bin(BinOp::Sub, self.bin(BinOp::BitXor, low, sign.clone()), sign)
+            }
+            Arith::Unbounded => {
+                if let Some(v) = x.as_const() {
+                    if let Ok(c) = i64::try_from(ty.convert(i128::from(v))) {
+                        return self.int(c);
+                    }
+                }
+                match self.range(&x) {
+                    Some((lo, hi)) if ty.contains(lo) && ty.contains(hi) => x,
+                    _ => Rc::new(Term::Cast(ty, x)),
+                }
+            }
+        }
+    }
+
+    /// Bounds `[lo, hi]` on a term's value in every execution (unbounded arithmetic),
+    /// from constants, CUDA's launch limits (at most 1024 threads per block in x and y,
+    /// 64 in z; at most 2^31 - 1 blocks in x and 65535 in y and z), parameter and
+    /// conversion types, conditions, and interval arithmetic over them; `None` when
+    /// unknown. Shallow on purpose: it only decides whether a conversion can be dropped.
+    pub fn range(&self, t: &T) -> Option<(i128, i128)> {
+        self.range_at(t, 8)
+    }
+
+    fn range_at(&self, t: &T, depth: u32) -> Option<(i128, i128)> {
+        use BinOp::*;
+        if t.is_bool() {
+            return Some((0, 1));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let r = |x: &T| self.range_at(x, depth - 1);
+        let limit = |d: &kpl::Dim, xy: i128, z: i128| if *d == kpl::Dim::Z { z } else { xy };
+        match &**t {
+            Term::Const(v) => Some((i128::from(*v), i128::from(*v))),
+            Term::Builtin(Builtin::Tid(d)) => Some((0, limit(d, 1023, 63))),
+            Term::Builtin(Builtin::Bdim(d)) => Some((1, limit(d, 1024, 64))),
+            Term::Builtin(Builtin::Bid(d)) => {
+                Some((0, if *d == kpl::Dim::X { (1 << 31) - 2 } else { 65534 }))
+            }
+            Term::Builtin(Builtin::Gdim(d)) => {
+                Some((1, if *d == kpl::Dim::X { (1 << 31) - 1 } else { 65535 }))
+            }
+            Term::Param(_, ty) | Term::Cast(ty, _) => Some((ty.min(), ty.max())),
+            Term::Ite(_, x, y) => {
+                let ((a, b), (c, d)) = (r(x)?, r(y)?);
+                Some((a.min(c), b.max(d)))
+            }
+            Term::Un(UnOp::Neg, x) => r(x).map(|(a, b)| (-b, -a)),
+            Term::Bin(Add, x, y) => {
+                let ((a, b), (c, d)) = (r(x)?, r(y)?);
+                Some((a.checked_add(c)?, b.checked_add(d)?))
+            }
+            Term::Bin(Sub, x, y) => {
+                let ((a, b), (c, d)) = (r(x)?, r(y)?);
+                Some((a.checked_sub(d)?, b.checked_sub(c)?))
+            }
+            Term::Bin(Mul, x, y) => {
+                let ((a, b), (c, d)) = (r(x)?, r(y)?);
+                let ps = [
+                    a.checked_mul(c)?,
+                    a.checked_mul(d)?,
+                    b.checked_mul(c)?,
+                    b.checked_mul(d)?,
+                ];
+                Some((*ps.iter().min()?, *ps.iter().max()?))
+            }
+            Term::Bin(Div | Shr, x, y) => {
+                let c = match (&**t, y.as_const()?) {
+                    (Term::Bin(Shr, ..), s) if (0..63).contains(&s) => 1i128 << s,
+                    (Term::Bin(Div, ..), c) if c > 0 => i128::from(c),
+                    _ => return None,
+                };
+                let (a, b) = r(x)?;
+                // Truncation toward zero (C's `/`) and toward -inf (`>>`) both stay
+                // between the quotients of the bounds, rounded outward.
+                Some((a.div_euclid(c).min(a / c), b / c))
+            }
+            Term::Bin(Rem, x, y) => {
+                let c = i128::from(y.as_const()?).abs();
+                if c == 0 {
+                    return None;
+                }
+                let (a, _) = r(x)?;
+                Some((if a >= 0 { 0 } else { 1 - c }, c - 1))
+            }
+            Term::Bin(BitAnd, x, y) => {
+                let nonneg = |z: &T| r(z).filter(|(lo, _)| *lo >= 0).map(|(_, hi)| hi);
+                match (nonneg(x), nonneg(y)) {
+                    (Some(p), Some(q)) => Some((0, p.min(q))),
+                    (Some(p), None) | (None, Some(p)) => Some((0, p)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// `2^e` (0 for negative `e`); a constant when `e` is one and small.
     pub fn pow2(&self, e: T) -> T {
         match e.as_const() {
@@ -350,7 +469,9 @@ impl<'a> Rewriter<'a> {
         }
         let b = self.b;
         let rebuilt = match &**t {
-            Term::Const(_) | Term::Builtin(_) | Term::Param(_) | Term::Iter(_) | Term::InLoop(_) => t.clone(),
+            Term::Const(_) | Term::Builtin(_) | Term::Param(..) | Term::Iter(_) | Term::InLoop(_) => {
+                t.clone()
+            }
             Term::IterAdd(k, off) => {
                 let k2 = self.run(k);
                 if Rc::ptr_eq(k, &k2) {
@@ -362,6 +483,14 @@ impl<'a> Rewriter<'a> {
             Term::Pow2(e) => {
                 let e2 = self.run(e);
                 if Rc::ptr_eq(e, &e2) { t.clone() } else { b.pow2(e2) }
+            }
+            Term::Cast(ty, e) => {
+                let e2 = self.run(e);
+                if Rc::ptr_eq(e, &e2) {
+                    t.clone()
+                } else {
+                    b.cast(*ty, e2)
+                }
             }
             Term::Atom(id, args) => {
                 let args2: Vec<T> = args.iter().map(|a| self.run(a)).collect();
@@ -461,6 +590,10 @@ pub fn linear_in(b: &Builder, t: &T, x: AtomId) -> Option<(i64, T)> {
             let (c, r) = linear_in(b, p, x)?;
             Some((c.checked_neg()?, b.un(UnOp::Neg, r)))
         }
+        // A counter's step converted back to the counter's type (`i += blockDim.x` on an
+        // `int i` is `i = (int)((unsigned)i + blockDim.x)`): the identity under the
+        // no-overflow assumption, which here says the counter stays in its type.
+        Term::Cast(_, p) => linear_in(b, p, x),
         // A step taken only under a condition that does not depend on `x` (a
         // loop-invariant `if (active) i = i + c;` gives the step `ite(active, c, 0)`).
         Term::Ite(c, p, q) if !mentions(c) => {
@@ -523,7 +656,7 @@ mod tests {
         let b = Builder {
             arith: Arith::Unbounded,
         };
-        let x = b.leaf(Term::Param(0));
+        let x = b.leaf(Term::Param(0, IntTy::U32));
         assert_eq!(b.bin(BinOp::Add, x.clone(), b.int(0)), x);
         assert_eq!(b.bin(BinOp::Div, b.int(-7), b.int(2)).as_const(), Some(-3));
         assert!(b.and(b.tt(), b.bin(BinOp::Lt, x.clone(), b.int(3))).is_bool());
@@ -559,7 +692,7 @@ mod tests {
             arith: Arith::Unbounded,
         };
         let x = b.leaf(Term::Atom(3, vec![]));
-        let n = b.leaf(Term::Param(0));
+        let n = b.leaf(Term::Param(0, IntTy::U32));
         let t = b.bin(BinOp::Add, b.bin(BinOp::Add, x.clone(), n.clone()), b.int(2));
         let (c, rest) = linear_in(&b, &t, 3).unwrap();
         assert_eq!(c, 1);

@@ -196,6 +196,7 @@ impl Cx<'_> {
                 Builtin::Gdim(d) => self.launch.grid_dim?[d.index()],
             }),
             Expr::Unary(op, x) => a.unary(*op, self.eval(x, t)?).ok()?,
+            Expr::Cast(ty, x) => a.cast(*ty, self.eval(x, t)?).ok()?,
             Expr::Binary(op, x, y) => a.binary(*op, self.eval(x, t)?, self.eval(y, t)?).ok()?,
         })
     }
