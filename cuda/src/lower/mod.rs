@@ -19,9 +19,10 @@
 //! each at its own symbolic offset, which is sound whatever the caller passes.
 //!
 //! Sub-modules: `types` resolves C++ types, `expr` values and places in memory,
-//! `stmt` statements and control flow, `call` calls (builtins, atomics, inlining of
-//! `__device__` functions).
+//! `stmt` statements and control flow, `call` calls (which function, and the inlining
+//! of `__device__` functions), `builtins` the CUDA builtins by family.
 
+mod builtins;
 mod call;
 mod expr;
 pub mod fold;
