@@ -15,9 +15,9 @@ use tree_sitter::Node;
 use super::builtins::{self, Call};
 use super::expr::{Ref, arbitrary};
 use super::stmt::items;
-use super::{ArraySpace, Binding, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
+use super::{ArraySpace, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{last_name, named_children};
-use crate::types::{StructTy, Ty};
+use crate::types::{Binding, StructTy, Ty};
 use kpl::ir::{Expr, StmtKind};
 
 impl<'p, 't> Lowerer<'p, 't> {

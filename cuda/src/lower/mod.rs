@@ -37,19 +37,10 @@ use tree_sitter::Node;
 use super::Options;
 use super::error::{CudaError, ErrorKind};
 use super::program::{FuncDef, Program, named_children};
-use super::types::{StructTy, Ty};
+use super::types::{Binding, StructTy, Ty};
 use kpl::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 pub(super) type R<T> = Result<T, CudaError>;
-
-/// What a template parameter stands for in one instantiation.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Binding {
-    Type(Ty),
-    /// A non-type parameter: a constant, or a uniform scalar parameter of the kernel when
-    /// the template was never instantiated.
-    Value(Expr),
-}
 
 /// A lowered kernel and what the front end wants the user to know about it.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use tree_sitter::Node;
 
 use super::expr::strip_parens;
 use super::fold;
-use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
+use super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{FuncDef, Program, declarator_name, named_children};
 use crate::types::Ty;
 use kpl::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
@@ -1581,7 +1581,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         };
         let id = self.add_global_var(name, ty, kind);
-        let _ = Binding::Value(Expr::Int(0));
         Ok(Some(LVal::Var(id)))
     }
 }
