@@ -882,18 +882,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         if let Some(lv) = self.member(name, n)? {
             return Ok(Ref::L(lv));
         }
-        let builtin = |b: fn(Dim) -> Builtin| {
-            let ty = vector_type("uint3").expect("uint3 is a vector type");
-            Value {
-                v: V::Struct(
-                    Dim::ALL
-                        .iter()
-                        .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
-                        .collect(),
-                ),
-                ty,
-            }
-        };
+        let builtin = dim3;
         let v = match name {
             "threadIdx" => builtin(Builtin::Tid),
             "blockIdx" => builtin(Builtin::Bid),
@@ -1701,5 +1690,19 @@ fn known_constant(name: &str) -> Option<Value> {
         | "INFINITY" | "NAN" | "HUGE_VALF" => Some(Value::arb(Ty::FLOAT)),
         _ if name.starts_with("CUDART_") => Some(Value::arb(Ty::FLOAT)),
         _ => None,
+    }
+}
+
+/// `threadIdx`, `blockIdx`, ... as a `uint3` of the builtin `b` in each dimension.
+pub(super) fn dim3(b: fn(Dim) -> Builtin) -> Value {
+    let ty = vector_type("uint3").expect("uint3 is a vector type");
+    Value {
+        v: V::Struct(
+            Dim::ALL
+                .iter()
+                .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
+                .collect(),
+        ),
+        ty,
     }
 }

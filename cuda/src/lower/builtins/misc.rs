@@ -1,6 +1,6 @@
 //! Builtins with no effect the model sees: `printf`, `assert`, `__trap`, ...
 
-use super::{Call, opaque};
+use super::{Call, opaque_if};
 use crate::lower::{Lowerer, R, Value};
 
 /// Functions whose arguments are evaluated and nothing else happens.
@@ -15,9 +15,5 @@ const NO_EFFECT_FUNCTIONS: &[&str] = &[
 ];
 
 pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
-    if NO_EFFECT_FUNCTIONS.contains(&c.name) {
-        opaque(l, c, true)
-    } else {
-        Ok(None)
-    }
+    opaque_if(l, c, NO_EFFECT_FUNCTIONS, true)
 }

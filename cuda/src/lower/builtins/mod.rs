@@ -87,6 +87,15 @@ pub(super) fn dispatch<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Optio
     Ok(None)
 }
 
+/// [`opaque`] if the call's name is one of `names`, else "not mine".
+fn opaque_if<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, names: &[&str], int: bool) -> R<Option<Value>> {
+    if names.contains(&c.name) {
+        opaque(l, c, int)
+    } else {
+        Ok(None)
+    }
+}
+
 /// A builtin without a memory effect the lowering does not compute: its arguments are
 /// evaluated (a pointer argument is only read), its result is arbitrary, an integer if
 /// `int`, else of the first argument's floating-point or vector type (or `float`).

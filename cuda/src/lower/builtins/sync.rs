@@ -7,8 +7,9 @@
 use tree_sitter::Node;
 
 use super::Call;
+use crate::lower::expr::dim3;
 use crate::lower::{Lowerer, R, V, Value, fold};
-use crate::types::{Ty, vector_type};
+use crate::types::Ty;
 use kpl::ir::{Builtin, Dim, Expr, StmtKind};
 
 /// Barriers, warp barriers, fences, and the cooperative groups' free functions.
@@ -106,21 +107,12 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     fn rvalue_name(&mut self, name: &str, n: Node<'t>) -> R<Value> {
-        let ty = vector_type("uint3").unwrap_or(Ty::UINT);
         let b: fn(Dim) -> Builtin = match name {
             "threadIdx" => Builtin::Tid,
             "blockIdx" => Builtin::Bid,
             _ => Builtin::Bdim,
         };
         let _ = n;
-        Ok(Value {
-            v: V::Struct(
-                Dim::ALL
-                    .iter()
-                    .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
-                    .collect(),
-            ),
-            ty,
-        })
+        Ok(dim3(b))
     }
 }

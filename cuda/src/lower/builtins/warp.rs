@@ -2,7 +2,7 @@
 //! masks, matches and reductions have arbitrary results (the warp barrier
 //! `__syncwarp()` is in [`super::sync`]).
 
-use super::{Call, opaque};
+use super::{Call, opaque_if};
 use crate::lower::{Lowerer, R, Value};
 
 /// Shuffles: a value of another lane, arbitrary here (like a math result).
@@ -35,11 +35,8 @@ const VOTES: &[&str] = &[
 ];
 
 pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
-    if SHUFFLES.contains(&c.name) {
-        opaque(l, c, false)
-    } else if VOTES.contains(&c.name) {
-        opaque(l, c, true)
-    } else {
-        Ok(None)
+    match opaque_if(l, c, SHUFFLES, false)? {
+        Some(v) => Ok(Some(v)),
+        None => opaque_if(l, c, VOTES, true),
     }
 }
