@@ -23,10 +23,11 @@
 //!   in every report on a kernel with two or more non-`__restrict__` ones);
 //!   [`Options::alias`] merges all non-`__restrict__` pointer parameters with the same
 //!   element size into one array at symbolic offsets, which is sound;
-//! - `__syncthreads()` is a barrier; `__syncwarp()` is not (warps are not modelled yet,
-//!   which only over-approximates races); fences vanish; `__device__` functions are
-//!   inlined; atomics are KPL atomics; `__requires`/`__assume` constrain, the other
-//!   GPUVerify annotations are ignored.
+//! - `__syncthreads()` is a barrier; `__syncwarp()` with the full mask (or none) is a
+//!   warp barrier, with a partial mask no synchronization (which only over-approximates
+//!   races); fences vanish; `__device__` functions are inlined; atomics are KPL atomics;
+//!   `__requires`/`__assume` constrain, the other GPUVerify annotations are ignored.
+//!   Builtins are lowered by family (`lower/builtins/`).
 //!
 //! Anything that cannot be lowered soundly is a [`CudaError`] with a location, never a
 //! panic (`tests/cuda_fuzz.rs`).

@@ -5,7 +5,7 @@
 //! row-major). Every leaf of a struct is taken to be as large as the struct's largest
 //! scalar, so a struct of uniform fields (every CUDA vector type) has its real layout and
 //! pointer casts between `float*` and `float4*`, or `uchar*` and `uint*`, address the
-//! same bytes (see `lower::memory`).
+//! same bytes (see `lower::expr`, which converts pointers).
 
 use std::fmt;
 use std::rc::Rc;
@@ -52,7 +52,17 @@ pub struct StructTy {
     /// Where its definition is in the program index (user structs), for methods.
     pub def: Option<usize>,
     /// The template arguments it was instantiated with, by parameter name.
-    pub bindings: Vec<(String, super::lower::Binding)>,
+    pub bindings: Vec<(String, Binding)>,
+}
+
+/// What a template parameter stands for in one instantiation. It lives here, beside
+/// [`StructTy::bindings`], so that the types do not depend on the lowering.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Binding {
+    Type(Ty),
+    /// A non-type parameter: a constant, or a uniform scalar parameter of the kernel when
+    /// the template was never instantiated.
+    Value(kpl::ir::Expr),
 }
 
 impl Ty {

@@ -1,14 +1,10 @@
-//! Calls: CUDA builtins (barriers, atomics, texture fetches, math), GPUVerify
-//! annotations, and `__device__` functions, which are inlined.
+//! Calls: how a call expression finds what it calls, and the inlining of the file's
+//! own `__device__` functions (and methods, function objects, constructors).
 //!
-//! - `__syncthreads()` (and `cg::sync`/`.sync()` of a thread block) is a barrier;
-//!   `__syncwarp()` and tile syncs are no-ops that are not barriers (warp-level barriers
-//!   are not modelled yet: sound, since fewer barriers means more races); fences
-//!   (`__threadfence*`) order nothing between threads in the SDV semantics and vanish.
-//! - Atomics are KPL atomics on the cells they update.
-//! - `__requires(e)` is a precondition, `__assume(e)` an assumption; other GPUVerify
-//!   annotations (`__assert`, `__invariant`, `__ensures`, ...) only add proof obligations
-//!   or hints, and are ignored.
+//! - A call by name goes through the steps of [`builtins::STEPS`]: the CUDA builtins
+//!   by family (barriers, atomics, math, GPUVerify annotations, ...; see
+//!   [`builtins`]) and the file's own code ([`function_object`], [`own_function`],
+//!   [`constructor`]).
 //! - Functions the file does not define have arbitrary results; a pointer argument is
 //!   taken as a read and a write of some element of what it points to.
 
@@ -16,324 +12,13 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
+use super::builtins::{self, Call};
 use super::expr::{Ref, arbitrary};
-use super::fold;
 use super::stmt::items;
-use super::{ArraySpace, Binding, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
+use super::{ArraySpace, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{last_name, named_children};
-use crate::types::{StructTy, Ty, vector_type};
-use kpl::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
-
-/// GPUVerify annotations that only add proof obligations or hints: ignored (sound).
-const IGNORED_ANNOTATIONS: &[&str] = &[
-    "__assert",
-    "__global_assert",
-    "__invariant",
-    "__global_invariant",
-    "__candidate_invariant",
-    "__candidate_global_invariant",
-    "__function_wide_invariant",
-    "__function_wide_candidate_invariant",
-    "__ensures",
-    "__global_ensures",
-    "__global_requires",
-    "__barrier_invariant",
-    "__barrier_invariant_binary",
-    "__non_temporal_loads_begin",
-    "__non_temporal_loads_end",
-    "__array_size",
-    "__reads_from",
-    "__writes_to",
-    "__assert_invariant",
-];
-
-/// GPUVerify's specification functions (two-thread and access predicates): they only
-/// occur in annotations; autosync cannot express them, so a precondition that uses them
-/// is dropped (which is sound) and elsewhere their value is arbitrary.
-const GPUVERIFY_FUNCTIONS: &[&str] = &[
-    "__other_int",
-    "__other_bool",
-    "__other_ptr",
-    "__uniform_int",
-    "__uniform_bool",
-    "__distinct_int",
-    "__distinct_bool",
-    "__all",
-    "__at_most_one",
-    "__exclusive",
-    "__enabled",
-    "__same_group",
-    "__read",
-    "__write",
-    "__atomic",
-    "__no_read",
-    "__no_write",
-    "__read_offset",
-    "__write_offset",
-    "__read_offset_bytes",
-    "__write_offset_bytes",
-    "__ptr_base",
-    "__ptr_offset",
-    "__ptr_offset_bytes",
-    "__add_noovfl",
-    "__add_noovfl_unsigned",
-    "__add_noovfl_signed",
-    "__old",
-    "__return_val_int",
-    "__return_val_bool",
-    "__return_val_ptr",
-];
-
-/// Math functions: no memory effect, arbitrary floating-point result.
-const FLOAT_FUNCTIONS: &[&str] = &[
-    "sqrtf",
-    "sqrt",
-    "rsqrtf",
-    "rsqrt",
-    "cbrtf",
-    "cbrt",
-    "expf",
-    "__expf",
-    "exp",
-    "exp2f",
-    "exp2",
-    "exp10f",
-    "expm1f",
-    "logf",
-    "__logf",
-    "log",
-    "log2f",
-    "__log2f",
-    "log2",
-    "log10f",
-    "__log10f",
-    "log10",
-    "log1pf",
-    "powf",
-    "__powf",
-    "pow",
-    "sinf",
-    "__sinf",
-    "sin",
-    "cosf",
-    "__cosf",
-    "cos",
-    "tanf",
-    "__tanf",
-    "tan",
-    "asinf",
-    "acosf",
-    "atanf",
-    "atan2f",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinhf",
-    "coshf",
-    "tanhf",
-    "sinh",
-    "cosh",
-    "tanh",
-    "sinpif",
-    "cospif",
-    "fabsf",
-    "fabs",
-    "floorf",
-    "floor",
-    "ceilf",
-    "ceil",
-    "roundf",
-    "round",
-    "rintf",
-    "rint",
-    "truncf",
-    "trunc",
-    "nearbyintf",
-    "fminf",
-    "fmaxf",
-    "fmin",
-    "fmax",
-    "fmodf",
-    "fmod",
-    "remainderf",
-    "fmaf",
-    "fma",
-    "__fmaf_rn",
-    "__fmaf_rz",
-    "__fmul_rn",
-    "__fmul_rz",
-    "__fadd_rn",
-    "__fadd_rz",
-    "__fsub_rn",
-    "__fdiv_rn",
-    "__fdividef",
-    "fdividef",
-    "__frcp_rn",
-    "__fsqrt_rn",
-    "__frsqrt_rn",
-    "__saturatef",
-    "saturate",
-    "copysignf",
-    "erff",
-    "erfcf",
-    "erf",
-    "erfc",
-    "erfinvf",
-    "lgammaf",
-    "tgammaf",
-    "hypotf",
-    "hypot",
-    "normf",
-    "norm3df",
-    "rnorm3df",
-    "ldexpf",
-    "frexpf",
-    "modff",
-    "scalbnf",
-    "__int2float_rn",
-    "__uint2float_rn",
-    "__int_as_float",
-    "__uint_as_float",
-    "__half2float",
-    "__float2half",
-    "__double2float_rn",
-    "__ll2float_rn",
-    "__int2double_rn",
-    "__hiloint2double",
-    "__longlong_as_double",
-    "__shfl_down",
-    "__shfl_up",
-    "__shfl_xor",
-    "__shfl",
-    "__shfl_down_sync",
-    "__shfl_up_sync",
-    "__shfl_xor_sync",
-    "__shfl_sync",
-    "curand_uniform",
-    "curand_normal",
-    "lerp",
-    "smoothstep",
-    "dot",
-    "length",
-    "normalize",
-    "cross",
-    "clamp",
-    "fracf",
-];
-
-/// Builtins with an integer result the lowering does not compute.
-const INT_FUNCTIONS: &[&str] = &[
-    "__float2int_rn",
-    "__float2int_rz",
-    "__float2int_ru",
-    "__float2int_rd",
-    "__float2uint_rn",
-    "__float2uint_rz",
-    "__float2uint_ru",
-    "__float2uint_rd",
-    "__float_as_int",
-    "__float_as_uint",
-    "__double2int_rn",
-    "__double2int_rz",
-    "__double2loint",
-    "__double2hiint",
-    "__double_as_longlong",
-    "__float2ll_rn",
-    "__popc",
-    "__popcll",
-    "__clz",
-    "__clzll",
-    "__ffs",
-    "__ffsll",
-    "__brev",
-    "__brevll",
-    "__byte_perm",
-    "__mulhi",
-    "__umulhi",
-    "__mul64hi",
-    "__umul64hi",
-    "__sad",
-    "__usad",
-    "__ballot",
-    "__ballot_sync",
-    "__any",
-    "__all",
-    "__any_sync",
-    "__all_sync",
-    "__activemask",
-    "__lanemask_lt",
-    "__lanemask_le",
-    "__lanemask_eq",
-    "clock",
-    "clock64",
-    "__funnelshift_l",
-    "__funnelshift_r",
-    "__funnelshift_lc",
-    "__funnelshift_rc",
-    "isnan",
-    "isinf",
-    "isfinite",
-    "signbit",
-    "__isnan",
-    "__isinf",
-    "__finitef",
-    "__signbitf",
-    "__hadd",
-    "__rhadd",
-    "__uhadd",
-    "__urhadd",
-    "lrintf",
-    "lroundf",
-    "llrintf",
-    "llroundf",
-    "ilogbf",
-    "__match_any_sync",
-    "__match_all_sync",
-    "curand",
-    "__reduce_add_sync",
-];
-
-/// Functions whose arguments are evaluated and nothing else happens.
-const NO_EFFECT_FUNCTIONS: &[&str] = &[
-    "printf",
-    "assert",
-    "__assertfail",
-    "__trap",
-    "__brkpt",
-    "__prof_trigger",
-    "__nanosleep",
-];
-
-fn atomic_op(name: &str) -> Option<AtomicOp> {
-    let base = name
-        .trim_end_matches("_block")
-        .trim_end_matches("_system")
-        .trim_end_matches("_sync");
-    Some(match base {
-        "atomicAdd" => AtomicOp::Add,
-        "atomicSub" => AtomicOp::Sub,
-        "atomicExch" => AtomicOp::Exch,
-        "atomicMin" => AtomicOp::Min,
-        "atomicMax" => AtomicOp::Max,
-        "atomicInc" => AtomicOp::Inc,
-        "atomicDec" => AtomicOp::Dec,
-        "atomicCAS" => AtomicOp::Cas,
-        "atomicAnd" => AtomicOp::And,
-        "atomicOr" => AtomicOp::Or,
-        "atomicXor" => AtomicOp::Xor,
-        _ => return None,
-    })
-}
-
-fn is_texture_fetch(name: &str) -> bool {
-    name.starts_with("tex1D")
-        || name.starts_with("tex2D")
-        || name.starts_with("tex3D")
-        || name.starts_with("texCubemap")
-        || name == "texfetch"
-        || (name.starts_with("surf") && name.ends_with("read"))
-}
+use crate::types::{Binding, StructTy, Ty};
+use kpl::ir::{Expr, StmtKind};
 
 impl<'p, 't> Lowerer<'p, 't> {
     pub fn call(&mut self, n: Node<'t>) -> R<Value> {
@@ -384,10 +69,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    fn eval_args(&mut self, args: &[Node<'t>]) -> R<Vec<Value>> {
+    pub(super) fn eval_args(&mut self, args: &[Node<'t>]) -> R<Vec<Value>> {
         args.iter().map(|a| self.rvalue(*a)).collect()
     }
 
+    /// A call by name: the first step of [`builtins::STEPS`] that takes it (builtins
+    /// by family, and the file's own functions), else a function the file does not
+    /// define.
     fn named_call(
         &mut self,
         name: &str,
@@ -397,274 +85,16 @@ impl<'p, 't> Lowerer<'p, 't> {
         n: Node<'t>,
         discard: bool,
     ) -> R<Value> {
-        let span = self.span(n);
-        if matches!(
+        let call = Call {
             name,
-            "static_cast" | "reinterpret_cast" | "const_cast" | "dynamic_cast"
-        ) {
-            let to = match targs.and_then(|t| named_children(t).into_iter().next()) {
-                Some(t) => self.type_descriptor(t)?,
-                None => Ty::Opaque("?".into()),
-            };
-            let v = match args.first() {
-                Some(a) => self.rvalue(*a)?,
-                None => Value::void(),
-            };
-            return self.convert(v, &to, n);
-        }
-        if IGNORED_ANNOTATIONS.contains(&name) {
-            return Ok(Value::void());
-        }
-        if let Some(id) = self.lookup(name) {
-            // A function object: its `operator()`.
-            let lv = super::LVal::Var(id);
-            if let Some(st) = self.lval_type(&lv).as_struct().cloned() {
-                let calls: Vec<usize> = st
-                    .def
-                    .map(|d| self.prog.structs[d].methods.clone())
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|&m| self.prog.funcs[m].name.replace(' ', "") == "operator()")
-                    .collect();
-                if let Some(f) = self.overload(&calls, args.len())
-                    && self.prog.funcs[f].body.is_some()
-                {
-                    return self.inline(f, args, targs, Some((lv, st)), n);
-                }
-            }
-            if matches!(self.lval_type(&lv), Ty::Opaque(_)) {
-                // An object of a type autosync does not know (an unbound template
-                // parameter): like a function the file does not define.
-                let vals = self.eval_args(args)?;
-                self.pointer_effects(&vals, n, false);
-                return Ok(Value::arb(Ty::Opaque(name.to_string())));
-            }
-            return Err(self.unsupported(
-                n,
-                "a call through a function pointer",
-                "call the function directly",
-            ));
-        }
-        if GPUVERIFY_FUNCTIONS.contains(&name) {
-            return Ok(Value::arb(Ty::BOOL));
-        }
-        match name {
-            "__requires" => return self.requires(args, n),
-            "__implies" if args.len() == 2 => {
-                let a = self.rvalue(args[0])?;
-                let b = self.rvalue(args[1])?;
-                return Ok(match (a.v, b.v) {
-                    (V::Int(x), V::Int(y)) => Value::int(fold::bin(BinOp::Or, fold::not(x), y), Ty::BOOL),
-                    _ => Value::arb(Ty::BOOL),
-                });
-            }
-            // True for 0 and the powers of two: as weak as GPUVerify's, so sound.
-            "__is_pow2" if args.len() == 1 => {
-                let a = self.rvalue(args[0])?;
-                return Ok(match a.v {
-                    V::Int(x) => Value::int(
-                        fold::bin(
-                            BinOp::Eq,
-                            fold::bin(BinOp::BitAnd, x.clone(), fold::sub(x, Expr::Int(1))),
-                            Expr::Int(0),
-                        ),
-                        Ty::BOOL,
-                    ),
-                    _ => Value::arb(Ty::BOOL),
-                });
-            }
-            "__assume" => {
-                if let Some(a) = args.first() {
-                    let (v, stmts) = self.in_block(|l| l.rvalue(*a))?;
-                    if let (V::Int(e), true) = (v.v, stmts.is_empty()) {
-                        self.emit(StmtKind::Assume(e), span);
-                    }
-                }
-                return Ok(Value::void());
-            }
-            "__builtin_expect" if !args.is_empty() => {
-                let vals = self.eval_args(args)?;
-                return Ok(vals.into_iter().next().unwrap_or(Value::arb(Ty::INT)));
-            }
-            "__syncthreads" | "__barrier_sync" => {
-                self.emit(StmtKind::Barrier, span);
-                return Ok(Value::void());
-            }
-            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
-                self.eval_args(args)?;
-                self.emit(StmtKind::Barrier, span);
-                return Ok(Value::arb(Ty::INT));
-            }
-            "__syncwarp" => {
-                // A warp barrier for the full warp; a partial mask synchronizes only
-                // some lanes, which is modelled as no synchronization (sound).
-                let vals = self.eval_args(args)?;
-                let full = match vals.first().map(|v| &v.v) {
-                    None => true,
-                    Some(super::V::Int(e)) => {
-                        super::fold::int(e).is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF)
-                    }
-                    Some(_) => false,
-                };
-                if full {
-                    self.emit(StmtKind::WarpBarrier, span);
-                }
-                return Ok(Value::void());
-            }
-            "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__builtin_assume" => {
-                self.eval_args(args)?;
-                return Ok(Value::void());
-            }
-            "sync" if scope.contains("::") || self.frame().this.is_none() => {
-                let vals = self.eval_args(args)?;
-                let group = vals.first().map(|v| v.ty.to_string()).unwrap_or_default();
-                return self.group_sync(&group, n);
-            }
-            "this_thread_block" => return Ok(Value::arb(Ty::Opaque("thread_block".into()))),
-            "this_grid" => return Ok(Value::arb(Ty::Opaque("grid_group".into()))),
-            "tiled_partition" => {
-                self.eval_args(args)?;
-                return Ok(Value::arb(Ty::Opaque("thread_block_tile".into())));
-            }
-            "coalesced_threads" => return Ok(Value::arb(Ty::Opaque("coalesced_group".into()))),
-            "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" => {
-                let Some(a) = args.first() else {
-                    return Ok(Value::arb(Ty::INT));
-                };
-                let p = self.rvalue(*a)?;
-                let lv = self.deref_value(p, n)?;
-                return self.read(&lv, n);
-            }
-            _ => {}
-        }
-        if let Some(op) = atomic_op(name) {
-            return self.atomic(op, args, n, discard);
-        }
-        if is_texture_fetch(name) {
-            self.eval_args(args)?;
-            let ty = match targs.and_then(|t| named_children(t).into_iter().next()) {
-                Some(t) => self.type_descriptor(t)?,
-                None => Ty::FLOAT,
-            };
-            return Ok(arbitrary(&ty));
-        }
-        if name.starts_with("surf") && name.ends_with("write") {
-            return Err(self.unsupported(n, "surface writes", "autosync does not model surface memory"));
-        }
-        if let Some(ty) = name.strip_prefix("make_").and_then(vector_type) {
-            let vals = self.eval_args(args)?;
-            let v = Value {
-                v: V::Struct(vals),
-                ty: Ty::Opaque("initializer list".into()),
-            };
-            return self.convert(v, &ty, n);
-        }
-        // Inside a method, another method of the class called by its bare name.
-        if let (Some(this), Some(s)) = (self.frame().this.clone(), self.frame().this_ty.clone())
-            && let Some(def) = s.def
-        {
-            let methods: Vec<usize> = self.prog.structs[def]
-                .methods
-                .iter()
-                .copied()
-                .filter(|&m| self.prog.funcs[m].name == name)
-                .collect();
-            if let Some(f) = self.overload(&methods, args.len())
-                && self.prog.funcs[f].body.is_some()
-            {
-                return self.inline(f, args, targs, Some((this, s)), n);
-            }
-        }
-        // The file's own functions win over builtins of the same name; `S::f(...)` may
-        // be a static method.
-        let mut defined = self.prog.functions(name, None);
-        if defined.is_empty() && scope.contains("::") {
-            defined = self.prog.funcs_by_name.get(name).cloned().unwrap_or_default();
-        }
-        if let Some(f) = self.overload(&defined, args.len())
-            && self.prog.funcs[f].body.is_some()
-        {
-            return self.inline(f, args, targs, None, n);
-        }
-        if self.prog.structs_by_name.contains_key(name)
-            || self.lookup_alias(name).is_some()
-            || self.prog.aliases.contains_key(name)
-        {
-            let ty = match targs {
-                Some(t) if self.prog.structs_by_name.contains_key(name) => self.struct_type(name, Some(t))?,
-                _ => self.named_type_of(name)?,
-            };
-            return self.construct(ty, args, n);
-        }
-        if let Some(ty) = crate::types::builtin_scalar(name) {
-            return self.construct(ty, args, n);
-        }
-        match name {
-            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" | "imin" | "imax" => {
-                let vals = self.eval_args(args)?;
-                return Ok(self.min_max(name.ends_with("min"), vals, n));
-            }
-            "abs" | "labs" | "llabs" => {
-                let vals = self.eval_args(args)?;
-                return Ok(match vals.into_iter().next() {
-                    Some(Value { v: V::Int(e), ty }) => {
-                        let t = self.mutable_local("_abs", Some(e), span);
-                        let neg = self.made_stmt(
-                            StmtKind::Assign {
-                                var: t.clone(),
-                                value: fold::un(UnOp::Neg, Expr::Var(t.clone())),
-                            },
-                            span,
-                        );
-                        let blk = self.made_block(vec![neg], span);
-                        self.emit(
-                            StmtKind::If {
-                                cond: Expr::bin(BinOp::Lt, Expr::Var(t.clone()), Expr::Int(0)),
-                                then_blk: blk,
-                                else_blk: None,
-                            },
-                            span,
-                        );
-                        Value::int(Expr::Var(t), ty)
-                    }
-                    Some(v) => Value::arb(v.ty),
-                    None => Value::arb(Ty::INT),
-                });
-            }
-            "__mul24" | "__umul24" => {
-                // Exact when the operands fit in 24 bits (the no-overflow assumption).
-                let vals = self.eval_args(args)?;
-                let mut it = vals.into_iter();
-                return Ok(match (it.next(), it.next()) {
-                    (Some(a), Some(b)) => self.binary("*", a, b),
-                    _ => Value::arb(Ty::INT),
-                });
-            }
-            _ => {}
-        }
-        if FLOAT_FUNCTIONS.contains(&name)
-            || INT_FUNCTIONS.contains(&name)
-            || NO_EFFECT_FUNCTIONS.contains(&name)
-        {
-            let vals = self.eval_args(args)?;
-            self.pointer_effects(&vals, n, true);
-            let ty = if INT_FUNCTIONS.contains(&name) || NO_EFFECT_FUNCTIONS.contains(&name) {
-                Ty::INT
-            } else {
-                vals.first()
-                    .map(|v| v.ty.clone())
-                    .filter(|t| matches!(t, Ty::Float { .. } | Ty::Struct(_)))
-                    .unwrap_or(Ty::FLOAT)
-            };
-            return Ok(arbitrary(&ty));
-        }
-        if matches!(name, "malloc" | "free" | "cudaMalloc" | "new" | "delete") {
-            return Err(self.unsupported(n, "dynamic allocation in device code", ""));
-        }
-        if name.starts_with("__")
-            && (name.contains("invariant") || name.contains("assert") || name.contains("ensures"))
-        {
-            return Ok(Value::void());
+            scope,
+            targs,
+            args,
+            n,
+            discard,
+        };
+        if let Some(v) = builtins::dispatch(self, &call)? {
+            return Ok(v);
         }
         // A function the file does not define.
         let vals = self.eval_args(args)?;
@@ -707,49 +137,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    fn min_max(&mut self, min: bool, vals: Vec<Value>, n: Node<'t>) -> Value {
-        let span = self.span(n);
-        let mut it = vals.into_iter();
-        let (Some(a), Some(b)) = (it.next(), it.next()) else {
-            return Value::arb(Ty::INT);
-        };
-        let ty = if a.ty.is_int() && b.ty.is_int() {
-            a.ty.clone()
-        } else {
-            Ty::FLOAT
-        };
-        match (a.v, b.v) {
-            (V::Int(x), V::Int(y)) => {
-                if let (Some(p), Some(q)) = (fold::int(&x), fold::int(&y)) {
-                    return Value::int(Expr::Int(if min { p.min(q) } else { p.max(q) }), ty);
-                }
-                let t = self.mutable_local(if min { "_min" } else { "_max" }, Some(x), span);
-                let set = self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: y.clone(),
-                    },
-                    span,
-                );
-                let blk = self.made_block(vec![set], span);
-                let op = if min { BinOp::Lt } else { BinOp::Gt };
-                self.emit(
-                    StmtKind::If {
-                        cond: Expr::bin(op, y, Expr::Var(t.clone())),
-                        then_blk: blk,
-                        else_blk: None,
-                    },
-                    span,
-                );
-                Value::int(Expr::Var(t), ty)
-            }
-            _ => Value::arb(ty),
-        }
-    }
-
     /// What an unknown function may do with pointer arguments: read and write some
     /// element of shared or global memory, change a variable.
-    fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) {
+    pub(super) fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) {
         let span = self.span(n);
         for v in vals {
             let V::Ptr(p) = &v.v else { continue };
@@ -785,104 +175,6 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
                 _ => {}
-            }
-        }
-    }
-
-    fn requires(&mut self, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
-        let Some(a) = args.first() else {
-            return Ok(Value::void());
-        };
-        let (v, stmts) = self.in_block(|l| l.rvalue(*a))?;
-        match (v.v, stmts.is_empty()) {
-            (V::Int(e), true) => {
-                // Over parameters and launch sizes: a precondition; else an assumption here.
-                let mut only_params = true;
-                e.for_each_var(&mut |x| only_params &= self.params.iter().any(|p| p.name() == x));
-                e.for_each_builtin(&mut |b| only_params &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
-                if only_params && self.frames.len() == 1 {
-                    self.requires.push(e);
-                } else {
-                    self.emit(StmtKind::Assume(e), self.span(n));
-                }
-            }
-            _ => self.note(format!(
-                "`{}` is not an integer condition autosync can express: ignored (which is sound)",
-                super::super::error::shorten(self.text(n))
-            )),
-        }
-        Ok(Value::void())
-    }
-
-    /// `cg::sync(g)` or `g.sync()` for a cooperative group of type `group`.
-    fn group_sync(&mut self, group: &str, n: Node<'t>) -> R<Value> {
-        if group.contains("grid") || group.contains("multi_grid") {
-            return Err(self.unsupported(
-                n,
-                "grid-wide synchronization",
-                "autosync checks one launch of one block grid",
-            ));
-        }
-        if group.contains("tile") || group.contains("coalesced") || group.contains("warp") {
-            return Ok(Value::void());
-        }
-        self.emit(StmtKind::Barrier, self.span(n));
-        Ok(Value::void())
-    }
-
-    fn atomic(&mut self, op: AtomicOp, args: &[Node<'t>], n: Node<'t>, discard: bool) -> R<Value> {
-        let span = self.span(n);
-        let Some(addr) = args.first() else {
-            return Err(self.unsupported(n, "atomic without address", ""));
-        };
-        let p = self.rvalue(*addr)?;
-        let lv = self.deref_value(p, n)?;
-        let vals = self.eval_args(&args[1..])?;
-        // atomicCAS(addr, compare, value) stores `value`.
-        let value = match op {
-            AtomicOp::Cas => vals.get(1),
-            _ => vals.first(),
-        }
-        .cloned()
-        .unwrap_or(Value::int(Expr::Int(1), Ty::INT));
-        match lv {
-            LVal::Mem(ptr, ty) => {
-                let Target::Array(a) = ptr.target else {
-                    return Err(self.unsupported(n, "atomic on an unknown address", ""));
-                };
-                let v = self.data(&value, n);
-                let array = self.arrays[a].kpl.clone();
-                let result = if discard {
-                    None
-                } else if ty.is_int() {
-                    Some(self.local("_old", None, span))
-                } else {
-                    Some(self.scratch())
-                };
-                let bytes = ty.first_leaf();
-                for index in self.cells(a, &ptr, bytes) {
-                    self.emit(
-                        StmtKind::Atomic {
-                            var: result.clone(),
-                            op,
-                            array: array.clone(),
-                            index,
-                            value: v.clone(),
-                        },
-                        span,
-                    );
-                }
-                Ok(match result {
-                    Some(r) if ty.is_int() => Value::int(Expr::Var(r), ty),
-                    _ => arbitrary(&ty),
-                })
-            }
-            other => {
-                // An atomic on a thread's own variable is an ordinary update.
-                let ty = self.lval_type(&other);
-                let old = self.read(&other, n)?;
-                self.write(&other, arbitrary(&ty), n)?;
-                Ok(old)
             }
         }
     }
@@ -933,49 +225,6 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ok(Value::arb(Ty::Opaque(method)))
             }
         }
-    }
-
-    /// Methods of cooperative groups (an opaque `thread_block`, tile, ...).
-    fn group_method(&mut self, group: &str, method: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
-        self.eval_args(args)?;
-        let block = !(group.contains("tile") || group.contains("coalesced") || group.contains("grid"));
-        let dims = |b: fn(Dim) -> Builtin| Dim::ALL.map(|d| Expr::Builtin(b(d)));
-        Ok(match method {
-            "sync" => return self.group_sync(group, n),
-            "thread_rank" if block => {
-                let [tx, ty, tz] = dims(Builtin::Tid);
-                let [bx, by, _] = dims(Builtin::Bdim);
-                let e = fold::add(tx, fold::mul(bx.clone(), fold::add(ty, fold::mul(by, tz))));
-                Value::int(e, Ty::UINT)
-            }
-            "size" | "num_threads" if block => {
-                let [x, y, z] = dims(Builtin::Bdim);
-                Value::int(fold::mul(fold::mul(x, y), z), Ty::UINT)
-            }
-            "thread_index" if block => self.rvalue_name("threadIdx", n)?,
-            "group_index" if block => self.rvalue_name("blockIdx", n)?,
-            "group_dim" | "dim_threads" if block => self.rvalue_name("blockDim", n)?,
-            _ => Value::arb(Ty::UINT),
-        })
-    }
-
-    fn rvalue_name(&mut self, name: &str, n: Node<'t>) -> R<Value> {
-        let ty = vector_type("uint3").unwrap_or(Ty::UINT);
-        let b: fn(Dim) -> Builtin = match name {
-            "threadIdx" => Builtin::Tid,
-            "blockIdx" => Builtin::Bid,
-            _ => Builtin::Bdim,
-        };
-        let _ = n;
-        Ok(Value {
-            v: V::Struct(
-                Dim::ALL
-                    .iter()
-                    .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
-                    .collect(),
-            ),
-            ty,
-        })
     }
 
     /// The candidate to call for `args` arguments.
@@ -1250,4 +499,93 @@ fn count(n: Node, kind: &str) -> usize {
             .into_iter()
             .map(|c| count(c, kind))
             .sum::<usize>()
+}
+
+/// The dispatch step for a local function object (`f(x)` with `f` a variable): its
+/// `operator()` inlined.
+pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    let Some(id) = l.lookup(c.name) else {
+        return Ok(None);
+    };
+    let (args, n) = (c.args, c.n);
+    let lv = LVal::Var(id);
+    if let Some(st) = l.lval_type(&lv).as_struct().cloned() {
+        let calls: Vec<usize> = st
+            .def
+            .map(|d| l.prog.structs[d].methods.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&m| l.prog.funcs[m].name.replace(' ', "") == "operator()")
+            .collect();
+        if let Some(f) = l.overload(&calls, args.len())
+            && l.prog.funcs[f].body.is_some()
+        {
+            return l.inline(f, args, c.targs, Some((lv, st)), n).map(Some);
+        }
+    }
+    if matches!(l.lval_type(&lv), Ty::Opaque(_)) {
+        // An object of a type autosync does not know (an unbound template
+        // parameter): like a function the file does not define.
+        let vals = l.eval_args(args)?;
+        l.pointer_effects(&vals, n, false);
+        return Ok(Some(Value::arb(Ty::Opaque(c.name.to_string()))));
+    }
+    Err(l.unsupported(
+        n,
+        "a call through a function pointer",
+        "call the function directly",
+    ))
+}
+
+/// The dispatch step for the file's own functions, inlined: inside a method, another
+/// method of the class called by its bare name; else a function of that name (they win
+/// over builtins of the same name that come later in the order); `S::f(...)` may be a
+/// static method.
+pub(super) fn own_function<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    let (name, args) = (c.name, c.args);
+    if let (Some(this), Some(s)) = (l.frame().this.clone(), l.frame().this_ty.clone())
+        && let Some(def) = s.def
+    {
+        let methods: Vec<usize> = l.prog.structs[def]
+            .methods
+            .iter()
+            .copied()
+            .filter(|&m| l.prog.funcs[m].name == name)
+            .collect();
+        if let Some(f) = l.overload(&methods, args.len())
+            && l.prog.funcs[f].body.is_some()
+        {
+            return l.inline(f, args, c.targs, Some((this, s)), c.n).map(Some);
+        }
+    }
+    let mut defined = l.prog.functions(name, None);
+    if defined.is_empty() && c.scope.contains("::") {
+        defined = l.prog.funcs_by_name.get(name).cloned().unwrap_or_default();
+    }
+    if let Some(f) = l.overload(&defined, args.len())
+        && l.prog.funcs[f].body.is_some()
+    {
+        return l.inline(f, args, c.targs, None, c.n).map(Some);
+    }
+    Ok(None)
+}
+
+/// The dispatch step for `T(args)` with `T` a struct or typedef of the file, or a
+/// scalar type by name: a constructor or functional cast.
+pub(super) fn constructor<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    let name = c.name;
+    if l.prog.structs_by_name.contains_key(name)
+        || l.lookup_alias(name).is_some()
+        || l.prog.aliases.contains_key(name)
+    {
+        let ty = match c.targs {
+            Some(t) if l.prog.structs_by_name.contains_key(name) => l.struct_type(name, Some(t))?,
+            _ => l.named_type_of(name)?,
+        };
+        return l.construct(ty, c.args, c.n).map(Some);
+    }
+    match crate::types::builtin_scalar(name) {
+        Some(ty) => l.construct(ty, c.args, c.n).map(Some),
+        None => Ok(None),
+    }
 }

@@ -7,7 +7,7 @@ use super::fold;
 use super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind};
 use crate::preprocess::int_literal;
 use crate::program::{last_name, named_children};
-use crate::types::{Ty, vector_type};
+use crate::types::{Binding, Ty, vector_type};
 use kpl::ir::{BinOp, Builtin, Dim, Expr, StmtKind, UnOp};
 
 /// An item of a flattened chain of binary operators.
@@ -752,7 +752,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Whether `name` names a type here.
     fn is_type_name(&self, name: &str) -> bool {
-        matches!(self.binding(name), Some(super::Binding::Type(_)))
+        matches!(self.binding(name), Some(Binding::Type(_)))
             || self.lookup_alias(name).is_some()
             || self.prog.aliases.contains_key(name)
             || self.prog.structs_by_name.contains_key(name)
@@ -876,24 +876,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         if let Some(v) = self.lookup(name) {
             return Ok(Ref::L(LVal::Var(v)));
         }
-        if let Some(super::Binding::Value(e)) = self.binding(name) {
+        if let Some(Binding::Value(e)) = self.binding(name) {
             return Ok(Ref::V(Value::int(e, Ty::INT)));
         }
         if let Some(lv) = self.member(name, n)? {
             return Ok(Ref::L(lv));
         }
-        let builtin = |b: fn(Dim) -> Builtin| {
-            let ty = vector_type("uint3").expect("uint3 is a vector type");
-            Value {
-                v: V::Struct(
-                    Dim::ALL
-                        .iter()
-                        .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
-                        .collect(),
-                ),
-                ty,
-            }
-        };
+        let builtin = dim3;
         let v = match name {
             "threadIdx" => builtin(Builtin::Tid),
             "blockIdx" => builtin(Builtin::Bid),
@@ -1701,5 +1690,19 @@ fn known_constant(name: &str) -> Option<Value> {
         | "INFINITY" | "NAN" | "HUGE_VALF" => Some(Value::arb(Ty::FLOAT)),
         _ if name.starts_with("CUDART_") => Some(Value::arb(Ty::FLOAT)),
         _ => None,
+    }
+}
+
+/// `threadIdx`, `blockIdx`, ... as a `uint3` of the builtin `b` in each dimension.
+pub(super) fn dim3(b: fn(Dim) -> Builtin) -> Value {
+    let ty = vector_type("uint3").expect("uint3 is a vector type");
+    Value {
+        v: V::Struct(
+            Dim::ALL
+                .iter()
+                .map(|d| Value::int(Expr::Builtin(b(*d)), Ty::UINT))
+                .collect(),
+        ),
+        ty,
     }
 }

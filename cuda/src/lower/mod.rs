@@ -19,9 +19,10 @@
 //! each at its own symbolic offset, which is sound whatever the caller passes.
 //!
 //! Sub-modules: `types` resolves C++ types, `expr` values and places in memory,
-//! `stmt` statements and control flow, `call` calls (builtins, atomics, inlining of
-//! `__device__` functions).
+//! `stmt` statements and control flow, `call` calls (which function, and the inlining
+//! of `__device__` functions), `builtins` the CUDA builtins by family.
 
+mod builtins;
 mod call;
 mod expr;
 pub mod fold;
@@ -36,19 +37,10 @@ use tree_sitter::Node;
 use super::Options;
 use super::error::{CudaError, ErrorKind};
 use super::program::{FuncDef, Program, named_children};
-use super::types::{StructTy, Ty};
+use super::types::{Binding, StructTy, Ty};
 use kpl::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 pub(super) type R<T> = Result<T, CudaError>;
-
-/// What a template parameter stands for in one instantiation.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Binding {
-    Type(Ty),
-    /// A non-type parameter: a constant, or a uniform scalar parameter of the kernel when
-    /// the template was never instantiated.
-    Value(Expr),
-}
 
 /// A lowered kernel and what the front end wants the user to know about it.
 #[derive(Clone, Debug)]

@@ -6,8 +6,11 @@
 //! A condition that needs statements (a memory read, a call) is evaluated at the top
 //! of the KPL loop body, followed by `if (!c) break;`, which is where the source body
 //! starts (its place is [`Place::BlockTop`]). Loops whose `continue` must still run the
-//! step or the condition get a `first` flag. `switch` becomes an `if` chain when no case
-//! falls through, else a one-iteration `while` that `break` leaves.
+//! step or the condition get a `first` flag. `switch` (module `switch`) becomes an `if`
+//! chain when no case falls through, a chain of cases guarded by an "entered" flag when
+//! every `break` ends its case, else a one-iteration `while` that `break` leaves.
+
+mod switch;
 
 use std::collections::HashSet;
 
@@ -15,7 +18,7 @@ use tree_sitter::Node;
 
 use super::expr::strip_parens;
 use super::fold;
-use super::{ArrayKey, ArraySpace, Binding, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
+use super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{FuncDef, Program, declarator_name, named_children};
 use crate::types::Ty;
 use kpl::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
@@ -726,258 +729,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(())
     }
 
-    fn switch_stmt(&mut self, n: Node<'t>) -> R<()> {
-        let span = self.span(n);
-        let c = n
-            .child_by_field_name("condition")
-            .ok_or_else(|| self.unsupported(n, "switch", ""))?;
-        let body = n
-            .child_by_field_name("body")
-            .ok_or_else(|| self.unsupported(n, "switch", ""))?;
-        self.push_scope();
-        let c = self.condition(c)?;
-        let v = self.rvalue(c)?;
-        let sw = match v.v {
-            V::Int(e @ (Expr::Var(_) | Expr::Int(_) | Expr::Builtin(_))) => e,
-            V::Int(e) => Expr::Var(self.local("_sw", Some(e), span)),
-            _ => Expr::Var(self.local("_sw", None, span)),
-        };
-        // Cases: label values (None for default) and statements.
-        let mut cases: Vec<(Vec<Option<Expr>>, Vec<Node>, Node)> = Vec::new();
-        for case in items(body) {
-            if case.kind() != "case_statement" {
-                return Err(self.unsupported(case, "statement before the first `case`", ""));
-            }
-            let value = case.child_by_field_name("value");
-            let label = match value {
-                Some(v) => Some(match self.const_eval(v) {
-                    Some(k) => Expr::Int(k),
-                    None => return Err(self.unsupported(v, "a `case` label that is not a constant", "")),
-                }),
-                None => None,
-            };
-            let mut stmts: Vec<Node> = items(case).into_iter().filter(|s| Some(*s) != value).collect();
-            // `case X: { ...; break; }`: the block's statements, so that the case ends
-            // with its `break` (an if chain rather than a one-trip loop).
-            if let Some(last) = stmts.last().copied()
-                && last.kind() == "compound_statement"
-            {
-                let inner = items(last);
-                if inner.last().is_some_and(|s| s.kind() == "break_statement") {
-                    stmts.pop();
-                    stmts.extend(inner);
-                }
-            }
-            match cases.last_mut() {
-                Some((labels, prev, _)) if prev.is_empty() => {
-                    labels.push(label);
-                    *prev = stmts;
-                }
-                _ => cases.push((vec![label], stmts, case)),
-            }
-        }
-        let all_labels: Vec<Expr> = cases
-            .iter()
-            .flat_map(|(l, _, _)| l.iter().flatten().cloned())
-            .collect();
-        let matches = |labels: &[Option<Expr>]| -> Expr {
-            labels
-                .iter()
-                .map(|l| match l {
-                    Some(v) => fold::bin(kpl::ir::BinOp::Eq, sw.clone(), v.clone()),
-                    None => all_labels
-                        .iter()
-                        .map(|v| fold::bin(kpl::ir::BinOp::Ne, sw.clone(), v.clone()))
-                        .reduce(|a, b| fold::bin(kpl::ir::BinOp::And, a, b))
-                        .unwrap_or(Expr::Int(1)),
-                })
-                .reduce(|a, b| fold::bin(kpl::ir::BinOp::Or, a, b))
-                .unwrap_or(Expr::Int(0))
-        };
-        // No fallthrough and no inner `break`: an if chain.
-        let simple = cases.iter().enumerate().all(|(i, (_, stmts, _))| {
-            let ends = stmts.last().is_some_and(|s| s.kind() == "break_statement");
-            let inner = stmts[..stmts.len().saturating_sub(1)]
-                .iter()
-                .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false));
-            (ends || i + 1 == cases.len()) && !inner
-        });
-        // Fallthrough, but every `break` ends its case: a flagged chain, no loop.
-        let trailing_breaks_only = cases.iter().all(|(_, stmts, _)| {
-            !stmts[..stmts.len().saturating_sub(1)]
-                .iter()
-                .any(|s| s.kind() == "break_statement" || binds(*s, "break_statement", false))
-        });
-        let r = if simple {
-            let mut chain: Option<Block> = None;
-            // Build from the last case backwards; `default` goes last.
-            let mut order: Vec<usize> = (0..cases.len()).collect();
-            order.sort_by_key(|&i| cases[i].0.contains(&None));
-            let mut blocks = Vec::new();
-            for &i in &order {
-                let (labels, stmts, case) = &cases[i];
-                let body: Vec<Node> = stmts
-                    .iter()
-                    .copied()
-                    .filter(|s| s.kind() != "break_statement")
-                    .collect();
-                let ((), lowered) = self.in_block(|l| {
-                    l.push_scope();
-                    let r = l.stmt_list(&body);
-                    l.pop_scope();
-                    r
-                })?;
-                blocks.push((matches(labels), labels.contains(&None), lowered, self.span(*case)));
-            }
-            for (cond, is_default, lowered, cspan) in blocks.into_iter().rev() {
-                if is_default && lowered.is_empty() {
-                    continue;
-                }
-                let blk = Block {
-                    stmts: lowered,
-                    span: cspan,
-                    braces: true,
-                    top: false,
-                };
-                chain = Some(match chain {
-                    None if is_default => blk,
-                    None => self.made_block(
-                        vec![self.made_stmt(
-                            StmtKind::If {
-                                cond,
-                                then_blk: blk,
-                                else_blk: None,
-                            },
-                            span,
-                        )],
-                        span,
-                    ),
-                    Some(rest) => self.made_block(
-                        vec![self.made_stmt(
-                            StmtKind::If {
-                                cond,
-                                then_blk: blk,
-                                else_blk: Some(rest),
-                            },
-                            span,
-                        )],
-                        span,
-                    ),
-                });
-            }
-            if let Some(b) = chain {
-                self.extend(b.stmts);
-            }
-            Ok(())
-        } else if trailing_breaks_only {
-            // m = 0; if (m || case1) { m = 1; ...; [m = 0 at a break] } if (m || case2) ...
-            // Labels are distinct, so once a case breaks no later label (nor `default`)
-            // can match.
-            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
-            for (labels, body, case) in &cases {
-                let breaks = body.last().is_some_and(|s| s.kind() == "break_statement");
-                let body: Vec<Node> = body
-                    .iter()
-                    .copied()
-                    .filter(|s| s.kind() != "break_statement")
-                    .collect();
-                let cond = fold::bin(kpl::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
-                let ((), mut lowered) = self.in_block(|l| {
-                    l.push_scope();
-                    let r = l.stmt_list(&body);
-                    l.pop_scope();
-                    r
-                })?;
-                let mut inner = vec![self.made_stmt(
-                    StmtKind::Assign {
-                        var: m.clone(),
-                        value: Expr::Int(1),
-                    },
-                    span,
-                )];
-                inner.append(&mut lowered);
-                if breaks {
-                    inner.push(self.made_stmt(
-                        StmtKind::Assign {
-                            var: m.clone(),
-                            value: Expr::Int(0),
-                        },
-                        span,
-                    ));
-                }
-                self.emit(
-                    StmtKind::If {
-                        cond,
-                        then_blk: Block {
-                            stmts: inner,
-                            span: self.span(*case),
-                            braces: true,
-                            top: false,
-                        },
-                        else_blk: None,
-                    },
-                    span,
-                );
-            }
-            Ok(())
-        } else {
-            if binds(body, "continue_statement", false) {
-                return Err(self.unsupported(
-                    n,
-                    "`continue` inside a `switch` whose cases fall through",
-                    "end every case with `break`",
-                ));
-            }
-            // while (1) { if (m || case1) { m = 1; ... } ...; break; }
-            let m = self.mutable_local("_m", Some(Expr::Int(0)), span);
-            self.frame_mut().loops += 1;
-            let mut stmts = Vec::new();
-            for (labels, body, case) in &cases {
-                let cond = fold::bin(kpl::ir::BinOp::Or, Expr::Var(m.clone()), matches(labels));
-                let ((), mut lowered) = self.in_block(|l| {
-                    l.push_scope();
-                    let r = l.stmt_list(body);
-                    l.pop_scope();
-                    r
-                })?;
-                let mut inner = vec![self.made_stmt(
-                    StmtKind::Assign {
-                        var: m.clone(),
-                        value: Expr::Int(1),
-                    },
-                    span,
-                )];
-                inner.append(&mut lowered);
-                stmts.push(self.made_stmt(
-                    StmtKind::If {
-                        cond,
-                        then_blk: Block {
-                            stmts: inner,
-                            span: self.span(*case),
-                            braces: true,
-                            top: false,
-                        },
-                        else_blk: None,
-                    },
-                    span,
-                ));
-            }
-            self.frame_mut().loops -= 1;
-            stmts.push(self.made_stmt(StmtKind::Break, span));
-            let blk = self.made_block(stmts, span);
-            self.emit(
-                StmtKind::While {
-                    cond: Expr::Int(1),
-                    body: blk,
-                },
-                span,
-            );
-            Ok(())
-        };
-        self.pop_scope();
-        r
-    }
-
     fn return_stmt(&mut self, n: Node<'t>) -> R<()> {
         let value = items(n).into_iter().next();
         let span = self.span(n);
@@ -1581,7 +1332,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         };
         let id = self.add_global_var(name, ty, kind);
-        let _ = Binding::Value(Expr::Int(0));
         Ok(Some(LVal::Var(id)))
     }
 }

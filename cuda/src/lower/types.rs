@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use super::{Binding, Lowerer, R};
+use super::{Lowerer, R};
 use crate::program::{declarator_name, last_name, named_children};
-use crate::types::{StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
+use crate::types::{Binding, StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
 use kpl::ir::Expr;
 
 /// A declarator applied to a type.

@@ -28,7 +28,14 @@ pub struct ParseError {
 /// Parses a `.kpl` file into its kernels. Statement ids are assigned in pre-order.
 pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
     let mut pairs = KplParser::parse(Rule::file, src).map_err(from_pest)?;
-    let file = pairs.next().expect("the file rule always produces a pair");
+    let start = Span {
+        start: 0,
+        end: 0,
+        line: 1,
+        col: 1,
+        end_line: 1,
+    };
+    let file = next_pair(&mut pairs, "file", start)?;
     let mut kernels = Vec::new();
     let mut names = HashSet::new();
     for p in file.into_inner() {
@@ -167,10 +174,25 @@ fn err_at(span: Span, message: String) -> ParseError {
     }
 }
 
+/// The next pair of a rule's children, which the grammar guarantees; an internal error at
+/// `at` (the parent's span) rather than a panic if it is missing after all.
+fn next_pair<'a>(
+    pairs: &mut impl Iterator<Item = Pair<'a, Rule>>,
+    what: &str,
+    at: Span,
+) -> Result<Pair<'a, Rule>, ParseError> {
+    pairs.next().ok_or_else(|| internal(at, what))
+}
+
+/// An error for input the grammar accepted but the parser does not expect (a bug).
+fn internal(at: Span, what: &str) -> ParseError {
+    err_at(at, format!("internal error: the parser expected {what} here"))
+}
+
 fn kernel(p: Pair<Rule>) -> Result<Kernel, ParseError> {
     let span = span_of(&p);
     let mut inner = p.into_inner();
-    let name = inner.next().expect("kernel name").as_str().to_string();
+    let name = next_pair(&mut inner, "a kernel name", span)?.as_str().to_string();
     let mut params = Vec::new();
     let mut requires = Vec::new();
     let mut body = None;
@@ -178,23 +200,25 @@ fn kernel(p: Pair<Rule>) -> Result<Kernel, ParseError> {
         match q.as_rule() {
             Rule::params => {
                 for param in q.into_inner() {
-                    params.push(parameter(param));
+                    params.push(parameter(param)?);
                 }
             }
             Rule::requires => {
-                let e = q.into_inner().next().expect("requires expression");
+                let at = span_of(&q);
+                let e = next_pair(&mut q.into_inner(), "an expression", at)?;
                 requires.push(expr(e)?);
             }
             Rule::block => body = Some(block(q)?),
             _ => {}
         }
     }
-    let header_end = body.as_ref().map_or(span.end, |b: &Block| b.span.start);
+    let body = body.ok_or_else(|| internal(span, "a kernel body"))?;
+    let header_end = body.span.start;
     let mut k = Kernel {
         name,
         params,
         requires,
-        body: body.expect("kernel body"),
+        body,
         span: Span {
             end: header_end,
             end_line: span.line,
@@ -205,18 +229,19 @@ fn kernel(p: Pair<Rule>) -> Result<Kernel, ParseError> {
     Ok(k)
 }
 
-fn parameter(p: Pair<Rule>) -> Param {
-    let q = p.into_inner().next().expect("param alternative");
-    match q.as_rule() {
+fn parameter(p: Pair<Rule>) -> Result<Param, ParseError> {
+    let at = span_of(&p);
+    let q = next_pair(&mut p.into_inner(), "a parameter", at)?;
+    Ok(match q.as_rule() {
         Rule::array_param => {
             let mut i = q.into_inner();
-            let space = match i.next().expect("space").as_str() {
+            let space = match next_pair(&mut i, "a memory space", at)?.as_str() {
                 "shared" => Space::Shared,
                 _ => Space::Global,
             };
             Param::Array {
                 space,
-                name: i.next().expect("array name").as_str().to_string(),
+                name: next_pair(&mut i, "an array name", at)?.as_str().to_string(),
             }
         }
         _ => {
@@ -226,10 +251,13 @@ fn parameter(p: Pair<Rule>) -> Param {
                 .find(|p| p.as_rule() == Rule::int_ty)
                 .and_then(|p| IntTy::from_name(p.as_str()))
                 .unwrap_or_default();
-            let name = parts.last().map_or("", |p| p.as_str()).to_string();
-            Param::Scalar { name, ty }
+            let name = parts.last().ok_or_else(|| internal(at, "a parameter name"))?;
+            Param::Scalar {
+                name: name.as_str().to_string(),
+                ty,
+            }
         }
-    }
+    })
 }
 
 fn block(p: Pair<Rule>) -> Result<Block, ParseError> {
@@ -241,12 +269,16 @@ fn block(p: Pair<Rule>) -> Result<Block, ParseError> {
     })
 }
 
-fn ident(p: Option<Pair<Rule>>) -> String {
-    p.expect("identifier").as_str().to_string()
+fn ident<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<String, ParseError> {
+    Ok(next_pair(i, "a name", at)?.as_str().to_string())
 }
 
-fn next_expr<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<Expr, ParseError> {
-    expr(i.next().expect("expression"))
+fn next_expr<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<Expr, ParseError> {
+    expr(next_pair(i, "an expression", at)?)
+}
+
+fn next_block<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<Block, ParseError> {
+    block(next_pair(i, "a block", at)?)
 }
 
 fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
@@ -259,51 +291,54 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
     let kind = match rule {
         Rule::local_stmt => {
             i.next(); // the keyword
-            let var = ident(i.next());
+            let var = ident(&mut i, span)?;
             let init = i.next().map(expr).transpose()?;
             StmtKind::Local { var, init }
         }
         Rule::assign_stmt => StmtKind::Assign {
-            var: ident(i.next()),
-            value: next_expr(&mut i)?,
+            var: ident(&mut i, span)?,
+            value: next_expr(&mut i, span)?,
         },
         Rule::read_stmt => StmtKind::Read {
-            var: ident(i.next()),
-            array: ident(i.next()),
-            index: next_expr(&mut i)?,
+            var: ident(&mut i, span)?,
+            array: ident(&mut i, span)?,
+            index: next_expr(&mut i, span)?,
         },
         Rule::write_stmt => StmtKind::Write {
-            array: ident(i.next()),
-            index: next_expr(&mut i)?,
-            value: next_expr(&mut i)?,
+            array: ident(&mut i, span)?,
+            index: next_expr(&mut i, span)?,
+            value: next_expr(&mut i, span)?,
         },
         Rule::atomic_stmt => {
-            let first = i.next().expect("atomic");
+            let first = next_pair(&mut i, "an atomic operation", span)?;
             let (var, op_pair) = if first.as_rule() == Rule::ident {
-                (Some(first.as_str().to_string()), i.next().expect("atomic op"))
+                (
+                    Some(first.as_str().to_string()),
+                    next_pair(&mut i, "an atomic operation", span)?,
+                )
             } else {
                 (None, first)
             };
             let op = AtomicOp::ALL
                 .into_iter()
                 .find(|o| o.keyword() == op_pair.as_str())
-                .expect("grammar only accepts known atomics");
+                .ok_or_else(|| internal(span_of(&op_pair), "an atomic operation"))?;
             StmtKind::Atomic {
                 var,
                 op,
-                array: ident(i.next()),
-                index: next_expr(&mut i)?,
-                value: next_expr(&mut i)?,
+                array: ident(&mut i, span)?,
+                index: next_expr(&mut i, span)?,
+                value: next_expr(&mut i, span)?,
             }
         }
         Rule::barrier_stmt => StmtKind::Barrier,
         Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
         Rule::if_stmt => {
             i.next();
-            let cond = next_expr(&mut i)?;
-            let then_blk = block(i.next().expect("then block"))?;
+            let cond = next_expr(&mut i, span)?;
+            let then_blk = next_block(&mut i, span)?;
             let else_blk = match i.next() {
-                Some(_kw_else) => Some(block(i.next().expect("else block"))?),
+                Some(_kw_else) => Some(next_block(&mut i, span)?),
                 None => None,
             };
             StmtKind::If {
@@ -315,17 +350,17 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
         Rule::while_stmt => {
             i.next();
             StmtKind::While {
-                cond: next_expr(&mut i)?,
-                body: block(i.next().expect("loop body"))?,
+                cond: next_expr(&mut i, span)?,
+                body: next_block(&mut i, span)?,
             }
         }
         Rule::for_stmt => {
             i.next();
-            let var_pair = i.next().expect("loop variable");
+            let var_pair = next_pair(&mut i, "a loop variable", span)?;
             let var = var_pair.as_str().to_string();
-            let init = next_expr(&mut i)?;
-            let cond = next_expr(&mut i)?;
-            let step_var = i.next().expect("step variable");
+            let init = next_expr(&mut i, span)?;
+            let cond = next_expr(&mut i, span)?;
+            let step_var = next_pair(&mut i, "a step variable", span)?;
             if step_var.as_str() != var {
                 return Err(err_at(
                     span_of(&step_var),
@@ -335,27 +370,29 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
                     ),
                 ));
             }
-            let step = next_expr(&mut i)?;
+            let step = next_expr(&mut i, span)?;
             StmtKind::For {
                 var,
                 init,
                 cond,
                 step,
-                body: block(i.next().expect("loop body"))?,
+                body: next_block(&mut i, span)?,
             }
         }
         Rule::assume_stmt => {
             i.next();
-            StmtKind::Assume(next_expr(&mut i)?)
+            StmtKind::Assume(next_expr(&mut i, span)?)
         }
         Rule::return_stmt => StmtKind::Return,
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
         Rule::havoc_stmt => {
             i.next();
-            StmtKind::Havoc { var: ident(i.next()) }
+            StmtKind::Havoc {
+                var: ident(&mut i, span)?,
+            }
         }
-        r => unreachable!("not a statement rule: {r:?}"),
+        r => return Err(internal(span, &format!("a statement, not {r:?},"))),
     };
     Ok(Stmt::new(StmtId(0), kind, span))
 }
@@ -436,8 +473,9 @@ fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
             }),
         Rule::ident => Ok(Expr::Var(p.as_str().to_string())),
         Rule::builtin => {
+            let at = span_of(&p);
             let mut i = p.into_inner();
-            let name = i.next().expect("builtin name").as_str();
+            let name = next_pair(&mut i, "a builtin name", at)?.as_str();
             let dim = match i.next().map(|d| d.as_str()) {
                 Some("y") => Dim::Y,
                 Some("z") => Dim::Z,
@@ -451,18 +489,14 @@ fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
             }))
         }
         Rule::cast => {
+            let at = span_of(&p);
             let mut i = p.into_inner();
-            let ty = i
-                .next()
-                .and_then(|t| IntTy::from_name(t.as_str()))
-                .unwrap_or_default();
-            match i.next() {
-                Some(e) => Ok(Expr::cast(ty, expr(e)?)),
-                None => Err(err_at(Span::NONE, "a cast without an operand".to_string())),
-            }
+            let ty = next_pair(&mut i, "a type", at)?;
+            let ty = IntTy::from_name(ty.as_str()).ok_or_else(|| internal(at, "a type"))?;
+            Ok(Expr::cast(ty, expr(next_pair(&mut i, "an expression", at)?)?))
         }
         Rule::expr => expr(p),
-        r => unreachable!("not a primary: {r:?}"),
+        r => Err(internal(span_of(&p), &format!("an operand, not {r:?},"))),
     }
 }
 

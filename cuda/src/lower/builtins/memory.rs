@@ -1,0 +1,54 @@
+//! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads; texture and
+//! surface fetches read memory autosync does not model (arbitrary values); surface
+//! writes and dynamic allocation are unsupported.
+
+use super::Call;
+use crate::lower::expr::arbitrary;
+use crate::lower::{Lowerer, R, Value};
+use crate::program::named_children;
+use crate::types::Ty;
+
+fn is_texture_fetch(name: &str) -> bool {
+    name.starts_with("tex1D")
+        || name.starts_with("tex2D")
+        || name.starts_with("tex3D")
+        || name.starts_with("texCubemap")
+        || name == "texfetch"
+        || (name.starts_with("surf") && name.ends_with("read"))
+}
+
+/// Loads, texture and surface fetches, surface writes.
+pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    let (name, n) = (c.name, c.n);
+    if matches!(
+        name,
+        "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv"
+    ) {
+        let Some(a) = c.args.first() else {
+            return Ok(Some(Value::arb(Ty::INT)));
+        };
+        let p = l.rvalue(*a)?;
+        let lv = l.deref_value(p, n)?;
+        return l.read(&lv, n).map(Some);
+    }
+    if is_texture_fetch(name) {
+        l.eval_args(c.args)?;
+        let ty = match c.targs.and_then(|t| named_children(t).into_iter().next()) {
+            Some(t) => l.type_descriptor(t)?,
+            None => Ty::FLOAT,
+        };
+        return Ok(Some(arbitrary(&ty)));
+    }
+    if name.starts_with("surf") && name.ends_with("write") {
+        return Err(l.unsupported(n, "surface writes", "autosync does not model surface memory"));
+    }
+    Ok(None)
+}
+
+/// `malloc` and friends, after the file's own functions.
+pub(super) fn allocation<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    if matches!(c.name, "malloc" | "free" | "cudaMalloc" | "new" | "delete") {
+        return Err(l.unsupported(c.n, "dynamic allocation in device code", ""));
+    }
+    Ok(None)
+}
