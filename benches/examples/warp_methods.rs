@@ -16,7 +16,7 @@ fn main() -> anyhow::Result<()> {
         for f in [
             "benches/realistic/reduce5.cu",
             "benches/realistic/reduce6.cu",
-            "tests/corpus/reduce4Warp.cu",
+            "tests/corpus/sdk/reduce4Warp.cu",
         ] {
             files.push(root.join(f).display().to_string());
         }

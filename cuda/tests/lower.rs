@@ -1,5 +1,7 @@
 //! Lowering of CUDA constructs to KPL: the exact kernel `kpl::print` shows for small
-//! snippets, one construct (family) per test.
+//! snippets, one construct (family) per test, as `insta` snapshots in
+//! `cuda/tests/snapshots/lower__<test>.snap` (`INSTA_UPDATE=always` or `cargo insta
+//! review` to accept a change; review the diff of the `.snap` file).
 
 mod common;
 
@@ -21,30 +23,7 @@ __global__ void k(int *in, int *out, int n) {
     if (x == 0) out[blockIdx.x] = total;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global in[], global out[], n, shared s[], shared total[]) {
-    local x = tid;
-    local y = tid.y;
-    local _t;
-    _t = in[y * n + x];
-    s[y * 17 + x] = _t;
-    if (x == 0 && y == 0) {
-        total[0] = 0;
-    }
-    barrier;
-    local _t_1;
-    _t_1 = s[x * 17 + y];
-    atomic_add(total[0], _t_1);
-    barrier;
-    if (x == 0) {
-        local _t_2;
-        _t_2 = total[0];
-        out[bid] = _t_2;
-    }
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// Floating-point values are not tracked: reads go to `_`, writes store a havocked `_`, float conditions are arbitrary locals.
@@ -60,25 +39,7 @@ fn floats_are_arbitrary() {
     }
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], n) {
-    local _;
-    local i = bid * bdim + tid;
-    _ = a[i];
-    local _c;
-    if (_c) {
-        havoc _;
-        a[i] = _;
-    }
-    for (j = 0; j < n; j = j + 2) {
-        _ = a[i + j];
-        havoc _;
-        a[i + j] = _;
-    }
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// `?:` and `&&` with memory reads become `if`s into fresh locals; comma, compound assignment and `++`/`--` are plain updates; a narrowing signed cast of an unknown value is arbitrary.
@@ -94,45 +55,7 @@ fn ternary_short_circuit_comma_and_updates() {
     b[k] = (unsigned char)(k) + (short)k;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], global b[], n) {
-    local _;
-    local t = tid;
-    local _s;
-    if (t < n) {
-        local _t;
-        _t = a[t];
-        _s = _t;
-    } else {
-        _s = (-1);
-    }
-    local v = _s;
-    local _b = t > 0;
-    if (_b) {
-        local _t_1;
-        _t_1 = a[t - 1];
-        _b = _t_1 > v;
-    }
-    local _s_1;
-    if (_b) {
-        _s_1 = 1;
-    } else {
-        _s_1 = 0;
-    }
-    local w = _s_1;
-    b[t] = v;
-    b[t + n] = w;
-    local k = t;
-    k = k + 2;
-    k = k << 1;
-    k = k + 1;
-    k = k - 1;
-    havoc _;
-    b[k] = _;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// `SharedMemory<T>()` through its conversion operator, a template instantiated explicitly, and `if (blockSize >= 512)` folded away.
@@ -153,30 +76,7 @@ __global__ void k(int *g, unsigned int n) {
 }
 template __global__ void k<256>(int *, unsigned int);
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k<256>(global g[], n, shared __smem[]) {
-    local tid_1 = tid;
-    local _t;
-    _t = g[tid_1];
-    __smem[tid_1] = _t;
-    barrier;
-    if (tid_1 < 128) {
-        local _t_1;
-        _t_1 = __smem[tid_1];
-        local _t_2;
-        _t_2 = __smem[tid_1 + 128];
-        __smem[tid_1] = _t_1 + _t_2;
-    }
-    barrier;
-    if (tid_1 == 0) {
-        local _t_3;
-        _t_3 = __smem[0];
-        g[bid] = _t_3;
-    }
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// A device function with an early return uses a `done` flag; a pointer argument binds to the array it points into.
@@ -196,28 +96,7 @@ __global__ void k(int *out, int n) {
     out[threadIdx.x] = s[63 - threadIdx.x];
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global out[], n, shared s[]) {
-    local clampi_done = 0;
-    local clampi_ret;
-    if (tid > n) {
-        clampi_ret = n;
-        clampi_done = 1;
-    }
-    if (!clampi_done) {
-        clampi_ret = tid;
-        clampi_done = 1;
-    }
-    local i = clampi_ret;
-    s[i] = 7;
-    barrier;
-    local _t;
-    _t = s[63 - tid];
-    out[tid] = _t;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// Vector types take one cell per field; a `uint4` load goes straight into the fields; `(float *)f` addresses the same cells as `float2 *f`.
@@ -234,37 +113,7 @@ fn vector_types_field_slots_and_pointer_casts() {
     ((float *)f)[2 * threadIdx.x + 1] = g.x;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global d[], global f[], n, shared buf[]) {
-    local _;
-    local v_x;
-    local v_y;
-    local v_z;
-    local v_w;
-    v_x = d[tid * 4];
-    v_y = d[tid * 4 + 1];
-    v_z = d[tid * 4 + 2];
-    v_w = d[tid * 4 + 3];
-    v_x = v_x + v_w;
-    _ = f[tid * 2];
-    _ = f[tid * 2 + 1];
-    havoc _;
-    buf[tid * 2] = _;
-    havoc _;
-    buf[tid * 2 + 1] = _;
-    barrier;
-    _ = buf[(tid + 1) % 32 * 2];
-    _ = buf[(tid + 1) % 32 * 2 + 1];
-    d[tid * 4] = v_x;
-    d[tid * 4 + 1] = v_y;
-    d[tid * 4 + 2] = v_z;
-    d[tid * 4 + 3] = v_w;
-    havoc _;
-    f[2 * tid + 1] = _;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// `__requires` over parameters and launch sizes is a precondition, `__assume` an assumption; `__invariant`, `__global_invariant`, `__assert` are ignored.
@@ -281,16 +130,7 @@ __global__ void k(int *a, int *b, int n, int m) {
     a[threadIdx.x] = b[threadIdx.x] + n;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], global b[], n, m) requires (n > 0 && m == 2 * n) && bdim == 64 {
-    assume tid < 64;
-    local _t;
-    _t = b[tid];
-    a[tid] = _t + n;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// A `switch` without fallthrough is an `if` chain; a loop condition that reads memory is evaluated at the top of the body; `do`/`while` loops run the body first.
@@ -314,46 +154,7 @@ fn switch_and_loops_that_read_memory_in_their_condition() {
         a[j] = t;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], n) {
-    local t = tid;
-    local _sw = t % 4;
-    if (_sw == 0) {
-        a[t] = 0;
-    } else {
-        if (_sw == 1 || _sw == 2) {
-            a[t] = 1;
-        } else {
-            a[t] = 2;
-        }
-    }
-    local i = 0;
-    while (1) {
-        local _t;
-        _t = a[i];
-        if (_t >= n) {
-            break;
-        }
-        local _t_1;
-        _t_1 = a[i];
-        if (_t_1 == 0) {
-            break;
-        }
-        i = i + 1;
-    }
-    while (1) {
-        i = i - 1;
-        if (i <= t) {
-            break;
-        }
-    }
-    for (j = n; j > 0; j = j / 2) {
-        a[j] = t;
-    }
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// Distinct pointer parameters are distinct arrays (noted); `__restrict__` ones are not in the note.
@@ -364,18 +165,7 @@ fn distinct_pointer_parameters_and_the_alias_note() {
     c[threadIdx.x] = 1;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], global b[], global c[], global r[]) {
-    local _;
-    _ = b[tid];
-    _ = r[0];
-    havoc _;
-    a[tid] = _;
-    c[tid] = 1;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
     let t = common::translate_text(src).unwrap();
     assert_eq!(t.kernels[0].notes, vec![r#"assuming the pointer parameters `a`, `b`, `c` do not alias each other, as GPUVerify does; pass --alias to drop this assumption (or mark them __restrict__ to state it)"#.to_string()]);
 }
@@ -401,26 +191,7 @@ __global__ void k(int *out, int n) {
     out[threadIdx.x] = s[(threadIdx.x + 1) % 128];
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global out[], n, shared s[]) {
-    local _;
-    local _t;
-    _t = out[tid];
-    havoc _;
-    s[tid] = _;
-    barrier;
-    local _i;
-    _ = s[_i];
-    havoc _;
-    s[_i] = _;
-    warp_barrier;
-    local _t_1;
-    _t_1 = s[(tid + 1) % 128];
-    out[tid] = _t_1;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
     let t = common::translate_text(src).unwrap();
     assert_eq!(t.kernels[0].notes, vec![r#"`helper` is not defined in this file: its result is taken as arbitrary, and it may read and write what its pointer arguments point to"#.to_string()]);
 }
@@ -442,27 +213,7 @@ __global__ void k(Range r, int *out) {
     out[i] = r.hi;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global r_data[], r_lo, r_hi, global out[]) {
-    local i = r_lo + tid;
-    i = i + 1;
-    local p = bid * 32;
-    p = p + tid;
-    for (j = r_lo; j < r_hi; j = j + 1) {
-        local _t;
-        _t = r_data[j];
-        if (_t < 0) {
-            continue;
-        }
-        local _t_1;
-        _t_1 = r_data[j];
-        out[p] = _t_1;
-    }
-    out[i] = r_hi;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
     let t = common::translate_text(src).unwrap();
     assert_eq!(t.kernels[0].notes, Vec::<String>::new());
 }
@@ -481,18 +232,7 @@ fn alias_option_merges_pointer_parameters() {
         ..common::options()
     };
     let t = cuda::translate(&common::cuda_dir().join("a.cu"), src, &opts).unwrap();
-    assert_eq!(
-        kpl::print(&[t.kernels[0].kernel.clone()]),
-        r#"kernel k(global a[], b_base, c_base, global r[]) {
-    local _;
-    _ = a[b_base + tid];
-    _ = r[0];
-    havoc _;
-    a[tid] = _;
-    a[c_base + tid] = 1;
-}
-"#
-    );
+    insta::assert_snapshot!(kpl::print(&[t.kernels[0].kernel.clone()]));
 }
 
 /// Includes, object-like and function-like macros and conditionals; every statement's
@@ -518,21 +258,7 @@ __global__ void k(uint *a) {
 "#;
     let t = common::translate_text(src).unwrap();
     let k = &t.kernels[0].kernel;
-    assert_eq!(
-        kpl::print(std::slice::from_ref(k)),
-        "kernel k(global a[], shared s[]) {
-    local _t;
-    _t = a[bid * 256 + tid];
-    s[tid.y * 16 + tid] = _t;
-    barrier;
-    for (i = 0; i < 16; i = i + 2) {
-        local _t_1;
-        _t_1 = s[i * 16 + tid];
-        a[i] = _t_1;
-    }
-}
-"
-    );
+    insta::assert_snapshot!(kpl::print(std::slice::from_ref(k)));
     let line_text = |s: kpl::Span| &src[s.start..s.end];
     let stmts = k.stmts();
     // The store (line 12), the barrier written as a macro call (line 13), the loop (15).
@@ -560,18 +286,9 @@ __global__ void k(int *a, int n) {
     a[(n) * (i) & (n) - 1] = (T) - 1;
 }
 ";
-    assert_eq!(
-        lower_text(src),
-        // (`&(n)` looks like taking `n`'s address to the syntactic pre-scan, so `n` is
-        // copied to a local: conservative.)
-        "kernel k(global a[], n) {
-    local n_1 = n;
-    local i = tid;
-    a[i + bid * 32] = i - 1;
-    a[n_1 * i & n_1 - 1] = (-1);
-}
-"
-    );
+    // (`&(n)` looks like taking `n`'s address to the syntactic pre-scan, so `n` is
+    // copied to a local: conservative.)
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// `__syncwarp()` and `__syncwarp(0xffffffff)` are warp barriers; a partial or unknown
@@ -586,15 +303,7 @@ fn syncwarp_with_a_full_mask_is_a_warp_barrier() {
     __syncwarp(0x0000ffff);
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[], mask) {
-    a[tid] = 1;
-    warp_barrier;
-    warp_barrier;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// Inline PTX that only computes in registers: inputs evaluated, outputs arbitrary (in
@@ -610,17 +319,7 @@ fn register_only_inline_asm_havocs_its_outputs() {
     a[lane] = 1;
 }
 "#;
-    assert_eq!(
-        lower_text(src),
-        r#"kernel k(global a[]) {
-    local lane = 0;
-    for (i = 0; i < 4; i = i + 1) {
-        havoc lane;
-    }
-    a[lane] = 1;
-}
-"#
-    );
+    insta::assert_snapshot!(lower_text(src));
     for code in [
         "ld.shared.u32 %0, [%1];",
         "st.global.u32 [%0], %1;",

@@ -1,9 +1,0 @@
-//--blockDim=64 --gridDim=4
-//expect: race 8
-// `atomicCAS` returns any value (only atomicAdd of positive amounts is treated as
-// a repetition-free counter; atomicInc wraps at its bound).
-__global__ void queue(unsigned int *count, float *out)
-{
-    unsigned int i = atomicCAS(count, threadIdx.x, threadIdx.x + 1);
-    out[i] = 1.0f;
-}

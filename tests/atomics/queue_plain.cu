@@ -1,9 +1,0 @@
-//--blockDim=64 --gridDim=4
-//expect: race 6 7 8
-// A plain read-modify-write of the counter: races on it, and on the slots.
-__global__ void queue(unsigned int *count, float *out)
-{
-    unsigned int i = count[0];
-    count[0] = i + 1;
-    out[i] = 1.0f;
-}

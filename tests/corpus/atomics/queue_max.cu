@@ -1,0 +1,9 @@
+//--blockDim=64 --gridDim=4
+//expect: race
+// `atomicMax` returns any value (only atomicAdd of positive amounts is treated as
+// a repetition-free counter; atomicInc wraps at its bound).
+__global__ void queue(unsigned int *count, float *out)
+{
+    unsigned int i = atomicMax(count, threadIdx.x);
+    out[i] = 1.0f; //~ race(out)
+}

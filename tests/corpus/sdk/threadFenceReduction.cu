@@ -1,0 +1,57 @@
+//pass
+//--blockDim=128 --gridDim=64
+//expect: race
+//expect-tool: divergence (false alarm: `amLast` is one shared flag written by thread 0 before a barrier, so every thread of the block reads the same value; the verifier reads memory per thread and lets the barriers inside `if (amLast)` diverge)
+//note: the last block (chosen with atomicInc) reads the partial sums that the
+//      other blocks wrote before their __threadfence(); under DESIGN 4 writes of
+//      different blocks are never ordered, so the cross-block accesses race.
+
+__device__ unsigned int retirementCount = 0;
+
+template <unsigned int blockSize>
+__device__ void reduceBlock(volatile float *sdata, float mySum, const unsigned int tid)
+{
+    sdata[tid] = mySum; //~? race(sdata)
+    __syncthreads(); //~? divergence
+    for (unsigned int s = blockSize / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] = mySum = mySum + sdata[tid + s]; //~? race(sdata)
+        __syncthreads(); //~? divergence
+    }
+}
+
+template <unsigned int blockSize>
+__global__ void reduceSinglePass(const float *g_idata, float *g_odata, unsigned int n)
+{
+    __shared__ float sdata[blockSize];
+    __shared__ bool amLast;
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockSize + threadIdx.x;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
+    reduceBlock<blockSize>(sdata, mySum, tid);
+
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0]; //~ race(g_odata)
+
+    if (gridDim.x > 1) {
+        if (tid == 0) {
+            __threadfence();
+            unsigned int ticket = atomicInc(&retirementCount, gridDim.x); //~ race(retirementCount)
+            amLast = (ticket == gridDim.x - 1);
+        }
+        __syncthreads();
+        if (amLast) {
+            int j = tid;
+            float s = 0.0f;
+            while (j < gridDim.x) {
+                s += g_odata[j]; //~ race(g_odata)
+                j += blockSize;
+            }
+            reduceBlock<blockSize>(sdata, s, tid);
+            if (tid == 0) {
+                g_odata[0] = sdata[0]; //~ race(g_odata)
+                retirementCount = 0; //~ race(retirementCount)
+            }
+        }
+    }
+}
+
+template __global__ void reduceSinglePass<128>(const float *, float *, unsigned int);
