@@ -219,6 +219,7 @@ impl Common {
         crate::source::FrontEnd {
             include_dirs: self.include.clone(),
             alias: self.alias,
+            wrap: self.wrap,
         }
     }
 }

@@ -16,7 +16,9 @@ pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
         block_dim: common.block_dim.or(src.block_dim),
         grid_dim: common.grid_dim.or(src.grid_dim),
         params: common.params.iter().cloned().collect(),
-        arith: if common.wrap {
+        // CUDA under `--wrap` is wrapped per C type by the front end (`Expr::Cast`s), on
+        // exact integers; untyped `.kpl` wraps everything at 32 bits unsigned.
+        arith: if common.wrap && src.lang == Lang::Kpl {
             kpl::Arith::Wrap32
         } else {
             kpl::Arith::Unbounded
@@ -317,6 +319,7 @@ fn recheck_splits(
         include_dirs: front.include_dirs.clone(),
         alias: front.alias,
         defines: Vec::new(),
+        wrap: front.wrap,
     };
     let fail = |why: String| -> Vec<(usize, String)> {
         fix.kernels

@@ -48,6 +48,8 @@ pub struct FrontEnd {
     pub include_dirs: Vec<PathBuf>,
     /// `--alias`.
     pub alias: bool,
+    /// `--wrap`: the CUDA front end wraps every integer operation in its C type.
+    pub wrap: bool,
 }
 
 /// A parsed input file.
@@ -101,6 +103,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
                 include_dirs: front.include_dirs.clone(),
                 alias: front.alias,
                 defines: Vec::new(),
+                wrap: front.wrap,
             };
             let t = cuda::translate(path, &text, &opts).map_err(|e| InputError {
                 path: e.file.display().to_string(),

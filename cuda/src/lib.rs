@@ -52,6 +52,9 @@ pub struct Options {
     pub alias: bool,
     /// Extra object-like macros (`-D NAME=VALUE`).
     pub defines: Vec<(String, String)>,
+    /// `--wrap`: every integer operation wraps in its C type (its result converted to
+    /// the type), instead of being assumed not to overflow.
+    pub wrap: bool,
 }
 
 pub mod lower;

@@ -150,6 +150,8 @@ pub struct Program<'t> {
     pub structs: Vec<StructDef<'t>>,
     pub structs_by_name: HashMap<String, Vec<usize>>,
     pub aliases: HashMap<String, AliasDef<'t>>,
+    /// Named enums (`enum Mode {...}`), by name: their `enum_specifier`.
+    pub enums: HashMap<String, Node<'t>>,
     pub globals: HashMap<String, GlobalDef<'t>>,
     /// Enumerators, with their value expression (or `None`: previous + 1) and the
     /// enumerator before them.
@@ -173,6 +175,7 @@ impl<'t> Program<'t> {
             aliases: HashMap::new(),
             globals: HashMap::new(),
             enumerators: HashMap::new(),
+            enums: HashMap::new(),
             instantiations: Vec::new(),
             launches: Vec::new(),
         };
@@ -414,6 +417,9 @@ impl<'t> Program<'t> {
                 }
             }
             "enum_specifier" => {
+                if let (Some(name), Some(_)) = (t.child_by_field_name("name"), t.child_by_field_name("body")) {
+                    self.enums.insert(self.text(name).to_string(), t);
+                }
                 if let Some(body) = t.child_by_field_name("body") {
                     let mut prev: Option<String> = None;
                     for e in named_children(body) {

@@ -14,7 +14,9 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
     Void,
-    /// Integers and `bool` (1 byte, unsigned).
+    /// `bool`: one byte holding 0 or 1; converting to it tests for non-zero.
+    Bool,
+    /// Integers.
     Int {
         bytes: u32,
         signed: bool,
@@ -74,18 +76,28 @@ impl Ty {
         bytes: 4,
         signed: false,
     };
-    pub const BOOL: Ty = Ty::Int {
-        bytes: 1,
-        signed: false,
-    };
+    pub const BOOL: Ty = Ty::Bool;
     pub const FLOAT: Ty = Ty::Float { bytes: 4 };
 
     pub fn ptr(t: Ty) -> Ty {
         Ty::Ptr(Box::new(t))
     }
 
+    /// Integers and `bool`: values the lowering tracks exactly.
     pub fn is_int(&self) -> bool {
-        matches!(self, Ty::Int { .. })
+        matches!(self, Ty::Int { .. } | Ty::Bool)
+    }
+
+    /// The C integer type of a value of this type, for conversions and parameter ranges
+    /// (`bool` is an unsigned byte whose values are 0 and 1).
+    pub fn int_ty(&self) -> Option<kpl::IntTy> {
+        match self {
+            Ty::Int { bytes, signed } if matches!(bytes, 1 | 2 | 4 | 8) => {
+                Some(kpl::IntTy::new((*bytes * 8) as u8, *signed))
+            }
+            Ty::Bool => Some(kpl::IntTy::U8),
+            _ => None,
+        }
     }
 
     pub fn is_ptr(&self) -> bool {
@@ -121,6 +133,7 @@ impl Ty {
     pub fn first_leaf(&self) -> u32 {
         match self {
             Ty::Int { bytes, .. } | Ty::Float { bytes } => *bytes,
+            Ty::Bool => 1,
             Ty::Ptr(_) => 8,
             Ty::Array(t, _) => t.first_leaf(),
             Ty::Struct(s) => s.fields.first().map_or(4, |(_, f)| f.first_leaf()),
@@ -145,6 +158,7 @@ impl Ty {
     pub fn cell_bytes(&self) -> u32 {
         match self {
             Ty::Int { bytes, .. } | Ty::Float { bytes } => (*bytes).max(1),
+            Ty::Bool => 1,
             Ty::Ptr(_) => 8,
             Ty::Array(t, _) => t.cell_bytes(),
             Ty::Struct(s) => s.fields.iter().map(|(_, f)| f.cell_bytes()).max().unwrap_or(1),
@@ -178,7 +192,7 @@ impl Ty {
 
     /// Whether values of this type are integers the lowering tracks exactly.
     pub fn is_tracked_int(&self) -> bool {
-        matches!(self, Ty::Int { .. })
+        self.is_int()
     }
 }
 
@@ -186,6 +200,7 @@ impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Ty::Void => write!(f, "void"),
+            Ty::Bool => write!(f, "bool"),
             Ty::Int {
                 bytes: 1,
                 signed: false,

@@ -431,7 +431,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     ) -> R<()> {
         let v = self.convert(v, &ty, n)?;
         match (&v.v, &ty) {
-            (V::Int(e), Ty::Int { .. }) if !assigned && self.stable(e) => {
+            (V::Int(e), Ty::Int { .. } | Ty::Bool) if !assigned && self.stable(e) => {
                 self.add_var(name, ty, VarKind::Fixed(e.clone()));
             }
             (V::Ptr(p), Ty::Ptr(_)) if !assigned && self.stable(&p.off) => {

@@ -248,7 +248,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     );
                 }
                 Ok(match ty {
-                    Ty::Int { .. } if int => Value::int(Expr::Var(var), ty.clone()),
+                    Ty::Int { .. } | Ty::Bool if int => Value::int(Expr::Var(var), ty.clone()),
                     Ty::Ptr(_) => Value {
                         v: V::Ptr(Ptr {
                             target: Target::Unknown,
@@ -422,28 +422,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
             (x, Ty::Opaque(name)) if name == "auto" => Value { v: x, ty: from },
-            (V::Int(e), Ty::Int { bytes, signed }) => {
-                let from_bytes = match from {
-                    Ty::Int { bytes, .. } => bytes,
-                    _ => 8,
-                };
-                if *bytes == 1 && !*signed && to == &Ty::BOOL && from != Ty::BOOL {
-                    Value::int(boolean(e), to.clone())
-                } else if *bytes < from_bytes && *bytes < 4 {
-                    let max = 1i64 << (8 * bytes);
-                    match fold::int(&e) {
-                        Some(c) if (0..max / 2).contains(&c) || (!*signed && (0..max).contains(&c)) => {
-                            Value::int(e, to.clone())
-                        }
-                        _ if !*signed => {
-                            Value::int(fold::bin(BinOp::BitAnd, e, Expr::Int(max - 1)), to.clone())
-                        }
-                        _ => Value::arb(to.clone()),
-                    }
-                } else {
-                    Value::int(e, to.clone())
-                }
-            }
+            (V::Int(e), Ty::Bool) if from == Ty::Bool => Value::int(e, Ty::Bool),
+            (V::Int(e), Ty::Bool) => Value::int(boolean(e), Ty::Bool),
+            (V::Int(e), Ty::Int { .. }) => Value::int(convert_int(e, &from, to), to.clone()),
             (V::Int(e), Ty::Ptr(_)) => Value {
                 v: V::Ptr(Ptr {
                     target: if fold::int(&e) == Some(0) {
@@ -623,7 +604,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     .child_by_field_name("argument")
                     .ok_or_else(|| self.unsupported(n, "expression", ""))?;
                 let v = self.rvalue(arg)?;
-                Ref::V(unary(op, v))
+                Ref::V(unary(op, v, self.opts.wrap))
             }
             "binary_expression" | "cast_expression" if self.has_mistaken_cast(n) => Ref::V(self.reparse(n)?),
             "binary_expression" => Ref::V(self.binary_expr(n)?),
@@ -911,6 +892,11 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// The value of an enumerator.
+    /// The value of the enumerator `name`, when the front end can evaluate it.
+    pub fn enumerator_value(&mut self, name: &str) -> Option<i64> {
+        self.enumerator(name, 0)
+    }
+
     fn enumerator(&mut self, name: &str, depth: usize) -> Option<i64> {
         let (value, prev) = self.prog.enumerators.get(name).cloned()?;
         if depth > 64 {
@@ -1119,7 +1105,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         {
             let to = self.named_type_of_text(self.text(inner))?;
             let v = self.rvalue(r)?;
-            let v = unary(op, v);
+            let v = unary(op, v, self.opts.wrap);
             return self.convert(v, &to, n);
         }
         if op == "&&" || op == "||" {
@@ -1261,9 +1247,40 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             arith_type(&a.ty, &b.ty, op)
         };
-        match (a.v, b.v, binop(op)) {
-            (V::Int(x), V::Int(y), Some(bop)) if ty.is_int() => Value::int(fold::bin(bop, x, y), ty),
-            _ => Value::arb(ty),
+        let (Some(bop), true) = (binop(op), ty.is_int()) else {
+            return Value::arb(ty);
+        };
+        let (at, bt) = (a.ty.clone(), b.ty.clone());
+        let (V::Int(x), V::Int(y)) = (a.v, b.v) else {
+            return Value::arb(ty);
+        };
+        // The operands in the type the operation is done in: exactly where their value
+        // in that type matters (comparisons, division, right shifts, bitwise operators),
+        // or everywhere under `--wrap`. `+`, `-`, `*` and `<<` compute on mathematical
+        // integers (assumed not to overflow), which agrees with C modulo 2^width.
+        let operand_ty = if op == "<<" || op == ">>" {
+            vec![promoted(&at), promoted(&bt)]
+        } else if matches!(op, "&&" | "||") {
+            vec![Ty::BOOL, Ty::BOOL]
+        } else {
+            let c = common_type(&at, &bt);
+            vec![c.clone(), c]
+        };
+        let exact = self.opts.wrap || !matches!(op, "+" | "-" | "*" | "<<");
+        let (x, y) = if exact && !matches!(op, "&&" | "||") {
+            (
+                convert_int(x, &at, &operand_ty[0]),
+                convert_int(y, &bt, &operand_ty[1]),
+            )
+        } else {
+            (x, y)
+        };
+        let r = fold::bin(bop, x, y);
+        if self.opts.wrap && !cmp && !matches!(op, "&&" | "||") {
+            let rt = ty.clone();
+            Value::int(wrap_int(r, &rt), ty)
+        } else {
+            Value::int(r, ty)
         }
     }
 
@@ -1636,35 +1653,93 @@ fn binop(op: &str) -> Option<BinOp> {
     })
 }
 
-/// The type of `a op b` for arithmetic operators (C's usual conversions, simplified).
+/// The type of `a op b` for arithmetic operators: C's usual arithmetic conversions
+/// (floating point wins; integers are promoted, then brought to a common type); for
+/// shifts, the promoted left operand.
 fn arith_type(a: &Ty, b: &Ty, op: &str) -> Ty {
     match (a, b) {
         (Ty::Float { bytes: x }, Ty::Float { bytes: y }) => Ty::Float { bytes: (*x).max(*y) },
         (Ty::Float { .. }, _) => a.clone(),
         (_, Ty::Float { .. }) if op != "<<" && op != ">>" => b.clone(),
-        (Ty::Int { bytes: x, signed: s }, Ty::Int { bytes: y, signed: t }) => {
-            if op == "<<" || op == ">>" {
-                return Ty::Int {
-                    bytes: (*x).max(4),
-                    signed: *s,
-                };
-            }
-            Ty::Int {
-                bytes: (*x).max(*y).max(4),
-                signed: *s && *t,
-            }
-        }
-        (Ty::Int { .. }, _) => a.clone(),
-        (_, Ty::Int { .. }) => b.clone(),
+        _ if a.is_int() && (op == "<<" || op == ">>") => promoted(a),
+        _ if a.is_int() && b.is_int() => common_type(a, b),
+        _ if a.is_int() => promoted(a),
+        _ if b.is_int() => promoted(b),
         _ => Ty::Opaque("?".into()),
     }
 }
 
-fn unary(op: &str, v: Value) -> Value {
-    let ty = v.ty.clone();
+/// C's integer promotion: `bool`, `char` and `short` become `int`.
+pub(super) fn promoted(t: &Ty) -> Ty {
+    match t {
+        Ty::Bool => Ty::INT,
+        Ty::Int { bytes, .. } if *bytes < 4 => Ty::INT,
+        _ => t.clone(),
+    }
+}
+
+/// The common type of two integer operands (C's usual arithmetic conversions).
+pub(super) fn common_type(a: &Ty, b: &Ty) -> Ty {
+    let (Ty::Int { bytes: x, signed: s }, Ty::Int { bytes: y, signed: t }) = (promoted(a), promoted(b)) else {
+        return promoted(a);
+    };
+    if s == t {
+        return Ty::Int { bytes: x.max(y), signed: s };
+    }
+    let (ubytes, sbytes) = if s { (y, x) } else { (x, y) };
+    if ubytes >= sbytes {
+        // The unsigned type's rank is at least the signed one's.
+        Ty::Int {
+            bytes: ubytes,
+            signed: false,
+        }
+    } else {
+        // The signed type is wider, so it holds every value of the unsigned one.
+        Ty::Int {
+            bytes: sbytes,
+            signed: true,
+        }
+    }
+}
+
+/// `e`, a value of type `from`, converted to the integer type `to`: the identity when
+/// every value of `from` is one of `to`, else an exact conversion ([`Expr::Cast`]).
+pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
+    let Some(t) = to.int_ty() else {
+        return e;
+    };
+    if *to == Ty::Bool {
+        return boolean(e);
+    }
+    let fits = match from {
+        Ty::Bool => true,
+        _ => from.int_ty().is_some_and(|f| f.fits_in(t)),
+    };
+    if fits {
+        return e;
+    }
+    match fold::int(&e) {
+        Some(c) => i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int),
+        None => Expr::cast(t, e),
+    }
+}
+
+/// The result `e` of an operation done in type `ty`, wrapped into it (`--wrap`).
+fn wrap_int(e: Expr, ty: &Ty) -> Expr {
+    match (ty.int_ty(), fold::int(&e)) {
+        (Some(t), Some(c)) => i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int),
+        (Some(t), None) => Expr::cast(t, e),
+        (None, _) => e,
+    }
+}
+
+fn unary(op: &str, v: Value, wrap: bool) -> Value {
+    let ty = if v.ty.is_int() { promoted(&v.ty) } else { v.ty.clone() };
+    let from = v.ty.clone();
+    let wrapped = |e: Expr| if wrap { wrap_int(e, &ty) } else { e };
     match (op, v.v) {
-        ("-", V::Int(e)) => Value::int(fold::un(UnOp::Neg, e), ty),
-        ("~", V::Int(e)) => Value::int(fold::un(UnOp::BitNot, e), ty),
+        ("-", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::Neg, convert_int(e, &from, &ty))), ty),
+        ("~", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::BitNot, convert_int(e, &from, &ty))), ty),
         ("!", V::Int(e)) => Value::int(fold::not(e), Ty::BOOL),
         ("+", x) => Value { v: x, ty },
         ("!", V::Ptr(p)) if p.target == Target::Null => Value::int(Expr::Int(1), Ty::BOOL),

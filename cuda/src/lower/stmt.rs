@@ -21,7 +21,7 @@ use super::fold;
 use super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{FuncDef, Program, declarator_name, named_children};
 use crate::types::Ty;
-use kpl::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
+use kpl::ir::{BinOp, Block, Expr, Param, Place, Stmt, StmtKind};
 
 /// Named children that are not comments.
 pub(super) fn items(n: Node) -> Vec<Node> {
@@ -879,7 +879,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let id = self.new_var(name, &vty, span)?;
                 self.write(&LVal::Var(id), v, d)
             }
-            Ty::Int { .. } => {
+            Ty::Int { .. } | Ty::Bool => {
                 let assigned = self.frame().assigned.contains(name);
                 let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
                 let memory_read = plain.is_some_and(|i| {
@@ -1053,7 +1053,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     fn var_kind(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> VarKind {
         match ty {
-            Ty::Int { .. } => VarKind::Int(self.mutable_local(name, None, span)),
+            Ty::Int { .. } | Ty::Bool => VarKind::Int(self.mutable_local(name, None, span)),
             Ty::Ptr(p) => {
                 let l = self.mutable_local(name, None, span);
                 VarKind::Ptr {
@@ -1183,7 +1183,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                         unit,
                     }
                 }
-                Ty::Int { .. } => self.int_param(&name, assigned, span, &mut copies),
+                Ty::Int { .. } | Ty::Bool => {
+                    let range = match p.child_by_field_name("type").and_then(|t| self.enum_of(t)) {
+                        Some(e) => self.enum_range(e),
+                        None => None,
+                    };
+                    self.int_param(&name, &ty, range, assigned, span, &mut copies)
+                }
                 Ty::Struct(_) => self.struct_param(&name, &ty, assigned, span, &mut copies),
                 Ty::Texture => VarKind::Texture,
                 _ => VarKind::Arb,
@@ -1199,17 +1205,34 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(())
     }
 
-    /// An integer kernel parameter: a scalar parameter of the KPL kernel, read through a
-    /// local copy when the kernel assigns it (KPL parameters are read-only).
+    /// An integer kernel parameter: a scalar parameter of the KPL kernel of its C type
+    /// (one value per launch, anywhere in the type, or in `range`: a `bool`'s 0 and 1, an
+    /// unscoped enum's values), read through a local copy when the kernel assigns it
+    /// (KPL parameters are read-only).
     fn int_param(
         &mut self,
         name: &str,
+        ty: &Ty,
+        range: Option<(i64, i64)>,
         assigned: bool,
         span: kpl::ir::Span,
         copies: &mut Vec<Stmt>,
     ) -> VarKind {
         let kpl = self.fresh(name);
-        self.params.push(Param::scalar(kpl.clone()));
+        let int_ty = ty.int_ty().unwrap_or_default();
+        let range = if *ty == Ty::Bool { Some((0, 1)) } else { range };
+        if let Some((lo, hi)) = range {
+            let v = Expr::Var(kpl.clone());
+            self.requires.push(Expr::bin(
+                BinOp::And,
+                Expr::bin(BinOp::Le, Expr::Int(lo), v.clone()),
+                Expr::bin(BinOp::Le, v, Expr::Int(hi)),
+            ));
+        }
+        self.params.push(Param::Scalar {
+            name: kpl.clone(),
+            ty: int_ty,
+        });
         if !assigned {
             return VarKind::Int(kpl);
         }
@@ -1242,7 +1265,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         for (f, fty) in &s.fields {
             let fname = format!("{name}_{f}");
             let kind = match fty {
-                Ty::Int { .. } => self.int_param(&fname, assigned, span, copies),
+                Ty::Int { .. } | Ty::Bool => self.int_param(&fname, fty, None, assigned, span, copies),
                 Ty::Ptr(p) => {
                     let a = self.array(
                         ArrayKey::Param(fname.clone()),
@@ -1308,7 +1331,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         let kind = match (space, &ty) {
             (_, Ty::Texture) => VarKind::Texture,
-            (None, Ty::Int { .. }) if quals.constant_value => match init.and_then(|i| self.const_eval(i)) {
+            (None, Ty::Int { .. } | Ty::Bool) if quals.constant_value => match init.and_then(|i| self.const_eval(i)) {
                 Some(k) => VarKind::Fixed(Expr::Int(k)),
                 None => VarKind::Arb,
             },

@@ -192,7 +192,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                 }
             },
-            "enum_specifier" => Ok(Ty::INT),
+            "enum_specifier" => self.enum_type(n),
             "union_specifier" => Ok(Ty::Opaque("union".into())),
             "placeholder_type_specifier" | "auto" => Ok(Ty::Opaque("auto".into())),
             "type_descriptor" => self.type_descriptor(n),
@@ -236,7 +236,77 @@ impl<'p, 't> Lowerer<'p, 't> {
         if self.prog.structs_by_name.contains_key(name) {
             return self.struct_type(name, None);
         }
+        if let Some(&e) = self.prog.enums.get(name) {
+            return self.enum_type(e);
+        }
         Ok(Ty::Opaque(name.to_string()))
+    }
+
+    /// The type an enum's values have: its fixed underlying type (`enum E : short`), else
+    /// `int` (the range of an unscoped enum is narrower: see [`Lowerer::enum_range`]).
+    fn enum_type(&mut self, n: Node<'t>) -> R<Ty> {
+        match n.child_by_field_name("base") {
+            Some(base) => self.base_type(base),
+            None => Ok(Ty::INT),
+        }
+    }
+
+    /// The `enum_specifier` a type specifier names, through typedefs.
+    pub fn enum_of(&self, t: Node<'t>) -> Option<Node<'t>> {
+        let mut t = t;
+        for _ in 0..16 {
+            match t.kind() {
+                "enum_specifier" if t.child_by_field_name("body").is_some() => return Some(t),
+                "enum_specifier" => {
+                    let name = t.child_by_field_name("name")?;
+                    return self.prog.enums.get(self.text(name)).copied();
+                }
+                "type_identifier" => {
+                    let name = self.text(t);
+                    if let Some(&e) = self.prog.enums.get(name) {
+                        return Some(e);
+                    }
+                    let alias = self.prog.aliases.get(name)?;
+                    if alias.declarator.is_some() {
+                        return None;
+                    }
+                    t = alias.ty;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The values a variable of an enum type may hold (C++ [dcl.enum]): for an enum
+    /// without a fixed underlying type, the smallest two's complement (or, when no
+    /// enumerator is negative, unsigned) bit-field holding every enumerator; `None`
+    /// (the underlying type's range) for scoped enums, fixed underlying types, and
+    /// enumerators the front end cannot evaluate.
+    pub fn enum_range(&mut self, e: Node<'t>) -> Option<(i64, i64)> {
+        let scoped = (0..e.child_count())
+            .filter_map(|i| e.child(i))
+            .any(|c| matches!(c.kind(), "class" | "struct"));
+        if scoped || e.child_by_field_name("base").is_some() {
+            return None;
+        }
+        let body = e.child_by_field_name("body")?;
+        let mut values = Vec::new();
+        for en in named_children(body).into_iter().filter(|c| c.kind() == "enumerator") {
+            let name = en.child_by_field_name("name")?;
+            let name = self.text(name).to_string();
+            values.push(self.enumerator_value(&name)?);
+        }
+        let (lo, hi) = (values.iter().copied().min()?, values.iter().copied().max()?);
+        let bits_for = |v: i64| 64 - v.leading_zeros();
+        Some(if lo >= 0 {
+            let m = bits_for(hi).max(1);
+            (0, ((1i128 << m) - 1) as i64)
+        } else {
+            // Bits for the magnitude, plus a sign bit.
+            let m = bits_for(hi.max(-(lo + 1)));
+            (-(1i64 << m), (1i64 << m) - 1)
+        })
     }
 
     /// A struct type, instantiating a template (or picking a specialization).

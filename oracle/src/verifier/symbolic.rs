@@ -164,7 +164,11 @@ pub struct Summary {
 
 impl Summary {
     pub fn builder(&self) -> Builder {
-        Builder { arith: self.arith }
+        Builder {
+            arith: self.arith,
+            block_dim: self.block_dim,
+            grid_dim: self.grid_dim,
+        }
     }
 
     pub fn atom_class(&self, id: AtomId) -> Class {
@@ -191,12 +195,16 @@ impl Summary {
 
 /// Runs the symbolic execution of `kernel` under `opts`.
 pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
-    let b = Builder { arith: opts.arith };
     let pins = pinned(kernel);
     let block_dim: [Option<i64>; 3] =
         std::array::from_fn(|d| opts.block_dim.map(|g| g[d] as i64).or(pins.block_dim[d]));
     let grid_dim: [Option<i64>; 3] =
         std::array::from_fn(|d| opts.grid_dim.map(|g| g[d] as i64).or(pins.grid_dim[d]));
+    let b = Builder {
+        arith: opts.arith,
+        block_dim,
+        grid_dim,
+    };
     let mut params = Vec::new();
     let mut param_types = Vec::new();
     let mut fixed_params = Vec::new();

@@ -126,9 +126,26 @@ impl Term {
 #[derive(Clone, Copy, Debug)]
 pub struct Builder {
     pub arith: Arith,
+    /// The launch sizes the options give, per dimension (for [`Builder::range`]).
+    pub block_dim: [Option<i64>; 3],
+    pub grid_dim: [Option<i64>; 3],
 }
 
+/// Threads along one dimension of a launch (`gridDim × blockDim`) are assumed to be at
+/// most this many, so that `blockIdx.x * blockDim.x + threadIdx.x` fits an `int` (see
+/// the deviations in `verifier/mod.rs`).
+pub const MAX_GRID_THREADS: i128 = 1 << 31;
+
 impl Builder {
+    /// A builder for a symbolic launch.
+    pub fn new(arith: Arith) -> Builder {
+        Builder {
+            arith,
+            block_dim: [None; 3],
+            grid_dim: [None; 3],
+        }
+    }
+
     pub fn int(&self, v: i64) -> T {
         Rc::new(Term::Const(self.arith.norm(v)))
     }
@@ -311,9 +328,18 @@ impl Builder {
         }
         let r = |x: &T| self.range_at(x, depth - 1);
         let limit = |d: &kpl::Dim, xy: i128, z: i128| if *d == kpl::Dim::Z { z } else { xy };
+        if let Some(d) = self.global_index_dim(t) {
+            let concrete = self.block_dim[d.index()].zip(self.grid_dim[d.index()]);
+            if concrete.is_none_or(|(b, g)| i128::from(b) * i128::from(g) <= MAX_GRID_THREADS) {
+                return Some((0, MAX_GRID_THREADS - 1));
+            }
+        }
         match &**t {
             Term::Const(v) => Some((i128::from(*v), i128::from(*v))),
-            Term::Builtin(Builtin::Tid(d)) => Some((0, limit(d, 1023, 63))),
+            Term::Builtin(Builtin::Tid(d)) => match self.block_dim[d.index()] {
+                Some(b) => Some((0, i128::from(b) - 1)),
+                None => Some((0, limit(d, 1023, 63))),
+            },
             Term::Builtin(Builtin::Bdim(d)) => Some((1, limit(d, 1024, 64))),
             Term::Builtin(Builtin::Bid(d)) => {
                 Some((0, if *d == kpl::Dim::X { (1 << 31) - 2 } else { 65534 }))
@@ -371,6 +397,39 @@ impl Builder {
                     (Some(p), None) | (None, Some(p)) => Some((0, p)),
                     _ => None,
                 }
+            }
+            _ => None,
+        }
+    }
+
+    /// The dimension `d` when `t` is `blockIdx.d * blockDim.d` or that plus
+    /// `threadIdx.d` (in any order): a thread's index in the grid along `d`, below
+    /// `gridDim.d * blockDim.d`.
+    fn global_index_dim(&self, t: &T) -> Option<kpl::Dim> {
+        let is_bdim = |x: &T, d: kpl::Dim| match &**x {
+            Term::Builtin(Builtin::Bdim(e)) => *e == d,
+            Term::Const(c) => self.block_dim[d.index()] == Some(*c),
+            _ => false,
+        };
+        let product = |x: &T| match &**x {
+            Term::Bin(BinOp::Mul, p, q) => match (&**p, &**q) {
+                (Term::Builtin(Builtin::Bid(d)), _) if is_bdim(q, *d) => Some(*d),
+                (_, Term::Builtin(Builtin::Bid(d))) if is_bdim(p, *d) => Some(*d),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(d) = product(t) {
+            return Some(d);
+        }
+        let Term::Bin(BinOp::Add, p, q) = &**t else {
+            return None;
+        };
+        match (product(p), &**q, product(q), &**p) {
+            (Some(d), Term::Builtin(Builtin::Tid(e)), ..) | (_, _, Some(d), Term::Builtin(Builtin::Tid(e)))
+                if d == *e =>
+            {
+                Some(d)
             }
             _ => None,
         }
@@ -653,15 +712,13 @@ mod tests {
 
     #[test]
     fn folding_and_neutral_elements() {
-        let b = Builder {
-            arith: Arith::Unbounded,
-        };
+        let b = Builder::new(Arith::Unbounded);
         let x = b.leaf(Term::Param(0, IntTy::U32));
         assert_eq!(b.bin(BinOp::Add, x.clone(), b.int(0)), x);
         assert_eq!(b.bin(BinOp::Div, b.int(-7), b.int(2)).as_const(), Some(-3));
         assert!(b.and(b.tt(), b.bin(BinOp::Lt, x.clone(), b.int(3))).is_bool());
         assert_eq!(b.ite(b.tt(), x.clone(), b.int(4)), x);
-        let w = Builder { arith: Arith::Wrap32 };
+        let w = Builder::new(Arith::Wrap32);
         assert_eq!(
             w.bin(BinOp::Sub, w.int(0), w.int(1)).as_const(),
             Some(0xFFFF_FFFF)
@@ -670,9 +727,7 @@ mod tests {
 
     #[test]
     fn tables_absorb_constants() {
-        let b = Builder {
-            arith: Arith::Unbounded,
-        };
+        let b = Builder::new(Arith::Unbounded);
         let k = b.leaf(Term::Iter(0));
         let s = b.table(k, [8, 4, 2, 1, 0].map(|v| b.int(v)).to_vec(), b.int(0));
         let m = b.bin(BinOp::Sub, s, b.int(1));
@@ -688,9 +743,7 @@ mod tests {
 
     #[test]
     fn linear_decomposition() {
-        let b = Builder {
-            arith: Arith::Unbounded,
-        };
+        let b = Builder::new(Arith::Unbounded);
         let x = b.leaf(Term::Atom(3, vec![]));
         let n = b.leaf(Term::Param(0, IntTy::U32));
         let t = b.bin(BinOp::Add, b.bin(BinOp::Add, x.clone(), n.clone()), b.int(2));
