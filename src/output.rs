@@ -8,8 +8,7 @@ use kpl::{Kernel, Stmt, StmtId, StmtKind};
 use oracle::{Divergence, Race, ThreadId, Witness};
 use serde_json::{Value, json};
 
-use crate::run::{Explained, FileFix, FixStatus, KernelCheck, Verdict};
-use crate::source::Source;
+use driver::{Explained, FileFix, FixStatus, KernelCheck, Source, Verdict};
 
 fn cs_file(src: &Source) -> SimpleFile<String, &str> {
     SimpleFile::new(src.path.display().to_string(), src.text.as_str())
@@ -586,7 +585,7 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
 
 /// Barriers the cheapest placement does without: a warning each (without `--strip`), or
 /// what moved (with it).
-fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+fn redundancy_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Result<()> {
     let Some(optimal) = k.optimal_cost else {
         return Ok(());
     };
@@ -640,7 +639,7 @@ fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::
 }
 
 /// `fix --explain`: one note per inserted barrier.
-fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+fn explain_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Result<()> {
     for i in &k.inserted {
         let Some(e) = &i.why else {
             writeln!(
@@ -662,7 +661,7 @@ fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io:
             writeln!(
                 out,
                 "        - {}, {}",
-                crate::run::races_phrase(std::slice::from_ref(f)),
+                driver::races_phrase(std::slice::from_ref(f)),
                 f.how
             )?;
         }

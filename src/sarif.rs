@@ -11,8 +11,8 @@ use serde_sarif::sarif::{
 };
 
 use crate::output::{race_sentence, remedy};
-use crate::run::{KernelCheck, Verdict};
-use crate::source::{InputError, Source};
+use driver::source::InputError;
+use driver::{KernelCheck, Source, Verdict};
 
 /// The rules, in the order of `tool.driver.rules` (a result's `ruleIndex`).
 const RULES: [(&str, &str, &str); 4] = [

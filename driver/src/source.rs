@@ -41,7 +41,7 @@ impl Lang {
     }
 }
 
-/// What the CUDA front end needs from the command line.
+/// What the CUDA front end needs from the command line (`-I`, `--alias`).
 #[derive(Clone, Debug, Default)]
 pub struct FrontEnd {
     /// `-I DIR`.
@@ -77,6 +77,8 @@ pub struct InputError {
     pub message: String,
 }
 
+/// Loads a file: the front end its extension names, then the launch configuration of its
+/// header comment. Errors are the file's (exit 2).
 pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     let Some(lang) = Lang::of(path) else {
         bail!(
@@ -97,11 +99,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
             (ks, notes)
         }
         Lang::Cuda => {
-            let opts = cuda::Options {
-                include_dirs: front.include_dirs.clone(),
-                alias: front.alias,
-                defines: Vec::new(),
-            };
+            let opts = crate::cuda_options(front);
             let t = cuda::translate(path, &text, &opts).map_err(|e| InputError {
                 path: e.file.display().to_string(),
                 line: e.line,
