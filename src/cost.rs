@@ -48,6 +48,10 @@ fn cost_file(args: &CostArgs, input: &inputs::Input, color: bool) -> FileOutput 
             loop_cost: args.loop_cost,
             cond_cost: args.cond_cost,
         };
+        // A kernel the front end could not lower has no costs: the file is an error.
+        if let Some((_, f)) = driver::selected_failed(&settings, &src).first() {
+            anyhow::bail!("kernel `{}`: {}", f.name, f.error);
+        }
         let ks = driver::cost::compare_file(&settings, paper, args.table.as_deref(), &src)?;
         Ok((src, ks))
     })();

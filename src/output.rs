@@ -299,7 +299,7 @@ const NO_KERNELS: &str = "no kernel here (no `__global__` function in this file 
 pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
-    if src.kernels.is_empty() {
+    if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
     }
     for k in results {
@@ -318,6 +318,11 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
             ),
             Verdict::Unsupported | Verdict::Timeout => k.error.clone().unwrap_or_default(),
         };
+        // A front-end error's help goes on its own line, after the verdict.
+        let (detail, help) = match detail.split_once('\n') {
+            Some((d, h)) => (d.to_string(), Some(h.to_string())),
+            None => (detail, None),
+        };
         writeln!(
             out,
             "{}: kernel `{}`: {} ({detail}) [{:.1} ms]",
@@ -326,6 +331,9 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
             k.verdict.word(),
             k.time_ms
         )?;
+        if let Some(h) = help {
+            writeln!(out, "{h}")?;
+        }
         for n in &k.report.notes {
             writeln!(out, "  note: {n}")?;
         }
@@ -470,7 +478,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
 pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: bool) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
-    if src.kernels.is_empty() {
+    if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
     }
     for k in &fix.kernels {

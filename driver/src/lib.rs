@@ -21,8 +21,10 @@ pub mod source;
 pub use cost::ModelChoice;
 pub use run::explain::{Explained, ExplainedRace, ExplainedRejection, races_phrase};
 pub use run::fix::{EditInfo, FileFix, FixStatus, Inserted, KernelFix, fix, fix_file};
-pub use run::{KernelCheck, Verdict, check_file, check_kernel, check_options, make_oracle, selected};
-pub use source::{FrontEnd, Lang, Source};
+pub use run::{
+    KernelCheck, Verdict, check_file, check_kernel, check_options, make_oracle, selected, selected_failed,
+};
+pub use source::{FailedKernel, FrontEnd, Lang, Source};
 
 /// The verifier used as oracle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -198,6 +198,14 @@ pub fn fix_file(
             fix = assemble(src, kernels, &all_edits);
         }
     }
+    // Kernels the front end could not lower are `unsupported`: the others are fixed, but
+    // the file is not complete, so it is not written.
+    fix.kernels = super::interleave(fix.kernels, &super::selected_failed(settings, src), |f| {
+        let mut k = initial_report_of(&f.name);
+        k.status = FixStatus::Unsupported;
+        k.reason = Some(f.error.to_string());
+        k
+    });
     Ok(fix)
 }
 
@@ -218,7 +226,7 @@ fn recheck_splits(
             .map(|(i, _)| (i, why.clone()))
             .collect()
     };
-    let t = match cuda::translate(&src.path, &fix.fixed_text, &opts) {
+    let t = match cuda::translate_each(&src.path, &fix.fixed_text, &opts) {
         Ok(t) => t,
         Err(e) => {
             return Ok(fail(format!(
@@ -428,6 +436,29 @@ fn fix_kernel(
     Ok((fix, edits))
 }
 
+/// An empty report about kernel `name`.
+fn initial_report_of(name: &str) -> KernelFix {
+    KernelFix {
+        notes: Vec::new(),
+        name: name.to_string(),
+        status: FixStatus::Unchanged,
+        inserted: Vec::new(),
+        removed: Vec::new(),
+        barriers: 0,
+        cost: 0.0,
+        original_cost: 0.0,
+        stats: Stats::default(),
+        reason: None,
+        races: Report::default(),
+        split: Vec::new(),
+        optimal_cost: None,
+        redundant: Vec::new(),
+        optimal_instead: Vec::new(),
+        partial: Vec::new(),
+        warp_barriers: false,
+    }
+}
+
 /// The report before synthesis: the kernel as it is, unchanged.
 fn initial_report(
     src: &Source,
@@ -442,22 +473,11 @@ fn initial_report(
     }
     KernelFix {
         notes: src.notes_of(&k.name).to_vec(),
-        name: k.name.clone(),
-        status: FixStatus::Unchanged,
-        inserted: Vec::new(),
-        removed: Vec::new(),
         barriers: k.barrier_count(),
         cost: original_cost,
         original_cost,
-        stats: Stats::default(),
-        reason: None,
-        races: Report::default(),
-        split: Vec::new(),
-        optimal_cost: None,
-        redundant: Vec::new(),
-        optimal_instead: Vec::new(),
-        partial: Vec::new(),
         warp_barriers: opts.warp_barriers,
+        ..initial_report_of(&k.name)
     }
 }
 

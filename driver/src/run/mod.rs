@@ -11,7 +11,7 @@ use anyhow::{Result, bail};
 use kpl::Kernel;
 use oracle::{CheckOptions, Oracle, OracleError, Report};
 
-use crate::source::Source;
+use crate::source::{FailedKernel, Source};
 use crate::{OracleKind, Settings};
 
 /// The oracle options for a file: command-line launch sizes win over the file's header.
@@ -46,8 +46,12 @@ pub fn selected<'a>(common: &Settings, src: &'a Source) -> Result<Vec<&'a Kernel
         .iter()
         .filter(|k| common.kernel.as_ref().is_none_or(|n| kernel_matches(&k.name, n)))
         .collect();
-    if let (Some(name), true) = (&common.kernel, ks.is_empty()) {
-        let have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
+    if let (Some(name), true) = (
+        &common.kernel,
+        ks.is_empty() && selected_failed(common, src).is_empty(),
+    ) {
+        let mut have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
+        have.extend(src.failed.iter().map(|f| f.name.as_str()));
         bail!(
             "{}: no kernel named `{name}` (the file has: {})",
             src.path.display(),
@@ -59,6 +63,53 @@ pub fn selected<'a>(common: &Settings, src: &'a Source) -> Result<Vec<&'a Kernel
         );
     }
     Ok(ks)
+}
+
+/// The kernels of a file the front end could not lower that the command applies to,
+/// each with the number of [`selected`] kernels before it (to report in file order).
+pub fn selected_failed<'a>(common: &Settings, src: &'a Source) -> Vec<(usize, &'a FailedKernel)> {
+    let wanted = |name: &str| common.kernel.as_ref().is_none_or(|n| kernel_matches(name, n));
+    src.failed
+        .iter()
+        .filter(|f| wanted(&f.name))
+        .map(|f| {
+            let before = src.kernels[..f.position.min(src.kernels.len())]
+                .iter()
+                .filter(|k| wanted(&k.name))
+                .count();
+            (before, f)
+        })
+        .collect()
+}
+
+/// Puts a report for each failed kernel among the others' (`reports` in the order of
+/// [`selected`]), in file order.
+pub(crate) fn interleave<T>(
+    reports: Vec<T>,
+    failed: &[(usize, &FailedKernel)],
+    report: impl Fn(&FailedKernel) -> T,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(reports.len() + failed.len());
+    let mut failed = failed.iter().peekable();
+    for (i, r) in reports.into_iter().enumerate() {
+        while let Some((_, f)) = failed.next_if(|(before, _)| *before <= i) {
+            out.push(report(f));
+        }
+        out.push(r);
+    }
+    out.extend(failed.map(|(_, f)| report(f)));
+    out
+}
+
+/// The report of a kernel the front end could not lower: `unsupported`, with the error.
+fn failed_check(f: &FailedKernel) -> KernelCheck {
+    KernelCheck {
+        name: f.name.clone(),
+        verdict: Verdict::Unsupported,
+        report: Report::default(),
+        error: Some(f.error.to_string()),
+        time_ms: 0.0,
+    }
 }
 
 /// `--kernel reduce5` selects every instantiation of a template kernel
@@ -124,8 +175,9 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
 /// cannot handle is `unsupported`; the others are still checked).
 pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>> {
     let mut oracle = make_oracle(settings.oracle, check_options(settings, src));
-    Ok(selected(settings, src)?
+    let checked = selected(settings, src)?
         .into_iter()
         .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
-        .collect())
+        .collect();
+    Ok(interleave(checked, &selected_failed(settings, src), failed_check))
 }
