@@ -43,6 +43,30 @@ pub struct CheckArgs {
     /// (for code-scanning tools).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+
+    /// Print a stage's output for the selected kernels and exit 0 without verifying:
+    /// the lowered KPL, the label tree (kind, enclosing loops and conditionals,
+    /// candidate or not, line), or the static verifier's race and divergence queries.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub show: Option<Show>,
+}
+
+/// `--show`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Show {
+    Kpl,
+    Labels,
+    Queries,
+}
+
+impl Show {
+    pub fn stage(self) -> driver::Stage {
+        match self {
+            Show::Kpl => driver::Stage::Kpl,
+            Show::Labels => driver::Stage::Labels,
+            Show::Queries => driver::Stage::Queries,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -55,6 +79,10 @@ pub struct FixArgs {
     /// ```suggestion blocks (a JSON array; the files are not written).
     #[arg(long, value_enum, default_value_t = FixFormat::Text)]
     pub format: FixFormat,
+
+    /// As for `check`: print a stage's output and exit 0 without fixing anything.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub show: Option<Show>,
 
     /// Say why each barrier is where it is: the races it removes, and the cheaper places
     /// that were rejected (divergence, race still there).

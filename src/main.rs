@@ -44,8 +44,14 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let status = match cli.command {
-        Command::Check(args) => check(&args),
-        Command::Fix(args) => fix(&args),
+        Command::Check(args) => match args.show {
+            Some(s) => show(&args.common, s),
+            None => check(&args),
+        },
+        Command::Fix(args) => match args.show {
+            Some(s) => show(&args.common, s),
+            None => fix(&args),
+        },
         Command::Cost(args) => cost::command(&args),
     };
     ExitCode::from(status as u8)
@@ -253,6 +259,32 @@ fn flush(
     tally.add(&out.tally);
     json.extend(out.json);
     items.extend(out.items);
+}
+
+/// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
+/// cannot be loaded.
+fn show(common: &cli::Common, stage: cli::Show) -> Status {
+    let inputs = inputs::expand(&common.files);
+    let (mut status, mut tally) = (Status::Ok, Tally::default());
+    let (mut files, mut items) = (Vec::new(), Vec::new());
+    for_each_file(
+        &inputs,
+        |input| {
+            let mut o = FileOutput::default();
+            let result = (|| -> Result<String> {
+                let settings = common.settings();
+                let src = source::load(inputs::path(input)?, &settings.front_end)?;
+                driver::show(&settings, &src, stage.stage())
+            })();
+            match result {
+                Ok(text) => o.stdout = text.into_bytes(),
+                Err(e) => o.failed(&input.0, &e, false),
+            }
+            o
+        },
+        |out| flush(out, &mut status, &mut tally, &mut files, &mut items),
+    );
+    status
 }
 
 fn check(args: &cli::CheckArgs) -> Status {

@@ -22,7 +22,8 @@ pub use cost::ModelChoice;
 pub use run::explain::{Explained, ExplainedRace, ExplainedRejection, races_phrase};
 pub use run::fix::{EditInfo, FileFix, FixStatus, Inserted, KernelFix, fix, fix_file};
 pub use run::{
-    KernelCheck, Verdict, check_file, check_kernel, check_options, make_oracle, selected, selected_failed,
+    KernelCheck, Stage, Verdict, check_file, check_kernel, check_options, make_oracle, selected,
+    selected_failed, show,
 };
 pub use source::{FailedKernel, FrontEnd, Lang, Source};
 

@@ -181,3 +181,39 @@ pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>>
         .collect();
     Ok(interleave(checked, &selected_failed(settings, src), failed_check))
 }
+
+/// A stage of the pipeline whose output `--show` prints instead of verifying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The lowered kernels, as KPL text (`kpl::print`).
+    Kpl,
+    /// The label tree of each kernel (`kpl::LabelTree::describe`).
+    Labels,
+    /// The static verifier's queries for each kernel
+    /// (`oracle::verifier::StaticVerifier::describe_queries`), not asked.
+    Queries,
+}
+
+/// What `--show` prints for the selected kernels of a file: the KPL text, or for each
+/// kernel a line `PATH: kernel `NAME`` followed by the stage's lines indented by two
+/// spaces. Nothing is verified.
+pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
+    let ks = selected(settings, src)?;
+    if stage == Stage::Kpl {
+        let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
+        return Ok(kpl::print(&owned));
+    }
+    let verifier = oracle::verifier::StaticVerifier::new(check_options(settings, src));
+    let mut out = String::new();
+    for k in ks {
+        out.push_str(&format!("{}: kernel `{}`\n", src.path.display(), k.name));
+        let lines = match stage {
+            Stage::Labels => kpl::LabelTree::new(k).describe(),
+            _ => verifier.describe_queries(k),
+        };
+        for l in lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
+    Ok(out)
+}
