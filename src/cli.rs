@@ -111,7 +111,7 @@ pub struct FixArgs {
     #[arg(long)]
     pub naive: bool,
 
-    /// Cost model (the long help lists `driver::cost::MODELS`; see `main::command`).
+    // Its help is made from the registry `driver::cost::MODELS` (see `main::command`).
     #[arg(long, default_value = "paper", value_name = "MODEL", value_parser = driver::cost::parse_model)]
     pub cost_model: driver::ModelChoice,
 

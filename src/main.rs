@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 /// models (so a new model is described where it is defined).
 fn command() -> clap::Command {
     Cli::command().mut_subcommand("fix", |c| {
-        c.mut_arg("cost_model", |a| a.long_help(driver::cost::help()))
+        c.mut_arg("cost_model", |a| a.help(driver::cost::help()))
     })
 }
 
@@ -262,7 +262,7 @@ fn flush(
 }
 
 /// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
-/// cannot be loaded.
+/// cannot be loaded or a selected kernel could not be lowered (exit 2, as `check`).
 fn show(common: &cli::Common, stage: cli::Show) -> Status {
     let inputs = inputs::expand(&common.files);
     let (mut status, mut tally) = (Status::Ok, Tally::default());
@@ -271,13 +271,24 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
         &inputs,
         |input| {
             let mut o = FileOutput::default();
-            let result = (|| -> Result<String> {
+            let result = (|| -> Result<(String, Vec<String>)> {
                 let settings = common.settings();
                 let src = source::load(inputs::path(input)?, &settings.front_end)?;
-                driver::show(&settings, &src, stage.stage())
+                // Kernels the front end could not lower have no stage output: say so.
+                let failed = driver::selected_failed(&settings, &src)
+                    .into_iter()
+                    .map(|(_, f)| format!("autosync: error: kernel `{}`: {}\n", f.name, f.error))
+                    .collect();
+                Ok((driver::show(&settings, &src, stage.stage())?, failed))
             })();
             match result {
-                Ok(text) => o.stdout = text.into_bytes(),
+                Ok((text, failed)) => {
+                    o.stdout = text.into_bytes();
+                    if !failed.is_empty() {
+                        o.status = Status::Error;
+                        o.stderr = failed.concat().into_bytes();
+                    }
+                }
                 Err(e) => o.failed(&input.0, &e, false),
             }
             o

@@ -180,3 +180,17 @@ fn kernel_filter_selects_the_bad_kernel_alone() {
     let out = autosync(dir.path(), &["check", "--kernel", "good", "two.cu"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn show_prints_the_others_and_names_the_bad_kernel() {
+    let dir = setup();
+    let out = autosync(dir.path(), &["check", "--show", "labels", "two.cu"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().next(), Some("two.cu: kernel `good`"));
+    assert!(!stdout.contains("`bad`"), "{stdout}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("autosync: error: kernel `bad`: {ERROR}\n{HELP}\n")
+    );
+}
