@@ -31,7 +31,7 @@ pub enum Command {
     Fix(FixArgs),
     /// Compare cost models: each existing barrier's static cost and measured executions,
     /// and the cheapest placement (of the kernel without its barriers) under each model.
-    Cost(crate::cost::CostArgs),
+    Cost(CostArgs),
 }
 
 #[derive(Args, Debug)]
@@ -43,6 +43,30 @@ pub struct CheckArgs {
     /// (for code-scanning tools).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+
+    /// Print a stage's output for the selected kernels and exit 0 without verifying:
+    /// the lowered KPL, the label tree (kind, enclosing loops and conditionals,
+    /// candidate or not, line), or the static verifier's race and divergence queries.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub show: Option<Show>,
+}
+
+/// `--show`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Show {
+    Kpl,
+    Labels,
+    Queries,
+}
+
+impl Show {
+    pub fn stage(self) -> driver::Stage {
+        match self {
+            Show::Kpl => driver::Stage::Kpl,
+            Show::Labels => driver::Stage::Labels,
+            Show::Queries => driver::Stage::Queries,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -55,6 +79,10 @@ pub struct FixArgs {
     /// ```suggestion blocks (a JSON array; the files are not written).
     #[arg(long, value_enum, default_value_t = FixFormat::Text)]
     pub format: FixFormat,
+
+    /// As for `check`: print a stage's output and exit 0 without fixing anything.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub show: Option<Show>,
 
     /// Say why each barrier is where it is: the races it removes, and the cheaper places
     /// that were rejected (divergence, race still there).
@@ -83,13 +111,9 @@ pub struct FixArgs {
     #[arg(long)]
     pub naive: bool,
 
-    /// Cost model: `paper` (LC^loops · IC^conds), `bounds` (loop trip counts computed from
-    /// constant bounds and the launch, LC/IC where unknown), `profile` (barrier executions
-    /// measured by the interpreter for the launch and --param values), or `table:FILE`
-    /// (JSON `{"weights": {"<line>": <weight>, ...}, "default": <weight>}`: the weight of a
-    /// barrier placed after that line).
-    #[arg(long, default_value = "paper", value_name = "MODEL", value_parser = crate::cost::parse_model)]
-    pub cost_model: crate::cost::ModelChoice,
+    // Its help is made from the registry `driver::cost::MODELS` (see `main::command`).
+    #[arg(long, default_value = "paper", value_name = "MODEL", value_parser = driver::cost::parse_model)]
+    pub cost_model: driver::ModelChoice,
 
     /// Cost model: the weight of one enclosing loop (LC in C(ℓ) = LC^loops · IC^conds).
     #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
@@ -214,18 +238,76 @@ pub enum OracleKind {
 }
 
 impl Common {
-    /// The CUDA front end's options.
-    pub fn front_end(&self) -> crate::source::FrontEnd {
-        crate::source::FrontEnd {
-            include_dirs: self.include.clone(),
-            alias: self.alias,
-            wrap: self.wrap,
+    /// What the driver needs of the common options (all but the files and colors).
+    pub fn settings(&self) -> driver::Settings {
+        driver::Settings {
+            front_end: driver::FrontEnd {
+                include_dirs: self.include.clone(),
+                alias: self.alias,
+                wrap: self.wrap,
+            },
+            block_dim: self.block_dim,
+            grid_dim: self.grid_dim,
+            kernel: self.kernel.clone(),
+            oracle: match self.oracle {
+                OracleKind::Static => driver::OracleKind::Static,
+                OracleKind::Dynamic => driver::OracleKind::Dynamic,
+            },
+            params: self.params.clone(),
+            warp_size: self.warp_size,
         }
     }
 }
 
+impl FixArgs {
+    /// What the driver needs of `fix`'s own options.
+    pub fn fix_settings(&self) -> driver::FixSettings {
+        driver::FixSettings {
+            strip: self.strip,
+            keep_existing: self.keep_existing,
+            naive: self.naive,
+            cost_model: self.cost_model.clone(),
+            loop_cost: self.loop_cost,
+            cond_cost: self.cond_cost,
+            faithful: self.faithful,
+            warp_barriers: self.warp_barriers,
+            warp_cost: self.warp_cost,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CostArgs {
+    #[command(flatten)]
+    pub common: Common,
+
+    /// Output format: a readable table per kernel, or one JSON document.
+    #[arg(long, value_enum, default_value_t = CostFormat::Text)]
+    pub format: CostFormat,
+
+    /// Also compare a user table (the `table:FILE` model of `fix --cost-model`).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+
+    /// The paper model's weight of one enclosing loop (LC), also the bounds model's
+    /// fallback for loops whose trip count is unknown.
+    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
+    pub loop_cost: f64,
+
+    /// The paper model's weight of one enclosing conditional (IC), also the bounds
+    /// model's fallback.
+    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
+    pub cond_cost: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CostFormat {
+    Text,
+    Json,
+}
+
 fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {
-    crate::source::parse_dim3(s)
+    kpl::header::parse_dim3(s)
 }
 
 fn parse_warp(s: &str) -> Result<u32, String> {

@@ -1,15 +1,15 @@
-//! `autosync`: the command line over the `kpl`, `oracle` and `synth` crates.
+//! `autosync`: the command line over the `driver` crate (which runs the `kpl`, `cuda`,
+//! `oracle` and `synth` pipeline on one file).
 //!
-//! `check` verifies; `fix` synthesizes barriers and writes them back into the file.
+//! `check` verifies; `fix` synthesizes barriers and writes them back into the file. This
+//! crate parses arguments (`cli`), runs files in parallel and renders what the driver
+//! returns (`output`, `sarif`, `suggest`, `cost`), and writes files.
 //! Exit codes (DESIGN §6): 0 correct / fixed, 1 defect found / no solution, 2 error.
 
 mod cli;
 mod cost;
-mod inputs;
 mod output;
-mod run;
 mod sarif;
-mod source;
 mod suggest;
 
 use std::collections::BTreeMap;
@@ -18,13 +18,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use codespan_reporting::term::termcolor::Buffer;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use cli::{CheckFormat, Cli, Command, FixFormat};
-use run::{FixStatus, Verdict};
+use driver::{FixStatus, Verdict, inputs, source};
 
 /// The outcome of a command, from best to worst; the exit code is the worst one seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,13 +36,33 @@ enum Status {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let status = match cli.command {
-        Command::Check(args) => check(&args),
-        Command::Fix(args) => fix(&args),
+        Command::Check(args) => match args.show {
+            Some(s) => show(&args.common, s),
+            None => check(&args),
+        },
+        Command::Fix(args) => match args.show {
+            Some(s) => show(&args.common, s),
+            None => fix(&args),
+        },
         Command::Cost(args) => cost::command(&args),
     };
     ExitCode::from(status as u8)
+}
+
+/// The command line, with the long help of `--cost-model` made from the registry of cost
+/// models (so a new model is described where it is defined).
+fn command() -> clap::Command {
+    Cli::command().mut_subcommand("fix", |c| {
+        c.mut_arg("cost_model", |a| a.help(driver::cost::help()))
+    })
 }
 
 /// Writes to stdout; a reader that went away (`autosync ... | head`) ends the process
@@ -241,6 +261,43 @@ fn flush(
     items.extend(out.items);
 }
 
+/// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
+/// cannot be loaded or a selected kernel could not be lowered (exit 2, as `check`).
+fn show(common: &cli::Common, stage: cli::Show) -> Status {
+    let inputs = inputs::expand(&common.files);
+    let (mut status, mut tally) = (Status::Ok, Tally::default());
+    let (mut files, mut items) = (Vec::new(), Vec::new());
+    for_each_file(
+        &inputs,
+        |input| {
+            let mut o = FileOutput::default();
+            let result = (|| -> Result<(String, Vec<String>)> {
+                let settings = common.settings();
+                let src = source::load(inputs::path(input)?, &settings.front_end)?;
+                // Kernels the front end could not lower have no stage output: say so.
+                let failed = driver::selected_failed(&settings, &src)
+                    .into_iter()
+                    .map(|(_, f)| format!("autosync: error: kernel `{}`: {}\n", f.name, f.error))
+                    .collect();
+                Ok((driver::show(&settings, &src, stage.stage())?, failed))
+            })();
+            match result {
+                Ok((text, failed)) => {
+                    o.stdout = text.into_bytes();
+                    if !failed.is_empty() {
+                        o.status = Status::Error;
+                        o.stderr = failed.concat().into_bytes();
+                    }
+                }
+                Err(e) => o.failed(&input.0, &e, false),
+            }
+            o
+        },
+        |out| flush(out, &mut status, &mut tally, &mut files, &mut items),
+    );
+    status
+}
+
 fn check(args: &cli::CheckArgs) -> Status {
     let inputs = inputs::expand(&args.common.files);
     let color = args.common.color.enabled(std::io::stdout().is_terminal());
@@ -270,14 +327,11 @@ fn check(args: &cli::CheckArgs) -> Status {
 fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
-    let result = (|| -> Result<(source::Source, Vec<run::KernelCheck>)> {
+    let result = (|| -> Result<(source::Source, Vec<driver::KernelCheck>)> {
         let path = inputs::path(input)?;
-        let src = source::load(path, &args.common.front_end())?;
-        let mut oracle = run::make_oracle(args.common.oracle, run::check_options(&args.common, &src));
-        let results = run::selected(&args.common, &src)?
-            .into_iter()
-            .map(|k| run::check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
-            .collect();
+        let settings = args.common.settings();
+        let src = source::load(path, &settings.front_end)?;
+        let results = driver::check_file(&settings, &src)?;
         Ok((src, results))
     })();
     let (src, results) = match result {
@@ -347,13 +401,11 @@ fn fix(args: &cli::FixArgs) -> Status {
 fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
-    let result = (|| -> Result<(source::Source, run::FileFix)> {
+    let result = (|| -> Result<(source::Source, driver::FileFix)> {
         let path = inputs::path(input)?;
-        let src = source::load(path, &args.common.front_end())?;
-        let mut opts = run::check_options(&args.common, &src);
-        opts.classify_warps = args.warp_barriers;
-        let mut oracle = run::make_oracle(args.common.oracle, opts);
-        let fix = run::fix_file(args, &src, oracle.as_mut())?;
+        let settings = args.common.settings();
+        let src = source::load(path, &settings.front_end)?;
+        let fix = driver::fix(&settings, &args.fix_settings(), &src)?;
         Ok((src, fix))
     })();
     let (src, fix) = match result {
@@ -385,7 +437,7 @@ fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutp
 fn emit_fix(
     args: &cli::FixArgs,
     src: &source::Source,
-    fix: &run::FileFix,
+    fix: &driver::FileFix,
     color: bool,
     o: &mut FileOutput,
 ) -> Result<()> {

@@ -8,8 +8,7 @@ use kpl::{Kernel, Stmt, StmtId, StmtKind};
 use oracle::{Divergence, Race, ThreadId, Witness};
 use serde_json::{Value, json};
 
-use crate::run::{Explained, FileFix, FixStatus, KernelCheck, Verdict};
-use crate::source::Source;
+use driver::{Explained, FileFix, FixStatus, KernelCheck, Source, Verdict};
 
 fn cs_file(src: &Source) -> SimpleFile<String, &str> {
     SimpleFile::new(src.path.display().to_string(), src.text.as_str())
@@ -300,7 +299,7 @@ const NO_KERNELS: &str = "no kernel here (no `__global__` function in this file 
 pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
-    if src.kernels.is_empty() {
+    if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
     }
     for k in results {
@@ -319,6 +318,11 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
             ),
             Verdict::Unsupported | Verdict::Timeout => k.error.clone().unwrap_or_default(),
         };
+        // A front-end error's help goes on its own line, after the verdict.
+        let (detail, help) = match detail.split_once('\n') {
+            Some((d, h)) => (d.to_string(), Some(h.to_string())),
+            None => (detail, None),
+        };
         writeln!(
             out,
             "{}: kernel `{}`: {} ({detail}) [{:.1} ms]",
@@ -327,6 +331,9 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
             k.verdict.word(),
             k.time_ms
         )?;
+        if let Some(h) = help {
+            writeln!(out, "{h}")?;
+        }
         for n in &k.report.notes {
             writeln!(out, "  note: {n}")?;
         }
@@ -471,7 +478,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
 pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: bool) -> std::io::Result<()> {
     let file = cs_file(src);
     let config = term::Config::default();
-    if src.kernels.is_empty() {
+    if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
     }
     for k in &fix.kernels {
@@ -586,7 +593,7 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
 
 /// Barriers the cheapest placement does without: a warning each (without `--strip`), or
 /// what moved (with it).
-fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+fn redundancy_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Result<()> {
     let Some(optimal) = k.optimal_cost else {
         return Ok(());
     };
@@ -640,7 +647,7 @@ fn redundancy_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::
 }
 
 /// `fix --explain`: one note per inserted barrier.
-fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io::Result<()> {
+fn explain_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Result<()> {
     for i in &k.inserted {
         let Some(e) = &i.why else {
             writeln!(
@@ -662,7 +669,7 @@ fn explain_text(out: &mut dyn WriteColor, k: &crate::run::KernelFix) -> std::io:
             writeln!(
                 out,
                 "        - {}, {}",
-                crate::run::races_phrase(std::slice::from_ref(f)),
+                driver::races_phrase(std::slice::from_ref(f)),
                 f.how
             )?;
         }

@@ -11,8 +11,8 @@ use serde_sarif::sarif::{
 };
 
 use crate::output::{race_sentence, remedy};
-use crate::run::{KernelCheck, Verdict};
-use crate::source::{InputError, Source};
+use driver::source::InputError;
+use driver::{KernelCheck, Source, Verdict};
 
 /// The rules, in the order of `tool.driver.rules` (a result's `ruleIndex`).
 const RULES: [(&str, &str, &str); 4] = [
@@ -157,7 +157,17 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
                 .kernels
                 .iter()
                 .find(|x| x.name == k.name)
-                .map_or(kpl::Span::NONE, |x| x.body.span);
+                .map(|x| x.body.span)
+                .or_else(|| {
+                    // A kernel the front end could not lower: where the error is.
+                    let f = src.failed.iter().find(|f| f.name == k.name)?;
+                    Some(kpl::Span {
+                        line: f.error.line,
+                        col: f.error.col,
+                        ..kpl::Span::NONE
+                    })
+                })
+                .unwrap_or(kpl::Span::NONE);
             out.push(result(
                 "unsupported",
                 format!(

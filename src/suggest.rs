@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::run::EditInfo;
+use driver::EditInfo;
 
 /// Byte offset where the 1-based `line` starts.
 fn line_start(text: &str, line: u32) -> usize {

@@ -223,3 +223,14 @@ fn cost_text_compares_models_and_a_table() {
     );
     assert!(text.contains("no barriers"), "{text}");
 }
+
+/// `--cost-model`'s help comes from the driver's registry: every model is named.
+#[test]
+fn cost_model_help_names_every_model() {
+    let out = autosync(&["fix", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for m in ["`paper`", "`bounds`", "`profile`", "`table:FILE`"] {
+        assert!(help.contains(m), "{m} missing from:\n{help}");
+    }
+}

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use kpl::{Kernel, Label, LabelTree};
 use oracle::dynamic::{Interpreter, profile};
 use oracle::{CheckOptions, Oracle};
-use synth::{BoundsCost, CostModel, Launch, Outcome, PaperCost, ProfileCost, SynthOptions};
+use synth::{BoundsCost, CostModel, Launch, Outcome, PaperCost, SynthOptions};
 
 use crate::suite::{self, Entry};
 
@@ -128,21 +128,21 @@ fn study_kernel(name: String, k: &Kernel, opts: &CheckOptions) -> KernelStudy {
         params: opts.params.clone(),
     };
     let bounds = BoundsCost::new(k, &launch, paper);
+    // The models of the registry that `autosync cost` compares, built for this kernel
+    // (the profile measured once).
+    let input = driver::cost::ModelInput::new(k, paper, opts, None);
     let interp = Interpreter::new(opts.clone());
-    let profiled = match profile::place_executions(&interp, k) {
-        Ok((counts, _)) => Some(ProfileCost::from_counts(LabelTree::new(k), counts)),
-        Err(e) => {
-            out.error = Some(format!("no profile: {e}"));
-            None
-        }
-    };
     let mut verifier = oracle::verifier::StaticVerifier::new(opts.clone());
     let mut pool: Vec<(&'static str, Vec<Label>)> = Vec::new();
-    let mut models: Vec<(&'static str, &dyn CostModel)> = vec![("paper", &paper), ("bounds", &bounds)];
-    if let Some(p) = &profiled {
-        models.push(("profile", p));
+    let mut models: Vec<(&'static str, Box<dyn CostModel>)> = Vec::new();
+    for m in driver::cost::MODELS.iter().filter(|m| m.compared) {
+        match (m.build)(&input) {
+            Ok(b) => models.push((m.name, b)),
+            Err(e) => out.error = Some(format!("no {}: {e:#}", m.name)),
+        }
     }
-    for (model, m) in models {
+    for (model, m) in &models {
+        let (model, m) = (*model, m.as_ref());
         let o = SynthOptions::new(m);
         let result = match synth::synthesize(&stripped, &mut verifier, &o) {
             Ok(s) => match s.outcome {

@@ -39,24 +39,16 @@ pub fn entries(root: &Path, names: &[&str]) -> std::io::Result<Vec<Entry>> {
 }
 
 /// The kernels of a benchmark file and the oracle options its header comment gives
-/// (launch sizes, `--warp-sync`).
+/// (launch sizes, `--warp-sync`): loaded as `autosync check` loads it, with default
+/// settings.
 pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, oracle::CheckOptions)> {
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let kernels = match path.extension().and_then(|x| x.to_str()) {
-        Some("cu") => {
-            cuda::parse(path, &text, &cuda::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?
-        }
-        _ => kpl::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?,
-    };
-    let header = |e: String| anyhow::anyhow!("{}: {e}", path.display());
-    let (block_dim, grid_dim) = kpl::header::header_launch(&text).map_err(header)?;
-    let warp_size = kpl::header::header_warp_size(&text).map_err(header)?;
-    let opts = oracle::CheckOptions {
-        block_dim,
-        grid_dim,
-        warp_size,
-        only_intra_group: kpl::header::header_only_intra_group(&text),
-        ..oracle::CheckOptions::default()
-    };
-    Ok((kernels, opts))
+    let settings = driver::Settings::default();
+    let src = driver::source::load(path, &settings.front_end)?;
+    // The harness measures whole files: a kernel the front end cannot lower makes the
+    // file a failed row, as before `check` learned to go on with the other kernels.
+    if let Some(f) = src.failed.first() {
+        anyhow::bail!("kernel `{}`: {}", f.name, f.error);
+    }
+    let opts = driver::check_options(&settings, &src);
+    Ok((src.kernels, opts))
 }

@@ -72,19 +72,34 @@ use source_map::SourceMap;
 #[derive(Clone, Debug)]
 pub struct Translation {
     pub kernels: Vec<Lowered>,
+    /// Kernels that could not be lowered ([`translate_each`] only; empty otherwise).
+    pub failed: Vec<lower::Failed>,
     pub map: SourceMap,
 }
 
 /// Translates the `.cu` file `text` (read from `path`, whose folder is searched for
-/// `#include "..."`) to KPL, with notes for the user.
+/// `#include "..."`) to KPL, with notes for the user. A kernel that cannot be lowered
+/// fails the file; see [`translate_each`] for the kernels one by one.
 pub fn translate(path: &Path, text: &str, opts: &Options) -> Result<Translation, CudaError> {
+    let mut t = translate_each(path, text, opts)?;
+    if t.failed.is_empty() {
+        Ok(t)
+    } else {
+        Err(t.failed.swap_remove(0).error)
+    }
+}
+
+/// Like [`translate`], but only file-level problems (preprocessing, syntax, the program
+/// index) fail; a kernel that cannot be lowered is listed in [`Translation::failed`] and
+/// the others are translated.
+pub fn translate_each(path: &Path, text: &str, opts: &Options) -> Result<Translation, CudaError> {
     let map = preprocess::preprocess(path, text, opts)?;
     let tree = program::parse_tree(&map)?;
-    let kernels = {
+    let (kernels, failed) = {
         let prog = program::Program::new(&tree, &map)?;
-        lower::lower_all(&prog, opts)?
+        lower::lower_each(&prog, opts)
     };
-    Ok(Translation { kernels, map })
+    Ok(Translation { kernels, failed, map })
 }
 
 /// The kernels of a `.cu` file (see [`translate`]).

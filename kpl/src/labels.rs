@@ -317,6 +317,37 @@ impl LabelTree {
     }
 }
 
+impl LabelTree {
+    /// One line per label, in program order (`autosync check --show labels`): its name,
+    /// its kind, the enclosing loops and conditionals (by name), whether it is a
+    /// candidate for a barrier after it, and its source line.
+    pub fn describe(&self) -> Vec<String> {
+        let names = |ls: Vec<Label>| ls.iter().map(|l| self.name(*l)).collect::<Vec<_>>().join(" ");
+        self.in_order()
+            .map(|l| {
+                let n = self.node(l);
+                let kind = match (n.kind, n.block) {
+                    (NodeKind::Main, _) => "main",
+                    (NodeKind::Start(_), _) => "start",
+                    (NodeKind::Else(_), _) => "else",
+                    (NodeKind::Stmt(_), Some(BlockKind::Loop)) => "loop",
+                    (NodeKind::Stmt(_), Some(_)) => "if",
+                    (NodeKind::Stmt(_), None) if n.barrier => "barrier",
+                    (NodeKind::Stmt(_), None) => "stmt",
+                };
+                format!(
+                    "{} {kind} line {} loops [{}] conds [{}] {}",
+                    self.name(l),
+                    self.line(l),
+                    names(self.loops(l)),
+                    names(self.conds(l)),
+                    if n.candidate { "candidate" } else { "-" }
+                )
+            })
+            .collect()
+    }
+}
+
 /// Inserts a barrier as the right sibling of every label in `after` (at the top of the
 /// block for start nodes). Existing statements keep their ids; the new barriers get
 /// fresh ids, returned in the order of `after`.

@@ -49,10 +49,33 @@ pub struct Lowered {
     pub notes: Vec<String>,
 }
 
+/// A kernel that could not be lowered: one bad kernel does not keep the others of its
+/// file from being checked.
+#[derive(Clone, Debug)]
+pub struct Failed {
+    /// The kernel's name (`k<int>` for an instantiation; the function's name when its
+    /// instantiations could not be worked out).
+    pub name: String,
+    pub error: CudaError,
+    /// How many lowered kernels come before it in the file.
+    pub position: usize,
+}
+
 /// Lowers every kernel of the program: each `__global__` function of the main file, each
-/// instantiation of a template kernel.
+/// instantiation of a template kernel. Fails on the first kernel that cannot be lowered.
 pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
+    let (out, failed) = lower_each(prog, opts);
+    match failed.into_iter().next() {
+        Some(f) => Err(f.error),
+        None => Ok(out),
+    }
+}
+
+/// Lowers every kernel of the program like [`lower_all`], but a kernel that cannot be
+/// lowered is listed among the failures (in file order) instead of failing the others.
+pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>) {
     let mut out = Vec::new();
+    let mut failed = Vec::new();
     let mut names = HashSet::new();
     // `k<float>` with an explicit specialization is the specialization's, not the
     // primary template's.
@@ -69,14 +92,33 @@ pub fn lower_all(prog: &Program, opts: &Options) -> R<Vec<Lowered>> {
             continue; // a kernel of an included file belongs to that file
         }
         let mut ctx = Lowerer::new(prog, opts);
-        for inst in ctx.instances(i)? {
+        let instances = match ctx.instances(i) {
+            Ok(v) => v,
+            Err(error) => {
+                failed.push(Failed {
+                    name: f.name.clone(),
+                    error,
+                    position: out.len(),
+                });
+                continue;
+            }
+        };
+        for inst in instances {
             if (primary && special.contains(&inst.name)) || !names.insert(inst.name.clone()) {
                 continue;
             }
-            out.push(lower_merging(prog, opts, i, inst)?);
+            let name = inst.name.clone();
+            match lower_merging(prog, opts, i, inst) {
+                Ok(l) => out.push(l),
+                Err(error) => failed.push(Failed {
+                    name,
+                    error,
+                    position: out.len(),
+                }),
+            }
         }
     }
-    Ok(out)
+    (out, failed)
 }
 
 /// The name (`k<float>`) of an explicit specialization `template <> ... k<float>(...)`.

@@ -262,6 +262,66 @@ impl StaticVerifier {
     }
 }
 
+impl StaticVerifier {
+    /// The queries [`Oracle::check`] would ask about `kernel`, one line each, without
+    /// asking them (`autosync check --show queries`): a divergence query per barrier
+    /// whose guard is not block-uniform, then for each pair of conflicting accesses (in
+    /// program order) one query per race type and scope. Screening, which may spare some
+    /// pair queries depending on solver time, is not applied; verdict paths are untouched.
+    pub fn describe_queries(&self, kernel: &Kernel) -> Vec<String> {
+        let sum = symbolic::summarize(kernel, &self.opts);
+        let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
+        let mut out = Vec::new();
+        for bar in &sum.barriers {
+            if sum.class(&bar.pred) > Class::Block {
+                out.push(format!(
+                    "divergence: barrier at {}:{}",
+                    bar.span.line, bar.span.col
+                ));
+            }
+        }
+        let accesses = &sum.accesses;
+        for i in 0..accesses.len() {
+            for j in i..accesses.len() {
+                let (a, b) = if accesses[i].pos <= accesses[j].pos {
+                    (&accesses[i], &accesses[j])
+                } else {
+                    (&accesses[j], &accesses[i])
+                };
+                if !conflicting(a, b) {
+                    continue;
+                }
+                let mut scopes = vec!["same block"];
+                if a.space == Space::Global && many_blocks {
+                    scopes.push("different blocks");
+                }
+                for order in orders(a, b) {
+                    let order = match order {
+                        Order::Intra => "same iteration".to_string(),
+                        Order::Inter { depth, forward } => format!(
+                            "different iterations at loop depth {depth} ({} first)",
+                            if forward { "earlier" } else { "later" }
+                        ),
+                    };
+                    for scope in &scopes {
+                        out.push(format!(
+                            "race on `{}`: {} {}:{} / {} {}:{}, {order}, {scope}",
+                            a.array,
+                            a.kind.word(),
+                            a.span.line,
+                            a.span.col,
+                            b.kind.word(),
+                            b.span.line,
+                            b.span.col
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Whether the launch can have two blocks (grids are one block wide in the dimensions a
 /// symbolic launch leaves at 1).
 fn many_blocks(sum: &Summary) -> bool {

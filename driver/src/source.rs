@@ -41,7 +41,7 @@ impl Lang {
     }
 }
 
-/// What the CUDA front end needs from the command line.
+/// What the CUDA front end needs from the command line (`-I`, `--alias`).
 #[derive(Clone, Debug, Default)]
 pub struct FrontEnd {
     /// `-I DIR`.
@@ -60,6 +60,9 @@ pub struct Source {
     pub kernels: Vec<Kernel>,
     /// What the front end wants the user to know about each kernel (same order).
     pub notes: Vec<Vec<String>>,
+    /// Kernels the front end could not lower (an unsupported construct in one kernel):
+    /// reported as `unsupported`, while the others are checked and fixed.
+    pub failed: Vec<FailedKernel>,
     /// From a `//--blockDim=... --gridDim=...` comment, if the file has one.
     pub block_dim: Option<Dim3>,
     pub grid_dim: Option<Dim3>,
@@ -67,6 +70,15 @@ pub struct Source {
     pub warp_size: Option<u32>,
     /// `--only-intra-group` in the same comment.
     pub only_intra_group: bool,
+}
+
+/// A kernel of the file that the front end could not lower.
+#[derive(Debug)]
+pub struct FailedKernel {
+    pub name: String,
+    pub error: InputError,
+    /// How many of [`Source::kernels`] come before it in the file.
+    pub position: usize,
 }
 
 /// A problem with the input, located in the file (exit code 2).
@@ -79,6 +91,8 @@ pub struct InputError {
     pub message: String,
 }
 
+/// Loads a file: the front end its extension names, then the launch configuration of its
+/// header comment. Errors are the file's (exit 2).
 pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     let Some(lang) = Lang::of(path) else {
         bail!(
@@ -87,6 +101,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         );
     };
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut failed = Vec::new();
     let (kernels, notes) = match lang {
         Lang::Kpl => {
             let ks = kpl::parse(&text).map_err(|e| InputError {
@@ -99,18 +114,19 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
             (ks, notes)
         }
         Lang::Cuda => {
-            let opts = cuda::Options {
-                include_dirs: front.include_dirs.clone(),
-                alias: front.alias,
-                defines: Vec::new(),
-                wrap: front.wrap,
-            };
-            let t = cuda::translate(path, &text, &opts).map_err(|e| InputError {
-                path: e.file.display().to_string(),
-                line: e.line,
-                col: e.col,
-                message: cuda_message(&e),
-            })?;
+            let opts = crate::cuda_options(front);
+            // File-level errors (preprocessing, syntax) fail the file; a kernel that cannot
+            // be lowered fails only itself.
+            let t = cuda::translate_each(path, &text, &opts).map_err(|e| input_error(&e))?;
+            failed = t
+                .failed
+                .iter()
+                .map(|f| FailedKernel {
+                    name: f.name.clone(),
+                    error: input_error(&f.error),
+                    position: f.position,
+                })
+                .collect();
             t.kernels.into_iter().map(|l| (l.kernel, l.notes)).unzip()
         }
     };
@@ -143,11 +159,21 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         lang,
         kernels,
         notes,
+        failed,
         block_dim,
         grid_dim,
         warp_size,
         only_intra_group,
     })
+}
+
+fn input_error(e: &cuda::CudaError) -> InputError {
+    InputError {
+        path: e.file.display().to_string(),
+        line: e.line,
+        col: e.col,
+        message: cuda_message(e),
+    }
 }
 
 /// A front-end error as one message: what is wrong, the construct, what to do.

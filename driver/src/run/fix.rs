@@ -1,121 +1,17 @@
-//! What `check` and `fix` do to one file, as data; `output` renders it.
-
-use std::time::Instant;
+//! `fix` on one file: for each selected kernel a synthesis (the *plan*), the text edits
+//! that write it into the file (*edits*), and what the report says about it (*report*);
+//! then every kernel's edits applied at once ([`assemble`]) and split statements
+//! checked again as written.
 
 use anyhow::{Context, Result, bail};
 use kpl::{Kernel, Label, LabelTree, rewrite};
-use oracle::{CheckOptions, Oracle, OracleError, Report};
-use synth::{CostModel, Outcome, PaperCost, Stats, SynthOptions};
+use oracle::{Oracle, Report};
+use synth::{CostModel, Outcome, Stats, SynthOptions, Synthesis};
 
-use crate::cli::{Common, FixArgs, OracleKind};
+use super::explain::{Explained, explained_in_source, races_phrase};
+use super::{check_options, make_oracle, selected};
 use crate::source::{Lang, Source};
-
-/// The oracle options for a file: command-line launch sizes win over the file's header.
-pub fn check_options(common: &Common, src: &Source) -> CheckOptions {
-    CheckOptions {
-        block_dim: common.block_dim.or(src.block_dim),
-        grid_dim: common.grid_dim.or(src.grid_dim),
-        params: common.params.iter().cloned().collect(),
-        // CUDA under `--wrap` is wrapped per C type by the front end (`Expr::Cast`s), on
-        // exact integers; untyped `.kpl` wraps everything at 32 bits unsigned.
-        arith: if common.wrap && src.lang == Lang::Kpl {
-            kpl::Arith::Wrap32
-        } else {
-            kpl::Arith::Unbounded
-        },
-        warp_size: common.warp_size.or(src.warp_size),
-        only_intra_group: src.only_intra_group,
-        classify_warps: false,
-    }
-}
-
-pub fn make_oracle(kind: OracleKind, opts: CheckOptions) -> Box<dyn Oracle> {
-    match kind {
-        OracleKind::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
-        OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
-    }
-}
-
-/// The kernels of a file the command applies to (`--kernel` narrows them).
-pub fn selected<'a>(common: &Common, src: &'a Source) -> Result<Vec<&'a Kernel>> {
-    let ks: Vec<&Kernel> = src
-        .kernels
-        .iter()
-        .filter(|k| common.kernel.as_ref().is_none_or(|n| kernel_matches(&k.name, n)))
-        .collect();
-    if let (Some(name), true) = (&common.kernel, ks.is_empty()) {
-        let have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
-        bail!(
-            "{}: no kernel named `{name}` (the file has: {})",
-            src.path.display(),
-            if have.is_empty() {
-                "none".to_string()
-            } else {
-                have.join(", ")
-            }
-        );
-    }
-    Ok(ks)
-}
-
-/// `--kernel reduce5` selects every instantiation of a template kernel
-/// (`reduce5<int,256>`), `--kernel 'reduce5<int,256>'` just that one.
-fn kernel_matches(name: &str, wanted: &str) -> bool {
-    name == wanted || name.split('<').next() == Some(wanted)
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Verified,
-    Race,
-    Divergence,
-    Unsupported,
-    Timeout,
-}
-
-impl Verdict {
-    pub fn word(self) -> &'static str {
-        match self {
-            Verdict::Verified => "verified",
-            Verdict::Race => "race",
-            Verdict::Divergence => "divergence",
-            Verdict::Unsupported => "unsupported",
-            Verdict::Timeout => "timeout",
-        }
-    }
-}
-
-pub struct KernelCheck {
-    pub name: String,
-    pub verdict: Verdict,
-    pub report: Report,
-    /// Why the oracle could not answer (unsupported, timeout).
-    pub error: Option<String>,
-    pub time_ms: f64,
-}
-
-/// Checks one kernel; `notes` are the front end's notes about it.
-pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> KernelCheck {
-    let start = Instant::now();
-    let result = oracle.check(k);
-    let time_ms = start.elapsed().as_secs_f64() * 1e3;
-    let (verdict, report, error) = match result {
-        Ok(r) if !r.divergences.is_empty() => (Verdict::Divergence, r, None),
-        Ok(r) if !r.races.is_empty() => (Verdict::Race, r, None),
-        Ok(r) => (Verdict::Verified, r, None),
-        Err(e @ OracleError::Timeout(_)) => (Verdict::Timeout, Report::default(), Some(e.to_string())),
-        Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
-    };
-    let mut report = report;
-    report.notes.splice(0..0, notes.iter().cloned());
-    KernelCheck {
-        name: k.name.clone(),
-        verdict,
-        report,
-        error,
-        time_ms,
-    }
-}
+use crate::{FixSettings, Settings, cost};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FixStatus {
@@ -149,35 +45,6 @@ pub struct Inserted {
     pub warp: bool,
     /// Why it is there (AutoSync synthesis only).
     pub why: Option<Explained>,
-}
-
-/// [`synth::explain::BarrierWhy`] in terms of the source: lines, not labels.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Explained {
-    /// "after line 5", "at the top of the block at line 3".
-    pub place: String,
-    pub cost: f64,
-    pub fixes: Vec<ExplainedRace>,
-    pub rejected: Vec<ExplainedRejection>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExplainedRace {
-    pub array: String,
-    pub kind: String,
-    pub first_line: u32,
-    pub second_line: u32,
-    /// "in the same barrier interval", "within one iteration of the loop at line 4",
-    /// "across iterations of the loop at line 4".
-    pub how: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExplainedRejection {
-    pub place: String,
-    pub line: u32,
-    pub cost: f64,
-    pub why: String,
 }
 
 /// One text edit of the fixed file, with what it does (for review suggestions).
@@ -253,19 +120,51 @@ struct KernelEdits {
     remove: Vec<(rewrite::Edit, u32)>,
 }
 
-pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result<FileFix> {
-    let paper = PaperCost {
-        loop_cost: args.loop_cost,
-        cond_cost: args.cond_cost,
-    };
-    let table = crate::cost::load_table(&args.cost_model)?;
+impl KernelEdits {
+    fn new() -> Self {
+        KernelEdits {
+            insert: Vec::new(),
+            split: Vec::new(),
+            warp: Vec::new(),
+            why: Vec::new(),
+            remove: Vec::new(),
+        }
+    }
+
+    /// No edits for this kernel after all.
+    fn clear(&mut self) {
+        *self = KernelEdits::new();
+    }
+}
+
+/// Fixes the selected kernels of a file with a fresh oracle (asked to classify warps
+/// under `--warp-barriers`).
+pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileFix> {
+    let mut opts = check_options(settings, src);
+    opts.classify_warps = fix.warp_barriers;
+    let mut oracle = make_oracle(settings.oracle, opts);
+    fix_file(settings, fix, src, oracle.as_mut())
+}
+
+/// Fixes the selected kernels of a file with `oracle`: the fixed text, the edits, and a
+/// report per kernel. Nothing is written.
+pub fn fix_file(
+    settings: &Settings,
+    args: &FixSettings,
+    src: &Source,
+    oracle: &mut dyn Oracle,
+) -> Result<FileFix> {
+    let paper = args.paper();
+    // A bad table is the file's error, before any kernel is synthesized.
+    cost::validate(&args.cost_model)?;
+    let check = check_options(settings, src);
     let split_check = |site: &kpl::split::SplitSite| cuda::split::check(&src.text, site);
     let mut kernels = Vec::new();
     let mut all_edits: Vec<KernelEdits> = Vec::new();
-    let chosen = selected(&args.common, src)?;
+    let chosen = selected(settings, src)?;
     let mut names = cuda::split::Names::default();
     for k in &chosen {
-        let cost = crate::cost::model(&args.cost_model, paper, table.as_ref(), &args.common, src, k)?;
+        let cost = args.cost_model.build(k, paper, &check)?;
         let mut opts = SynthOptions::new(cost.as_ref());
         opts.use_race_types = !args.faithful;
         opts.warp_barriers = args.warp_barriers;
@@ -284,7 +183,7 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
     // front end again and each kernel with a split must verify. (The synthesis already
     // verified the prepared KPL; this guards the rewriting itself.)
     if fix.kernels.iter().any(|k| !k.split.is_empty()) {
-        let failed = recheck_splits(args, src, &fix, oracle)?;
+        let failed = recheck_splits(settings, src, &fix, oracle)?;
         if !failed.is_empty() {
             let mut kernels = fix.kernels;
             for (i, why) in failed {
@@ -294,33 +193,31 @@ pub fn fix_file(args: &FixArgs, src: &Source, oracle: &mut dyn Oracle) -> Result
                 k.inserted.clear();
                 k.removed.clear();
                 k.split.clear();
-                all_edits[i].insert.clear();
-                all_edits[i].split.clear();
-                all_edits[i].warp.clear();
-                all_edits[i].why.clear();
-                all_edits[i].remove.clear();
+                all_edits[i].clear();
             }
             fix = assemble(src, kernels, &all_edits);
         }
     }
+    // Kernels the front end could not lower are `unsupported`: the others are fixed, but
+    // the file is not complete, so it is not written.
+    fix.kernels = super::interleave(fix.kernels, &super::selected_failed(settings, src), |f| {
+        let mut k = initial_report_of(&f.name);
+        k.status = FixStatus::Unsupported;
+        k.reason = Some(f.error.to_string());
+        k
+    });
     Ok(fix)
 }
 
 /// Re-translates the fixed text and checks every kernel that had a statement split;
 /// returns the kernels (indices) that do not verify, with why.
 fn recheck_splits(
-    args: &FixArgs,
+    settings: &Settings,
     src: &Source,
     fix: &FileFix,
     oracle: &mut dyn Oracle,
 ) -> Result<Vec<(usize, String)>> {
-    let front = args.common.front_end();
-    let opts = cuda::Options {
-        include_dirs: front.include_dirs.clone(),
-        alias: front.alias,
-        defines: Vec::new(),
-        wrap: front.wrap,
-    };
+    let opts = crate::cuda_options(&settings.front_end);
     let fail = |why: String| -> Vec<(usize, String)> {
         fix.kernels
             .iter()
@@ -329,7 +226,7 @@ fn recheck_splits(
             .map(|(i, _)| (i, why.clone()))
             .collect()
     };
-    let t = match cuda::translate(&src.path, &fix.fixed_text, &opts) {
+    let t = match cuda::translate_each(&src.path, &fix.fixed_text, &opts) {
         Ok(t) => t,
         Err(e) => {
             return Ok(fail(format!(
@@ -482,18 +379,15 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                         fix.name
                     ));
                 }
-                all_edits[a].insert.clear();
-                all_edits[a].split.clear();
-                all_edits[a].warp.clear();
-                all_edits[a].why.clear();
-                all_edits[a].remove.clear();
+                all_edits[a].clear();
             }
         }
     }
 }
 
+/// One kernel: plan, edits, report.
 fn fix_kernel(
-    args: &FixArgs,
+    args: &FixSettings,
     src: &Source,
     k: &Kernel,
     oracle: &mut dyn Oracle,
@@ -502,54 +396,15 @@ fn fix_kernel(
     names: &mut cuda::split::Names,
 ) -> Result<(KernelFix, KernelEdits)> {
     let original_tree = LabelTree::new(k);
-    let mut original_cost = synth::cost::existing_cost(&original_tree, k, cost);
-    if opts.warp_barriers {
-        original_cost += synth::warp_barrier_cost(k, cost, opts.warp_cost);
-    }
-    let input = if args.strip {
-        k.without_movable_barriers()
-    } else {
-        k.clone()
-    };
-    let result = if args.naive {
-        synth::naive(&input, oracle, opts)
-    } else {
-        synth::synthesize(&input, oracle, opts)
-    };
-    let mut fix = KernelFix {
-        notes: src.notes_of(&k.name).to_vec(),
-        name: k.name.clone(),
-        status: FixStatus::Unchanged,
-        inserted: Vec::new(),
-        removed: Vec::new(),
-        barriers: k.barrier_count(),
-        cost: original_cost,
-        original_cost,
-        stats: Stats::default(),
-        reason: None,
-        races: Report::default(),
-        split: Vec::new(),
-        optimal_cost: None,
-        redundant: Vec::new(),
-        optimal_instead: Vec::new(),
-        partial: Vec::new(),
-        warp_barriers: opts.warp_barriers,
-    };
-    let mut edits = KernelEdits {
-        insert: Vec::new(),
-        split: Vec::new(),
-        warp: Vec::new(),
-        why: Vec::new(),
-        remove: Vec::new(),
-    };
-    let s = match result {
+    let mut fix = initial_report(src, k, &original_tree, opts, cost);
+    let mut edits = KernelEdits::new();
+    let s = match plan(args, k, oracle, opts)? {
         Ok(s) => s,
-        Err(synth::SynthError::Oracle(e)) => {
+        Err(reason) => {
             fix.status = FixStatus::Unsupported;
-            fix.reason = Some(e.to_string());
+            fix.reason = Some(reason);
             return Ok((fix, edits));
         }
-        Err(e) => return Err(e.into()),
     };
     fix.stats = s.stats.clone();
     fix.notes.extend(s.notes.iter().cloned());
@@ -566,40 +421,8 @@ fn fix_kernel(
     // The labels are those of the kernel the synthesis placed barriers into (the input,
     // or the input prepared for splitting a statement: same statement ids).
     let tree = LabelTree::new(&s.input);
-    // With --strip, a barrier that synthesis puts back where it was stays untouched.
-    let mut inserted: Vec<Label> = s.inserted.clone();
-    if args.strip {
-        for (st, place) in existing_places(k, &original_tree, &tree) {
-            // A block barrier stays where synthesis puts a block barrier back.
-            let same = |x: &Label| Some(*x) == place && !s.warp.contains(x);
-            if let Some(i) = inserted.iter().position(same) {
-                inserted.remove(i);
-            } else {
-                let edit = match original_tree.label_of(st.id) {
-                    Some(l) => rewrite::remove_stmt(&src.text, &original_tree, l),
-                    None => rewrite::remove(&src.text, st.span),
-                };
-                edits.remove.push((edit, st.span.line));
-            }
-        }
-    }
-    let explained = s
-        .trace
-        .as_ref()
-        .map(|t| synth::explain::explain(&tree, t, &inserted, cost));
-    let why_of = |n: usize| {
-        explained
-            .as_ref()
-            .and_then(|e| e.get(n))
-            .zip(s.trace.as_ref())
-            .map(|(w, t)| {
-                let mut e = explained_in_source(&tree, t, w);
-                if s.warp.contains(&w.at) {
-                    e.cost *= opts.warp_cost;
-                }
-                e
-            })
-    };
+    let inserted = strip_edits(args, src, k, &original_tree, &tree, &s, &mut edits);
+    let why_of = explanations(&tree, &s, &inserted, cost, opts);
     // Barriers that split a statement are a different edit from an insertion.
     type Numbered = Vec<(usize, Label)>;
     let (split, plain): (Numbered, Numbered) = inserted
@@ -607,7 +430,156 @@ fn fix_kernel(
         .copied()
         .enumerate()
         .partition(|(_, l)| tree.node(*l).place == kpl::Place::Split);
-    for (n, l) in split {
+    split_edits(src, k, &tree, &s, &split, &why_of, names, &mut fix, &mut edits)?;
+    insert_edits(src, k, &tree, &s, &plain, &why_of, &mut edits)?;
+    report(args, k, &original_tree, oracle, opts, &s, &edits, &mut fix);
+    Ok((fix, edits))
+}
+
+/// An empty report about kernel `name`.
+fn initial_report_of(name: &str) -> KernelFix {
+    KernelFix {
+        notes: Vec::new(),
+        name: name.to_string(),
+        status: FixStatus::Unchanged,
+        inserted: Vec::new(),
+        removed: Vec::new(),
+        barriers: 0,
+        cost: 0.0,
+        original_cost: 0.0,
+        stats: Stats::default(),
+        reason: None,
+        races: Report::default(),
+        split: Vec::new(),
+        optimal_cost: None,
+        redundant: Vec::new(),
+        optimal_instead: Vec::new(),
+        partial: Vec::new(),
+        warp_barriers: false,
+    }
+}
+
+/// The report before synthesis: the kernel as it is, unchanged.
+fn initial_report(
+    src: &Source,
+    k: &Kernel,
+    original_tree: &LabelTree,
+    opts: &SynthOptions,
+    cost: &dyn CostModel,
+) -> KernelFix {
+    let mut original_cost = synth::cost::existing_cost(original_tree, k, cost);
+    if opts.warp_barriers {
+        original_cost += synth::warp_barrier_cost(k, cost, opts.warp_cost);
+    }
+    KernelFix {
+        notes: src.notes_of(&k.name).to_vec(),
+        barriers: k.barrier_count(),
+        cost: original_cost,
+        original_cost,
+        warp_barriers: opts.warp_barriers,
+        ..initial_report_of(&k.name)
+    }
+}
+
+/// The plan: a synthesis (naive or AutoSync) from the kernel, or from it without its
+/// movable barriers under `--strip`. `Ok(Err(why))` when the oracle cannot answer (the
+/// kernel is unsupported); other synthesis errors fail the file.
+fn plan(
+    args: &FixSettings,
+    k: &Kernel,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+) -> Result<Result<Synthesis, String>> {
+    let input = if args.strip {
+        k.without_movable_barriers()
+    } else {
+        k.clone()
+    };
+    let result = if args.naive {
+        synth::naive(&input, oracle, opts)
+    } else {
+        synth::synthesize(&input, oracle, opts)
+    };
+    match result {
+        Ok(s) => Ok(Ok(s)),
+        Err(synth::SynthError::Oracle(e)) => Ok(Err(e.to_string())),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// With `--strip`: removal edits for the existing barriers synthesis does not put back
+/// (a barrier put back where it was stays untouched). Returns the labels still to insert.
+fn strip_edits(
+    args: &FixSettings,
+    src: &Source,
+    k: &Kernel,
+    original_tree: &LabelTree,
+    tree: &LabelTree,
+    s: &Synthesis,
+    edits: &mut KernelEdits,
+) -> Vec<Label> {
+    let mut inserted: Vec<Label> = s.inserted.clone();
+    if args.strip {
+        for (st, place) in existing_places(k, original_tree, tree) {
+            // A block barrier stays where synthesis puts a block barrier back.
+            let same = |x: &Label| Some(*x) == place && !s.warp.contains(x);
+            if let Some(i) = inserted.iter().position(same) {
+                inserted.remove(i);
+            } else {
+                let edit = match original_tree.label_of(st.id) {
+                    Some(l) => rewrite::remove_stmt(&src.text, original_tree, l),
+                    None => rewrite::remove(&src.text, st.span),
+                };
+                edits.remove.push((edit, st.span.line));
+            }
+        }
+    }
+    inserted
+}
+
+/// Why the `n`-th inserted barrier is there, in source terms (when the synthesis kept a
+/// trace).
+fn explanations<'a>(
+    tree: &'a LabelTree,
+    s: &'a Synthesis,
+    inserted: &[Label],
+    cost: &dyn CostModel,
+    opts: &SynthOptions,
+) -> impl Fn(usize) -> Option<Explained> + 'a {
+    let explained = s
+        .trace
+        .as_ref()
+        .map(|t| synth::explain::explain(tree, t, inserted, cost));
+    let warp_cost = opts.warp_cost;
+    move |n: usize| {
+        explained
+            .as_ref()
+            .and_then(|e| e.get(n))
+            .zip(s.trace.as_ref())
+            .map(|(w, t)| {
+                let mut e = explained_in_source(tree, t, w);
+                if s.warp.contains(&w.at) {
+                    e.cost *= warp_cost;
+                }
+                e
+            })
+    }
+}
+
+/// The edits of barriers that split a statement (`T a = A[i+1]; barrier; A[i] = … a;`).
+#[allow(clippy::too_many_arguments)]
+fn split_edits(
+    src: &Source,
+    k: &Kernel,
+    tree: &LabelTree,
+    s: &Synthesis,
+    split: &[(usize, Label)],
+    why_of: &impl Fn(usize) -> Option<Explained>,
+    names: &mut cuda::split::Names,
+    fix: &mut KernelFix,
+    edits: &mut KernelEdits,
+) -> Result<()> {
+    for &(n, l) in split {
         let site = tree
             .stmt_id(l)
             .and_then(|id| s.splits.iter().find(|x| x.split_at == id))
@@ -638,8 +610,21 @@ fn fix_kernel(
         edits.warp.push(warp);
         edits.why.push(why_of(n));
     }
+    Ok(())
+}
+
+/// The edits of plain barriers (block and warp), in one `rewrite::insert_at` pass.
+fn insert_edits(
+    src: &Source,
+    k: &Kernel,
+    tree: &LabelTree,
+    s: &Synthesis,
+    plain: &[(usize, Label)],
+    why_of: &impl Fn(usize) -> Option<Explained>,
+    edits: &mut KernelEdits,
+) -> Result<()> {
     let plain_labels: Vec<Label> = plain.iter().map(|(_, l)| *l).collect();
-    match rewrite::insert_at(&src.text, &tree, &plain_labels, src.lang.barrier()) {
+    match rewrite::insert_at(&src.text, tree, &plain_labels, src.lang.barrier()) {
         Ok(mut ins) => {
             let mut line_of = vec![None; ins.edits.len()];
             let mut why = vec![None; ins.edits.len()];
@@ -658,6 +643,7 @@ fn fix_kernel(
             edits.warp.extend(warp);
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
             edits.why.extend(why);
+            Ok(())
         }
         Err(l) => bail!(
             "{}: kernel `{}`: cannot write a barrier after {} into the source",
@@ -666,6 +652,21 @@ fn fix_kernel(
             tree.name(l)
         ),
     }
+}
+
+/// The report after synthesis: barriers and cost, what the cheapest placement from
+/// scratch says about the existing barriers, and whether the kernel changed.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    args: &FixSettings,
+    k: &Kernel,
+    original_tree: &LabelTree,
+    oracle: &mut dyn Oracle,
+    opts: &SynthOptions,
+    s: &Synthesis,
+    edits: &KernelEdits,
+    fix: &mut KernelFix,
+) {
     fix.barriers = s.kernel.barrier_count();
     fix.cost = s.cost;
     if args.strip {
@@ -673,7 +674,7 @@ fn fix_kernel(
         fix.redundant = edits.remove.iter().map(|(_, l)| *l).collect();
     } else if !args.keep_existing && !args.naive && k.stmts().iter().any(|s| s.is_movable_barrier()) {
         // Would the kernel be cheaper with its barriers elsewhere (or without some)?
-        if let Some(o) = optimal_placement(k, &original_tree, oracle, opts, s.cost) {
+        if let Some(o) = optimal_placement(k, original_tree, oracle, opts, s.cost) {
             fix.optimal_cost = Some(o.cost);
             fix.redundant = o.redundant;
             fix.optimal_instead = o.instead;
@@ -682,7 +683,6 @@ fn fix_kernel(
     if !edits.insert.is_empty() || !edits.remove.is_empty() {
         fix.status = FixStatus::Fixed;
     }
-    Ok((fix, edits))
 }
 
 /// The barriers `--strip` may move, each with the label of `tree` (a tree of the same
@@ -747,125 +747,4 @@ fn optimal_placement(
         redundant,
         instead,
     })
-}
-
-/// An explanation in terms of source lines.
-fn explained_in_source(
-    tree: &LabelTree,
-    trace: &synth::explain::Trace,
-    w: &synth::explain::BarrierWhy,
-) -> Explained {
-    use synth::explain::{Why, place_name};
-    let race_words = |i: usize| {
-        let r = &trace.races[i].race;
-        races_phrase(&[ExplainedRace {
-            array: r.array.clone(),
-            kind: r.kind(),
-            first_line: r.first.span.line,
-            second_line: r.second.span.line,
-            how: String::new(),
-        }])
-    };
-    let fixes = w
-        .fixes
-        .iter()
-        .map(|&(i, j)| {
-            let rt = &trace.races[i];
-            let how = match (j, rt.options.loops.last()) {
-                (_, None) => "in the same barrier interval".to_string(),
-                (0, Some(l)) => format!("within one iteration of the loop at line {}", tree.line(*l)),
-                (j, _) => format!(
-                    "across iterations of the loop at line {}",
-                    tree.line(rt.options.loops[j - 1])
-                ),
-            };
-            ExplainedRace {
-                array: rt.race.array.clone(),
-                kind: rt.race.kind(),
-                first_line: rt.race.first.span.line,
-                second_line: rt.race.second.span.line,
-                how,
-            }
-        })
-        .collect();
-    let rejected = w
-        .rejected
-        .iter()
-        .map(|r| {
-            let why = match &r.why {
-                Why::Diverges { block } => format!(
-                    "a barrier there diverges: threads of a block disagree on the guard of the block at line {}",
-                    tree.line(*block)
-                ),
-                Why::StillRacing { race, intra, inter } => format!(
-                    "tried: {} was still there{}",
-                    race_words(*race),
-                    match (intra, inter) {
-                        (true, true) => " (within and across loop iterations)",
-                        (false, true) => " (across loop iterations)",
-                        _ => "",
-                    }
-                ),
-                Why::NeedsIntra { race } => format!(
-                    "{} happens within one loop iteration; a barrier there only separates iterations",
-                    race_words(*race)
-                ),
-                Why::NeedsInter { race } => format!(
-                    "{} happens across loop iterations; a barrier there does not separate them",
-                    race_words(*race)
-                ),
-                Why::MissesOther { race } => format!(
-                    "a barrier there does not remove {}, which this one also removes: the placement would \
-                     need another barrier",
-                    race_words(*race)
-                ),
-                Why::Tie => "as cheap; of equally cheap places autosync takes the first in program order".to_string(),
-                Why::CostlierOverall => "the placement as a whole would cost more with a barrier there".to_string(),
-            };
-            ExplainedRejection {
-                place: place_name(tree, r.at),
-                line: tree.line(r.at),
-                cost: r.cost,
-                why,
-            }
-        })
-        .collect();
-    Explained {
-        place: place_name(tree, w.at),
-        cost: w.cost,
-        fixes,
-        rejected,
-    }
-}
-
-/// "the read-write race on `A` between line 5 and line 7 and the write-write race on `B`
-/// at line 9": the races of an explanation, those on the same pair of lines together.
-pub fn races_phrase(fixes: &[ExplainedRace]) -> String {
-    let mut groups: Vec<(&str, u32, u32, Vec<&str>)> = Vec::new();
-    for f in fixes {
-        match groups
-            .iter_mut()
-            .find(|g| (g.0, g.1, g.2) == (f.array.as_str(), f.first_line, f.second_line))
-        {
-            Some(g) if !g.3.contains(&f.kind.as_str()) => g.3.push(&f.kind),
-            Some(_) => {}
-            None => groups.push((&f.array, f.first_line, f.second_line, vec![&f.kind])),
-        }
-    }
-    let parts: Vec<String> = groups
-        .into_iter()
-        .map(|(array, a, b, kinds)| {
-            let (noun, kinds) = if kinds.len() > 1 {
-                ("races", kinds.join(" and "))
-            } else {
-                ("race", kinds.concat())
-            };
-            if a == b {
-                format!("the {kinds} {noun} on `{array}` at line {a}")
-            } else {
-                format!("the {kinds} {noun} on `{array}` between line {a} and line {b}")
-            }
-        })
-        .collect();
-    parts.join(" and ")
 }

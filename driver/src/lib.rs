@@ -1,0 +1,115 @@
+//! autosync's per-file pipeline as a library, data in → data out: what `autosync check`,
+//! `fix` and `cost` do to one file, without the command line (no clap), without output
+//! rendering and without writing files. The binary parses arguments into [`Settings`] /
+//! [`FixSettings`], calls this crate per file, and renders what it returns; the
+//! evaluation harness (`benches/`) loads its kernels through [`source`] too, so both
+//! read files the same way.
+//!
+//! The modules follow the pipeline:
+//! - [`inputs`]: the files a command works on (directories walked);
+//! - [`source`]: loading one file (front end by extension, header comment);
+//! - [`run`]: the oracle for a file ([`check_options`], [`make_oracle`]), the kernels
+//!   selected ([`selected`]), checking ([`check_file`]) and fixing ([`fix_file`]);
+//! - [`cost`]: the cost-model registry ([`cost::MODELS`]) and the comparison of the
+//!   models on one file ([`cost::compare_file`]).
+
+pub mod cost;
+pub mod inputs;
+pub mod run;
+pub mod source;
+
+pub use cost::ModelChoice;
+pub use run::explain::{Explained, ExplainedRace, ExplainedRejection, races_phrase};
+pub use run::fix::{EditInfo, FileFix, FixStatus, Inserted, KernelFix, fix, fix_file};
+pub use run::{
+    KernelCheck, Stage, Verdict, check_file, check_kernel, check_options, make_oracle, selected,
+    selected_failed, show,
+};
+pub use source::{FailedKernel, FrontEnd, Lang, Source};
+
+/// The verifier used as oracle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OracleKind {
+    /// `oracle::verifier::StaticVerifier`.
+    #[default]
+    Static,
+    /// `oracle::dynamic::Interpreter`.
+    Dynamic,
+}
+
+/// What every command needs besides the files: how to read them and what to ask the
+/// oracle. Command-line values here win over a file's header comment.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The CUDA front end's options (`-I`, `--alias`).
+    pub front_end: FrontEnd,
+    /// Threads per block (`--block-dim`).
+    pub block_dim: Option<oracle::Dim3>,
+    /// Blocks per grid (`--grid-dim`).
+    pub grid_dim: Option<oracle::Dim3>,
+    /// Only this kernel (`--kernel`; a template's name selects all its instantiations).
+    pub kernel: Option<String>,
+    pub oracle: OracleKind,
+    /// Fixed scalar parameters (`--param NAME=VALUE`).
+    pub params: Vec<(String, i64)>,
+    /// Lock-step warps of this many threads (`--warp-size`).
+    pub warp_size: Option<u32>,
+}
+
+/// What `fix` does besides checking.
+#[derive(Clone, Debug)]
+pub struct FixSettings {
+    /// Remove the movable barriers first, then synthesize from scratch.
+    pub strip: bool,
+    /// Only add barriers; do not report cheaper placements of the existing ones.
+    pub keep_existing: bool,
+    /// The naive baseline instead of the MaxSAT synthesis.
+    pub naive: bool,
+    pub cost_model: ModelChoice,
+    /// LC of the paper model (also the bounds model's fallback).
+    pub loop_cost: f64,
+    /// IC of the paper model.
+    pub cond_cost: f64,
+    /// Algorithm 1 as published: no pruning by race types.
+    pub faithful: bool,
+    /// Also place warp barriers.
+    pub warp_barriers: bool,
+    /// A warp barrier's cost as a fraction of a block barrier's.
+    pub warp_cost: f64,
+}
+
+impl Default for FixSettings {
+    fn default() -> Self {
+        FixSettings {
+            strip: false,
+            keep_existing: false,
+            naive: false,
+            cost_model: ModelChoice::default(),
+            loop_cost: synth::PaperCost::DEFAULT_LC,
+            cond_cost: synth::PaperCost::DEFAULT_IC,
+            faithful: false,
+            warp_barriers: false,
+            warp_cost: synth::DEFAULT_WARP_COST,
+        }
+    }
+}
+
+impl FixSettings {
+    /// The paper model with this run's LC and IC.
+    pub fn paper(&self) -> synth::PaperCost {
+        synth::PaperCost {
+            loop_cost: self.loop_cost,
+            cond_cost: self.cond_cost,
+        }
+    }
+}
+
+/// `include_dirs` as the CUDA front end wants them.
+fn cuda_options(front: &FrontEnd) -> cuda::Options {
+    cuda::Options {
+        include_dirs: front.include_dirs.clone(),
+        alias: front.alias,
+        defines: Vec::new(),
+        wrap: front.wrap,
+    }
+}

@@ -1,0 +1,221 @@
+//! What `check` and `fix` do to one file, as data (the binary's `output` renders it):
+//! the oracle for the file, the kernels selected, then [`check_file`] or
+//! [`fix::fix_file`].
+
+pub mod explain;
+pub mod fix;
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use kpl::Kernel;
+use oracle::{CheckOptions, Oracle, OracleError, Report};
+
+use crate::source::{FailedKernel, Source};
+use crate::{OracleKind, Settings};
+
+/// The oracle options for a file: command-line launch sizes win over the file's header.
+pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
+    CheckOptions {
+        block_dim: common.block_dim.or(src.block_dim),
+        grid_dim: common.grid_dim.or(src.grid_dim),
+        params: common.params.iter().cloned().collect(),
+        // CUDA under `--wrap` is wrapped per C type by the front end (`Expr::Cast`s) on
+        // exact integers; untyped `.kpl` wraps everything at 32 bits unsigned.
+        arith: if common.front_end.wrap && src.lang == crate::source::Lang::Kpl {
+            kpl::Arith::Wrap32
+        } else {
+            kpl::Arith::Unbounded
+        },
+        warp_size: common.warp_size.or(src.warp_size),
+        only_intra_group: src.only_intra_group,
+        classify_warps: false,
+    }
+}
+
+/// The oracle `kind` with the options of a file.
+pub fn make_oracle(kind: OracleKind, opts: CheckOptions) -> Box<dyn Oracle> {
+    match kind {
+        OracleKind::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
+        OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
+    }
+}
+
+/// The kernels of a file the command applies to (`--kernel` narrows them).
+pub fn selected<'a>(common: &Settings, src: &'a Source) -> Result<Vec<&'a Kernel>> {
+    let ks: Vec<&Kernel> = src
+        .kernels
+        .iter()
+        .filter(|k| common.kernel.as_ref().is_none_or(|n| kernel_matches(&k.name, n)))
+        .collect();
+    if let (Some(name), true) = (
+        &common.kernel,
+        ks.is_empty() && selected_failed(common, src).is_empty(),
+    ) {
+        let mut have: Vec<&str> = src.kernels.iter().map(|k| k.name.as_str()).collect();
+        have.extend(src.failed.iter().map(|f| f.name.as_str()));
+        bail!(
+            "{}: no kernel named `{name}` (the file has: {})",
+            src.path.display(),
+            if have.is_empty() {
+                "none".to_string()
+            } else {
+                have.join(", ")
+            }
+        );
+    }
+    Ok(ks)
+}
+
+/// The kernels of a file the front end could not lower that the command applies to,
+/// each with the number of [`selected`] kernels before it (to report in file order).
+pub fn selected_failed<'a>(common: &Settings, src: &'a Source) -> Vec<(usize, &'a FailedKernel)> {
+    let wanted = |name: &str| common.kernel.as_ref().is_none_or(|n| kernel_matches(name, n));
+    src.failed
+        .iter()
+        .filter(|f| wanted(&f.name))
+        .map(|f| {
+            let before = src.kernels[..f.position.min(src.kernels.len())]
+                .iter()
+                .filter(|k| wanted(&k.name))
+                .count();
+            (before, f)
+        })
+        .collect()
+}
+
+/// Puts a report for each failed kernel among the others' (`reports` in the order of
+/// [`selected`]), in file order.
+pub(crate) fn interleave<T>(
+    reports: Vec<T>,
+    failed: &[(usize, &FailedKernel)],
+    report: impl Fn(&FailedKernel) -> T,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(reports.len() + failed.len());
+    let mut failed = failed.iter().peekable();
+    for (i, r) in reports.into_iter().enumerate() {
+        while let Some((_, f)) = failed.next_if(|(before, _)| *before <= i) {
+            out.push(report(f));
+        }
+        out.push(r);
+    }
+    out.extend(failed.map(|(_, f)| report(f)));
+    out
+}
+
+/// The report of a kernel the front end could not lower: `unsupported`, with the error.
+fn failed_check(f: &FailedKernel) -> KernelCheck {
+    KernelCheck {
+        name: f.name.clone(),
+        verdict: Verdict::Unsupported,
+        report: Report::default(),
+        error: Some(f.error.to_string()),
+        time_ms: 0.0,
+    }
+}
+
+/// `--kernel reduce5` selects every instantiation of a template kernel
+/// (`reduce5<int,256>`), `--kernel 'reduce5<int,256>'` just that one.
+fn kernel_matches(name: &str, wanted: &str) -> bool {
+    name == wanted || name.split('<').next() == Some(wanted)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Verified,
+    Race,
+    Divergence,
+    Unsupported,
+    Timeout,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Race => "race",
+            Verdict::Divergence => "divergence",
+            Verdict::Unsupported => "unsupported",
+            Verdict::Timeout => "timeout",
+        }
+    }
+}
+
+pub struct KernelCheck {
+    pub name: String,
+    pub verdict: Verdict,
+    pub report: Report,
+    /// Why the oracle could not answer (unsupported, timeout).
+    pub error: Option<String>,
+    pub time_ms: f64,
+}
+
+/// Checks one kernel; `notes` are the front end's notes about it.
+pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> KernelCheck {
+    let start = Instant::now();
+    let result = oracle.check(k);
+    let time_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (verdict, report, error) = match result {
+        Ok(r) if !r.divergences.is_empty() => (Verdict::Divergence, r, None),
+        Ok(r) if !r.races.is_empty() => (Verdict::Race, r, None),
+        Ok(r) => (Verdict::Verified, r, None),
+        Err(e @ OracleError::Timeout(_)) => (Verdict::Timeout, Report::default(), Some(e.to_string())),
+        Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
+    };
+    let mut report = report;
+    report.notes.splice(0..0, notes.iter().cloned());
+    KernelCheck {
+        name: k.name.clone(),
+        verdict,
+        report,
+        error,
+        time_ms,
+    }
+}
+
+/// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle
+/// cannot handle is `unsupported`; the others are still checked).
+pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>> {
+    let mut oracle = make_oracle(settings.oracle, check_options(settings, src));
+    let checked = selected(settings, src)?
+        .into_iter()
+        .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
+        .collect();
+    Ok(interleave(checked, &selected_failed(settings, src), failed_check))
+}
+
+/// A stage of the pipeline whose output `--show` prints instead of verifying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The lowered kernels, as KPL text (`kpl::print`).
+    Kpl,
+    /// The label tree of each kernel (`kpl::LabelTree::describe`).
+    Labels,
+    /// The static verifier's queries for each kernel
+    /// (`oracle::verifier::StaticVerifier::describe_queries`), not asked.
+    Queries,
+}
+
+/// What `--show` prints for the selected kernels of a file: the KPL text, or for each
+/// kernel a line `PATH: kernel `NAME`` followed by the stage's lines indented by two
+/// spaces. Nothing is verified.
+pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
+    let ks = selected(settings, src)?;
+    if stage == Stage::Kpl {
+        let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
+        return Ok(kpl::print(&owned));
+    }
+    let verifier = oracle::verifier::StaticVerifier::new(check_options(settings, src));
+    let mut out = String::new();
+    for k in ks {
+        out.push_str(&format!("{}: kernel `{}`\n", src.path.display(), k.name));
+        let lines = match stage {
+            Stage::Labels => kpl::LabelTree::new(k).describe(),
+            _ => verifier.describe_queries(k),
+        };
+        for l in lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
+    Ok(out)
+}
