@@ -417,7 +417,8 @@ impl<'t> Program<'t> {
                 }
             }
             "enum_specifier" => {
-                if let (Some(name), Some(_)) = (t.child_by_field_name("name"), t.child_by_field_name("body")) {
+                if let (Some(name), Some(_)) = (t.child_by_field_name("name"), t.child_by_field_name("body"))
+                {
                     self.enums.insert(self.text(name).to_string(), t);
                 }
                 if let Some(body) = t.child_by_field_name("body") {

@@ -87,7 +87,7 @@ fn pointers_into_several_arrays_merge_them() {
 "#;
     assert_eq!(
         lower_text(src),
-        r#"kernel k(global a[], b_base, flag, shared s1[]) {
+        r#"kernel k(global a[], b_base, i32 flag, shared s1[]) {
     local _;
     local _p;
     if (flag) {
@@ -169,7 +169,7 @@ __global__ void k(float *out, Coefs co) {
 }
 "#;
     let text = lower_text(src);
-    assert!(text.starts_with("kernel k(global out[], co_n) {"), "{text}");
+    assert!(text.starts_with("kernel k(global out[], i32 co_n) {"), "{text}");
     assert!(text.contains("out[tid * co_n] = _;"), "{text}");
 }
 
@@ -255,7 +255,7 @@ fn fallthrough_switches_without_inner_breaks_are_a_flagged_chain() {
 "#;
     assert_eq!(
         lower_text(src),
-        r#"kernel k(global a[], mode) {
+        r#"kernel k(global a[], i32 mode) {
     for (r = 0; r < 2; r = r + 1) {
         local _m = 0;
         if (_m || mode == 1) {

@@ -1255,9 +1255,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Value::arb(ty);
         };
         // The operands in the type the operation is done in: exactly where their value
-        // in that type matters (comparisons, division, right shifts, bitwise operators),
-        // or everywhere under `--wrap`. `+`, `-`, `*` and `<<` compute on mathematical
-        // integers (assumed not to overflow), which agrees with C modulo 2^width.
+        // in that type matters (comparisons, division, right shifts, `|` and `^`), or
+        // everywhere under `--wrap`. `+`, `-`, `*` and `<<` compute on mathematical
+        // integers (assumed not to overflow), which agrees with C modulo 2^width; `&` of
+        // a negative value with a value of an unsigned type is the same either way.
         let operand_ty = if op == "<<" || op == ">>" {
             vec![promoted(&at), promoted(&bt)]
         } else if matches!(op, "&&" | "||") {
@@ -1266,7 +1267,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             let c = common_type(&at, &bt);
             vec![c.clone(), c]
         };
-        let exact = self.opts.wrap || !matches!(op, "+" | "-" | "*" | "<<");
+        let exact = self.opts.wrap || !matches!(op, "+" | "-" | "*" | "<<" | "&");
         let (x, y) = if exact && !matches!(op, "&&" | "||") {
             (
                 convert_int(x, &at, &operand_ty[0]),
@@ -1680,11 +1681,15 @@ pub(super) fn promoted(t: &Ty) -> Ty {
 
 /// The common type of two integer operands (C's usual arithmetic conversions).
 pub(super) fn common_type(a: &Ty, b: &Ty) -> Ty {
-    let (Ty::Int { bytes: x, signed: s }, Ty::Int { bytes: y, signed: t }) = (promoted(a), promoted(b)) else {
+    let (Ty::Int { bytes: x, signed: s }, Ty::Int { bytes: y, signed: t }) = (promoted(a), promoted(b))
+    else {
         return promoted(a);
     };
     if s == t {
-        return Ty::Int { bytes: x.max(y), signed: s };
+        return Ty::Int {
+            bytes: x.max(y),
+            signed: s,
+        };
     }
     let (ubytes, sbytes) = if s { (y, x) } else { (x, y) };
     if ubytes >= sbytes {
@@ -1711,8 +1716,10 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
     if *to == Ty::Bool {
         return boolean(e);
     }
+    // Thread and block ids and sizes are below 2^31 (CUDA's launch limits).
     let fits = match from {
         Ty::Bool => true,
+        _ if matches!(e, Expr::Builtin(_)) => t.bits >= 32,
         _ => from.int_ty().is_some_and(|f| f.fits_in(t)),
     };
     if fits {
@@ -1727,14 +1734,20 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
 /// The result `e` of an operation done in type `ty`, wrapped into it (`--wrap`).
 fn wrap_int(e: Expr, ty: &Ty) -> Expr {
     match (ty.int_ty(), fold::int(&e)) {
-        (Some(t), Some(c)) => i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int),
+        (Some(t), Some(c)) => {
+            i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int)
+        }
         (Some(t), None) => Expr::cast(t, e),
         (None, _) => e,
     }
 }
 
 fn unary(op: &str, v: Value, wrap: bool) -> Value {
-    let ty = if v.ty.is_int() { promoted(&v.ty) } else { v.ty.clone() };
+    let ty = if v.ty.is_int() {
+        promoted(&v.ty)
+    } else {
+        v.ty.clone()
+    };
     let from = v.ty.clone();
     let wrapped = |e: Expr| if wrap { wrap_int(e, &ty) } else { e };
     match (op, v.v) {

@@ -1331,10 +1331,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         let kind = match (space, &ty) {
             (_, Ty::Texture) => VarKind::Texture,
-            (None, Ty::Int { .. } | Ty::Bool) if quals.constant_value => match init.and_then(|i| self.const_eval(i)) {
-                Some(k) => VarKind::Fixed(Expr::Int(k)),
-                None => VarKind::Arb,
-            },
+            (None, Ty::Int { .. } | Ty::Bool) if quals.constant_value => {
+                match init.and_then(|i| self.const_eval(i)) {
+                    Some(k) => VarKind::Fixed(Expr::Int(k)),
+                    None => VarKind::Arb,
+                }
+            }
             (None, _) if quals.constant_value => VarKind::Arb,
             (None, _) => {
                 return Err(self.unsupported(

@@ -292,7 +292,10 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         let body = e.child_by_field_name("body")?;
         let mut values = Vec::new();
-        for en in named_children(body).into_iter().filter(|c| c.kind() == "enumerator") {
+        for en in named_children(body)
+            .into_iter()
+            .filter(|c| c.kind() == "enumerator")
+        {
             let name = en.child_by_field_name("name")?;
             let name = self.text(name).to_string();
             values.push(self.enumerator_value(&name)?);

@@ -141,15 +141,22 @@ fn div_by_zero(op: BinOp, sort: &Sort, a: &dyn Ast) -> z3::ast::Dynamic {
 }
 
 /// `x` converted to `ty` ([`kpl::IntTy::convert`]) on integers: one `ite` when the
-/// operand's `range` shows at most one wrap-around, Z3's (Euclidean) `mod` otherwise.
-fn int_cast(ty: kpl::IntTy, x: &Int, range: Option<(i128, i128)>) -> Int {
+/// operand's `range` shows at most one wrap-around; otherwise `x - 2^w·k` for a fresh
+/// integer `k` with the result in the type's range (linear, unlike Z3's `mod`), the
+/// constraint on `k` pushed to `facts`.
+fn int_cast(ty: kpl::IntTy, x: &Int, range: Option<(i128, i128)>, facts: &mut Vec<Bool>) -> Int {
     let (min, max, m) = (ty.min(), ty.max(), ty.modulus());
     let (minv, maxv, mv) = (Int::from_i128(min), Int::from_i128(max), Int::from_i128(m));
     match range {
         Some((lo, hi)) if lo >= min && hi <= max => x.clone(),
         Some((lo, hi)) if lo >= min && hi <= max + m => x.gt(&maxv).ite(&(x - &mv), x),
         Some((lo, hi)) if lo >= min - m && hi <= max => x.lt(&minv).ite(&(x + &mv), x),
-        _ => (x - &minv).modulo(&mv) + &minv,
+        _ => {
+            let k = Int::fresh_const("wraps");
+            let r = x - &mv * &k;
+            facts.push(Bool::and(&[r.ge(&minv), r.le(&maxv)]));
+            r
+        }
     }
 }
 
@@ -772,7 +779,7 @@ impl<'s> Encoder<'s> {
             Term::Cast(ty, a) => {
                 let range = self.sum.builder().range(a);
                 match self.val(a, cx) {
-                    Val::I(x) => Val::I(int_cast(*ty, &x, range)),
+                    Val::I(x) => Val::I(int_cast(*ty, &x, range, &mut self.facts)),
                     // `Builder::cast` lowers conversions to masks under `--wrap`.
                     v @ Val::B(_) => v,
                 }

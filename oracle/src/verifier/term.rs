@@ -382,6 +382,11 @@ impl Builder {
                 // between the quotients of the bounds, rounded outward.
                 Some((a.div_euclid(c).min(a / c), b / c))
             }
+            Term::Bin(Shl, x, y) => {
+                let s = y.as_const().filter(|s| (0..63).contains(s))?;
+                let (a, b) = r(x)?;
+                Some((a.checked_mul(1i128 << s)?, b.checked_mul(1i128 << s)?))
+            }
             Term::Bin(Rem, x, y) => {
                 let c = i128::from(y.as_const()?).abs();
                 if c == 0 {
@@ -426,7 +431,8 @@ impl Builder {
             return None;
         };
         match (product(p), &**q, product(q), &**p) {
-            (Some(d), Term::Builtin(Builtin::Tid(e)), ..) | (_, _, Some(d), Term::Builtin(Builtin::Tid(e)))
+            (Some(d), Term::Builtin(Builtin::Tid(e)), ..)
+            | (_, _, Some(d), Term::Builtin(Builtin::Tid(e)))
                 if d == *e =>
             {
                 Some(d)

@@ -1,7 +1,6 @@
 //pass
 //--blockDim=[16,4] --gridDim=[8,128]
 //expect: verified
-//expect-tool: race (false alarm: `short ib` — the front end havocs a narrowing conversion to a signed 16-bit type, so the strided loop variable loses its value)
 
 #define RADIUS 1
 #define BlockWidth 80
@@ -27,18 +26,18 @@ __global__ void SobelShared(uchar4 *pSobelOriginal, unsigned short SobelPitch, s
     int SharedIdx = threadIdx.y * SharedPitch;
 
     for (ib = threadIdx.x; ib < BlockWidth + 2 * RADIUS; ib += blockDim.x) {
-        LocalBlock[SharedIdx + 4 * ib + 0] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 0), (float)(v - RADIUS)); //~? race(LocalBlock)
-        LocalBlock[SharedIdx + 4 * ib + 1] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 1), (float)(v - RADIUS)); //~? race(LocalBlock)
-        LocalBlock[SharedIdx + 4 * ib + 2] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 2), (float)(v - RADIUS)); //~? race(LocalBlock)
-        LocalBlock[SharedIdx + 4 * ib + 3] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 3), (float)(v - RADIUS)); //~? race(LocalBlock)
+        LocalBlock[SharedIdx + 4 * ib + 0] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 0), (float)(v - RADIUS));
+        LocalBlock[SharedIdx + 4 * ib + 1] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 1), (float)(v - RADIUS));
+        LocalBlock[SharedIdx + 4 * ib + 2] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 2), (float)(v - RADIUS));
+        LocalBlock[SharedIdx + 4 * ib + 3] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 3), (float)(v - RADIUS));
     }
     if (threadIdx.y < RADIUS * 2) {
         SharedIdx = (blockDim.y + threadIdx.y) * SharedPitch;
         for (ib = threadIdx.x; ib < BlockWidth + 2 * RADIUS; ib += blockDim.x) {
-            LocalBlock[SharedIdx + 4 * ib + 0] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 0), (float)(v + blockDim.y - RADIUS)); //~? race(LocalBlock)
-            LocalBlock[SharedIdx + 4 * ib + 1] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 1), (float)(v + blockDim.y - RADIUS)); //~? race(LocalBlock)
-            LocalBlock[SharedIdx + 4 * ib + 2] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 2), (float)(v + blockDim.y - RADIUS)); //~? race(LocalBlock)
-            LocalBlock[SharedIdx + 4 * ib + 3] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 3), (float)(v + blockDim.y - RADIUS)); //~? race(LocalBlock)
+            LocalBlock[SharedIdx + 4 * ib + 0] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 0), (float)(v + blockDim.y - RADIUS));
+            LocalBlock[SharedIdx + 4 * ib + 1] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 1), (float)(v + blockDim.y - RADIUS));
+            LocalBlock[SharedIdx + 4 * ib + 2] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 2), (float)(v + blockDim.y - RADIUS));
+            LocalBlock[SharedIdx + 4 * ib + 3] = tex2D(tex, (float)(u + 4 * ib - RADIUS + 3), (float)(v + blockDim.y - RADIUS));
         }
     }
 
@@ -58,6 +57,6 @@ __global__ void SobelShared(uchar4 *pSobelOriginal, unsigned short SobelPitch, s
         out.y = (unsigned char)(fScale * (pix10 - pix21));
         out.z = pix21;
         out.w = pix00;
-        if (u + ib < w / 4 && v < h) pSobel[u + ib] = out; //~? race(pSobelOriginal)
+        if (u + ib < w / 4 && v < h) pSobel[u + ib] = out;
     }
 }
