@@ -35,7 +35,16 @@ enum Status {
     Error = 2,
 }
 
+/// Stack of the threads that check files: expressions thousands of operators deep are
+/// handled by recursive code in the front ends and oracles.
+const WORKER_STACK: usize = 512 << 20;
+
 fn main() -> ExitCode {
+    // If a pool exists already (it cannot here), its stacks are what they are.
+    // The global pool is built nowhere else, so this cannot fail in a way that matters.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build_global();
     let cli = match command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
@@ -216,13 +225,19 @@ fn for_each_file(
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutput)>();
     let job = &job;
     std::thread::scope(|s| {
-        s.spawn(move || {
-            inputs.par_iter().enumerate().for_each_with(tx, |tx, (i, input)| {
-                let out = job(input);
-                // The receiver only goes away if the main thread panicked.
-                let _ = tx.send((i, out));
+        // Rayon runs a file it does not split off on this thread: it gets a worker's stack.
+        let spawned = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(s, move || {
+                inputs.par_iter().enumerate().for_each_with(tx, |tx, (i, input)| {
+                    let out = job(input);
+                    // The receiver only goes away if the main thread panicked.
+                    let _ = tx.send((i, out));
+                });
             });
-        });
+        if let Err(e) = spawned {
+            eprintln!("autosync: error: cannot start a worker thread: {e}");
+        }
         let mut pending = BTreeMap::new();
         let mut next = 0;
         for (i, out) in rx {

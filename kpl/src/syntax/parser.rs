@@ -26,7 +26,14 @@ pub struct ParseError {
 }
 
 /// Parses a `.kpl` file into its kernels. Statement ids are assigned in pre-order.
+/// Deepest parenthesis nesting, and longest chain of operators in one expression, that
+/// `.kpl` accepts: far beyond hand-written or generated kernels, and shallow enough for
+/// the recursive parser and oracles on the threads the CLI gives them.
+pub const MAX_NESTING: usize = 10_000;
+pub const MAX_EXPR_DEPTH: usize = 20_000;
+
 pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
+    check_nesting(src)?;
     let mut pairs = KplParser::parse(Rule::file, src).map_err(from_pest)?;
     let start = Span {
         start: 0,
@@ -47,9 +54,96 @@ pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
             return Err(err_at(k.span, format!("kernel `{}` is defined twice", k.name)));
         }
         check_scopes(&k)?;
+        check_depth(&k)?;
         kernels.push(k);
     }
     Ok(kernels)
+}
+
+/// Rejects parentheses nested deeper than [`MAX_NESTING`] before pest's recursive
+/// descent sees them.
+fn check_nesting(src: &str) -> Result<(), ParseError> {
+    let (mut depth, mut line, mut col) = (0usize, 1u32, 1u32);
+    for (i, c) in src.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => {
+                line += 1;
+                col = 0;
+            }
+            _ => {}
+        }
+        col += 1;
+        if depth > MAX_NESTING {
+            let at = Span {
+                start: i,
+                end: i + 1,
+                line,
+                col: col - 1,
+                end_line: line,
+            };
+            return Err(err_at(
+                at,
+                format!("brackets nested more than {MAX_NESTING} deep; simplify the expression"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Rejects expressions deeper than [`MAX_EXPR_DEPTH`] (a chain of that many operators).
+fn check_depth(k: &Kernel) -> Result<(), ParseError> {
+    fn depth(e: &Expr) -> usize {
+        // Iterative on the left spine, where long left-associative chains grow.
+        let (mut d, mut cur) = (0, e);
+        let mut best = 0;
+        loop {
+            d += 1;
+            match cur {
+                Expr::Binary(_, a, b) => {
+                    best = best.max(d + depth(b));
+                    cur = a;
+                }
+                Expr::Unary(_, a) | Expr::Cast(_, a) => cur = a,
+                _ => return best.max(d),
+            }
+        }
+    }
+    let mut bad = None;
+    let mut visit = |e: &Expr, span: Span| {
+        if bad.is_none() && depth(e) > MAX_EXPR_DEPTH {
+            bad = Some(span);
+        }
+    };
+    for r in &k.requires {
+        visit(r, k.span);
+    }
+    for s in k.stmts() {
+        for e in stmt_exprs(&s.kind) {
+            visit(e, s.span);
+        }
+    }
+    match bad {
+        Some(at) => Err(err_at(
+            at,
+            format!("an expression with more than {MAX_EXPR_DEPTH} nested operators; simplify it"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The expressions a statement evaluates itself (not those of nested blocks).
+fn stmt_exprs(k: &StmtKind) -> Vec<&Expr> {
+    match k {
+        StmtKind::Local { init, .. } => init.iter().collect(),
+        StmtKind::Assign { value, .. } => vec![value],
+        StmtKind::Read { index, .. } => vec![index],
+        StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => vec![index, value],
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume(cond) => vec![cond],
+        StmtKind::For { init, cond, step, .. } => vec![init, cond, step],
+        _ => Vec::new(),
+    }
 }
 
 fn from_pest(e: pest::error::Error<Rule>) -> ParseError {

@@ -395,6 +395,16 @@ impl Oracle for StaticVerifier {
             deadline: std::time::Instant::now() + std::time::Duration::from_millis(self.budget_ms),
         };
 
+        // Preconditions that can never hold would make every answer below vacuous.
+        if !sum.requires.is_empty() && checker.preconditions_hold() == Ok(false) {
+            self.cache = Some(cache);
+            return Err(OracleError::NoFeasibleRun(format!(
+                "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
+                 nothing would be verified",
+                kernel.name
+            )));
+        }
+
         // Divergence first: only never-divergent barriers order accesses.
         for bar in &sum.barriers {
             if sum.class(&bar.pred) <= Class::Block {

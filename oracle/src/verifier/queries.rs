@@ -739,6 +739,23 @@ impl Checker<'_> {
         any
     }
 
+    /// Can the preconditions hold at all: some launch (within the options and CUDA's
+    /// limits) and parameter values (within their types) that satisfy every `requires`?
+    /// `Ok(false)` means they never can, and every kernel property would hold vacuously.
+    pub fn preconditions_hold(&self) -> Result<bool, String> {
+        let mut enc = Encoder::new(self.sum);
+        let cx = enc.ctx(Ctx {
+            copy: 0,
+            block: 0,
+            iters: HashMap::new(),
+        });
+        let mut fs = enc.launch_facts(&[(0, 0)]);
+        fs.extend(self.requires(&mut enc, &[cx]));
+        enc.finish();
+        fs.append(&mut enc.facts);
+        self.solve(&fs, self.timeout_ms, |_| ()).map(|m| m.is_some())
+    }
+
     /// Can two threads of a block disagree on reaching this barrier?
     pub fn divergence(&self, bar: &BarrierFact) -> Outcome {
         let mut enc = Encoder::new(self.sum);
