@@ -371,6 +371,15 @@ impl Builder {
                 ];
                 Some((*ps.iter().min()?, *ps.iter().max()?))
             }
+            // A divisor known positive but not constant (`% gridDim.x`).
+            Term::Bin(Rem, x, y) if y.as_const().is_none() => {
+                let ((a, _), (c, d)) = (r(x)?, r(y)?);
+                (c >= 1).then(|| (if a >= 0 { 0 } else { 1 - d }, d - 1))
+            }
+            Term::Bin(Div, x, y) if y.as_const().is_none() => {
+                let ((a, b), (c, _)) = (r(x)?, r(y)?);
+                (c >= 1).then(|| (a.min(0), b.max(0)))
+            }
             Term::Bin(Div | Shr, x, y) => {
                 let c = match (&**t, y.as_const()?) {
                     (Term::Bin(Shr, ..), s) if (0..63).contains(&s) => 1i128 << s,
