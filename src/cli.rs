@@ -1,4 +1,4 @@
-//! The command line (DESIGN §6).
+//! The command line (exit codes and JSON output: docs/cli.md).
 
 use std::path::PathBuf;
 
@@ -39,8 +39,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub common: Common,
 
-    /// Output format: compiler-style text, the JSON document of DESIGN §6, or SARIF 2.1.0
-    /// (for code-scanning tools).
+    /// Output format: compiler-style text, one JSON document with every kernel's verdict,
+    /// races and divergent barriers, or SARIF 2.1.0 (for code-scanning tools).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
 
@@ -75,8 +75,8 @@ pub struct FixArgs {
     pub common: Common,
 
     /// Output format of the report (the file is still rewritten unless --diff or --stdout):
-    /// text, the JSON document of DESIGN §6, or GitHub pull-request review comments with
-    /// ```suggestion blocks (a JSON array; the files are not written).
+    /// text, one JSON document with every kernel's status and barriers, or GitHub pull-request
+    /// review comments with ```suggestion blocks (a JSON array; the files are not written).
     #[arg(long, value_enum, default_value_t = FixFormat::Text)]
     pub format: FixFormat,
 
@@ -230,7 +230,8 @@ impl ColorWhen {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OracleKind {
     /// The static verifier: sound for every launch and parameter the kernel allows
-    /// ("verified" is a proof under DESIGN §4), reports every racing pair otherwise.
+    /// ("verified" is a proof under its model of execution), reports every racing pair
+    /// otherwise.
     Static,
     /// The SDV interpreter: runs the kernel on small launches, parameters and memory
     /// contents (finds real races; can miss races outside the runs it tries).

@@ -4,7 +4,7 @@
 //! `check` verifies; `fix` synthesizes barriers and writes them back into the file. This
 //! crate parses arguments (`cli`), runs files in parallel and renders what the driver
 //! returns (`output`, `sarif`, `suggest`, `cost`), and writes files.
-//! Exit codes (DESIGN §6): 0 correct / fixed, 1 defect found / no solution, 2 error.
+//! Exit codes (docs/cli.md): 0 correct / fixed, 1 defect found / no solution, 2 error.
 
 mod cli;
 mod cost;

@@ -1,5 +1,5 @@
 //! Rendering results: compiler-style text diagnostics (codespan-reporting) and the JSON
-//! documents of DESIGN §6.
+//! documents described in docs/cli.md.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;

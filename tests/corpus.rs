@@ -3,7 +3,7 @@
 //! annotations, language features, atomics), checked end to end through the CLI like
 //! rustc's UI tests. See `tests/README.md` for how to add a kernel.
 //!
-//! Each file says what is true of it under DESIGN §4, on the lines themselves:
+//! Each file says what is true of it under docs/semantics.md, on the lines themselves:
 //!
 //! ```text
 //! //expect: verified | race | divergence     the verdict of the file (header)

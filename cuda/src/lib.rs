@@ -30,7 +30,7 @@
 //!   Builtins are lowered by family (`lower/builtins/`).
 //!
 //! Anything that cannot be lowered soundly is a [`CudaError`] with a location, never a
-//! panic (`tests/cuda_fuzz.rs`).
+//! panic (`tests/fuzz.rs`).
 
 pub mod error;
 pub mod preprocess;

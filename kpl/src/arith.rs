@@ -1,5 +1,5 @@
-//! The arithmetic of KPL values (DESIGN §4), in one place so the interpreter and the
-//! static verifier cannot disagree.
+//! The arithmetic of KPL values (docs/semantics.md, Values and arithmetic), in one place so
+//! the interpreter and the static verifier cannot disagree.
 //!
 //! [`Arith::Unbounded`] (the default) computes on mathematical integers, which is what
 //! the 32-bit program computes under the no-overflow assumption: `tid - 1` is -1 for

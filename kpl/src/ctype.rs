@@ -104,7 +104,7 @@ impl IntTy {
 }
 
 impl Default for IntTy {
-    /// The type of `.kpl`'s untyped scalars (DESIGN: values are 32-bit unsigned).
+    /// The type of `.kpl`'s untyped scalars (docs/semantics.md, Values and arithmetic).
     fn default() -> IntTy {
         IntTy::U32
     }

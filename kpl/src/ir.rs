@@ -266,7 +266,8 @@ impl Space {
     }
 }
 
-/// Read-modify-write operations. Atomic/atomic pairs never race (DESIGN §4).
+/// Read-modify-write operations. Atomic/atomic pairs never race (docs/semantics.md, Warps
+/// and atomics).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     Add,
@@ -315,8 +316,9 @@ impl AtomicOp {
     }
 }
 
-/// Where a barrier written "after" a statement goes in the source the statement came
-/// from (DESIGN §3: every label maps to a place in the original source, or to none).
+/// Where a barrier written "after" a statement goes in the source the statement came from
+/// (docs/semantics.md, Kernels and labels: every label maps to a place in the original
+/// source, or to none).
 ///
 /// A front end that lowers one source statement to several KPL statements, or that makes
 /// statements up (desugared loop conditions, inlined functions, macro bodies), says here

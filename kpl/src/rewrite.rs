@@ -206,9 +206,9 @@ pub fn remove(src: &str, span: Span) -> Edit {
     }
 }
 
-/// The edits that write `stmt` at each of `labels` (DESIGN §3: after a statement, or at
-/// the top of a block), for front ends whose blocks may lack braces or whose labels
-/// carry a [`Place`] other than "right after the statement".
+/// The edits that write `stmt` at each of `labels` (docs/semantics.md, Kernels and labels:
+/// after a statement, or at the top of a block), for front ends whose blocks may lack
+/// braces or whose labels carry a [`Place`] other than "right after the statement".
 ///
 /// A block without braces (the body of a brace-less `if`, `else`, `for`, `while` or
 /// `do` in C) that receives a statement gets `{` and `}` around its body, once however

@@ -1,6 +1,6 @@
 //! The dynamic SDV interpreter: runs a kernel under the synchronous, delayed-visibility
-//! semantics of DESIGN §4 for concrete launches, scalar parameters and memory contents,
-//! and reports every race and divergent barrier those runs exhibit.
+//! semantics (docs/semantics.md, Execution model) for concrete launches, scalar parameters
+//! and memory contents, and reports every race and divergent barrier those runs exhibit.
 //!
 //! It is a testing oracle: whatever it reports happens in a feasible run (so it is the
 //! reference the static verifier is checked against), but it can miss defects that only

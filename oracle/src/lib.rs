@@ -1,6 +1,6 @@
 //! Correctness oracles: given a kernel, report its data races and divergent barriers
-//! (DESIGN §4). The synthesizer sees races only through the [`Oracle`] trait, so any
-//! verifier that follows the SDV semantics can be plugged in.
+//! (docs/semantics.md). The synthesizer sees races only through the [`Oracle`] trait, so
+//! any verifier that follows the SDV semantics can be plugged in.
 //!
 //! - [`dynamic::Interpreter`]: runs the kernel under the SDV semantics for concrete
 //!   launches, parameters and memory contents. A testing oracle: every race it reports
@@ -142,7 +142,8 @@ pub struct Race {
 }
 
 impl Race {
-    /// The `kind` of DESIGN §6: `write-write`, `read-write`, `write-read`, `atomic-write`, ...
+    /// The `kind` of the JSON report (docs/cli.md): `write-write`, `read-write`,
+    /// `write-read`, `atomic-write`, ...
     pub fn kind(&self) -> String {
         format!("{}-{}", self.first.kind.word(), self.second.kind.word())
     }

@@ -1,5 +1,6 @@
 //! The dynamic SDV interpreter on the AutoSync paper's examples and on each rule of the
-//! semantics (DESIGN §4). Kernels are written in `.kpl`; line 1 is the kernel header.
+//! semantics (docs/semantics.md). Kernels are written in `.kpl`; line 1 is the kernel
+//! header.
 
 use std::collections::BTreeMap;
 

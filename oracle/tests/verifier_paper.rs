@@ -284,12 +284,12 @@ fn faial_test4_last_iter_first_iter() {
     assert!(r.is_clean(), "{:?}", races(&r));
 }
 
-/// Test 5 (read-index, Fig. 16). Memory contents are abstract (DESIGN §4), so the value
-/// read into `x` is arbitrary: the racy version is reported with all its races, and the
-/// DRF version — which is race-free only because `A[tid]` holds `tid` — is reported
-/// racy too. Faial fails this test in the same way (0/1 on both); GPUVerify passes it
-/// by tracking array contents. Outcome here: racy version correct, DRF version a false
-/// alarm, by design.
+/// Test 5 (read-index, Fig. 16). Memory contents are abstract (docs/semantics.md, Values
+/// and arithmetic), so the value read into `x` is arbitrary: the racy version is reported
+/// with all its races, and the DRF version — which is race-free only because `A[tid]` holds
+/// `tid` — is reported racy too. Faial fails this test in the same way (0/1 on both);
+/// GPUVerify passes it by tracking array contents. Outcome here: racy version correct, DRF
+/// version a false alarm, by design.
 const FAIAL5_RACY: &str = "kernel read_index(shared A[]) {
     local x;
     A[tid] = tid;

@@ -92,7 +92,7 @@ fn atomics_race_with_plain_accesses() {
 #[test]
 fn repetition_free_counters_hand_out_distinct_values() {
     // atomic_add of a positive amount on an array only atomic_adds modify hands out
-    // distinct values (DESIGN §4), so the slots are private.
+    // distinct values (docs/semantics.md, Warps and atomics), so the slots are private.
     let src = "kernel alloc(shared C[], shared A[]) {
     local x;
     x = atomic_add(C[0], 1);

@@ -1,4 +1,5 @@
-//! The textual `.kpl` syntax (DESIGN §3): a pest parser and a printer that round-trip.
+//! The textual `.kpl` syntax (docs/semantics.md, Kernels and labels): a pest parser and a
+//! printer that round-trip.
 
 mod parser;
 mod printer;

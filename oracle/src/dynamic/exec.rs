@@ -1,5 +1,6 @@
-//! One run of a kernel under the SDV semantics (DESIGN §4): the blocks of the grid one
-//! after another, the threads of a block in lock step under predicated execution.
+//! One run of a kernel under the SDV semantics (docs/semantics.md, Execution model): the
+//! blocks of the grid one after another, the threads of a block in lock step under
+//! predicated execution.
 //!
 //! A statement is executed by all threads of the block at once, each with an enabled
 //! bit (the mask). Threads leave the mask through a false branch or loop guard, or
@@ -272,7 +273,8 @@ impl<'p> Machine<'p> {
     fn exec_block(&mut self, stmts: &'p [CStmt], mask: &mut [bool], out: &mut Findings) -> Result<(), Stop> {
         for s in stmts {
             if !mask.iter().any(|m| *m) {
-                // Nothing is executed by no thread: not even a barrier (DESIGN §4).
+                // Nothing is executed by no thread: not even a barrier (docs/semantics.md,
+                // Execution model).
                 return Ok(());
             }
             self.exec(s, mask, out)?;

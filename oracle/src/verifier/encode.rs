@@ -616,12 +616,12 @@ impl<'s> Encoder<'s> {
         self.counter_lemmas();
     }
 
-    /// Repetition-free counters (DESIGN §4): two distinct executions of `atomic_add`s
-    /// with positive operands on the same element of an array that nothing but
-    /// `atomic_add`s of never-negative amounts modifies claim disjoint ranges
-    /// `[old, old + amount)` (the element only grows), so in particular return distinct
-    /// old values; `atomic_sub`s likewise claim `(old - amount, old]` when only such
-    /// `atomic_sub`s modify the array. Unbounded arithmetic only (in 32 bits the
+    /// Repetition-free counters (docs/semantics.md, Warps and atomics): two distinct
+    /// executions of `atomic_add`s with positive operands on the same element of an array
+    /// that nothing but `atomic_add`s of never-negative amounts modifies claim disjoint
+    /// ranges `[old, old + amount)` (the element only grows), so in particular return
+    /// distinct old values; `atomic_sub`s likewise claim `(old - amount, old]` when only
+    /// such `atomic_sub`s modify the array. Unbounded arithmetic only (in 32 bits the
     /// counter could wrap around).
     ///
     /// The lemma does not ask the two executions to be enabled: in a real execution

@@ -3,11 +3,11 @@
 //! as functions of the thread, the launch, the parameters and the iteration numbers of the
 //! enclosing loops.
 //!
-//! Control flow follows the SDV semantics of DESIGN §4 directly, so no separate desugaring
-//! pass is needed: an `if` runs its then-block under `path ∧ c` and then its else-block
-//! under `path ∧ ¬c`; `return`, `break` and `continue` set per-thread flags that switch
-//! the predicate off for the rest of the kernel, the loop or the iteration; assignments
-//! are predicated (`x := ite(active, e, x)`).
+//! Control flow follows the SDV semantics (docs/semantics.md, Execution model) directly, so
+//! no separate desugaring pass is needed: an `if` runs its then-block under `path ∧ c` and
+//! then its else-block under `path ∧ ¬c`; `return`, `break` and `continue` set per-thread
+//! flags that switch the predicate off for the rest of the kernel, the loop or the
+//! iteration; assignments are predicated (`x := ite(active, e, x)`).
 //!
 //! Loops are not unrolled and need no invariants. The value of a loop-carried variable at
 //! the start of iteration `k` is, by what one symbolic pass over the body shows:

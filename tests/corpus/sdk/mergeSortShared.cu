@@ -1,7 +1,7 @@
 //pass
 //--blockDim=512 --gridDim=64
 //expect: race
-//note: the scatter positions come from binary searches over shared data; they are distinct only when both runs are sorted, which nothing states, so for arbitrary contents (DESIGN 4) two threads may write one slot.
+//note: the scatter positions come from binary searches over shared data; they are distinct only when both runs are sorted, which nothing states, so for arbitrary contents (docs/semantics.md, Values and arithmetic) two threads may write one slot.
 
 #define SHARED_SIZE_LIMIT 1024U
 

@@ -1,7 +1,7 @@
 //pass
 //--blockDim=256 --gridDim=64
 //expect: race
-//note: findCellStartD writes cellStart[hash] for a hash read from memory; only sorted hashes keep the writers distinct, so for arbitrary contents (DESIGN 4) it races.
+//note: findCellStartD writes cellStart[hash] for a hash read from memory; only sorted hashes keep the writers distinct, so for arbitrary contents (docs/semantics.md, Values and arithmetic) it races.
 
 struct SimParams {
     float3 worldOrigin;

@@ -3,7 +3,7 @@
 //expect: verified
 //note: the unrolled last warp relies on warp-synchronous execution: verified under the
 //      header's --warp-sync=32 (lock step inside warps of 32); without lock step, the
-//      accesses of the final steps (lines 24 and 29) would race (DESIGN 4).
+//      accesses of the final steps (lines 24 and 29) would race (docs/semantics.md, Warps and atomics).
 
 template <class T, unsigned int blockSize>
 __global__ void reduce4(T *g_idata, T *g_odata, unsigned int n)

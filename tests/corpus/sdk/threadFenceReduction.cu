@@ -3,7 +3,7 @@
 //expect: race
 //expect-tool: divergence (false alarm: `amLast` is one shared flag written by thread 0 before a barrier, so every thread of the block reads the same value; the verifier reads memory per thread and lets the barriers inside `if (amLast)` diverge)
 //note: the last block (chosen with atomicInc) reads the partial sums that the
-//      other blocks wrote before their __threadfence(); under DESIGN 4 writes of
+//      other blocks wrote before their __threadfence(); under docs/semantics.md writes of
 //      different blocks are never ordered, so the cross-block accesses race.
 
 __device__ unsigned int retirementCount = 0;
