@@ -1256,9 +1256,11 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         // The operands in the type the operation is done in: exactly where their value
         // in that type matters (comparisons, division, right shifts, `|` and `^`), or
-        // everywhere under `--wrap`. `+`, `-`, `*` and `<<` compute on mathematical
-        // integers (assumed not to overflow), which agrees with C modulo 2^width; `&` of
-        // a negative value with a value of an unsigned type is the same either way.
+        // everywhere under `--wrap`. There, an unsigned operand computed by `+ - * <<`
+        // (`tid - 2 > 100`) is also brought into its type. `+`, `-`, `*` and `<<`
+        // themselves compute on mathematical integers (assumed not to overflow: `tid - 1`
+        // is -1 for thread 0), which agrees with C modulo 2^width; `&` of a negative
+        // value with a value of an unsigned type is the same either way.
         let operand_ty = if op == "<<" || op == ">>" {
             vec![promoted(&at), promoted(&bt)]
         } else if matches!(op, "&&" | "||") {
@@ -1270,8 +1272,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         let exact = self.opts.wrap || !matches!(op, "+" | "-" | "*" | "<<" | "&");
         let (x, y) = if exact && !matches!(op, "&&" | "||") {
             (
-                convert_int(x, &at, &operand_ty[0]),
-                convert_int(y, &bt, &operand_ty[1]),
+                convert_int(normalized(x, &at), &at, &operand_ty[0]),
+                convert_int(normalized(y, &bt), &bt, &operand_ty[1]),
             )
         } else {
             (x, y)
@@ -1443,11 +1445,18 @@ impl<'p, 't> Lowerer<'p, 't> {
             .ok_or_else(|| self.unsupported(n, "?:", ""))?;
         let cv = self.rvalue(c)?;
         let cond = self.truth(cv, c);
-        if let Some(k) = fold::int(&cond) {
-            return self.rvalue(if k != 0 { a } else { b });
-        }
         let (va, sa) = self.in_block(|l| l.rvalue(a))?;
         let (vb, sb) = self.in_block(|l| l.rvalue(b))?;
+        if let Some(k) = fold::int(&cond) {
+            // Only the chosen operand runs, converted to the type of the whole `?:`.
+            let ty = conditional_type(&va.ty, &vb.ty);
+            let (v, stmts) = if k != 0 { (va, sa) } else { (vb, sb) };
+            self.extend(stmts);
+            return match (v.v, ty.is_int()) {
+                (V::Int(e), true) => Ok(Value::int(convert_int(e, &v.ty, &ty), ty)),
+                (x, _) => Ok(Value { v: x, ty: v.ty }),
+            };
+        }
         self.select(cond, (va, sa), (vb, sb), n)
     }
 
@@ -1461,7 +1470,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     ) -> R<Value> {
         let span = self.span(n);
         let ty = if va.ty.is_int() && vb.ty.is_int() {
-            arith_type(&va.ty, &vb.ty, "+")
+            conditional_type(&va.ty, &vb.ty)
         } else if va.ty.is_pointer_like() {
             va.ty.clone()
         } else if matches!(va.ty, Ty::Float { .. }) || matches!(vb.ty, Ty::Float { .. }) {
@@ -1472,20 +1481,11 @@ impl<'p, 't> Lowerer<'p, 't> {
         let out = match (&va.v, &vb.v) {
             (V::Int(x), V::Int(y)) => {
                 let t = self.mutable_local("_s", None, span);
-                sa.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: x.clone(),
-                    },
-                    span,
-                ));
-                sb.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: y.clone(),
-                    },
-                    span,
-                ));
+                // Both operands in the type of the whole expression (C's usual
+                // arithmetic conversions: `m < 0 ? m : 0u` is unsigned).
+                let (x, y) = (convert_int(x.clone(), &va.ty, &ty), convert_int(y.clone(), &vb.ty, &ty));
+                sa.push(self.made_stmt(StmtKind::Assign { var: t.clone(), value: x }, span));
+                sb.push(self.made_stmt(StmtKind::Assign { var: t.clone(), value: y }, span));
                 Value::int(Expr::Var(t), ty)
             }
             (V::Ptr(p), V::Ptr(q))
@@ -1670,6 +1670,16 @@ fn arith_type(a: &Ty, b: &Ty, op: &str) -> Ty {
     }
 }
 
+/// The type of `c ? a : b` for integer operands: the common type (two `bool`s stay
+/// `bool`).
+fn conditional_type(a: &Ty, b: &Ty) -> Ty {
+    if *a == Ty::Bool && *b == Ty::Bool {
+        Ty::Bool
+    } else {
+        common_type(a, b)
+    }
+}
+
 /// C's integer promotion: `bool`, `char` and `short` become `int`.
 pub(super) fn promoted(t: &Ty) -> Ty {
     match t {
@@ -1731,6 +1741,20 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
     }
 }
 
+/// `e` of type `ty` brought into the type's range when it is an unsigned value computed
+/// by `+ - * <<`, which the no-overflow assumption lets leave the range (`tid - 2`).
+fn normalized(e: Expr, ty: &Ty) -> Expr {
+    let arithmetic = matches!(
+        e,
+        Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, ..) | Expr::Unary(UnOp::Neg, _)
+    );
+    if arithmetic && matches!(ty, Ty::Int { signed: false, .. }) {
+        wrap_int(e, ty)
+    } else {
+        e
+    }
+}
+
 /// The result `e` of an operation done in type `ty`, wrapped into it (`--wrap`).
 fn wrap_int(e: Expr, ty: &Ty) -> Expr {
     match (ty.int_ty(), fold::int(&e)) {
@@ -1749,7 +1773,9 @@ fn unary(op: &str, v: Value, wrap: bool) -> Value {
         v.ty.clone()
     };
     let from = v.ty.clone();
-    let wrapped = |e: Expr| if wrap { wrap_int(e, &ty) } else { e };
+    // Negating an unsigned value always wraps (it is how `-u` is used): exact.
+    let unsigned = matches!(ty, Ty::Int { signed: false, .. });
+    let wrapped = |e: Expr| if wrap || (unsigned && op == "-") { wrap_int(e, &ty) } else { e };
     match (op, v.v) {
         ("-", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::Neg, convert_int(e, &from, &ty))), ty),
         ("~", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::BitNot, convert_int(e, &from, &ty))), ty),

@@ -341,9 +341,10 @@ impl Builder {
                 None => Some((0, limit(d, 1023, 63))),
             },
             Term::Builtin(Builtin::Bdim(d)) => Some((1, limit(d, 1024, 64))),
-            Term::Builtin(Builtin::Bid(d)) => {
-                Some((0, if *d == kpl::Dim::X { (1 << 31) - 2 } else { 65534 }))
-            }
+            Term::Builtin(Builtin::Bid(d)) => match self.grid_dim[d.index()] {
+                Some(g) => Some((0, i128::from(g) - 1)),
+                None => Some((0, if *d == kpl::Dim::X { (1 << 31) - 2 } else { 65534 })),
+            },
             Term::Builtin(Builtin::Gdim(d)) => {
                 Some((1, if *d == kpl::Dim::X { (1 << 31) - 1 } else { 65535 }))
             }

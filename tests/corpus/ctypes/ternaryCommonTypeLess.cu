@@ -1,11 +1,10 @@
 //--blockDim=8 --gridDim=1
 //expect: verified
-//expect-tool: race (false alarm: the operands of ?: are not converted to their common type `unsigned`, so the tool compares -1 < 5 instead of UINT_MAX < 5)
 
 // (m < 0 ? m : 0u) has type unsigned: for m = -1 it is UINT_MAX, never < 5.
 __global__ void ternaryCommonTypeLess(int *A, int m)
 {
     __requires(m == -1);
     if ((m < 0 ? m : 0u) < 5)
-        A[0] = threadIdx.x; //~? race(A)
+        A[0] = threadIdx.x;
 }

@@ -1,6 +1,5 @@
 //--blockDim=64 --gridDim=1
 //expect: race
-//tool: verified (documented no-overflow deviation); --wrap: race
 
 // threadIdx.x - 2 is unsigned: threads 0 and 1 get 2^32-2 and 2^32-1, both > 100.
 __global__ void unsignedSubCompare(int *A)
