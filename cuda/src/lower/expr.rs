@@ -553,59 +553,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let name = last_name(n, self.prog.src);
                 self.name(&name, n)?
             }
-            "this" => {
-                let Some(this) = self.frame().this.clone() else {
-                    return Err(self.unsupported(n, "`this` outside a method", ""));
-                };
-                let ty = self
-                    .frame()
-                    .this_ty
-                    .clone()
-                    .map(Ty::Struct)
-                    .unwrap_or(Ty::Opaque("this".into()));
-                let p = match this {
-                    LVal::Var(v) => Ptr {
-                        target: Target::Var(v),
-                        off: Expr::Int(0),
-                        unit: 1,
-                    },
-                    LVal::Mem(p, _) => p,
-                    LVal::Private(_) => Ptr {
-                        target: Target::Unknown,
-                        off: Expr::Int(0),
-                        unit: 1,
-                    },
-                };
-                Ref::V(Value {
-                    v: V::Ptr(p),
-                    ty: Ty::ptr(ty),
-                })
-            }
+            "this" => Ref::V(self.this_ptr(n)?),
             "field_expression" => self.field_expr(n)?,
             "subscript_expression" => Ref::L(self.subscript(n)?),
-            "pointer_expression" => {
-                let arg = n
-                    .child_by_field_name("argument")
-                    .ok_or_else(|| self.unsupported(n, "expression", ""))?;
-                if t.trim_start().starts_with('&') {
-                    let lv = self.lvalue(arg)?;
-                    Ref::V(self.address_of(lv))
-                } else {
-                    let pv = self.rvalue(arg)?;
-                    Ref::L(self.deref_value(pv, n)?)
-                }
-            }
-            "unary_expression" => {
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.text(o))
-                    .unwrap_or("");
-                let arg = n
-                    .child_by_field_name("argument")
-                    .ok_or_else(|| self.unsupported(n, "expression", ""))?;
-                let v = self.rvalue(arg)?;
-                Ref::V(unary(op, v, self.opts.wrap))
-            }
+            "pointer_expression" => self.pointer_expr(n)?,
+            "unary_expression" => Ref::V(self.unary_expr(n)?),
             "binary_expression" | "cast_expression" if self.has_mistaken_cast(n) => Ref::V(self.reparse(n)?),
             "binary_expression" => Ref::V(self.binary_expr(n)?),
             "assignment_expression" => Ref::V(self.assignment(n)?),
@@ -620,63 +572,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                     .ok_or_else(|| self.unsupported(n, "expression", ""))?;
                 return self.expr(r);
             }
-            "cast_expression" => {
-                let ty_node = n
-                    .child_by_field_name("type")
-                    .ok_or_else(|| self.unsupported(n, "cast", ""))?;
-                let to = self.type_descriptor(ty_node)?;
-                let value = n
-                    .child_by_field_name("value")
-                    .ok_or_else(|| self.unsupported(n, "cast", ""))?;
-                let v = self.rvalue(value)?;
-                Ref::V(self.convert(v, &to, n)?)
-            }
-            "sizeof_expression" | "alignof_expression" => {
-                let ty = if let Some(tn) = n.child_by_field_name("type") {
-                    self.type_descriptor(tn)?
-                } else if let Some(v) = n.child_by_field_name("value") {
-                    let (val, _) = self.in_block(|l| l.rvalue(v))?;
-                    val.ty
-                } else {
-                    Ty::Opaque("?".into())
-                };
-                let size = if n.kind() == "sizeof_expression" {
-                    ty.size_of()
-                } else {
-                    ty.cell_bytes() as u64
-                };
-                Ref::V(Value::int(
-                    Expr::Int(size as i64),
-                    Ty::Int {
-                        bytes: 8,
-                        signed: false,
-                    },
-                ))
-            }
+            "cast_expression" => Ref::V(self.cast(n)?),
+            "sizeof_expression" | "alignof_expression" => Ref::V(self.size_of(n)?),
             "call_expression" => Ref::V(self.call(n)?),
-            "initializer_list" => {
-                let mut vals = Vec::new();
-                for c in named_children(n) {
-                    if c.kind() != "comment" {
-                        vals.push(self.rvalue(c)?);
-                    }
-                }
-                Ref::V(Value {
-                    v: V::Struct(vals),
-                    ty: Ty::Opaque("initializer list".into()),
-                })
-            }
-            "compound_literal_expression" => {
-                let to = match n.child_by_field_name("type") {
-                    Some(tn) => self.type_descriptor(tn)?,
-                    None => Ty::Opaque("?".into()),
-                };
-                let v = match n.child_by_field_name("value") {
-                    Some(v) => self.rvalue(v)?,
-                    None => arbitrary(&to),
-                };
-                Ref::V(self.convert(v, &to, n)?)
-            }
+            "initializer_list" => Ref::V(self.initializer_list(n)?),
+            "compound_literal_expression" => Ref::V(self.compound_literal(n)?),
             "user_defined_literal" => Ref::V(Value::arb(Ty::Opaque("literal".into()))),
             "offsetof_expression" => Ref::V(Value::arb(Ty::UINT)),
             "template_function" => {
@@ -690,6 +590,130 @@ impl<'p, 't> Lowerer<'p, 't> {
             "gnu_asm_expression" => Ref::V(self.inline_asm(n)?),
             other => return Err(self.unsupported(n, &format!("expression `{other}`"), "")),
         })
+    }
+
+    /// `this`: a pointer to the object a method was called on (to an unknown place
+    /// when the object is a private array element).
+    fn this_ptr(&mut self, n: Node<'t>) -> R<Value> {
+        let Some(this) = self.frame().this.clone() else {
+            return Err(self.unsupported(n, "`this` outside a method", ""));
+        };
+        let ty = self
+            .frame()
+            .this_ty
+            .clone()
+            .map(Ty::Struct)
+            .unwrap_or(Ty::Opaque("this".into()));
+        let p = match this {
+            LVal::Var(v) => Ptr {
+                target: Target::Var(v),
+                off: Expr::Int(0),
+                unit: 1,
+            },
+            LVal::Mem(p, _) => p,
+            LVal::Private(_) => Ptr {
+                target: Target::Unknown,
+                off: Expr::Int(0),
+                unit: 1,
+            },
+        };
+        Ok(Value {
+            v: V::Ptr(p),
+            ty: Ty::ptr(ty),
+        })
+    }
+
+    /// `&e` (an address, a value) or `*e` (the place it points to).
+    fn pointer_expr(&mut self, n: Node<'t>) -> R<Ref> {
+        let arg = n
+            .child_by_field_name("argument")
+            .ok_or_else(|| self.unsupported(n, "expression", ""))?;
+        Ok(if self.text(n).trim_start().starts_with('&') {
+            let lv = self.lvalue(arg)?;
+            Ref::V(self.address_of(lv))
+        } else {
+            let pv = self.rvalue(arg)?;
+            Ref::L(self.deref_value(pv, n)?)
+        })
+    }
+
+    /// `-e`, `!e`, `~e`, `+e`: an operation on the operand's value.
+    fn unary_expr(&mut self, n: Node<'t>) -> R<Value> {
+        let op = n
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or("");
+        let arg = n
+            .child_by_field_name("argument")
+            .ok_or_else(|| self.unsupported(n, "expression", ""))?;
+        let v = self.rvalue(arg)?;
+        Ok(unary(op, v, self.opts.wrap))
+    }
+
+    /// `(T) e`: the operand's value converted to `T`.
+    fn cast(&mut self, n: Node<'t>) -> R<Value> {
+        let ty_node = n
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(n, "cast", ""))?;
+        let to = self.type_descriptor(ty_node)?;
+        let value = n
+            .child_by_field_name("value")
+            .ok_or_else(|| self.unsupported(n, "cast", ""))?;
+        let v = self.rvalue(value)?;
+        self.convert(v, &to, n)
+    }
+
+    /// `sizeof` and `alignof` (of a type, or of an expression's type without its
+    /// effects): a constant `size_t`.
+    fn size_of(&mut self, n: Node<'t>) -> R<Value> {
+        let ty = if let Some(tn) = n.child_by_field_name("type") {
+            self.type_descriptor(tn)?
+        } else if let Some(v) = n.child_by_field_name("value") {
+            let (val, _) = self.in_block(|l| l.rvalue(v))?;
+            val.ty
+        } else {
+            Ty::Opaque("?".into())
+        };
+        let size = if n.kind() == "sizeof_expression" {
+            ty.size_of()
+        } else {
+            ty.cell_bytes() as u64
+        };
+        Ok(Value::int(
+            Expr::Int(size as i64),
+            Ty::Int {
+                bytes: 8,
+                signed: false,
+            },
+        ))
+    }
+
+    /// `{a, b, ...}`: the values of its elements, to be converted by the declaration or
+    /// assignment that uses it.
+    fn initializer_list(&mut self, n: Node<'t>) -> R<Value> {
+        let mut vals = Vec::new();
+        for c in named_children(n) {
+            if c.kind() != "comment" {
+                vals.push(self.rvalue(c)?);
+            }
+        }
+        Ok(Value {
+            v: V::Struct(vals),
+            ty: Ty::Opaque("initializer list".into()),
+        })
+    }
+
+    /// `(T){...}`: its value converted to `T`.
+    fn compound_literal(&mut self, n: Node<'t>) -> R<Value> {
+        let to = match n.child_by_field_name("type") {
+            Some(tn) => self.type_descriptor(tn)?,
+            None => Ty::Opaque("?".into()),
+        };
+        let v = match n.child_by_field_name("value") {
+            Some(v) => self.rvalue(v)?,
+            None => arbitrary(&to),
+        };
+        self.convert(v, &to, n)
     }
 
     /// Inline PTX that only computes in registers (`mov.u32 %0, %%laneid;`, `brev`,

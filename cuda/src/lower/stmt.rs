@@ -798,6 +798,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(())
     }
 
+    /// Declares one local `name` of the declared type, by what it declares: shared
+    /// arrays and references by their qualifiers, the rest by its type.
     fn declare(
         &mut self,
         name: &str,
@@ -806,217 +808,272 @@ impl<'p, 't> Lowerer<'p, 't> {
         init: Option<Node<'t>>,
         d: Node<'t>,
     ) -> R<()> {
-        let span = self.span(d);
         let ty = decl.ty.clone();
         if quals.shared {
-            let (key, kpl_name) = if quals.external {
-                (ArrayKey::ExternShared, name.to_string())
-            } else {
-                (ArrayKey::Decl(d.start_byte()), name.to_string())
-            };
-            let cell = ty.cell_bytes();
-            let cells = (!quals.external).then(|| ty.cells());
-            let (a, base) = self.array_at(key, &kpl_name, ArraySpace::Shared, cell, cells);
-            let kind = self.array_var(a, base, &ty);
-            self.add_var(name, ty, kind);
+            self.declare_shared(name, ty, quals.external, d);
             return Ok(());
         }
         if decl.reference {
-            let Some(init) = init else {
-                return Err(self.unsupported(d, "a reference without initializer", ""));
-            };
-            let lv = match self.expr(init)? {
-                super::expr::Ref::L(lv) => lv,
-                super::expr::Ref::V(v) => {
-                    // A const reference to a temporary: a copy.
-                    let id = self.new_var(name, &v.ty.clone(), span)?;
-                    self.write(&LVal::Var(id), v, d)?;
-                    return Ok(());
-                }
-            };
-            self.add_var(name, ty, VarKind::Ref(lv));
-            return Ok(());
+            return self.declare_reference(name, ty, init, d);
         }
-        let init_value = |l: &mut Self, target_ty: &Ty| -> R<Option<Value>> {
-            match init {
-                None => Ok(None),
-                Some(i) if i.kind() == "argument_list" => {
-                    // T v(args): a constructor (struct) or a functional cast (scalar).
-                    let args = items(i);
-                    let mut vals = Vec::new();
-                    for a in &args {
-                        vals.push(l.rvalue(*a)?);
-                    }
-                    match (vals.len(), target_ty) {
-                        (1, t) if t.as_struct().is_none() => {
-                            let v = vals.pop().expect("one value");
-                            Ok(Some(l.convert(v, target_ty, i)?))
-                        }
-                        _ => Ok(Some(super::expr::arbitrary(target_ty))),
-                    }
-                }
-                Some(i) => {
-                    let v = l.rvalue(i)?;
-                    let v = match (&v.v, target_ty) {
-                        // `int x = {5};`
-                        (V::Struct(vals), t)
-                            if t.as_struct().is_none() && !t.is_array() && vals.len() == 1 =>
-                        {
-                            vals[0].clone()
-                        }
-                        _ => v,
-                    };
-                    Ok(Some(l.convert(v, target_ty, i)?))
-                }
-            }
-        };
         match &ty {
-            Ty::Opaque(a) if a == "auto" => {
-                let Some(v) = init_value(self, &ty)? else {
-                    return Err(self.unsupported(d, "`auto` without initializer", ""));
-                };
-                let vty = v.ty.clone();
-                let id = self.new_var(name, &vty, span)?;
-                self.write(&LVal::Var(id), v, d)
-            }
-            Ty::Int { .. } | Ty::Bool => {
-                let assigned = self.frame().assigned.contains(name);
-                let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
-                let memory_read = plain.is_some_and(|i| {
-                    matches!(
-                        strip_parens(i).kind(),
-                        "subscript_expression" | "field_expression" | "pointer_expression"
-                    )
-                });
-                if let (Some(i), true) = (plain, memory_read) {
-                    // `int x = A[i];`: read straight into x.
-                    let kpl = self.fresh(name);
-                    if assigned {
-                        self.mutable.insert(kpl.clone());
-                    }
-                    let at = self.mark();
-                    self.emit(
-                        StmtKind::Local {
-                            var: kpl.clone(),
-                            init: None,
-                        },
-                        span,
-                    );
-                    let v = match self.read_into(i, &kpl)? {
-                        Some(v) => v,
-                        None => self.rvalue(i)?,
-                    };
-                    if !matches!(&v.v, V::Int(Expr::Var(x)) if *x == kpl) {
-                        let v = self.convert(v, &ty, d)?;
-                        self.set_init(at, &kpl, v, span);
-                    }
-                    self.add_var(name, ty, VarKind::Int(kpl));
-                    return Ok(());
-                }
-                let v = match plain {
-                    Some(i) => {
-                        let v = self.rvalue(i)?;
-                        Some(self.convert(v, &ty, d)?)
-                    }
-                    None => init_value(self, &ty)?,
-                };
-                match v.map(|v| v.v) {
-                    Some(V::Int(e)) if !assigned && fold::int(&e).is_some() => {
-                        // Never assigned and constant: no local needed.
-                        self.add_var(name, ty, VarKind::Fixed(e));
-                    }
-                    v => {
-                        let init = match v {
-                            Some(V::Int(e)) => Some(e),
-                            _ => None,
-                        };
-                        let kpl = if assigned {
-                            self.mutable_local(name, init, span)
-                        } else {
-                            self.local(name, init, span)
-                        };
-                        self.add_var(name, ty, VarKind::Int(kpl));
-                    }
-                }
-                Ok(())
-            }
+            Ty::Opaque(a) if a == "auto" => self.declare_auto(name, &ty, init, d),
+            Ty::Int { .. } | Ty::Bool => self.declare_int(name, ty, init, d),
             Ty::Ptr(pointee) => {
-                let v = init_value(self, &ty)?;
-                let assigned = self.frame().assigned.contains(name);
-                let (target, off, unit) = match v.map(|v| v.v) {
-                    Some(V::Ptr(p)) => (Some(p.target), Some(p.off), p.unit),
-                    Some(V::Int(e)) if fold::int(&e) == Some(0) => {
-                        (Some(Target::Null), Some(Expr::Int(0)), 1)
-                    }
-                    Some(_) => (Some(Target::Unknown), Some(Expr::Int(0)), 1),
-                    None => (None, None, pointee.cell_bytes()),
-                };
-                let kind = match (&off, assigned) {
-                    (Some(o), false) if self.stable(o) => VarKind::Ptr {
-                        target,
-                        off: Offset::Fixed(o.clone()),
-                        unit,
-                    },
-                    _ => {
-                        let l = self.mutable_local(name, off, span);
-                        VarKind::Ptr {
-                            target,
-                            off: Offset::Local(l),
-                            unit,
-                        }
-                    }
-                };
-                self.add_var(name, ty.clone(), kind);
-                Ok(())
+                let unit = pointee.cell_bytes();
+                self.declare_pointer(name, ty, unit, init, d)
             }
-            Ty::Array(..) => {
-                if let Some(i) = init {
-                    self.rvalue(i)?;
-                }
-                let key = if quals.constant {
-                    ArrayKey::Decl(d.start_byte())
-                } else {
-                    ArrayKey::Private(d.start_byte())
-                };
-                let space = if quals.constant {
-                    ArraySpace::Constant
-                } else {
-                    ArraySpace::Private
-                };
-                let a = self.array(key, name, space, ty.cell_bytes());
-                self.add_var(name, ty, VarKind::Array(Target::Array(a)));
-                Ok(())
-            }
-            Ty::Struct(_) => {
-                if let Some(i) = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list")) {
-                    // Declare the fields first, so a load goes straight into them.
-                    let id = self.new_var(name, &ty, span)?;
-                    self.pop_var_binding(name);
-                    if !self.load_struct(id, i)? {
-                        let v = self.rvalue(i)?;
-                        let v = self.convert(v, &ty, d)?;
-                        self.write(&LVal::Var(id), v, d)?;
-                    }
-                    self.bind_var(name, id);
-                    return Ok(());
-                }
-                let v = init_value(self, &ty)?;
-                let id = self.new_var(name, &ty, span)?;
-                if let Some(v) = v {
-                    self.write(&LVal::Var(id), v, d)?;
-                }
-                Ok(())
-            }
+            Ty::Array(..) => self.declare_array(name, ty, quals.constant, init, d),
+            Ty::Struct(_) => self.declare_struct(name, &ty, init, d),
             Ty::Texture => {
                 self.add_var(name, ty, VarKind::Texture);
                 Ok(())
             }
             _ => {
-                init_value(self, &ty)?;
+                // Anything else is opaque: its initializer still runs.
+                self.init_value(init, &ty)?;
                 self.add_var(name, ty, VarKind::Arb);
                 Ok(())
             }
         }
+    }
+
+    /// A `__shared__` array (or scalar): one array of the block, per declaration (its
+    /// size from the type), or the one `extern __shared__` array of unknown size that
+    /// every such declaration names.
+    fn declare_shared(&mut self, name: &str, ty: Ty, external: bool, d: Node<'t>) {
+        let key = if external {
+            ArrayKey::ExternShared
+        } else {
+            ArrayKey::Decl(d.start_byte())
+        };
+        let cell = ty.cell_bytes();
+        let cells = (!external).then(|| ty.cells());
+        let (a, base) = self.array_at(key, name, ArraySpace::Shared, cell, cells);
+        let kind = self.array_var(a, base, &ty);
+        self.add_var(name, ty, kind);
+    }
+
+    /// A reference: another name for the place its initializer denotes, or a copy when
+    /// it binds a temporary (a const reference).
+    fn declare_reference(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+        let Some(init) = init else {
+            return Err(self.unsupported(d, "a reference without initializer", ""));
+        };
+        let lv = match self.expr(init)? {
+            super::expr::Ref::L(lv) => lv,
+            super::expr::Ref::V(v) => {
+                // A const reference to a temporary: a copy.
+                let id = self.new_var(name, &v.ty.clone(), self.span(d))?;
+                self.write(&LVal::Var(id), v, d)?;
+                return Ok(());
+            }
+        };
+        self.add_var(name, ty, VarKind::Ref(lv));
+        Ok(())
+    }
+
+    /// The value of an initializer converted to the declared type (`None` without
+    /// one): `T v(args)` is a functional cast for a scalar and an arbitrary value for
+    /// a constructor, `int x = {5}` is `5`.
+    fn init_value(&mut self, init: Option<Node<'t>>, target_ty: &Ty) -> R<Option<Value>> {
+        match init {
+            None => Ok(None),
+            Some(i) if i.kind() == "argument_list" => {
+                // T v(args): a constructor (struct) or a functional cast (scalar).
+                let args = items(i);
+                let mut vals = Vec::new();
+                for a in &args {
+                    vals.push(self.rvalue(*a)?);
+                }
+                match (vals.len(), target_ty) {
+                    (1, t) if t.as_struct().is_none() => {
+                        let v = vals.pop().expect("one value");
+                        Ok(Some(self.convert(v, target_ty, i)?))
+                    }
+                    _ => Ok(Some(super::expr::arbitrary(target_ty))),
+                }
+            }
+            Some(i) => {
+                let v = self.rvalue(i)?;
+                let v = match (&v.v, target_ty) {
+                    // `int x = {5};`
+                    (V::Struct(vals), t) if t.as_struct().is_none() && !t.is_array() && vals.len() == 1 => {
+                        vals[0].clone()
+                    }
+                    _ => v,
+                };
+                Ok(Some(self.convert(v, target_ty, i)?))
+            }
+        }
+    }
+
+    /// `auto x = e`: a variable of the initializer's type.
+    fn declare_auto(&mut self, name: &str, ty: &Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+        let Some(v) = self.init_value(init, ty)? else {
+            return Err(self.unsupported(d, "`auto` without initializer", ""));
+        };
+        let vty = v.ty.clone();
+        let id = self.new_var(name, &vty, self.span(d))?;
+        self.write(&LVal::Var(id), v, d)
+    }
+
+    /// An integer (or `bool`): a KPL local (mutable only if the function assigns it),
+    /// read straight from memory when initialized by a read, or no local at all when it
+    /// is a constant never assigned.
+    fn declare_int(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+        let span = self.span(d);
+        let assigned = self.frame().assigned.contains(name);
+        let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
+        let memory_read = plain.is_some_and(|i| {
+            matches!(
+                strip_parens(i).kind(),
+                "subscript_expression" | "field_expression" | "pointer_expression"
+            )
+        });
+        if let (Some(i), true) = (plain, memory_read) {
+            return self.declare_int_read(name, ty, assigned, i, d);
+        }
+        let v = match plain {
+            Some(i) => {
+                let v = self.rvalue(i)?;
+                Some(self.convert(v, &ty, d)?)
+            }
+            None => self.init_value(init, &ty)?,
+        };
+        match v.map(|v| v.v) {
+            Some(V::Int(e)) if !assigned && fold::int(&e).is_some() => {
+                // Never assigned and constant: no local needed.
+                self.add_var(name, ty, VarKind::Fixed(e));
+            }
+            v => {
+                let init = match v {
+                    Some(V::Int(e)) => Some(e),
+                    _ => None,
+                };
+                let kpl = if assigned {
+                    self.mutable_local(name, init, span)
+                } else {
+                    self.local(name, init, span)
+                };
+                self.add_var(name, ty, VarKind::Int(kpl));
+            }
+        }
+        Ok(())
+    }
+
+    /// `int x = A[i];`: the local is declared first and the read goes straight into
+    /// it (no temporary), converted afterwards if the read gave another value.
+    fn declare_int_read(&mut self, name: &str, ty: Ty, assigned: bool, i: Node<'t>, d: Node<'t>) -> R<()> {
+        let span = self.span(d);
+        let kpl = self.fresh(name);
+        if assigned {
+            self.mutable.insert(kpl.clone());
+        }
+        let at = self.mark();
+        self.emit(
+            StmtKind::Local {
+                var: kpl.clone(),
+                init: None,
+            },
+            span,
+        );
+        let v = match self.read_into(i, &kpl)? {
+            Some(v) => v,
+            None => self.rvalue(i)?,
+        };
+        if !matches!(&v.v, V::Int(Expr::Var(x)) if *x == kpl) {
+            let v = self.convert(v, &ty, d)?;
+            self.set_init(at, &kpl, v, span);
+        }
+        self.add_var(name, ty, VarKind::Int(kpl));
+        Ok(())
+    }
+
+    /// A pointer: its target and offset, the offset a fixed term when it is never
+    /// assigned and stable, else a mutable local. `0` is the null pointer, another
+    /// non-pointer an unknown target; uninitialized, its unit is `unit` (the pointee's
+    /// cell size).
+    fn declare_pointer(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        unit: u32,
+        init: Option<Node<'t>>,
+        d: Node<'t>,
+    ) -> R<()> {
+        let v = self.init_value(init, &ty)?;
+        let assigned = self.frame().assigned.contains(name);
+        let (target, off, unit) = match v.map(|v| v.v) {
+            Some(V::Ptr(p)) => (Some(p.target), Some(p.off), p.unit),
+            Some(V::Int(e)) if fold::int(&e) == Some(0) => (Some(Target::Null), Some(Expr::Int(0)), 1),
+            Some(_) => (Some(Target::Unknown), Some(Expr::Int(0)), 1),
+            None => (None, None, unit),
+        };
+        let kind = match (&off, assigned) {
+            (Some(o), false) if self.stable(o) => VarKind::Ptr {
+                target,
+                off: Offset::Fixed(o.clone()),
+                unit,
+            },
+            _ => {
+                let l = self.mutable_local(name, off, self.span(d));
+                VarKind::Ptr {
+                    target,
+                    off: Offset::Local(l),
+                    unit,
+                }
+            }
+        };
+        self.add_var(name, ty, kind);
+        Ok(())
+    }
+
+    /// A local array: a private array of the thread, or a `__constant__` one (a
+    /// declaration's own array). Its initializer is evaluated for its effects only.
+    fn declare_array(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        constant: bool,
+        init: Option<Node<'t>>,
+        d: Node<'t>,
+    ) -> R<()> {
+        if let Some(i) = init {
+            self.rvalue(i)?;
+        }
+        let (key, space) = if constant {
+            (ArrayKey::Decl(d.start_byte()), ArraySpace::Constant)
+        } else {
+            (ArrayKey::Private(d.start_byte()), ArraySpace::Private)
+        };
+        let a = self.array(key, name, space, ty.cell_bytes());
+        self.add_var(name, ty, VarKind::Array(Target::Array(a)));
+        Ok(())
+    }
+
+    /// A struct: one variable per field. Initialized by an expression, the fields are
+    /// declared first so that a load goes straight into them.
+    fn declare_struct(&mut self, name: &str, ty: &Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+        let span = self.span(d);
+        if let Some(i) = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list")) {
+            // Declare the fields first, so a load goes straight into them.
+            let id = self.new_var(name, ty, span)?;
+            self.pop_var_binding(name);
+            if !self.load_struct(id, i)? {
+                let v = self.rvalue(i)?;
+                let v = self.convert(v, ty, d)?;
+                self.write(&LVal::Var(id), v, d)?;
+            }
+            self.bind_var(name, id);
+            return Ok(());
+        }
+        let v = self.init_value(init, ty)?;
+        let id = self.new_var(name, ty, span)?;
+        if let Some(v) = v {
+            self.write(&LVal::Var(id), v, d)?;
+        }
+        Ok(())
     }
 
     /// Sets the initial value of the local declared at `at` (or assigns it).

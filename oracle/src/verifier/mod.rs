@@ -280,41 +280,30 @@ impl StaticVerifier {
                 ));
             }
         }
-        let accesses = &sum.accesses;
-        for i in 0..accesses.len() {
-            for j in i..accesses.len() {
-                let (a, b) = if accesses[i].pos <= accesses[j].pos {
-                    (&accesses[i], &accesses[j])
-                } else {
-                    (&accesses[j], &accesses[i])
+        for (a, b) in conflicting_pairs(&sum.accesses) {
+            let mut scopes = vec!["same block"];
+            if a.space == Space::Global && many_blocks {
+                scopes.push("different blocks");
+            }
+            for order in orders(a, b) {
+                let order = match order {
+                    Order::Intra => "same iteration".to_string(),
+                    Order::Inter { depth, forward } => format!(
+                        "different iterations at loop depth {depth} ({} first)",
+                        if forward { "earlier" } else { "later" }
+                    ),
                 };
-                if !conflicting(a, b) {
-                    continue;
-                }
-                let mut scopes = vec!["same block"];
-                if a.space == Space::Global && many_blocks {
-                    scopes.push("different blocks");
-                }
-                for order in orders(a, b) {
-                    let order = match order {
-                        Order::Intra => "same iteration".to_string(),
-                        Order::Inter { depth, forward } => format!(
-                            "different iterations at loop depth {depth} ({} first)",
-                            if forward { "earlier" } else { "later" }
-                        ),
-                    };
-                    for scope in &scopes {
-                        out.push(format!(
-                            "race on `{}`: {} {}:{} / {} {}:{}, {order}, {scope}",
-                            a.array,
-                            a.kind.word(),
-                            a.span.line,
-                            a.span.col,
-                            b.kind.word(),
-                            b.span.line,
-                            b.span.col
-                        ));
-                    }
+                for scope in &scopes {
+                    out.push(format!(
+                        "race on `{}`: {} {}:{} / {} {}:{}, {order}, {scope}",
+                        a.array,
+                        a.kind.word(),
+                        a.span.line,
+                        a.span.col,
+                        b.kind.word(),
+                        b.span.line,
+                        b.span.col
+                    ));
                 }
             }
         }
@@ -371,12 +360,34 @@ impl Oracle for StaticVerifier {
         "static"
     }
 
+    /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
+    /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let sum = symbolic::summarize(kernel, &self.opts);
         let mut report = Report::default();
-        let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
+        let mut cache = self.cache_for(kernel);
+        let mut checker = self.checker(&sum);
+        if let Err(e) = preconditions(&checker, kernel) {
+            self.cache = Some(cache);
+            return Err(e);
+        }
+        divergences(&mut checker, &mut report);
+        let mut races = RacePhase::new(self, &checker, &mut cache);
+        races.run(&mut report);
+        races.finish();
+        order_races(&mut report);
+        self.cache = Some(cache);
+        Ok(report)
+    }
+}
+
+impl StaticVerifier {
+    /// The cache for `kernel`: the previous check's when it was about the same kernel
+    /// but for its barriers (the synthesizer asks again after each barrier it places,
+    /// and answers that ignore barriers still hold), else an empty one.
+    fn cache_for(&mut self, kernel: &Kernel) -> Cache {
         let key = kernel.without_barriers();
-        let mut cache = match self.cache.take() {
+        match self.cache.take() {
             Some(c) if c.key == key => c,
             _ => Cache {
                 key,
@@ -385,132 +396,207 @@ impl Oracle for StaticVerifier {
                 seen: HashSet::new(),
                 screen: None,
             },
-        };
-        let mut checker = Checker {
-            sum: &sum,
+        }
+    }
+
+    /// The query maker of one check: its time budget starts now.
+    fn checker<'s>(&'s self, sum: &'s Summary) -> Checker<'s> {
+        Checker {
+            sum,
             opts: &self.opts,
             uniform: Vec::new(),
             timeout_ms: self.timeout_ms,
             two_pass: self.warp_two_pass,
             deadline: std::time::Instant::now() + std::time::Duration::from_millis(self.budget_ms),
-        };
-
-        // Preconditions that can never hold would make every answer below vacuous.
-        if !sum.requires.is_empty() && checker.preconditions_hold() == Ok(false) {
-            self.cache = Some(cache);
-            return Err(OracleError::NoFeasibleRun(format!(
-                "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
-                 nothing would be verified",
-                kernel.name
-            )));
         }
+    }
+}
 
-        // Divergence first: only never-divergent barriers order accesses.
-        for bar in &sum.barriers {
-            if sum.class(&bar.pred) <= Class::Block {
-                checker.uniform.push(true);
-                continue;
-            }
-            let out = checker.divergence(bar);
-            checker.uniform.push(!out.possible());
-            match out {
-                Outcome::Unsat => {}
-                Outcome::Sat(w) => report.divergences.push(Divergence {
+/// Preconditions that can never hold would make every answer below vacuous: an error
+/// instead of a report (undecided counts as feasible).
+fn preconditions(checker: &Checker, kernel: &Kernel) -> Result<(), OracleError> {
+    if !checker.sum.requires.is_empty() && checker.preconditions_hold() == Ok(false) {
+        return Err(OracleError::NoFeasibleRun(format!(
+            "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
+             nothing would be verified",
+            kernel.name
+        )));
+    }
+    Ok(())
+}
+
+/// Divergence first, since only never-divergent barriers order accesses: fills
+/// `checker.uniform` (one entry per barrier) for the race queries, and reports the
+/// barriers that may diverge (undecided ones too, with a note).
+fn divergences(checker: &mut Checker, report: &mut Report) {
+    let sum = checker.sum;
+    for bar in &sum.barriers {
+        if sum.class(&bar.pred) <= Class::Block {
+            checker.uniform.push(true);
+            continue;
+        }
+        let out = checker.divergence(bar);
+        checker.uniform.push(!out.possible());
+        match out {
+            Outcome::Unsat => {}
+            Outcome::Sat(w) => report.divergences.push(Divergence {
+                stmt: bar.stmt,
+                span: bar.span,
+                witness: Some(*w),
+            }),
+            Outcome::Unknown(why) => {
+                report.notes.push(format!(
+                    "line {}: the solver could not decide whether this barrier diverges ({why}); \
+                     reported as divergent",
+                    bar.span.line
+                ));
+                report.divergences.push(Divergence {
                     stmt: bar.stmt,
                     span: bar.span,
-                    witness: Some(*w),
-                }),
-                Outcome::Unknown(why) => {
-                    report.notes.push(format!(
-                        "line {}: the solver could not decide whether this barrier diverges ({why}); \
-                         reported as divergent",
-                        bar.span.line
-                    ));
-                    report.divergences.push(Divergence {
-                        stmt: bar.stmt,
-                        span: bar.span,
-                        witness: None,
-                    });
-                }
+                    witness: None,
+                });
             }
         }
-
-        let mut screened = cache.screen.take().unwrap_or_default();
-        let accesses = &sum.accesses;
-        let mut progress: HashMap<&str, PairProgress> = HashMap::new();
-        for (i, a) in accesses.iter().enumerate() {
-            let n: usize = accesses[i..]
-                .iter()
-                .filter(|b| conflicting(a, b))
-                .map(|b| orders(a, b).len())
-                .sum();
-            progress.entry(a.array.as_str()).or_default().total += n;
-        }
-        for i in 0..accesses.len() {
-            for j in i..accesses.len() {
-                let (a, b) = if accesses[i].pos <= accesses[j].pos {
-                    (&accesses[i], &accesses[j])
-                } else {
-                    (&accesses[j], &accesses[i])
-                };
-                if !conflicting(a, b) {
-                    continue;
-                }
-                let expected = progress
-                    .get(a.array.as_str())
-                    .map_or(0.0, PairProgress::remaining_ms);
-                if self.screening && expected > SCREEN_WORTH_MS && screened.arrays.insert(a.array.clone()) {
-                    // A third of what it may save: a screen that gives up must cost
-                    // little next to the pair queries that follow it.
-                    let budget_ms = (expected / 3.0).clamp(50.0, 500.0) as u32;
-                    screen_array(&checker, &sum, &a.array, many_blocks, budget_ms, &mut screened);
-                }
-                let started = std::time::Instant::now();
-                let timeouts = [self.timeout_ms.min(SHORT_TIMEOUT_MS), self.timeout_ms];
-                let key = pair_key(a, b);
-                let scopes = Scopes {
-                    same: !screened.same.contains(&key),
-                    cross: a.space == Space::Global && many_blocks && !screened.cross.contains(&key),
-                };
-                if !scopes.same && !scopes.cross {
-                    continue;
-                }
-                let found = PairRace::find(&checker, &mut cache, a, b, scopes, timeouts);
-                if let Some(p) = progress.get_mut(a.array.as_str()) {
-                    p.done += orders(a, b).len();
-                    p.spent += started.elapsed();
-                }
-                report.notes.extend(found.notes);
-                let warp_local = self.opts.classify_warps
-                    && found.fixable
-                    && warp_local(&checker, a, b, found.intra, &found.inter, self.timeout_ms);
-                if found.intra || !found.inter.is_empty() {
-                    report.races.push(Race {
-                        array: a.array.clone(),
-                        space: a.space,
-                        first: access(a),
-                        second: access(b),
-                        intra: found.intra,
-                        inter: found.inter,
-                        fixable: found.fixable,
-                        warp_local,
-                        witness: found.witness,
-                    });
-                }
-            }
-        }
-        report.races.sort_by_key(|r| {
-            (
-                r.first.span.start,
-                r.second.span.start,
-                r.first.stmt,
-                r.second.stmt,
-            )
-        });
-        cache.screen = Some(screened);
-        self.cache = Some(cache);
-        Ok(report)
     }
+}
+
+/// The pairs of conflicting accesses, each once (with itself too), the earlier in
+/// program order first: the order in which their race queries are asked.
+fn conflicting_pairs(accesses: &[AccessFact]) -> impl Iterator<Item = (&AccessFact, &AccessFact)> {
+    (0..accesses.len())
+        .flat_map(move |i| (i..accesses.len()).map(move |j| (&accesses[i], &accesses[j])))
+        .map(|(a, b)| if a.pos <= b.pos { (a, b) } else { (b, a) })
+        .filter(|(a, b)| conflicting(a, b))
+}
+
+/// The shared state of one check's race queries: the per-pair loop, the arrays
+/// screened, and the time spent per array that decides when screening pays.
+struct RacePhase<'a, 's> {
+    verifier: &'a StaticVerifier,
+    checker: &'a Checker<'s>,
+    cache: &'a mut Cache,
+    /// Taken from the cache for the check, put back by [`RacePhase::finish`].
+    screened: Screen,
+    progress: HashMap<&'s str, PairProgress>,
+    many_blocks: bool,
+}
+
+impl<'a, 's> RacePhase<'a, 's> {
+    fn new(verifier: &'a StaticVerifier, checker: &'a Checker<'s>, cache: &'a mut Cache) -> Self {
+        let sum = checker.sum;
+        RacePhase {
+            verifier,
+            checker,
+            screened: cache.screen.take().unwrap_or_default(),
+            cache,
+            progress: pair_progress(&sum.accesses),
+            many_blocks: many_blocks(sum) && !verifier.opts.only_intra_group,
+        }
+    }
+
+    /// Asks about every conflicting pair in program order, adding their races and notes
+    /// to `report` (unordered: see [`order_races`]).
+    fn run(&mut self, report: &mut Report) {
+        for (a, b) in conflicting_pairs(&self.checker.sum.accesses) {
+            self.screen_if_worth(a);
+            self.pair(a, b, report);
+        }
+    }
+
+    /// Screens `a`'s array once its remaining pair queries are expected to take longer
+    /// than [`SCREEN_WORTH_MS`] (arrays are screened at most once per kernel).
+    fn screen_if_worth(&mut self, a: &AccessFact) {
+        let expected = self
+            .progress
+            .get(a.array.as_str())
+            .map_or(0.0, PairProgress::remaining_ms);
+        if self.verifier.screening
+            && expected > SCREEN_WORTH_MS
+            && self.screened.arrays.insert(a.array.clone())
+        {
+            // A third of what it may save: a screen that gives up must cost
+            // little next to the pair queries that follow it.
+            let budget_ms = (expected / 3.0).clamp(50.0, 500.0) as u32;
+            let sum = self.checker.sum;
+            screen_array(
+                self.checker,
+                sum,
+                &a.array,
+                self.many_blocks,
+                budget_ms,
+                &mut self.screened,
+            );
+        }
+    }
+
+    /// The race queries of one pair (scopes the screen did not rule out, every race
+    /// type), timed for [`PairProgress`]; a race found goes to `report`.
+    fn pair(&mut self, a: &AccessFact, b: &AccessFact, report: &mut Report) {
+        let timeout_ms = self.verifier.timeout_ms;
+        let started = std::time::Instant::now();
+        let timeouts = [timeout_ms.min(SHORT_TIMEOUT_MS), timeout_ms];
+        let key = pair_key(a, b);
+        let scopes = Scopes {
+            same: !self.screened.same.contains(&key),
+            cross: a.space == Space::Global && self.many_blocks && !self.screened.cross.contains(&key),
+        };
+        if !scopes.same && !scopes.cross {
+            return;
+        }
+        let found = PairRace::find(self.checker, self.cache, a, b, scopes, timeouts);
+        if let Some(p) = self.progress.get_mut(a.array.as_str()) {
+            p.done += orders(a, b).len();
+            p.spent += started.elapsed();
+        }
+        report.notes.extend(found.notes);
+        let warp_local = self.verifier.opts.classify_warps
+            && found.fixable
+            && warp_local(self.checker, a, b, found.intra, &found.inter, timeout_ms);
+        if found.intra || !found.inter.is_empty() {
+            report.races.push(Race {
+                array: a.array.clone(),
+                space: a.space,
+                first: access(a),
+                second: access(b),
+                intra: found.intra,
+                inter: found.inter,
+                fixable: found.fixable,
+                warp_local,
+                witness: found.witness,
+            });
+        }
+    }
+
+    /// Keeps the screened pairs for the next check of the same kernel.
+    fn finish(self) {
+        self.cache.screen = Some(self.screened);
+    }
+}
+
+/// Per array, how many race types its conflicting pairs have (none asked yet).
+fn pair_progress(accesses: &[AccessFact]) -> HashMap<&str, PairProgress> {
+    let mut progress: HashMap<&str, PairProgress> = HashMap::new();
+    for (i, a) in accesses.iter().enumerate() {
+        let n: usize = accesses[i..]
+            .iter()
+            .filter(|b| conflicting(a, b))
+            .map(|b| orders(a, b).len())
+            .sum();
+        progress.entry(a.array.as_str()).or_default().total += n;
+    }
+    progress
+}
+
+/// Races in source order (then statement order), whatever order they were found in.
+fn order_races(report: &mut Report) {
+    report.races.sort_by_key(|r| {
+        (
+            r.first.span.start,
+            r.second.span.start,
+            r.first.stmt,
+            r.second.stmt,
+        )
+    });
 }
 
 /// Whether every race type found for a same-block pair (`intra`, `inter` depths, each
