@@ -1507,9 +1507,24 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let t = self.mutable_local("_s", None, span);
                 // Both operands in the type of the whole expression (C's usual
                 // arithmetic conversions: `m < 0 ? m : 0u` is unsigned).
-                let (x, y) = (convert_int(x.clone(), &va.ty, &ty), convert_int(y.clone(), &vb.ty, &ty));
-                sa.push(self.made_stmt(StmtKind::Assign { var: t.clone(), value: x }, span));
-                sb.push(self.made_stmt(StmtKind::Assign { var: t.clone(), value: y }, span));
+                let (x, y) = (
+                    convert_int(x.clone(), &va.ty, &ty),
+                    convert_int(y.clone(), &vb.ty, &ty),
+                );
+                sa.push(self.made_stmt(
+                    StmtKind::Assign {
+                        var: t.clone(),
+                        value: x,
+                    },
+                    span,
+                ));
+                sb.push(self.made_stmt(
+                    StmtKind::Assign {
+                        var: t.clone(),
+                        value: y,
+                    },
+                    span,
+                ));
                 Value::int(Expr::Var(t), ty)
             }
             (V::Ptr(p), V::Ptr(q))
@@ -1765,14 +1780,20 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
     }
 }
 
-/// `e` of type `ty` brought into the type's range when it is an unsigned value computed
-/// by `+ - * <<`, which the no-overflow assumption lets leave the range (`tid - 2`).
+/// `e` of type `ty` brought into the type's range when it is an unsigned value that a
+/// subtraction may have taken below zero (`tid - 2`), which the no-overflow assumption
+/// otherwise leaves negative. Sums and products of unsigned values stay as they are.
 fn normalized(e: Expr, ty: &Ty) -> Expr {
-    let arithmetic = matches!(
-        e,
-        Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, ..) | Expr::Unary(UnOp::Neg, _)
-    );
-    if arithmetic && matches!(ty, Ty::Int { signed: false, .. }) {
+    fn may_go_negative(e: &Expr) -> bool {
+        match e {
+            Expr::Binary(BinOp::Sub, ..) | Expr::Unary(UnOp::Neg, _) => true,
+            Expr::Binary(BinOp::Add | BinOp::Mul | BinOp::Shl, a, b) => {
+                may_go_negative(a) || may_go_negative(b)
+            }
+            _ => false,
+        }
+    }
+    if matches!(ty, Ty::Int { signed: false, .. }) && may_go_negative(&e) {
         wrap_int(e, ty)
     } else {
         e
@@ -1799,7 +1820,13 @@ fn unary(op: &str, v: Value, wrap: bool) -> Value {
     let from = v.ty.clone();
     // Negating an unsigned value always wraps (it is how `-u` is used): exact.
     let unsigned = matches!(ty, Ty::Int { signed: false, .. });
-    let wrapped = |e: Expr| if wrap || (unsigned && op == "-") { wrap_int(e, &ty) } else { e };
+    let wrapped = |e: Expr| {
+        if wrap || (unsigned && op == "-") {
+            wrap_int(e, &ty)
+        } else {
+            e
+        }
+    };
     match (op, v.v) {
         ("-", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::Neg, convert_int(e, &from, &ty))), ty),
         ("~", V::Int(e)) => Value::int(wrapped(fold::un(UnOp::BitNot, convert_int(e, &from, &ty))), ty),

@@ -147,6 +147,8 @@ struct Cache {
     seen: HashSet<(StmtId, StmtId, Order)>,
     /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
     screen: Option<Screen>,
+    /// Whether the preconditions can hold (barriers do not change them).
+    feasible: Option<bool>,
 }
 
 /// Pairs of accesses (smaller statement id first) that the screening queries proved
@@ -367,7 +369,7 @@ impl Oracle for StaticVerifier {
         let mut report = Report::default();
         let mut cache = self.cache_for(kernel);
         let mut checker = self.checker(&sum);
-        if let Err(e) = preconditions(&checker, kernel) {
+        if let Err(e) = preconditions(&checker, kernel, &mut cache) {
             self.cache = Some(cache);
             return Err(e);
         }
@@ -395,6 +397,7 @@ impl StaticVerifier {
                 cross: HashMap::new(),
                 seen: HashSet::new(),
                 screen: None,
+                feasible: None,
             },
         }
     }
@@ -414,8 +417,14 @@ impl StaticVerifier {
 
 /// Preconditions that can never hold would make every answer below vacuous: an error
 /// instead of a report (undecided counts as feasible).
-fn preconditions(checker: &Checker, kernel: &Kernel) -> Result<(), OracleError> {
-    if !checker.sum.requires.is_empty() && checker.preconditions_hold() == Ok(false) {
+fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Result<(), OracleError> {
+    if checker.sum.requires.is_empty() {
+        return Ok(());
+    }
+    let feasible = *cache
+        .feasible
+        .get_or_insert_with(|| checker.preconditions_hold() != Ok(false));
+    if !feasible {
         return Err(OracleError::NoFeasibleRun(format!(
             "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
              nothing would be verified",
@@ -767,4 +776,4 @@ impl PairRace {
 
 /// The first timeout of every race query: most are decided in microseconds, and a
 /// hard one may turn out not to matter.
-const SHORT_TIMEOUT_MS: u32 = 250;
+pub(crate) const SHORT_TIMEOUT_MS: u32 = 250;

@@ -283,6 +283,18 @@ thread_local! {
     static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
 }
 
+/// Checks the solver's assertions: `Ok(None)` unsat, a witness from the model on sat.
+fn decide<R>(s: &Solver, model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+    match s.check() {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
+        SatResult::Sat => match s.get_model() {
+            Some(m) => Ok(Some(model(&m))),
+            None => Err("no model".to_string()),
+        },
+    }
+}
+
 impl Checker<'_> {
     /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
     /// `model` turns the model into a witness.
@@ -292,11 +304,35 @@ impl Checker<'_> {
         timeout_ms: u32,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
+        self.solve_with(fs, timeout_ms, false, model)
+    }
+
+    /// [`Checker::solve`], on a solver of its own when `fresh`: for queries asked once
+    /// per kernel or after a canceled attempt, which would otherwise change what the
+    /// thread's incremental solver answers next (an `incomplete` where a new solver
+    /// decides), making verdicts depend on query history and machine load.
+    fn solve_with<R>(
+        &self,
+        fs: &[Bool],
+        timeout_ms: u32,
+        fresh: bool,
+        model: impl FnOnce(&Model) -> R,
+    ) -> Result<Option<R>, String> {
         let left = self.deadline.saturating_duration_since(std::time::Instant::now());
         if left.is_zero() {
             return Err("the check's time budget is spent".to_string());
         }
         let timeout_ms = timeout_ms.min(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
+        if fresh {
+            let s = Solver::new();
+            let mut p = Params::new();
+            p.set_u32("timeout", timeout_ms);
+            s.set_params(&p);
+            for f in fs {
+                s.assert(f);
+            }
+            return decide(&s, model);
+        }
         SOLVER.with(|(s, timeout)| {
             if timeout.get() != timeout_ms {
                 let mut p = Params::new();
@@ -308,14 +344,7 @@ impl Checker<'_> {
             for f in fs {
                 s.assert(f);
             }
-            let out = match s.check() {
-                SatResult::Unsat => Ok(None),
-                SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
-                SatResult::Sat => match s.get_model() {
-                    Some(m) => Ok(Some(model(&m))),
-                    None => Err("no model".to_string()),
-                },
-            };
+            let out = decide(s, model);
             s.pop(1);
             out
         })
@@ -437,8 +466,10 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
+        // The long attempt follows a canceled short one: a solver of its own.
+        let fresh = timeout_ms >= self.timeout_ms && self.timeout_ms > super::SHORT_TIMEOUT_MS;
         let solve = |fs: &[Bool]| {
-            self.solve(fs, timeout_ms, |m| {
+            self.solve_with(fs, timeout_ms, fresh, |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
@@ -753,7 +784,8 @@ impl Checker<'_> {
         fs.extend(self.requires(&mut enc, &[cx]));
         enc.finish();
         fs.append(&mut enc.facts);
-        self.solve(&fs, self.timeout_ms, |_| ()).map(|m| m.is_some())
+        self.solve_with(&fs, self.timeout_ms, true, |_| ())
+            .map(|m| m.is_some())
     }
 
     /// Can two threads of a block disagree on reaching this barrier?

@@ -296,10 +296,10 @@ impl Builder {
                 self.bin(BinOp::Sub, self.bin(BinOp::BitXor, low, sign.clone()), sign)
             }
             Arith::Unbounded => {
-                if let Some(v) = x.as_const() {
-                    if let Ok(c) = i64::try_from(ty.convert(i128::from(v))) {
-                        return self.int(c);
-                    }
+                if let Some(v) = x.as_const()
+                    && let Ok(c) = i64::try_from(ty.convert(i128::from(v)))
+                {
+                    return self.int(c);
                 }
                 match self.range(&x) {
                     Some((lo, hi)) if ty.contains(lo) && ty.contains(hi) => x,
