@@ -598,3 +598,39 @@ fn deviation_a_spent_time_budget_counts_as_races() {
     assert!(r.races[0].witness.is_none());
     assert!(r.notes.iter().any(|n| n.contains("budget")), "{:?}", r.notes);
 }
+
+#[test]
+fn deviation_a_grid_index_is_assumed_below_2_31() {
+    // `int i = blockIdx.x * blockDim.x + threadIdx.x`: with up to 2^31 - 1 blocks of
+    // 1024 threads the index could wrap to a negative int and collide; launches are
+    // assumed to have at most 2^31 threads along a dimension, so it does not.
+    let src = "kernel g(global A[]) {
+    local i = i32(bid * bdim + tid);
+    A[i] = 1;
+}
+";
+    assert!(check(src).is_clean());
+    // A concrete launch beyond 2^31 threads drops the assumption: the conversion wraps.
+    let huge = CheckOptions {
+        block_dim: Some([1024, 1, 1]),
+        grid_dim: Some([4_194_305, 1, 1]),
+        ..CheckOptions::default()
+    };
+    assert_eq!(races(&check_with(src, huge)).len(), 1);
+}
+
+#[test]
+fn deviation_a_loop_counter_stays_in_its_type() {
+    // `i += bdim` on an `int i` is `i = (int)((unsigned)i + bdim)`; the conversions are
+    // taken as the identity for the closed form (the counter does not overflow), so the
+    // strided loop verifies as it does without them.
+    let src = "kernel g(shared A[], i32 n) {
+    for (i = i32(tid); i < n; i = i32(u32(i) + bdim)) {
+        A[i] = 1;
+    }
+}
+";
+    assert!(check(src).is_clean());
+    let racy = src.replace("A[i] = 1", "A[i + 1] = 1;\n        A[i] = 2");
+    assert!(!check(&racy).is_clean());
+}

@@ -1,5 +1,5 @@
 //! The static verifier: proves kernels free of data races and barrier divergence under
-//! the SDV semantics of DESIGN §4, or reports every racing pair of statements and every
+//! the semantics of `docs/semantics.md`, or reports every racing pair of statements and every
 //! divergent barrier with a witness from the SMT model. Sound: "clean" means no race and
 //! no divergence exists under the semantics, for every launch the options allow, every
 //! parameter value the `requires` clauses allow and every memory content.
@@ -60,11 +60,26 @@
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.
-//! - **Parameters and launch sizes** are 32-bit unsigned values (`0 ≤ p < 2^32`, sizes
-//!   `≥ 1`) in both arithmetics. Under `Wrap32`, iteration numbers are 64-bit and below
+//! - **Parameters** range over their C type (`Term::Param` carries it; untyped `.kpl`
+//!   parameters are `u32`); under `Wrap32` (untyped `.kpl` with `--wrap`) only narrow
+//!   unsigned types are bounded, every value being a 32-bit unsigned one. **Launch sizes**
+//!   are `≥ 1` and within CUDA's limits (1024 threads per block in x/y, 64 in z; 2^31 - 1
+//!   blocks in x, 65535 in y/z). Under `Wrap32`, iteration numbers are 64-bit and below
 //!   `2^62` (loops with more iterations are not modelled).
-//! - **Undefined operations** (division by zero, shifts by a negative amount or by 63 or
-//!   more under `Unbounded`) give arbitrary values, as `kpl::arith` tells callers to.
+//! - **No overflow** (the stated assumption of the default mode, `docs/semantics.md`):
+//!   `+ - * <<` are exact on integers. Conversions (`Term::Cast`) are exact: dropped when
+//!   [`term::Builder::range`] shows the operand in the type, one `ite` when it can wrap
+//!   at most once, `x - 2^w·k` for a fresh `k` otherwise. A grid index
+//!   `blockIdx.d * blockDim.d (+ threadIdx.d)` is assumed below 2^31
+//!   ([`term::MAX_GRID_THREADS`]) unless a concrete launch is larger; a loop counter's
+//!   conversion back to its type after a step is taken as the identity (`linear_in`),
+//!   which is the same assumption for the counter.
+//! - **Undefined operations**: `x / 0` and `x % 0` are an uninterpreted function of the
+//!   dividend (the same value in every thread for the same dividend; the interpreter
+//!   draws one such function per run), shifts by a negative amount or by 63 or more
+//!   under `Unbounded` give arbitrary values.
+//! - **Preconditions that can never hold** are an error (`OracleError::NoFeasibleRun`),
+//!   decided once per kernel on a solver of its own before any other query.
 //! - **Atomics** (seed 000, Sec. 4; tests in `tests/verifier_atomics.rs`): atomic/atomic
 //!   pairs never race; an atomic and a plain access of the same element do. Memory that
 //!   atomics update is read adversarially (any value, as all memory). Repetition-free

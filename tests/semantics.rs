@@ -1,0 +1,212 @@
+//! C's meaning of values through the command line: `--wrap` per C type, the documented
+//! no-overflow deviation, typed parameters (enums, bools), preconditions that can never
+//! hold, and inputs deep enough to overflow a small stack. Each kernel is written to a
+//! temporary file and checked with `--format json`; races are asserted by line.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(name: &str, text: &str, args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write kernel");
+    Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .arg("check")
+        .args(args)
+        .arg(&path)
+        .output()
+        .expect("run autosync")
+}
+
+/// (verdict, sorted race lines (first, second)) of the only kernel, and the exit code.
+fn verdict(name: &str, text: &str, args: &[&str]) -> (String, Vec<(u64, u64)>, Option<i32>) {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let out = run(name, text, &all);
+    let doc: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let k = &doc["files"][0]["kernels"][0];
+    let mut lines: Vec<(u64, u64)> = k["races"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| {
+                    let l = |w: &str| r[w]["line"].as_u64().unwrap_or(0);
+                    (l("first"), l("second"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    lines.sort();
+    lines.dedup();
+    (
+        k["verdict"].as_str().unwrap_or("?").to_string(),
+        lines,
+        out.status.code(),
+    )
+}
+
+const COMPOUND_ADD: &str = "//--blockDim=8 --gridDim=1
+__global__ void k(int *A, int m)
+{
+    __requires(m == -1);
+    unsigned u = 0;
+    u += m;
+    if (u > 5)
+        A[0] = threadIdx.x;
+}
+";
+
+#[test]
+fn wrap_is_bit_precise_per_c_type_where_the_default_assumes_no_overflow() {
+    // Default: the sum is stored with its mathematical value -1 (documented deviation).
+    let (v, races, code) = verdict("add.cu", COMPOUND_ADD, &[]);
+    assert_eq!((v.as_str(), races.len(), code), ("verified", 0, Some(0)));
+    // --wrap: u is UINT_MAX > 5, every thread writes A[0].
+    let (v, races, code) = verdict("add.cu", COMPOUND_ADD, &["--wrap"]);
+    assert_eq!((v.as_str(), races, code), ("race", vec![(8, 8)], Some(1)));
+}
+
+#[test]
+fn wrap_wraps_narrow_types_and_keeps_signed_values_negative() {
+    // An unsigned char counter wraps at 256 under --wrap: thread t and t + 256 collide
+    // only there; and a signed value stays negative (not a huge unsigned one).
+    let src = "//--blockDim=512 --gridDim=1
+__global__ void k(int *A)
+{
+    __shared__ int s[512];
+    unsigned char c = threadIdx.x;
+    c = c + 1;
+    int d = -1;
+    if (d < 0)
+        s[c] = 1;
+}
+";
+    let (v, races, _) = verdict("narrow.cu", src, &[]);
+    assert_eq!((v.as_str(), races), ("race", vec![(9, 9)]));
+    let (v, races, _) = verdict("narrow.cu", src, &["--wrap"]);
+    assert_eq!((v.as_str(), races), ("race", vec![(9, 9)]));
+    // With a 256-thread block, c + 1 stays distinct in both modes.
+    let small = src.replace("--blockDim=512", "--blockDim=256");
+    assert_eq!(verdict("narrow.cu", &small, &[]).0, "verified");
+    assert_eq!(verdict("narrow.cu", &small, &["--wrap"]).0, "verified");
+}
+
+#[test]
+fn a_subtraction_below_zero_is_unsigned_where_it_is_compared() {
+    let src = "//--blockDim=64 --gridDim=1
+__global__ void k(int *A)
+{
+    if (threadIdx.x - 2 > 100)
+        A[0] = threadIdx.x;
+}
+";
+    let (v, races, _) = verdict("sub.cu", src, &[]);
+    assert_eq!((v.as_str(), races), ("race", vec![(5, 5)]));
+    // In a signed type the comparison is what it says: no thread of 64 passes.
+    let signed = src.replace("threadIdx.x - 2 > 100", "(int)threadIdx.x - 2 > 100");
+    assert_eq!(verdict("sub.cu", &signed, &[]).0, "verified");
+}
+
+#[test]
+fn enum_parameters_have_one_value_within_their_enumerators_range() {
+    // mode is 0..3 for three enumerators: threads 4 apart never meet (one block).
+    let three = "enum Mode { A = 0, B, C };
+__global__ void k(float *y, Mode mode)
+{
+    int i = threadIdx.x;
+    if (i % 4 == 0)
+        y[i + mode] = y[i];
+}
+";
+    let (v, races, code) = verdict("enum.cu", three, &["--grid-dim", "1"]);
+    assert_eq!((v.as_str(), races, code), ("verified", vec![], Some(0)));
+    // Five enumerators: mode can be 4, and thread 0 writes what thread 4 reads.
+    let five = three.replace("A = 0, B, C", "A = 0, B, C, D, E");
+    let (v, races, _) = verdict("enum.cu", &five, &["--grid-dim", "1"]);
+    assert_eq!((v.as_str(), races), ("race", vec![(6, 6)]));
+}
+
+#[test]
+fn bool_parameters_are_zero_or_one() {
+    let src = "__global__ void k(int *A, bool flag)
+{
+    if (flag == 2)
+        A[0] = threadIdx.x;
+}
+";
+    assert_eq!(verdict("bool.cu", src, &["--grid-dim", "1"]).0, "verified");
+    let int = src.replace("bool flag", "int flag");
+    let (v, races, _) = verdict("bool.cu", &int, &["--grid-dim", "1"]);
+    assert_eq!((v.as_str(), races), ("race", vec![(4, 4)]));
+}
+
+#[test]
+fn preconditions_that_never_hold_are_an_error() {
+    for (name, text) in [
+        (
+            "contra.kpl",
+            "kernel k(global A[], n) requires n > 5 && n < 3 {\n    A[0] = tid;\n}\n",
+        ),
+        (
+            "contra.cu",
+            "//--blockDim=64 --gridDim=1\n__global__ void k(int *A)\n{\n    __requires(blockDim.x == 128);\n    A[0] = threadIdx.x;\n}\n",
+        ),
+    ] {
+        for oracle in ["static", "dynamic"] {
+            let out = run(name, text, &["--color", "never", "--oracle", oracle]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(2), "{name} {oracle}: {stdout}");
+            assert!(stdout.contains("unsupported"), "{name} {oracle}: {stdout}");
+            if oracle == "static" {
+                assert!(stdout.contains("can never hold"), "{name}: {stdout}");
+            }
+        }
+        // Satisfiable twins verify.
+        let ok = text
+            .replace("n > 5 && n < 3", "n > 2 && n < 5")
+            .replace("blockDim.x == 128", "blockDim.x == 64")
+            .replace("A[0] = tid", "A[bid * bdim + tid] = 1")
+            .replace("A[0] = threadIdx.x", "A[threadIdx.x] = 1");
+        assert_eq!(verdict(name, &ok, &[]).0, "verified", "{ok}");
+    }
+}
+
+#[test]
+fn deep_expressions_get_a_verdict_or_a_clear_error() {
+    let sum = vec!["tid"; 3000].join(" + ");
+    let (v, _, code) = verdict(
+        "sum.kpl",
+        &format!("kernel k(shared A[]) {{\n    A[{sum}] = 1;\n}}\n"),
+        &[],
+    );
+    assert_eq!((v.as_str(), code), ("verified", Some(0)));
+    let parens = format!("{}tid{}", "(".repeat(3000), ")".repeat(3000));
+    let (v, _, code) = verdict(
+        "parens.kpl",
+        &format!("kernel k(shared A[]) {{\n    A[{parens}] = 1;\n}}\n"),
+        &[],
+    );
+    assert_eq!((v.as_str(), code), ("verified", Some(0)));
+    // Beyond the limits: a located error, exit 2, no crash.
+    let deeper = format!("{}tid{}", "(".repeat(12_000), ")".repeat(12_000));
+    let out = run(
+        "deeper.kpl",
+        &format!("kernel k(shared A[]) {{\n    A[{deeper}] = 1;\n}}\n"),
+        &["--color", "never"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nested more than"));
+    let cuda = format!(
+        "__global__ void k(int *A) {{\n    A[{}] = 1;\n}}\n",
+        vec!["threadIdx.x"; 3000].join(" + ")
+    );
+    let out = run("sum.cu", &cuda, &["--color", "never"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
