@@ -189,7 +189,9 @@ pub struct Common {
     #[arg(long, value_name = "N", value_parser = parse_warp)]
     pub warp_size: Option<u32>,
 
-    /// Bit-precise 32-bit unsigned arithmetic instead of the no-overflow assumption.
+    /// Bit-precise integer arithmetic: every operation wraps in its C type (CUDA files;
+    /// untyped `.kpl` files wrap at 32 bits unsigned), instead of the default assumption
+    /// that arithmetic does not overflow. Conversions are exact either way.
     #[arg(long)]
     pub wrap: bool,
 }
