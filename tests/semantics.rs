@@ -210,3 +210,37 @@ fn deep_expressions_get_a_verdict_or_a_clear_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn alias_lets_pointers_of_any_element_type_and_device_arrays_overlap() {
+    // An `int*` and an `unsigned char*` parameter: thread t writes bytes 4t..4t+3 through
+    // one and byte 4t'+1 through the other, which may be inside another thread's int.
+    let sizes = "__global__ void k(int *a, unsigned char *b)
+{
+    a[threadIdx.x] = 1;
+    b[4 * threadIdx.x + 1] = 2;
+}
+";
+    assert_eq!(verdict("sizes.cu", sizes, &["--grid-dim", "1"]).0, "verified");
+    let (v, races, _) = verdict("sizes.cu", sizes, &["--grid-dim", "1", "--alias"]);
+    assert_eq!((v.as_str(), races), ("race", vec![(3, 4)]));
+    // A pointer parameter may point into a `__device__` array of the file.
+    let device = "__device__ int buf[256];
+__global__ void k(int *p)
+{
+    p[threadIdx.x] = 1;
+    buf[threadIdx.x + 1] = 2;
+}
+";
+    assert_eq!(verdict("device.cu", device, &["--grid-dim", "1"]).0, "verified");
+    let (v, races, _) = verdict("device.cu", device, &["--grid-dim", "1", "--alias"]);
+    assert_eq!((v.as_str(), races), ("race", vec![(4, 5)]));
+    // __restrict__ keeps a parameter apart, as the user states.
+    let restrict = sizes
+        .replace("int *a", "int *__restrict__ a")
+        .replace("char *b", "char *__restrict__ b");
+    assert_eq!(
+        verdict("sizes.cu", &restrict, &["--grid-dim", "1", "--alias"]).0,
+        "verified"
+    );
+}

@@ -319,6 +319,14 @@ pub(super) enum ArrayKey {
     Merged(String),
 }
 
+impl ArrayKey {
+    /// Under `--alias`: all global memory that pointer parameters (of any element type)
+    /// and `__device__` arrays may share, addressed in bytes.
+    pub fn aliased() -> ArrayKey {
+        ArrayKey::Param("global memory that may alias".to_string())
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct ArrayInfo {
     pub kpl: String,

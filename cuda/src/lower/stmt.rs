@@ -1169,8 +1169,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         if pointers.len() >= 2 {
             if self.opts.alias {
                 self.note(format!(
-                    "--alias: the pointer parameters {} may alias each other (those with the same element size \
-                     are one array)",
+                    "--alias: the pointer parameters {} may alias each other and the `__device__` arrays (all \
+                     are one byte-addressed array)",
                     pointers.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
                 ));
             } else {
@@ -1190,9 +1190,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ty::Ptr(pointee) | Ty::Array(pointee, _) => {
                     let cell = pointee.cell_bytes();
                     let (a, base) = if self.opts.alias && !d.restrict {
-                        let key = ArrayKey::Param(format!("{cell}-byte pointers"));
+                        let key = ArrayKey::aliased();
                         let first = !self.arrays.iter().any(|x| x.key == key);
-                        let a = self.array(key, &name, ArraySpace::Global, cell);
+                        let a = self.array(key, &name, ArraySpace::Global, 1);
                         if first {
                             let kpl = self.arrays[a].kpl.clone();
                             self.params.push(Param::Array {
@@ -1401,6 +1401,21 @@ impl<'p, 't> Lowerer<'p, 't> {
                     &format!("host variable `{name}` used in device code"),
                     "declare it `__device__`, `__constant__` or `__shared__`",
                 ));
+            }
+            // Under `--alias`, pointer parameters may point into `__device__` arrays: they
+            // are all one byte-addressed array, this one at an unknown offset.
+            (Some(ArraySpace::Global), _) if self.opts.alias => {
+                let a = self.array(ArrayKey::aliased(), name, ArraySpace::Global, 1);
+                let kpl = self.arrays[a].kpl.clone();
+                if !self.params.iter().any(|p| p.name() == kpl) {
+                    self.params.push(Param::Array {
+                        name: kpl,
+                        space: kpl::ir::Space::Global,
+                    });
+                }
+                let b = self.fresh(&format!("{name}_base"));
+                self.params.push(Param::scalar(b.clone()));
+                self.array_var(a, Expr::Var(b), &ty)
             }
             (Some(space), _) => {
                 let key = if quals.external && quals.shared {
