@@ -167,9 +167,46 @@ impl Ty {
         }
     }
 
-    /// `sizeof` in the cell model.
+    /// Bytes a value of this type spans in the cell model (cells × cell size): the unit
+    /// of pointer arithmetic on memory (`p + i`, `p[i]`, `q - p`). Not `sizeof`, which is
+    /// [`Ty::layout`].
     pub fn size_of(&self) -> u64 {
         self.cells().saturating_mul(self.cell_bytes() as u64)
+    }
+
+    /// `(sizeof, alignof)` in bytes, as CUDA lays the type out (the x86-64 host ABI for
+    /// structs: each field at an offset aligned to its alignment, the size rounded up to
+    /// the struct's alignment; CUDA's vector types with their own alignments, `float4`
+    /// 16/16, `char3` 3/1, ...). Only `sizeof` and `alignof` use it; memory is addressed in
+    /// cells ([`Ty::size_of`]).
+    pub fn layout(&self) -> (u64, u64) {
+        match self {
+            Ty::Void | Ty::Bool => (1, 1),
+            Ty::Int { bytes, .. } | Ty::Float { bytes } => {
+                let b = (*bytes).max(1) as u64;
+                (b, b)
+            }
+            Ty::Ptr(_) => (8, 8),
+            Ty::Array(t, n) => {
+                let (s, a) = t.layout();
+                (s.saturating_mul(n.unwrap_or(1)), a)
+            }
+            Ty::Struct(s) => {
+                let (mut off, mut align) = (0u64, 1u64);
+                for (_, f) in &s.fields {
+                    let (fs, fa) = f.layout();
+                    off = round_up(off, fa).saturating_add(fs);
+                    align = align.max(fa);
+                }
+                if let Some(a) = vector_align(s) {
+                    align = a;
+                }
+                // An empty struct still takes one byte in C++.
+                (round_up(off.max(1), align), align)
+            }
+            Ty::Opaque(n) => bit_fields_layout(n).unwrap_or((4, 4)),
+            Ty::Texture => (4, 4),
+        }
     }
 
     /// Index of a field and the cell offset where it starts inside the struct.
@@ -215,6 +252,51 @@ impl fmt::Display for Ty {
             Ty::Opaque(n) => write!(f, "{n}"),
         }
     }
+}
+
+fn round_up(x: u64, align: u64) -> u64 {
+    x.div_ceil(align.max(1)).saturating_mul(align.max(1))
+}
+
+/// The alignment CUDA gives a vector type (`char2` 2, `short4` 8, `int4` 16, `double4`
+/// 16, 3-vectors as their scalar): `None` for other structs.
+fn vector_align(s: &StructTy) -> Option<u64> {
+    if s.def.is_some() || vector_type(&s.name).is_none() {
+        return None;
+    }
+    let scalar = s.fields.first()?.1.layout().0;
+    Some(match s.fields.len() {
+        3 => scalar,
+        n => (scalar * n as u64).min(16),
+    })
+}
+
+/// The type of a field that stands for a run of adjacent bit-fields (`unsigned lo : 4;
+/// unsigned hi : 4;`), one memory location in C++: one opaque cell that every member of
+/// the run names, like a union (the field's name is `<union lo|hi>`, see
+/// [`UNION_PREFIX`]). `widths` are the (declared type's bytes, bit width) of the run's
+/// members; the run is laid out from an aligned offset (x86-64: a bit-field goes into the
+/// current storage unit of its declared type if it fits, else into the next one).
+pub fn bit_fields_ty(widths: &[(u64, u64)]) -> Ty {
+    let (mut bit, mut align) = (0u64, 1u64);
+    for &(bytes, width) in widths {
+        let unit = bytes.max(1) * 8;
+        if width > 0 && bit / unit != (bit + width - 1) / unit {
+            bit = round_up(bit, unit);
+        }
+        bit += width;
+        align = align.max(bytes.max(1));
+    }
+    let size = round_up(bit.div_ceil(8).max(1), align);
+    Ty::Opaque(format!("{BIT_FIELDS}{size}/{align}"))
+}
+
+/// The name of the opaque type of a run of bit-fields ([`bit_fields_ty`]).
+const BIT_FIELDS: &str = "bit-fields ";
+
+fn bit_fields_layout(name: &str) -> Option<(u64, u64)> {
+    let (s, a) = name.strip_prefix(BIT_FIELDS)?.split_once('/')?;
+    Some((s.parse().ok()?, a.parse().ok()?))
 }
 
 /// Built-in scalar type names (besides `int`, `float`, ... which the grammar knows).
@@ -319,5 +401,112 @@ mod tests {
                 signed: false
             })
         );
+    }
+
+    fn st(name: &str, fields: Vec<Ty>) -> Ty {
+        Ty::Struct(Rc::new(StructTy {
+            name: name.to_string(),
+            fields: fields
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| (format!("f{i}"), t))
+                .collect(),
+            def: Some(0),
+            bindings: Vec::new(),
+        }))
+    }
+
+    const CHAR: Ty = Ty::Int {
+        bytes: 1,
+        signed: true,
+    };
+    const DOUBLE: Ty = Ty::Float { bytes: 8 };
+
+    #[test]
+    fn vector_layouts() {
+        for (name, size, align) in [
+            ("char1", 1, 1),
+            ("char2", 2, 2),
+            ("char3", 3, 1),
+            ("char4", 4, 4),
+            ("uchar2", 2, 2),
+            ("uchar3", 3, 1),
+            ("uchar4", 4, 4),
+            ("short2", 4, 4),
+            ("short3", 6, 2),
+            ("short4", 8, 8),
+            ("ushort4", 8, 8),
+            ("int2", 8, 8),
+            ("uint2", 8, 8),
+            ("float2", 8, 8),
+            ("int3", 12, 4),
+            ("uint3", 12, 4),
+            ("float3", 12, 4),
+            ("int4", 16, 16),
+            ("uint4", 16, 16),
+            ("float4", 16, 16),
+            ("long2", 16, 16),
+            ("longlong2", 16, 16),
+            ("ulonglong2", 16, 16),
+            ("double2", 16, 16),
+            ("double3", 24, 8),
+            ("double4", 32, 16),
+            ("longlong4", 32, 16),
+            ("half2", 4, 4),
+            ("dim3", 12, 4),
+        ] {
+            assert_eq!(vector_type(name).unwrap().layout(), (size, align), "{name}");
+        }
+        assert_eq!(builtin_scalar("__half").unwrap().layout(), (2, 2));
+        assert_eq!(Ty::Opaque("__half2".into()).layout(), (4, 4));
+        assert_eq!(Ty::ptr(CHAR).layout(), (8, 8));
+        assert_eq!(Ty::BOOL.layout(), (1, 1));
+        assert_eq!(builtin_scalar("size_t").unwrap().layout(), (8, 8));
+    }
+
+    #[test]
+    fn struct_layouts() {
+        // Padding between fields and at the end.
+        let cic = st("CIC", vec![CHAR, Ty::INT, CHAR]);
+        assert_eq!(cic.layout(), (12, 4));
+        assert_eq!(st("CCI", vec![CHAR, CHAR, Ty::INT]).layout(), (8, 4));
+        assert_eq!(st("DC", vec![DOUBLE, CHAR]).layout(), (16, 8));
+        assert_eq!(st("Empty", vec![]).layout(), (1, 1));
+        // Nested structs: a field aligned to the inner struct's alignment.
+        let nested = st("N", vec![CHAR, st("DC", vec![DOUBLE, CHAR])]);
+        assert_eq!(nested.layout(), (24, 8));
+        assert_eq!(
+            st("N2", vec![CHAR, vector_type("float4").unwrap()]).layout(),
+            (32, 16)
+        );
+        assert_eq!(
+            st("N3", vec![CHAR, vector_type("char3").unwrap()]).layout(),
+            (4, 1)
+        );
+        // Arrays: n elements of the element's (padded) size, the element's alignment.
+        assert_eq!(Ty::Array(Box::new(cic.clone()), Some(5)).layout(), (60, 4));
+        assert_eq!(
+            st("A", vec![CHAR, Ty::Array(Box::new(cic), Some(2))]).layout(),
+            (28, 4)
+        );
+        assert_eq!(
+            Ty::Array(Box::new(Ty::Array(Box::new(Ty::FLOAT), Some(17))), Some(16)).layout(),
+            (1088, 4)
+        );
+        // The cell model is unchanged: `{char; int; char}` is three 4-byte cells.
+        let cic = st("CIC", vec![CHAR, Ty::INT, CHAR]);
+        assert_eq!((cic.cells(), cic.size_of()), (3, 12));
+    }
+
+    #[test]
+    fn bit_field_layouts() {
+        // `unsigned lo : 4; unsigned hi : 4;`: one 4-byte unit.
+        assert_eq!(bit_fields_ty(&[(4, 4), (4, 4)]).layout(), (4, 4));
+        // A field that does not fit in the current unit starts the next one.
+        assert_eq!(bit_fields_ty(&[(4, 30), (4, 4)]).layout(), (8, 4));
+        assert_eq!(bit_fields_ty(&[(1, 3), (1, 7)]).layout(), (2, 1));
+        assert_eq!(bit_fields_ty(&[(8, 33), (8, 31)]).layout(), (8, 8));
+        let s = st("S", vec![bit_fields_ty(&[(4, 4), (4, 4)]), Ty::INT]);
+        assert_eq!((s.layout(), s.cells()), ((8, 4), 2));
     }
 }

@@ -669,23 +669,49 @@ impl<'p, 't> Lowerer<'p, 't> {
         let ty = if let Some(tn) = n.child_by_field_name("type") {
             self.type_descriptor(tn)?
         } else if let Some(v) = n.child_by_field_name("value") {
-            let (val, _) = self.in_block(|l| l.rvalue(v))?;
-            val.ty
+            self.in_block(|l| l.type_of(v))?.0
         } else {
             Ty::Opaque("?".into())
         };
-        let size = if n.kind() == "sizeof_expression" {
-            ty.size_of()
+        let (size, align) = ty.layout();
+        let value = if n.kind() == "sizeof_expression" {
+            size
         } else {
-            ty.cell_bytes() as u64
+            align
         };
         Ok(Value::int(
-            Expr::Int(size as i64),
+            Expr::Int(value as i64),
             Ty::Int {
                 bytes: 8,
                 signed: false,
             },
         ))
+    }
+
+    /// The type of the operand of `sizeof`/`alignof`: an expression's type without array
+    /// decay (`sizeof(a)` of `int a[10]` is 40), or the type a name denotes when the
+    /// parser took a type name for a value (`sizeof(float4)`, `sizeof(P3)`).
+    fn type_of(&mut self, v: Node<'t>) -> R<Ty> {
+        let inner = strip_parens(v);
+        if matches!(inner.kind(), "identifier" | "type_identifier") {
+            let name = self.text(inner);
+            if self.lookup(name).is_none()
+                && !matches!(self.binding(name), Some(Binding::Value(_)))
+                && self.member(name, inner)?.is_none()
+                && self.enumerator(name, 0).is_none()
+                && self.global(name, inner)?.is_none()
+            {
+                let t = self.named_type_of_text(name)?;
+                if !matches!(t, Ty::Opaque(_)) {
+                    return Ok(t);
+                }
+            }
+        }
+        Ok(match self.expr(v)? {
+            Ref::V(v) => v.ty,
+            Ref::L(LVal::Var(id)) => self.vars[id].ty.clone(),
+            Ref::L(LVal::Mem(_, t) | LVal::Private(t)) => t,
+        })
     }
 
     /// `{a, b, ...}`: the values of its elements, to be converted by the declaration or

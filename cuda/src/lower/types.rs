@@ -7,7 +7,9 @@ use tree_sitter::Node;
 
 use super::{Lowerer, R};
 use crate::program::{declarator_name, last_name, named_children};
-use crate::types::{Binding, StructTy, Ty, UNION_PREFIX, builtin_scalar, union_members, vector_type};
+use crate::types::{
+    Binding, StructTy, Ty, UNION_PREFIX, bit_fields_ty, builtin_scalar, union_members, vector_type,
+};
 use kpl::ir::Expr;
 
 /// A declarator applied to a type.
@@ -396,6 +398,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         let Some(body) = node.child_by_field_name("body") else {
             return Ok(out);
         };
+        // The current run of adjacent bit-fields: member names, (declared bytes, width).
+        let mut run: (Vec<String>, Vec<(u64, u64)>) = Default::default();
         for c in named_children(body) {
             if c.kind() != "field_declaration" {
                 continue;
@@ -408,6 +412,33 @@ impl<'p, 't> Lowerer<'p, 't> {
             };
             let mut cur = c.walk();
             let ds: Vec<Node> = c.children_by_field_name("declarator", &mut cur).collect();
+            let width = named_children(c)
+                .into_iter()
+                .find(|b| b.kind() == "bitfield_clause")
+                .map(|b| {
+                    named_children(b)
+                        .into_iter()
+                        .find(|e| e.kind() != "comment")
+                        .and_then(|e| self.const_eval(e))
+                        .map_or(1, |w| w.max(0) as u64)
+                });
+            if let Some(width) = width {
+                // A bit-field: adjacent ones share one memory location (C++ [intro.memory]),
+                // up to a zero-width one.
+                let bytes = self.base_type(t)?.layout().0;
+                let names: Vec<String> = ds
+                    .iter()
+                    .filter_map(|&d| declarator_name(d, self.prog.src))
+                    .collect();
+                if width == 0 {
+                    flush_bit_fields(&mut run, &mut out);
+                    continue;
+                }
+                run.0.extend(names);
+                run.1.push((bytes, width));
+                continue;
+            }
+            flush_bit_fields(&mut run, &mut out);
             if ds.is_empty() && t.child_by_field_name("body").is_some() {
                 self.anonymous_member(t, &mut out)?;
                 continue;
@@ -422,6 +453,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
             }
         }
+        flush_bit_fields(&mut run, &mut out);
         Ok(out)
     }
 
@@ -608,4 +640,17 @@ fn sized(text: &str) -> Ty {
         bytes,
         signed: !unsigned,
     }
+}
+
+/// Ends a run of bit-fields: one field, one cell, that each member names (see
+/// [`bit_fields_ty`]).
+fn flush_bit_fields(run: &mut (Vec<String>, Vec<(u64, u64)>), out: &mut Vec<(String, Ty)>) {
+    let (names, widths) = std::mem::take(run);
+    if widths.is_empty() {
+        return;
+    }
+    out.push((
+        format!("{UNION_PREFIX}{}>", names.join("|")),
+        bit_fields_ty(&widths),
+    ));
 }
