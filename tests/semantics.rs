@@ -244,3 +244,41 @@ __global__ void k(int *p)
         "verified"
     );
 }
+
+#[test]
+fn parameters_of_any_type_have_one_value_per_launch() {
+    // A float parameter is untracked, but the same in every thread: a guard on it does
+    // not make the barrier diverge. (Whether the barrier runs is still unknown, so the
+    // race it would prevent is reported.)
+    let src = "__global__ void k(float *A, float x)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = A[threadIdx.x];
+    if (x * 2.0f > 0.5f) {
+        __syncthreads();
+    }
+    A[threadIdx.x] = s[63 - threadIdx.x];
+}
+";
+    let (v, races, code) = verdict("fparam.cu", src, &["--grid-dim", "1", "--block-dim", "64"]);
+    assert_eq!((v.as_str(), races, code), ("race", vec![(4, 8)], Some(1)));
+    let always = src.replace(
+        "if (x * 2.0f > 0.5f) {\n        __syncthreads();\n    }",
+        "__syncthreads();",
+    );
+    assert_eq!(
+        verdict("fparam.cu", &always, &["--grid-dim", "1", "--block-dim", "64"]).0,
+        "verified"
+    );
+    // A value read from memory differs between threads: that guard diverges.
+    let per_thread = src.replace("x * 2.0f > 0.5f", "A[threadIdx.x] > x");
+    assert_eq!(
+        verdict(
+            "fparam.cu",
+            &per_thread,
+            &["--grid-dim", "1", "--block-dim", "64"]
+        )
+        .0,
+        "divergence"
+    );
+}

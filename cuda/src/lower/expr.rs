@@ -120,6 +120,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         match v.v {
             V::Int(e) => e,
             V::Ptr(p) if p.target == Target::Null => Expr::Int(0),
+            V::Uniform => self.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))),
             _ => Expr::Var(self.local("_c", None, self.span(n)).to_string()),
         }
     }
@@ -128,6 +129,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     pub fn index(&mut self, v: Value, n: Node<'t>) -> Expr {
         match v.v {
             V::Int(e) => e,
+            V::Uniform => self.uniform_param("_u", kpl::IntTy::I64, None),
             _ => Expr::Var(self.local("_i", None, self.span(n))),
         }
     }
@@ -158,6 +160,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             VarKind::Int(k) => Value::int(Expr::Var(k), info.ty),
             VarKind::Fixed(e) => Value::int(e, info.ty),
             VarKind::Arb | VarKind::Texture => Value::arb(info.ty),
+            VarKind::Uniform => Value::uniform(info.ty),
             VarKind::Ptr { target, off, unit } => Value {
                 v: V::Ptr(Ptr {
                     target: target.unwrap_or(Target::Unknown),
@@ -292,7 +295,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     "declare it without `const`",
                 ));
             }
-            VarKind::Arb | VarKind::Texture => {}
+            VarKind::Arb | VarKind::Texture | VarKind::Uniform => {}
             VarKind::Ptr { target, off, unit } => {
                 let p = match val.v {
                     V::Ptr(p) => p,
@@ -416,12 +419,59 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     // ---- conversions -------------------------------------------------------------
 
+    /// A fresh scalar parameter of type `ty` (within `range`): an untracked value that is
+    /// the same in every thread of the launch, seen as an integer.
+    pub fn uniform_param(&mut self, hint: &str, ty: kpl::IntTy, range: Option<(i64, i64)>) -> Expr {
+        let name = self.fresh(hint);
+        let v = Expr::Var(name.clone());
+        if let Some((lo, hi)) = range {
+            self.requires.push(Expr::bin(
+                BinOp::And,
+                Expr::bin(BinOp::Le, Expr::Int(lo), v.clone()),
+                Expr::bin(BinOp::Le, v.clone(), Expr::Int(hi)),
+            ));
+        }
+        self.params.push(kpl::ir::Param::Scalar { name, ty });
+        v
+    }
+
+    /// Whether a value is the same in every thread of the launch and every evaluation:
+    /// launch-uniform untracked values, and integers over constants, launch sizes and
+    /// kernel parameters.
+    fn launch_uniform(&self, v: &Value) -> bool {
+        match &v.v {
+            V::Uniform => true,
+            V::Int(e) => {
+                let mut ok = true;
+                e.for_each_builtin(&mut |b| ok &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
+                e.for_each_var(&mut |x| {
+                    ok &= self
+                        .params
+                        .iter()
+                        .any(|p| matches!(p, kpl::ir::Param::Scalar { name, .. } if name == x))
+                });
+                ok
+            }
+            _ => false,
+        }
+    }
+
     /// A value converted to type `to` (casts, initialization, assignment).
     pub fn convert(&mut self, v: Value, to: &Ty, n: Node<'t>) -> R<Value> {
         let from = v.ty.clone();
+        let uniform = self.launch_uniform(&v);
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
             (x, Ty::Opaque(name)) if name == "auto" => Value { v: x, ty: from },
+            (V::Uniform, Ty::Bool) => {
+                Value::int(self.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))), Ty::Bool)
+            }
+            (V::Uniform, Ty::Int { .. }) => {
+                let t = to.int_ty().unwrap_or_default();
+                Value::int(self.uniform_param("_u", t, None), to.clone())
+            }
+            (V::Uniform, Ty::Float { .. }) => Value::uniform(to.clone()),
+            (V::Int(_), Ty::Float { .. }) if uniform => Value::uniform(to.clone()),
             (V::Int(e), Ty::Bool) if from == Ty::Bool => Value::int(e, Ty::Bool),
             (V::Int(e), Ty::Bool) => Value::int(boolean(e), Ty::Bool),
             (V::Int(e), Ty::Int { .. }) => Value::int(convert_int(e, &from, to), to.clone()),
@@ -1297,12 +1347,24 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             arith_type(&a.ty, &b.ty, op)
         };
+        // Untracked operands: the result is untracked too, and uniform when both are.
+        let uniform = self.launch_uniform(&a) && self.launch_uniform(&b);
+        let untracked = |l: &mut Self, ty: Ty| -> Value {
+            match (uniform, ty.int_ty()) {
+                (false, _) => Value::arb(ty),
+                (true, None) => Value::uniform(ty),
+                (true, Some(_)) if ty == Ty::Bool => {
+                    Value::int(l.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))), ty)
+                }
+                (true, Some(t)) => Value::int(l.uniform_param("_u", t, None), ty),
+            }
+        };
         let (Some(bop), true) = (binop(op), ty.is_int()) else {
-            return Value::arb(ty);
+            return untracked(self, ty);
         };
         let (at, bt) = (a.ty.clone(), b.ty.clone());
         let (V::Int(x), V::Int(y)) = (a.v, b.v) else {
-            return Value::arb(ty);
+            return untracked(self, ty);
         };
         // The operands in the type the operation is done in: exactly where their value
         // in that type matters (comparisons, division, right shifts, `|` and `^`), or
@@ -1675,7 +1737,7 @@ fn number(t: &str) -> Value {
     let hex = lower.starts_with("0x");
     let float = !hex && (lower.contains('.') || lower.contains('e') || lower.ends_with('f'));
     if float {
-        return Value::arb(if lower.ends_with('f') {
+        return Value::uniform(if lower.ends_with('f') {
             Ty::FLOAT
         } else {
             Ty::Float { bytes: 8 }
@@ -1838,6 +1900,10 @@ fn wrap_int(e: Expr, ty: &Ty) -> Expr {
 }
 
 fn unary(op: &str, v: Value, wrap: bool) -> Value {
+    if matches!(v.v, V::Uniform) {
+        let ty = if op == "!" { Ty::BOOL } else { v.ty.clone() };
+        return Value::uniform(ty);
+    }
     let ty = if v.ty.is_int() {
         promoted(&v.ty)
     } else {

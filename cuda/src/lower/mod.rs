@@ -200,6 +200,8 @@ pub(super) enum VarKind {
     Fixed(Expr),
     /// A value the lowering does not track (floating point, opaque).
     Arb,
+    /// A non-integer kernel parameter the kernel never assigns: untracked but uniform.
+    Uniform,
     /// A pointer: its array (unknown until first assigned) and its offset.
     Ptr {
         target: Option<Target>,
@@ -269,6 +271,11 @@ pub(super) struct Value {
 pub(super) enum V {
     Int(Expr),
     Arb,
+    /// An untracked value (floating point, opaque) that is the same in every thread of
+    /// the launch: a non-integer kernel parameter, a literal, or an operation on such
+    /// values. Where it becomes an integer or a condition it is a fresh scalar parameter
+    /// (one value per launch), so a guard like `if (alpha > 0.5f)` does not diverge.
+    Uniform,
     Ptr(Ptr),
     Struct(Vec<Value>),
     Void,
@@ -281,6 +288,10 @@ impl Value {
 
     pub fn arb(ty: Ty) -> Value {
         Value { v: V::Arb, ty }
+    }
+
+    pub fn uniform(ty: Ty) -> Value {
+        Value { v: V::Uniform, ty }
     }
 
     pub fn void() -> Value {

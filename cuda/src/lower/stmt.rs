@@ -1249,6 +1249,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
                 Ty::Struct(_) => self.struct_param(&name, &ty, assigned, span, &mut copies),
                 Ty::Texture => VarKind::Texture,
+                // One value per launch, whatever its type (a `float` scale factor).
+                Ty::Float { .. } | Ty::Opaque(_) if !assigned => VarKind::Uniform,
                 _ => VarKind::Arb,
             };
             self.add_var(&name, ty, kind);
