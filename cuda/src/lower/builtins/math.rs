@@ -128,8 +128,6 @@ const FLOAT_FUNCTIONS: &[&str] = &[
     "__int2double_rn",
     "__hiloint2double",
     "__longlong_as_double",
-    "curand_uniform",
-    "curand_normal",
     "lerp",
     "smoothstep",
     "dot",
@@ -196,7 +194,6 @@ const INT_FUNCTIONS: &[&str] = &[
     "llrintf",
     "llroundf",
     "ilogbf",
-    "curand",
 ];
 
 pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {

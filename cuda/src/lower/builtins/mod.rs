@@ -12,6 +12,7 @@
 //! - [`conversions`]: `static_cast` and friends, `make_float4` and friends.
 //! - [`math`]: `min`/`max`/`abs`/`__mul24`, tracked exactly on integers; other math
 //!   and bit functions, arbitrary results.
+//! - [`random`]: cuRAND's device API, which reads and writes the state it is given.
 //! - [`warp`]: shuffles and votes, arbitrary results.
 //! - [`misc`]: `printf`, `assert`, `__trap`, ...: arguments evaluated, nothing else.
 //!
@@ -27,6 +28,7 @@ mod conversions;
 mod math;
 mod memory;
 mod misc;
+mod random;
 mod sync;
 mod warp;
 
@@ -70,6 +72,7 @@ pub(super) const STEPS: &[Step] = &[
     call::own_function,
     call::constructor,
     math::lower,
+    random::lower,
     warp::lower,
     misc::lower,
     memory::allocation,
