@@ -132,3 +132,12 @@ fn errors_in_headers_name_the_header() {
     assert!(e.file.ends_with("bad.h"), "{e}");
     assert_eq!(e.line, 2);
 }
+
+#[test]
+fn writes_to_constant_memory_are_invalid_programs() {
+    let e = error("__constant__ int c[16];\n__global__ void k(int *a) {\n    c[threadIdx.x] = a[0];\n}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Unsupported, 3, 5));
+    assert!(e.message.contains("`__constant__` memory"), "{e}");
+    // Reading it is fine.
+    assert!(common::translate_text("__constant__ int c[16];\n__global__ void k(int *a) {\n    a[threadIdx.x] = c[threadIdx.x % 16];\n}\n").is_ok());
+}

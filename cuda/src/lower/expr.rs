@@ -395,8 +395,17 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             Ty::Array(..) => Err(self.unsupported(n, "assignment to an array", "")),
             _ => {
-                if self.arrays[a].space == ArraySpace::Private {
-                    return Ok(());
+                match self.arrays[a].space {
+                    ArraySpace::Private => return Ok(()),
+                    ArraySpace::Constant => {
+                        return Err(self.unsupported(
+                            n,
+                            "a write to `__constant__` memory in device code",
+                            "the program is invalid: kernels can only read `__constant__` memory; \
+                             write to a `__device__` or `__shared__` array instead",
+                        ));
+                    }
+                    ArraySpace::Shared | ArraySpace::Global => {}
                 }
                 let val = self.convert(val, ty, n)?;
                 let value = self.data(&val, n);
