@@ -458,15 +458,16 @@ fn emit_fix(
 ) -> Result<()> {
     if args.diff {
         if fix.changed() {
-            o.stdout = unified_diff(&src.path, &src.text, &fix.fixed_text).into_bytes();
+            // In the file's encoding, so that it applies to the file's bytes.
+            o.stdout = source::encode(&unified_diff(&src.path, &src.text, &fix.fixed_text), src.encoding);
         }
     } else if args.stdout {
         // With --format json the document carries the file instead (stdout holds one JSON).
         if args.format == FixFormat::Text {
-            o.stdout = fix.fixed_text.clone().into_bytes();
+            o.stdout = source::encode(&fix.fixed_text, src.encoding);
         }
     } else if args.format != FixFormat::Github && fix.changed() && fix.complete() {
-        write_atomically(&src.path, &fix.fixed_text)?;
+        write_atomically(&src.path, &source::encode(&fix.fixed_text, src.encoding))?;
     }
     match args.format {
         FixFormat::Json => {
@@ -515,7 +516,7 @@ fn unified_diff(path: &Path, old: &str, new: &str) -> String {
 
 /// Replaces `path` with `text` through a temporary file in the same directory and a
 /// rename, keeping the file's permissions: the file is either old or new, never half.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -525,7 +526,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
         .permissions();
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
+    tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write the new contents of {}", path.display()))?;
     std::fs::set_permissions(tmp.path(), perms)

@@ -282,3 +282,39 @@ fn parameters_of_any_type_have_one_value_per_launch() {
         "divergence"
     );
 }
+
+#[test]
+fn latin1_files_are_checked_and_fixed_byte_for_byte() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("latin1.cu");
+    let original: &[u8] = b"// Copyright \xa9 2010, \xb5s\n__global__ void k(int *A)\n{\n    __shared__ int s[64];\n    s[threadIdx.x] = A[threadIdx.x]; // \xe9t\xe9\n    A[threadIdx.x] = s[63 - threadIdx.x];\n}\n";
+    std::fs::write(&path, original).expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_autosync"))
+            .args(args)
+            .args(["--block-dim", "64", "--grid-dim", "1"])
+            .arg(&path)
+            .output()
+            .expect("run autosync")
+    };
+    let check = run(&["check", "--color", "never"]);
+    assert_eq!(
+        check.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    // The report quotes the line as the user wrote it, at the right column.
+    assert!(String::from_utf8_lossy(&check.stdout).contains("latin1.cu:6:22"));
+    let fix = run(&["fix"]);
+    assert_eq!(fix.status.code(), Some(0));
+    let fixed = std::fs::read(&path).expect("read back");
+    let mut expected = original.to_vec();
+    let at = original
+        .windows(4)
+        .position(|w| w == b"\xe9t\xe9\n")
+        .expect("marker")
+        + 4;
+    expected.splice(at..at, b"    __syncthreads();\n".iter().copied());
+    assert_eq!(fixed, expected);
+}

@@ -56,6 +56,8 @@ pub struct FrontEnd {
 pub struct Source {
     pub path: PathBuf,
     pub text: String,
+    /// How `text` maps back to the file's bytes (for writing the fixed file).
+    pub encoding: Encoding,
     pub lang: Lang,
     pub kernels: Vec<Kernel>,
     /// What the front end wants the user to know about each kernel (same order).
@@ -93,6 +95,10 @@ pub struct InputError {
 
 /// Loads a file: the front end its extension names, then the launch configuration of its
 /// header comment. Errors are the file's (exit 2).
+///
+/// A file that is not UTF-8 (Latin-1 comments with `©` or `µ`, as old SDK files have) is
+/// read as Latin-1: one character per byte, so columns are byte columns and
+/// [`encode`] gives the bytes back unchanged outside autosync's edits.
 pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     let Some(lang) = Lang::of(path) else {
         bail!(
@@ -100,7 +106,8 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
             path.display()
         );
     };
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (text, encoding) = decode(bytes);
     let mut failed = Vec::new();
     let (kernels, notes) = match lang {
         Lang::Kpl => {
@@ -156,6 +163,7 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     Ok(Source {
         path: path.to_path_buf(),
         text,
+        encoding,
         lang,
         kernels,
         notes,
@@ -200,3 +208,57 @@ impl Source {
 }
 
 pub use kpl::header::{header_launch, header_warp_size, parse_dim3};
+
+/// The text encoding a source file was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    /// ISO 8859-1: every byte is the character of the same number.
+    Latin1,
+}
+
+/// The text of a file's bytes: UTF-8 when they are, else Latin-1 (which any bytes are).
+pub fn decode(bytes: Vec<u8>) -> (String, Encoding) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, Encoding::Utf8),
+        Err(e) => (
+            e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+            Encoding::Latin1,
+        ),
+    }
+}
+
+/// The bytes to write for `text` in `encoding`. A character Latin-1 cannot hold (none
+/// that autosync inserts) is written as UTF-8.
+pub fn encode(text: &str, encoding: Encoding) -> Vec<u8> {
+    match encoding {
+        Encoding::Utf8 => text.as_bytes().to_vec(),
+        Encoding::Latin1 => {
+            let mut out = Vec::with_capacity(text.len());
+            for c in text.chars() {
+                match u8::try_from(u32::from(c)) {
+                    Ok(b) => out.push(b),
+                    Err(_) => out.extend_from_slice(c.to_string().as_bytes()),
+                }
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod encoding_tests {
+    use super::*;
+
+    #[test]
+    fn latin1_round_trips_byte_for_byte() {
+        let bytes = b"// \xa9 2010 \xb5s\nint x;\n".to_vec();
+        let (text, enc) = decode(bytes.clone());
+        assert_eq!(enc, Encoding::Latin1);
+        assert!(text.contains('\u{a9}') && text.contains('\u{b5}'));
+        assert_eq!(encode(&text, enc), bytes);
+        let utf8 = "// \u{a9}\n".as_bytes().to_vec();
+        assert_eq!(decode(utf8.clone()).1, Encoding::Utf8);
+        assert_eq!(encode(&decode(utf8.clone()).0, Encoding::Utf8), utf8);
+    }
+}
