@@ -408,3 +408,30 @@ template __global__ void shift<8>(int *);
         1
     );
 }
+
+#[test]
+fn crlf_files_stay_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("crlf.cu");
+    let original = "__global__ void k(int *A)\r\n{\r\n    __shared__ int s[64];\r\n    s[threadIdx.x] = A[threadIdx.x];\r\n    if (threadIdx.x < 32)\r\n        A[threadIdx.x] = s[63 - threadIdx.x];\r\n}\r\n";
+    std::fs::write(&p, original).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &["fix", "--block-dim", "64", "--grid-dim", "1", "crlf.cu"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let fixed = std::fs::read_to_string(&p).unwrap();
+    assert!(fixed.contains("__syncthreads();\r\n"), "{fixed:?}");
+    // Every line break is still CRLF.
+    assert_eq!(
+        fixed.matches('\n').count(),
+        fixed.matches("\r\n").count(),
+        "{fixed:?}"
+    );
+    assert_eq!(fixed.replace("    __syncthreads();\r\n", ""), original);
+}

@@ -18,6 +18,40 @@ pub struct Edit {
     pub mark: usize,
 }
 
+/// The line ending a text uses: `"\r\n"` when its first line break is one, else `"\n"`.
+pub fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// The edits with every line break they insert written as `eol`, so that a CRLF file
+/// stays CRLF (`mark`s move with their text).
+pub fn with_line_ending(edits: Vec<Edit>, eol: &str) -> Vec<Edit> {
+    if eol == "\n" {
+        return edits;
+    }
+    edits
+        .into_iter()
+        .map(|e| {
+            let mut text = String::with_capacity(e.text.len() + 8);
+            let mut mark = e.mark;
+            for (i, c) in e.text.char_indices() {
+                if c == '\n' && !text.ends_with('\r') {
+                    text.push_str(eol);
+                    if i < e.mark {
+                        mark += eol.len() - 1;
+                    }
+                } else {
+                    text.push(c);
+                }
+            }
+            Edit { text, mark, ..e }
+        })
+        .collect()
+}
+
 /// Applies non-overlapping edits; returns the new text and, for every edit in the order
 /// given, the 1-based line its marked statement ends up on. Insertions at the same offset
 /// appear in the order given.

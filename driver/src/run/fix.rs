@@ -279,6 +279,7 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
         let rem = e.remove.iter().map(|(x, _)| index(x, &mut edits)).collect();
         at.push((ins, rem));
     }
+    let edits = rewrite::with_line_ending(edits, rewrite::line_ending(&src.text));
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
     let mut what = vec![String::new(); edits.len()];
     for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(all_edits).zip(&at) {
