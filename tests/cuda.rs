@@ -435,3 +435,52 @@ fn crlf_files_stay_crlf() {
     );
     assert_eq!(fixed.replace("    __syncthreads();\r\n", ""), original);
 }
+
+#[test]
+fn strip_leaves_a_statement_after_a_label_before_a_closing_brace() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("labels.cu");
+    let original = "__global__ void k(int *A, int mode)
+{
+    __shared__ int s[64];
+    s[threadIdx.x] = A[threadIdx.x];
+    switch (mode) {
+    case 0:
+        __syncthreads();
+        break;
+    case 1:
+        __syncthreads();
+    }
+    A[threadIdx.x] = s[threadIdx.x];
+done:
+    __syncthreads();
+}
+";
+    std::fs::write(&p, original).unwrap();
+    let out = autosync_in(
+        dir.path(),
+        &[
+            "fix",
+            "--strip",
+            "--block-dim",
+            "64",
+            "--grid-dim",
+            "1",
+            "--stdout",
+            "labels.cu",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fixed = String::from_utf8_lossy(&out.stdout);
+    // The barrier after `case 0:` goes with its line (`break;` follows); the ones that
+    // were all that followed `case 1:` and `done:` become `;`.
+    assert!(fixed.contains("    case 0:\n        break;\n"), "{fixed}");
+    assert!(fixed.contains("    case 1:\n        ;\n    }\n"), "{fixed}");
+    assert!(fixed.contains("done:\n    ;\n}\n"), "{fixed}");
+    assert_eq!(barriers(&fixed), 0);
+}

@@ -196,11 +196,13 @@ fn span_start_of_stmt(tree: &LabelTree, l: Label) -> usize {
 
 /// The edit that deletes the statement labelled `l` (a barrier, for `--strip`): like
 /// [`remove`], except that the whole body of a brace-less `if`/`for`/`while`/`else`
-/// becomes the empty statement `;`, so the code after it does not become the body.
+/// becomes the empty statement `;`, so the code after it does not become the body, and
+/// so does the last statement after a `case`, `default` or goto label (`case 1: }` and
+/// `done: }` do not compile).
 pub fn remove_stmt(src: &str, tree: &LabelTree, l: Label) -> Edit {
     let span = tree.node(l).span;
     let braceless = tree.parent(l).is_some_and(|p| !tree.node(p).braces);
-    if braceless {
+    if braceless || ends_labelled_block(src, span) {
         return Edit {
             start: span.start,
             end: span.end,
@@ -209,6 +211,14 @@ pub fn remove_stmt(src: &str, tree: &LabelTree, l: Label) -> Edit {
         };
     }
     remove(src, span)
+}
+
+/// Whether the statement at `span` is all that follows a label before a closing brace:
+/// the text before it ends in `:` (not `::`) and the text after it starts with `}`.
+fn ends_labelled_block(src: &str, span: Span) -> bool {
+    let before = src[..span.start.min(src.len())].trim_end();
+    let after = src[span.end.min(src.len())..].trim_start();
+    before.ends_with(':') && !before.ends_with("::") && after.starts_with('}')
 }
 
 /// The edit that deletes the statement at `span`: its whole line when nothing else is on
