@@ -120,7 +120,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         match v.v {
             V::Int(e) => e,
             V::Ptr(p) if p.target == Target::Null => Expr::Int(0),
-            V::Uniform => self.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))),
+            V::Uniform => self.uniform_param(kpl::IntTy::U8, Some((0, 1))),
             _ => Expr::Var(self.local("_c", None, self.span(n)).to_string()),
         }
     }
@@ -129,7 +129,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     pub fn index(&mut self, v: Value, n: Node<'t>) -> Expr {
         match v.v {
             V::Int(e) => e,
-            V::Uniform => self.uniform_param("_u", kpl::IntTy::I64, None),
+            V::Uniform => self.uniform_param(kpl::IntTy::I64, None),
             _ => Expr::Var(self.local("_i", None, self.span(n))),
         }
     }
@@ -428,9 +428,10 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     // ---- conversions -------------------------------------------------------------
 
-    /// A fresh scalar parameter of type `ty` (within `range`): an untracked value that is
-    /// the same in every thread of the launch, seen as an integer.
-    pub fn uniform_param(&mut self, hint: &str, ty: kpl::IntTy, range: Option<(i64, i64)>) -> Expr {
+    /// A fresh scalar parameter of the kernel named after `hint`, of type `ty` (and within
+    /// `range`, as a precondition): one value per launch. Kernel parameters, and untracked
+    /// launch-uniform values where they become integers, are such parameters.
+    pub fn scalar_param(&mut self, hint: &str, ty: kpl::IntTy, range: Option<(i64, i64)>) -> String {
         let name = self.fresh(hint);
         let v = Expr::Var(name.clone());
         if let Some((lo, hi)) = range {
@@ -440,8 +441,17 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Expr::bin(BinOp::Le, v.clone(), Expr::Int(hi)),
             ));
         }
-        self.params.push(kpl::ir::Param::Scalar { name, ty });
-        v
+        self.params.push(kpl::ir::Param::Scalar {
+            name: name.clone(),
+            ty,
+        });
+        name
+    }
+
+    /// [`Lowerer::scalar_param`] as a value: an untracked launch-uniform value seen as an
+    /// integer.
+    fn uniform_param(&mut self, ty: kpl::IntTy, range: Option<(i64, i64)>) -> Expr {
+        Expr::Var(self.scalar_param("_u", ty, range))
     }
 
     /// Whether a value is the same in every thread of the launch and every evaluation:
@@ -450,37 +460,36 @@ impl<'p, 't> Lowerer<'p, 't> {
     fn launch_uniform(&self, v: &Value) -> bool {
         match &v.v {
             V::Uniform => true,
-            V::Int(e) => {
-                let mut ok = true;
-                e.for_each_builtin(&mut |b| ok &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
-                e.for_each_var(&mut |x| {
-                    ok &= self
-                        .params
-                        .iter()
-                        .any(|p| matches!(p, kpl::ir::Param::Scalar { name, .. } if name == x))
-                });
-                ok
-            }
+            V::Int(e) => self.launch_uniform_int(e),
             _ => false,
         }
+    }
+
+    fn launch_uniform_int(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.for_each_builtin(&mut |b| ok &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
+        e.for_each_var(&mut |x| {
+            ok &= self
+                .params
+                .iter()
+                .any(|p| matches!(p, kpl::ir::Param::Scalar { name, .. } if name == x))
+        });
+        ok
     }
 
     /// A value converted to type `to` (casts, initialization, assignment).
     pub fn convert(&mut self, v: Value, to: &Ty, n: Node<'t>) -> R<Value> {
         let from = v.ty.clone();
-        let uniform = self.launch_uniform(&v);
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
             (x, Ty::Opaque(name)) if name == "auto" => Value { v: x, ty: from },
-            (V::Uniform, Ty::Bool) => {
-                Value::int(self.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))), Ty::Bool)
-            }
+            (V::Uniform, Ty::Bool) => Value::int(self.uniform_param(kpl::IntTy::U8, Some((0, 1))), Ty::Bool),
             (V::Uniform, Ty::Int { .. }) => {
                 let t = to.int_ty().unwrap_or_default();
-                Value::int(self.uniform_param("_u", t, None), to.clone())
+                Value::int(self.uniform_param(t, None), to.clone())
             }
             (V::Uniform, Ty::Float { .. }) => Value::uniform(to.clone()),
-            (V::Int(_), Ty::Float { .. }) if uniform => Value::uniform(to.clone()),
+            (V::Int(e), Ty::Float { .. }) if self.launch_uniform_int(&e) => Value::uniform(to.clone()),
             (V::Int(e), Ty::Bool) if from == Ty::Bool => Value::int(e, Ty::Bool),
             (V::Int(e), Ty::Bool) => Value::int(boolean(e), Ty::Bool),
             (V::Int(e), Ty::Int { .. }) => Value::int(convert_int(e, &from, to), to.clone()),
@@ -1357,23 +1366,27 @@ impl<'p, 't> Lowerer<'p, 't> {
             arith_type(&a.ty, &b.ty, op)
         };
         // Untracked operands: the result is untracked too, and uniform when both are.
-        let uniform = self.launch_uniform(&a) && self.launch_uniform(&b);
-        let untracked = |l: &mut Self, ty: Ty| -> Value {
+        let untracked = |l: &mut Self, a: &Value, b: &Value, ty: Ty| -> Value {
+            let uniform = l.launch_uniform(a) && l.launch_uniform(b);
             match (uniform, ty.int_ty()) {
                 (false, _) => Value::arb(ty),
                 (true, None) => Value::uniform(ty),
                 (true, Some(_)) if ty == Ty::Bool => {
-                    Value::int(l.uniform_param("_u", kpl::IntTy::U8, Some((0, 1))), ty)
+                    Value::int(l.uniform_param(kpl::IntTy::U8, Some((0, 1))), ty)
                 }
-                (true, Some(t)) => Value::int(l.uniform_param("_u", t, None), ty),
+                (true, Some(t)) => Value::int(l.uniform_param(t, None), ty),
             }
         };
         let (Some(bop), true) = (binop(op), ty.is_int()) else {
-            return untracked(self, ty);
+            return untracked(self, &a, &b, ty);
         };
         let (at, bt) = (a.ty.clone(), b.ty.clone());
-        let (V::Int(x), V::Int(y)) = (a.v, b.v) else {
-            return untracked(self, ty);
+        let (x, y) = match (a.v, b.v) {
+            (V::Int(x), V::Int(y)) => (x, y),
+            (av, bv) => {
+                let (a, b) = (Value { v: av, ty: at }, Value { v: bv, ty: bt });
+                return untracked(self, &a, &b, ty);
+            }
         };
         // The operands in the type the operation is done in: exactly where their value
         // in that type matters (comparisons, division, right shifts, `|` and `^`), or
@@ -1871,8 +1884,13 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
     if fits {
         return e;
     }
-    match fold::int(&e) {
-        Some(c) => i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int),
+    cast_to(t, e)
+}
+
+/// `e` converted to `t`: folded for a constant, else an [`Expr::Cast`].
+fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {
+    match fold::int(&e).and_then(|c| i64::try_from(t.convert(i128::from(c))).ok()) {
+        Some(c) => Expr::Int(c),
         None => Expr::cast(t, e),
     }
 }
@@ -1899,12 +1917,9 @@ fn normalized(e: Expr, ty: &Ty) -> Expr {
 
 /// The result `e` of an operation done in type `ty`, wrapped into it (`--wrap`).
 fn wrap_int(e: Expr, ty: &Ty) -> Expr {
-    match (ty.int_ty(), fold::int(&e)) {
-        (Some(t), Some(c)) => {
-            i64::try_from(t.convert(i128::from(c))).map_or_else(|_| Expr::cast(t, e), Expr::Int)
-        }
-        (Some(t), None) => Expr::cast(t, e),
-        (None, _) => e,
+    match ty.int_ty() {
+        Some(t) => cast_to(t, e),
+        None => e,
     }
 }
 

@@ -328,14 +328,9 @@ pub(super) enum ArrayKey {
     /// The arrays of one memory space and cell size that a pointer may choose between
     /// (see [`Lowerer::merge`]), laid out one after the other.
     Merged(String),
-}
-
-impl ArrayKey {
     /// Under `--alias`: all global memory that pointer parameters (of any element type)
-    /// and `__device__` arrays may share, addressed in bytes.
-    pub fn aliased() -> ArrayKey {
-        ArrayKey::Param("global memory that may alias".to_string())
-    }
+    /// and `__device__` arrays may share, addressed in bytes (see [`Lowerer::aliased`]).
+    Aliased,
 }
 
 #[derive(Clone, Debug)]
@@ -803,6 +798,25 @@ impl<'p, 't> Lowerer<'p, 't> {
             key,
         });
         self.arrays.len() - 1
+    }
+
+    /// Under `--alias`, the one byte-addressed array of the global memory that pointer
+    /// parameters and `__device__` arrays may share, and where `name` starts in it: the
+    /// first part at 0, every other one at an unknown offset (a fresh scalar parameter),
+    /// so any two may overlap.
+    pub fn aliased(&mut self, name: &str) -> (usize, Expr) {
+        let first = !self.arrays.iter().any(|x| x.key == ArrayKey::Aliased);
+        let a = self.array(ArrayKey::Aliased, name, ArraySpace::Global, 1);
+        if first {
+            self.params.push(Param::Array {
+                name: self.arrays[a].kpl.clone(),
+                space: kpl::ir::Space::Global,
+            });
+            return (a, Expr::Int(0));
+        }
+        let b = self.fresh(&format!("{name}_base"));
+        self.params.push(Param::scalar(b.clone()));
+        (a, Expr::Var(b))
     }
 
     /// Like [`Lowerer::array`], for an array of `cells` cells (`None`: unknown size), and

@@ -21,7 +21,7 @@ use super::fold;
 use super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{FuncDef, Program, declarator_name, named_children};
 use crate::types::Ty;
-use kpl::ir::{BinOp, Block, Expr, Param, Place, Stmt, StmtKind};
+use kpl::ir::{Block, Expr, Param, Place, Stmt, StmtKind};
 
 /// Named children that are not comments.
 pub(super) fn items(n: Node) -> Vec<Node> {
@@ -1190,21 +1190,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ty::Ptr(pointee) | Ty::Array(pointee, _) => {
                     let cell = pointee.cell_bytes();
                     let (a, base) = if self.opts.alias && !d.restrict {
-                        let key = ArrayKey::aliased();
-                        let first = !self.arrays.iter().any(|x| x.key == key);
-                        let a = self.array(key, &name, ArraySpace::Global, 1);
-                        if first {
-                            let kpl = self.arrays[a].kpl.clone();
-                            self.params.push(Param::Array {
-                                name: kpl,
-                                space: kpl::ir::Space::Global,
-                            });
-                            (a, Expr::Int(0))
-                        } else {
-                            let b = self.fresh(&format!("{name}_base"));
-                            self.params.push(Param::scalar(b.clone()));
-                            (a, Expr::Var(b))
-                        }
+                        self.aliased(&name)
                     } else {
                         let key = ArrayKey::Param(name.clone());
                         let merged = self.merge.contains(&key);
@@ -1277,21 +1263,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         span: kpl::ir::Span,
         copies: &mut Vec<Stmt>,
     ) -> VarKind {
-        let kpl = self.fresh(name);
-        let int_ty = ty.int_ty().unwrap_or_default();
         let range = if *ty == Ty::Bool { Some((0, 1)) } else { range };
-        if let Some((lo, hi)) = range {
-            let v = Expr::Var(kpl.clone());
-            self.requires.push(Expr::bin(
-                BinOp::And,
-                Expr::bin(BinOp::Le, Expr::Int(lo), v.clone()),
-                Expr::bin(BinOp::Le, v, Expr::Int(hi)),
-            ));
-        }
-        self.params.push(Param::Scalar {
-            name: kpl.clone(),
-            ty: int_ty,
-        });
+        let kpl = self.scalar_param(name, ty.int_ty().unwrap_or_default(), range);
         if !assigned {
             return VarKind::Int(kpl);
         }
@@ -1405,19 +1378,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 ));
             }
             // Under `--alias`, pointer parameters may point into `__device__` arrays: they
-            // are all one byte-addressed array, this one at an unknown offset.
+            // are all one byte-addressed array.
             (Some(ArraySpace::Global), _) if self.opts.alias => {
-                let a = self.array(ArrayKey::aliased(), name, ArraySpace::Global, 1);
-                let kpl = self.arrays[a].kpl.clone();
-                if !self.params.iter().any(|p| p.name() == kpl) {
-                    self.params.push(Param::Array {
-                        name: kpl,
-                        space: kpl::ir::Space::Global,
-                    });
-                }
-                let b = self.fresh(&format!("{name}_base"));
-                self.params.push(Param::scalar(b.clone()));
-                self.array_var(a, Expr::Var(b), &ty)
+                let (a, base) = self.aliased(name);
+                self.array_var(a, base, &ty)
             }
             (Some(space), _) => {
                 let key = if quals.external && quals.shared {

@@ -283,8 +283,17 @@ thread_local! {
     static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
 }
 
-/// Checks the solver's assertions: `Ok(None)` unsat, a witness from the model on sat.
-fn decide<R>(s: &Solver, model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+fn set_timeout(s: &Solver, timeout_ms: u32) {
+    let mut p = Params::new();
+    p.set_u32("timeout", timeout_ms);
+    s.set_params(&p);
+}
+
+/// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat.
+fn decide<R>(s: &Solver, fs: &[Bool], model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+    for f in fs {
+        s.assert(f);
+    }
     match s.check() {
         SatResult::Unsat => Ok(None),
         SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
@@ -325,26 +334,16 @@ impl Checker<'_> {
         let timeout_ms = timeout_ms.min(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
         if fresh {
             let s = Solver::new();
-            let mut p = Params::new();
-            p.set_u32("timeout", timeout_ms);
-            s.set_params(&p);
-            for f in fs {
-                s.assert(f);
-            }
-            return decide(&s, model);
+            set_timeout(&s, timeout_ms);
+            return decide(&s, fs, model);
         }
         SOLVER.with(|(s, timeout)| {
             if timeout.get() != timeout_ms {
-                let mut p = Params::new();
-                p.set_u32("timeout", timeout_ms);
-                s.set_params(&p);
+                set_timeout(s, timeout_ms);
                 timeout.set(timeout_ms);
             }
             s.push();
-            for f in fs {
-                s.assert(f);
-            }
-            let out = decide(s, model);
+            let out = decide(s, fs, model);
             s.pop(1);
             out
         })
