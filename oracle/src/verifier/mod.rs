@@ -122,7 +122,7 @@ use std::collections::{HashMap, HashSet};
 
 use kpl::{Kernel, Space, StmtId};
 
-use crate::{Access, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
+use crate::{Access, BenignPair, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
 use queries::{Checker, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
@@ -462,7 +462,7 @@ fn divergences(checker: &mut Checker, report: &mut Report) {
         let out = checker.divergence(bar);
         checker.uniform.push(!out.possible());
         match out {
-            Outcome::Unsat => {}
+            Outcome::Unsat | Outcome::Benign => {}
             Outcome::Sat(w) => report.divergences.push(Divergence {
                 stmt: bar.stmt,
                 span: bar.span,
@@ -576,7 +576,15 @@ impl<'a, 's> RacePhase<'a, 's> {
         let warp_local = self.verifier.opts.classify_warps
             && found.fixable
             && warp_local(self.checker, a, b, found.intra, &found.inter, timeout_ms);
-        if found.intra || !found.inter.is_empty() {
+        let racing = found.intra || !found.inter.is_empty();
+        if found.benign && !racing {
+            report.benign.push(BenignPair {
+                array: a.array.clone(),
+                first: access(a),
+                second: access(b),
+            });
+        }
+        if racing {
             report.races.push(Race {
                 array: a.array.clone(),
                 space: a.space,
@@ -621,6 +629,9 @@ fn order_races(report: &mut Report) {
             r.second.stmt,
         )
     });
+    report
+        .benign
+        .sort_by_key(|p| (p.first.span.start, p.second.span.start, p.first.stmt, p.second.stmt));
 }
 
 /// Whether every race type found for a same-block pair (`intra`, `inter` depths, each
@@ -642,10 +653,7 @@ fn warp_local(
     });
     (intra || !inter.is_empty())
         && types.into_iter().all(|order| {
-            matches!(
-                ck.race_across_warps(a, b, order, warp, timeout_ms),
-                Outcome::Unsat
-            )
+            !ck.race_across_warps(a, b, order, warp, timeout_ms).possible()
         })
 }
 
@@ -663,6 +671,8 @@ struct PairRace {
     fixable: bool,
     witness: Option<Witness>,
     notes: Vec<String>,
+    /// Some race type is ruled out only by the values written being equal.
+    benign: bool,
 }
 
 impl PairRace {
@@ -673,6 +683,7 @@ impl PairRace {
             fixable,
             witness: None,
             notes: Vec::new(),
+            benign: false,
         }
     }
 
@@ -705,7 +716,9 @@ impl PairRace {
                         let free = cached(&mut cache.same, key, timeout, || {
                             ck.race(a, b, Scope::SameBlock, order, false, timeout)
                         });
-                        if free.possible() {
+                        // Benign without barriers: barriers may still order them all
+                        // (then the pair is not counted as benign).
+                        if free.possible() || matches!(free, Outcome::Benign) {
                             ck.race(a, b, Scope::SameBlock, order, true, timeout)
                         } else {
                             free
@@ -731,6 +744,7 @@ impl PairRace {
                 found.inter.dedup();
                 found.witness = cross.witness.or(found.witness);
             }
+            found.benign |= cross.benign;
             found.notes.extend(cross.notes);
         }
         found
@@ -767,6 +781,10 @@ impl PairRace {
     fn add(&mut self, a: &AccessFact, b: &AccessFact, order: Order, out: Outcome) {
         match out {
             Outcome::Unsat => return,
+            Outcome::Benign => {
+                self.benign = true;
+                return;
+            }
             Outcome::Sat(w) => {
                 if self.witness.is_none() {
                     self.witness = Some(*w);

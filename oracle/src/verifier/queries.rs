@@ -33,6 +33,9 @@ use crate::{AccessKind, CheckOptions, ThreadId, Witness};
 #[derive(Clone, Debug)]
 pub enum Outcome {
     Unsat,
+    /// No race, but only because the two writes store equal values wherever they
+    /// would race (a benign write-write pair; [`CheckOptions::no_benign_tolerance`] off).
+    Benign,
     Sat(Box<Witness>),
     /// The solver gave up; callers treat it as a possible defect (soundness).
     Unknown(String),
@@ -40,7 +43,7 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn possible(&self) -> bool {
-        !matches!(self, Outcome::Unsat)
+        !matches!(self, Outcome::Unsat | Outcome::Benign)
     }
 }
 
@@ -49,6 +52,33 @@ fn outcome(r: Result<Option<Witness>, String>) -> Outcome {
         Ok(None) => Outcome::Unsat,
         Ok(Some(w)) => Outcome::Sat(Box::new(w)),
         Err(why) => Outcome::Unknown(why),
+    }
+}
+
+/// Decides `fs`; when that finds a race and `differ` is given (two plain writes), decides
+/// again with the values required to differ: unsat then means every race of the query
+/// writes equal values (`benign` is set). A second attempt the solver cannot decide
+/// keeps the first witness (a possible race: sound).
+fn tolerant<R>(
+    solve: &impl Fn(&[Bool]) -> Result<Option<R>, String>,
+    fs: &mut Vec<Bool>,
+    differ: Option<&Bool>,
+    benign: &mut bool,
+) -> Result<Option<R>, String> {
+    let out = solve(fs);
+    let (Ok(Some(_)), Some(d)) = (&out, differ) else {
+        return out;
+    };
+    fs.push(d.clone());
+    let again = solve(fs);
+    fs.pop();
+    match again {
+        Ok(None) => {
+            *benign = true;
+            Ok(None)
+        }
+        Ok(Some(w)) => Ok(Some(w)),
+        Err(_) => out,
     }
 }
 
@@ -455,6 +485,7 @@ impl Checker<'_> {
         fs.push(ia.eq(&ib));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
+        let differ = self.values_differ(&mut enc, a, cx0, b, cx1);
         if sync && scope == Scope::SameBlock {
             let (x, y) = in_trace_order(a, &ka, b, &kb, order);
             match self.barrier_between(&mut enc, &rel, &x, &y) {
@@ -473,13 +504,14 @@ impl Checker<'_> {
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
         };
+        let mut benign = false;
         let out = if passes.is_empty() {
-            solve(&fs)
+            tolerant(&solve, &mut fs, differ.as_ref(), &mut benign)
         } else {
             let mut out = Ok(None);
             for pass in passes {
                 fs.push(pass);
-                out = solve(&fs);
+                out = tolerant(&solve, &mut fs, differ.as_ref(), &mut benign);
                 fs.pop();
                 if !matches!(out, Ok(None)) {
                     break;
@@ -497,7 +529,23 @@ impl Checker<'_> {
                 out.as_ref().map(|w| w.is_some())
             )
         });
-        outcome(out)
+        match out {
+            Ok(None) if benign => Outcome::Benign,
+            out => outcome(out),
+        }
+    }
+
+    /// For two plain writes under benign tolerance (GPUVerify's default): "the values
+    /// they store differ", each value term instantiated for its own thread copy, so
+    /// whatever the encoding knows to be equal (uniform values, one read's value in
+    /// both threads) makes the pair benign. `None` when values do not matter.
+    fn values_differ(&self, enc: &mut Encoder, a: &AccessFact, cx0: usize, b: &AccessFact, cx1: usize) -> Option<Bool> {
+        if self.opts.no_benign_tolerance || a.kind != AccessKind::Write || b.kind != AccessKind::Write {
+            return None;
+        }
+        let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
+        let (va, vb) = (enc.val(va, cx0), enc.val(vb, cx1));
+        Some(va.eq(&vb).not())
     }
 
     /// Under `--warp-size`, when two threads of one warp can still race (seed 000, the

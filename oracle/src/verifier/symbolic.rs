@@ -109,6 +109,8 @@ pub struct AccessFact {
     pub pos: u32,
     /// The operand of an atomic (for the repetition-free counter refinement).
     pub atomic: Option<(kpl::AtomicOp, T)>,
+    /// The value a plain write stores (benign write-write pairs store equal values).
+    pub value: Option<T>,
 }
 
 #[derive(Clone, Debug)]
@@ -611,7 +613,17 @@ impl Exec<'_> {
             loops: self.stack.clone(),
             pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
             atomic,
+            value: None,
         });
+    }
+
+    /// Gives the access just recorded (a plain write) the value it stores.
+    fn record_written(&mut self, value: T) {
+        if self.record
+            && let Some(a) = self.accesses.last_mut()
+        {
+            a.value = Some(value);
+        }
     }
 
     fn stmt(&mut self, s: &Stmt, st: &mut State) {
@@ -640,9 +652,11 @@ impl Exec<'_> {
                 let v = self.atom(AtomKind::Read(s.id), Class::Thread);
                 self.assign(st, var, v);
             }
-            StmtKind::Write { array, index, .. } => {
+            StmtKind::Write { array, index, value } => {
                 let i = self.eval(&st.env, index);
                 self.record_access(s, st, array, AccessKind::Write, i, None);
+                let v = self.eval(&st.env, value);
+                self.record_written(v);
             }
             StmtKind::Atomic {
                 var,
