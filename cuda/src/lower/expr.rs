@@ -1888,7 +1888,7 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
 }
 
 /// `e` converted to `t`: folded for a constant, else an [`Expr::Cast`].
-fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {
+pub(crate) fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {
     match fold::int(&e).and_then(|c| i64::try_from(t.convert(i128::from(c))).ok()) {
         Some(c) => Expr::Int(c),
         None => Expr::cast(t, e),

@@ -95,6 +95,16 @@
 //!   are not repetition-free (false alarms where the values happen to be distinct, such
 //!   as `atomic_inc` with the largest bound, or an amount `len[i] + 1` read from
 //!   memory).
+//! - **Benign write-write races are not races** (GPUVerify's default;
+//!   `CheckOptions::no_benign_tolerance` turns it off): two plain writes of one element
+//!   race only when the values they store may differ. A race query of two writes that
+//!   is satisfiable is asked again with the two value terms, each instantiated for its
+//!   own thread copy, required to differ; unsat means every race of that type stores
+//!   equal values ([`queries::Outcome::Benign`], listed in `Report::benign`). Values read
+//!   from memory are separate unknowns per thread (so `out[b] = s[0]` stays a race until
+//!   reads of one element in one barrier interval are known equal), and floating-point
+//!   values are havocked per thread by the CUDA front end (never equal). The
+//!   interpreter applies the same rule to the values it computes.
 //! - **Warps** (seed 000, the re-sync method). Under `--warp-size N`, two threads of one
 //!   warp race only within one write instruction, or when the later one is disabled at
 //!   the earlier access (a divergent path); other re-sync points between them are not

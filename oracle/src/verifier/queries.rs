@@ -55,33 +55,6 @@ fn outcome(r: Result<Option<Witness>, String>) -> Outcome {
     }
 }
 
-/// Decides `fs`; when that finds a race and `differ` is given (two plain writes), decides
-/// again with the values required to differ: unsat then means every race of the query
-/// writes equal values (`benign` is set). A second attempt the solver cannot decide
-/// keeps the first witness (a possible race: sound).
-fn tolerant<R>(
-    solve: &impl Fn(&[Bool]) -> Result<Option<R>, String>,
-    fs: &mut Vec<Bool>,
-    differ: Option<&Bool>,
-    benign: &mut bool,
-) -> Result<Option<R>, String> {
-    let out = solve(fs);
-    let (Ok(Some(_)), Some(d)) = (&out, differ) else {
-        return out;
-    };
-    fs.push(d.clone());
-    let again = solve(fs);
-    fs.pop();
-    match again {
-        Ok(None) => {
-            *benign = true;
-            Ok(None)
-        }
-        Ok(Some(w)) => Ok(Some(w)),
-        Err(_) => out,
-    }
-}
-
 /// Which pairs of threads a race query considers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -431,6 +404,11 @@ impl Checker<'_> {
         self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), timeout_ms)
     }
 
+    /// The race query; for two plain writes that can race, asked again with the values
+    /// they store required to differ (benign tolerance): unsat then means every race of
+    /// this type stores equal values ([`Outcome::Benign`]). Only would-be races pay for
+    /// the second query, and the first stays as small as without tolerance. A second
+    /// query the solver cannot decide keeps the first one's witness (sound).
     #[allow(clippy::too_many_arguments)]
     fn race_in(
         &self,
@@ -441,6 +419,36 @@ impl Checker<'_> {
         sync: bool,
         apart: Option<u32>,
         timeout_ms: u32,
+    ) -> Outcome {
+        let out = self.race_query(a, b, scope, order, sync, apart, timeout_ms, false);
+        let tolerated = !self.opts.no_benign_tolerance
+            && a.kind == AccessKind::Write
+            && b.kind == AccessKind::Write
+            && a.value.is_some()
+            && b.value.is_some();
+        if !tolerated || !matches!(out, Outcome::Sat(_)) {
+            return out;
+        }
+        match self.race_query(a, b, scope, order, sync, apart, timeout_ms, true) {
+            Outcome::Unsat | Outcome::Benign => Outcome::Benign,
+            Outcome::Sat(w) => Outcome::Sat(w),
+            Outcome::Unknown(_) => out,
+        }
+    }
+
+    /// One race query; with `differ`, the two writes' values must differ too
+    /// ([`Checker::values_differ`]).
+    #[allow(clippy::too_many_arguments)]
+    fn race_query(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        scope: Scope,
+        order: Order,
+        sync: bool,
+        apart: Option<u32>,
+        timeout_ms: u32,
+        differ: bool,
     ) -> Outcome {
         let mut enc = Encoder::new(self.sum);
         let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
@@ -485,7 +493,9 @@ impl Checker<'_> {
         fs.push(ia.eq(&ib));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
-        let differ = self.values_differ(&mut enc, a, cx0, b, cx1);
+        if differ && let Some(d) = self.values_differ(&mut enc, a, cx0, b, cx1) {
+            fs.push(d);
+        }
         if sync && scope == Scope::SameBlock {
             let (x, y) = in_trace_order(a, &ka, b, &kb, order);
             match self.barrier_between(&mut enc, &rel, &x, &y) {
@@ -504,14 +514,13 @@ impl Checker<'_> {
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
         };
-        let mut benign = false;
         let out = if passes.is_empty() {
-            tolerant(&solve, &mut fs, differ.as_ref(), &mut benign)
+            solve(&fs)
         } else {
             let mut out = Ok(None);
             for pass in passes {
                 fs.push(pass);
-                out = tolerant(&solve, &mut fs, differ.as_ref(), &mut benign);
+                out = solve(&fs);
                 fs.pop();
                 if !matches!(out, Ok(None)) {
                     break;
@@ -529,20 +538,13 @@ impl Checker<'_> {
                 out.as_ref().map(|w| w.is_some())
             )
         });
-        match out {
-            Ok(None) if benign => Outcome::Benign,
-            out => outcome(out),
-        }
+        outcome(out)
     }
 
-    /// For two plain writes under benign tolerance (GPUVerify's default): "the values
-    /// they store differ", each value term instantiated for its own thread copy, so
-    /// whatever the encoding knows to be equal (uniform values, one read's value in
-    /// both threads) makes the pair benign. `None` when values do not matter.
+    /// "The values the two writes store differ", each value term instantiated for its
+    /// own thread copy, so whatever the encoding knows to be equal (uniform values, one
+    /// read's value in both threads) makes the pair benign. `None` unless both write.
     fn values_differ(&self, enc: &mut Encoder, a: &AccessFact, cx0: usize, b: &AccessFact, cx1: usize) -> Option<Bool> {
-        if self.opts.no_benign_tolerance || a.kind != AccessKind::Write || b.kind != AccessKind::Write {
-            return None;
-        }
         let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
         let (va, vb) = (enc.val(va, cx0), enc.val(vb, cx1));
         Some(va.eq(&vb).not())

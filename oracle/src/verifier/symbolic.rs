@@ -294,7 +294,10 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
 /// The `atomic_add`s of arrays whose every modification is an `atomic_add` of an
 /// amount that is never negative (a negative amount, `atomic_add(C[0], 0 - 1)`, lets
 /// the counter hand out a value again), and likewise the `atomic_sub`s of arrays only
-/// `atomic_sub`s of never-negative amounts modify (counting down).
+/// `atomic_sub`s of never-negative amounts modify (counting down), and the
+/// `atomic_inc`s of arrays only never-wrapping `atomic_inc`s modify
+/// ([`inc_never_wraps`]; not mixed with adds, which could carry the counter past the
+/// bound).
 fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
     let mut memo = HashMap::new();
     // Per array: the one operation that modifies it, if its amounts are never negative.
@@ -306,6 +309,7 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
             {
                 Some(*op)
             }
+            Some((AtomicOp::Inc, bound)) if inc_never_wraps(bound) => Some(AtomicOp::Inc),
             _ => None,
         };
         let e = ops.entry(a.array.as_str()).or_insert(op);
@@ -321,6 +325,14 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
         })
         .map(|a| a.stmt)
         .collect()
+}
+
+/// `atomic_inc` with the largest bound of its 32-bit counter (`atomicInc(&c, 0xffffffff)`)
+/// wraps only where an add of 1 would (the counter assumption: it never does), so on an
+/// array only such `atomic_inc`s modify it counts up by 1 like `atomic_add(c, 1)` (the
+/// encoder takes its amount to be 1). A smaller bound wraps within a run.
+fn inc_never_wraps(bound: &T) -> bool {
+    bound.as_const().is_some_and(|c| c >= 0xFFFF_FFFF)
 }
 
 /// Whether a term is nonnegative in every execution, for unbounded arithmetic: thread
