@@ -84,17 +84,28 @@
 //!   pairs never race; an atomic and a plain access of the same element do. Memory that
 //!   atomics update is read adversarially (any value, as all memory). Repetition-free
 //!   counters: on an array that only `atomic_add`s of amounts that are never negative
-//!   modify (syntactically: built from ids, sizes, parameters, iteration numbers and
-//!   non-negative constants; a value read from memory may be negative, since values are
-//!   untyped), two distinct executions with positive amounts on one element claim
-//!   disjoint ranges `[old, old + amount)`; likewise `(old - amount, old]` for arrays
-//!   only such `atomic_sub`s modify. Unbounded arithmetic only, and assuming the counter
-//!   never wraps around (seed 000 makes the same assumption). Every other atomic returns
-//!   an arbitrary value: `atomic_inc`/`atomic_dec` wrap at their bound, and `atomic_exch`,
+//!   modify (syntactically: built from ids, sizes, parameters, iteration numbers,
+//!   non-negative constants and conversions to unsigned types; a value read from memory
+//!   may be negative, since values are untyped, but the CUDA front end converts the
+//!   operand of an atomic on an unsigned element to its type, and values read from
+//!   `unsigned char`/`unsigned short`/`bool` elements to theirs), two distinct
+//!   executions with positive amounts on one element claim disjoint ranges
+//!   `[old, old + amount)`; likewise `(old - amount, old]` for arrays only such
+//!   `atomic_sub`s modify, and `atomic_inc` with the largest bound (`0xffffffff`, which
+//!   wraps only where an add of 1 would) counts as an add of 1 on arrays only such
+//!   `atomic_inc`s modify. Plain writes of the counter are allowed when they come before
+//!   every atomic of it in program order and share no loop with one (initialization:
+//!   a reset between two of its atomics would race with the earlier one, and that race
+//!   is reported). A shared counter is one per block: executions in two blocks are not
+//!   apart. Unbounded arithmetic only, and assuming the counter never wraps around
+//!   (seed 000 makes the same assumption). Every other atomic returns an arbitrary
+//!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
-//!   are not repetition-free (false alarms where the values happen to be distinct, such
-//!   as `atomic_inc` with the largest bound, or an amount `len[i] + 1` read from
-//!   memory).
+//!   are not repetition-free (false alarms where the values happen to be distinct). The
+//!   result of an atomic is untyped too (a slot from an unsigned counter may be
+//!   negative), and so are values read from 32- and 64-bit unsigned elements (a count
+//!   `n` read from an `unsigned int` may exceed its type, so the amount `u32(n)` of
+//!   `atomicAdd(&c, n)` may claim fewer slots than a loop `j < n` fills: false alarm).
 //! - **Benign write-write races are not races** (GPUVerify's default;
 //!   `CheckOptions::no_benign_tolerance` turns it off): two plain writes of one element
 //!   race only when the values they store may differ. A race query of two writes that

@@ -302,7 +302,7 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
     let mut memo = HashMap::new();
     // Per array: the one operation that modifies it, if its amounts are never negative.
     let mut ops: HashMap<&str, Option<AtomicOp>> = HashMap::new();
-    for a in accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+    for a in accesses.iter().filter(|a| a.kind == AccessKind::Atomic) {
         let op = match &a.atomic {
             Some((op @ (AtomicOp::Add | AtomicOp::Sub), operand))
                 if never_negative(operand, atoms, &mut memo) =>
@@ -317,6 +317,13 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
             *e = None;
         }
     }
+    for w in accesses.iter().filter(|a| a.kind == AccessKind::Write) {
+        if let Some(op) = ops.get_mut(w.array.as_str())
+            && !initializes(w, accesses)
+        {
+            *op = None;
+        }
+    }
     accesses
         .iter()
         .filter(|a| {
@@ -325,6 +332,21 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
         })
         .map(|a| a.stmt)
         .collect()
+}
+
+/// A plain write of a counter that only sets it up (`if (tid == 0) n = 0;`
+/// `__syncthreads();` before the atomics): it comes before every atomic of the array in
+/// program order and shares no loop with any, so each thread's writes precede its
+/// atomics. For a write to fall between two executions of the atomics, it must then be
+/// unordered with the earlier one (no barrier between them: a barrier after the write
+/// makes every atomic after it wait for it), which is itself an atomic-write race on
+/// the counter and reported: the kernel is never verified on the strength of counter
+/// values such a reset repeats.
+fn initializes(w: &AccessFact, accesses: &[AccessFact]) -> bool {
+    accesses
+        .iter()
+        .filter(|x| x.array == w.array && x.kind == AccessKind::Atomic)
+        .all(|x| w.pos < x.pos && Summary::common_loops(&w.loops, &x.loops) == 0)
 }
 
 /// `atomic_inc` with the largest bound of its 32-bit counter (`atomicInc(&c, 0xffffffff)`)
