@@ -402,7 +402,7 @@ fn a_counter_value_only_some_threads_take_is_not_distinct_from_other_values() {
     while (i < n) {
         i = atomic_add(C[0], 1);
     }
-    out[i] = 1;
+    out[i] = tid;
 }
 ";
     assert!(races(&both(after)).contains(&row("out", 7, 7, "write-write", true, &[], false)));
