@@ -545,10 +545,16 @@ fn benign_write_write_races_are_a_note_unless_no_benign_tolerance() {
     let (code, text) = check_corpus_text("benign/found_flag.cu", &["--no-benign-tolerance"]);
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("error[race]: write-write race on global array `found`\n   ┌─ benign/found_flag.cu:10:9"),
+        text.contains(
+            "error[race]: write-write race on global array `found`\n   ┌─ benign/found_flag.cu:10:9"
+        ),
         "{text}"
     );
-    assert!(text.contains("benign/found_flag.cu: kernel `search`: race (1 race(s), 0 divergent barrier(s)) [TIME]"));
+    assert!(
+        text.contains(
+            "benign/found_flag.cu: kernel `search`: race (1 race(s), 0 divergent barrier(s)) [TIME]"
+        )
+    );
     assert!(!text.contains("benign race"), "{text}");
     // JSON: the pair under `benign_races`, or as a race.
     let json = |extra: &[&str]| -> Value {

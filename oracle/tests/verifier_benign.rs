@@ -33,7 +33,9 @@ fn both_with(src: &str, opts: CheckOptions) -> (Report, Report) {
     let srows = races(&stat);
     for d in races(&dy) {
         assert!(
-            srows.iter().any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3),
+            srows
+                .iter()
+                .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3),
             "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
         );
     }
@@ -69,10 +71,7 @@ fn every_thread_raising_one_flag_is_benign() {
 #[test]
 fn without_tolerance_equal_values_race() {
     let (stat, dy) = both_with(FLAG, strict());
-    assert_eq!(
-        races(&stat),
-        [row("F", 5, 5, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("F", 5, 5, "write-write", true, &[], false)]);
     assert!(stat.benign.is_empty());
     assert_eq!(races(&dy).len(), 1);
     assert!(dy.benign.is_empty());
@@ -81,17 +80,11 @@ fn without_tolerance_equal_values_race() {
 #[test]
 fn values_that_differ_per_thread_race() {
     let (stat, _) = both(&FLAG.replace("F[0] = 1;", "F[0] = tid;"));
-    assert_eq!(
-        races(&stat),
-        [row("F", 5, 5, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("F", 5, 5, "write-write", true, &[], false)]);
     assert!(stat.benign.is_empty());
     // A value read from memory is an unknown of its own in each thread.
     let (stat, _) = both(&FLAG.replace("F[0] = 1;", "F[0] = x;"));
-    assert_eq!(
-        races(&stat),
-        [row("F", 5, 5, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("F", 5, 5, "write-write", true, &[], false)]);
 }
 
 #[test]
@@ -114,10 +107,7 @@ fn uniform_values_from_two_statements_are_benign() {
     assert!(dy.is_clean());
     // `n + 1` and `n * 2` agree only for n = 1.
     let (stat, _) = both(&src.replace("n + n", "n + 1"));
-    assert_eq!(
-        races(&stat),
-        [row("R", 3, 5, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("R", 3, 5, "write-write", true, &[], false)]);
 }
 
 #[test]
@@ -160,10 +150,7 @@ fn a_loop_variable_is_equal_within_one_iteration_only() {
 }
 ";
     let (stat, _) = both(src);
-    assert_eq!(
-        races(&stat),
-        [row("A", 3, 3, "write-write", false, &[1], true)]
-    );
+    assert_eq!(races(&stat), [row("A", 3, 3, "write-write", false, &[1], true)]);
     // With a barrier after each write, only the same iteration is left: benign.
     let (stat, dy) = both(&src.replace("A[0] = k;", "A[0] = k;\n        barrier;"));
     assert!(stat.is_clean(), "{:?}", races(&stat));
@@ -181,10 +168,7 @@ fn a_shared_counter_is_one_per_block() {
 }
 ";
     let (stat, dy) = both(src);
-    assert_eq!(
-        races(&stat),
-        [row("O", 4, 4, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("O", 4, 4, "write-write", true, &[], false)]);
     assert!(!dy.is_clean());
     // Per-block slots in shared memory are private.
     let (stat, dy) = both(&src.replace("global O[]", "shared O[]"));
@@ -240,18 +224,12 @@ fn atomic_inc_with_the_largest_bound_is_a_counter() {
     assert!(dy.is_clean());
     // A small bound wraps: slots repeat.
     let (stat, dy) = both(&src.replace("4294967295", "3"));
-    assert_eq!(
-        races(&stat),
-        [row("O", 4, 4, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("O", 4, 4, "write-write", true, &[], false)]);
     assert!(!dy.is_clean());
     // Mixed with adds, the counter could be carried past the bound.
     let mixed = src.replace("    O[s]", "    atomic_add(C[0], 2);\n    O[s]");
     let (stat, _) = both(&mixed);
-    assert_eq!(
-        races(&stat),
-        [row("O", 5, 5, "write-write", true, &[], false)]
-    );
+    assert_eq!(races(&stat), [row("O", 5, 5, "write-write", true, &[], false)]);
 }
 
 #[test]
@@ -273,8 +251,5 @@ fn unsigned_conversions_of_amounts_are_never_negative() {
     assert!(dy.is_clean());
     // An untyped read may be negative: slots are given back.
     let (stat, _) = both(&src.replace("    n = u8(n);\n", ""));
-    assert_eq!(
-        races(&stat),
-        [row("O", 7, 7, "write-write", true, &[1], false)]
-    );
+    assert_eq!(races(&stat), [row("O", 7, 7, "write-write", true, &[1], false)]);
 }

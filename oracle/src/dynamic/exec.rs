@@ -607,7 +607,15 @@ impl<'p> Machine<'p> {
 
     /// Checks an access against the accesses it is not ordered with, then logs it.
     /// `written` is the value a plain write stores (ignored otherwise).
-    fn access(&mut self, t: usize, stmt: StmtIx, kind: AccessKind, loc: Loc, written: i64, out: &mut Findings) {
+    fn access(
+        &mut self,
+        t: usize,
+        stmt: StmtIx,
+        kind: AccessKind,
+        loc: Loc,
+        written: i64,
+        out: &mut Findings,
+    ) {
         let iters = self.iters();
         let new = Entry {
             stmt,

@@ -288,16 +288,19 @@ impl History {
             let v = interner.get(e.iters);
             for k in 0..=v.len() {
                 let prefix = interner.prefix(e.iters, k);
-                let node = self.nodes.entry((loc, e.stmt, e.value, prefix)).or_insert_with(|| {
-                    if k == 0 {
-                        let next = self.heads.insert(loc, self.stmts.len() as u32).unwrap_or(NIL);
-                        self.stmts.push((e.stmt, e.value, next));
-                    }
-                    Node {
-                        rep: e,
-                        kids: [None, None],
-                    }
-                });
+                let node = self
+                    .nodes
+                    .entry((loc, e.stmt, e.value, prefix))
+                    .or_insert_with(|| {
+                        if k == 0 {
+                            let next = self.heads.insert(loc, self.stmts.len() as u32).unwrap_or(NIL);
+                            self.stmts.push((e.stmt, e.value, next));
+                        }
+                        Node {
+                            rep: e,
+                            kids: [None, None],
+                        }
+                    });
                 if let Some(&child) = v.get(k) {
                     let known = node.kids.iter().flatten().any(|(c, _)| *c == child);
                     if let Some(free) = node.kids.iter_mut().find(|kid| kid.is_none())

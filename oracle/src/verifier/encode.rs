@@ -680,7 +680,13 @@ impl<'s> Encoder<'s> {
                 }
                 // Each block has its own copy of a shared counter: executions in two
                 // blocks may return the same values.
-                if a.block != b.block && self.sum.accesses.iter().any(|f| f.stmt == a.stmt && f.space == kpl::Space::Shared) {
+                if a.block != b.block
+                    && self
+                        .sum
+                        .accesses
+                        .iter()
+                        .any(|f| f.stmt == a.stmt && f.space == kpl::Space::Shared)
+                {
                     continue;
                 }
                 let same_thread = a.copy == b.copy && a.block == b.block;

@@ -650,9 +650,14 @@ fn order_races(report: &mut Report) {
             r.second.stmt,
         )
     });
-    report
-        .benign
-        .sort_by_key(|p| (p.first.span.start, p.second.span.start, p.first.stmt, p.second.stmt));
+    report.benign.sort_by_key(|p| {
+        (
+            p.first.span.start,
+            p.second.span.start,
+            p.first.stmt,
+            p.second.stmt,
+        )
+    });
 }
 
 /// Whether every race type found for a same-block pair (`intra`, `inter` depths, each
@@ -673,9 +678,9 @@ fn warp_local(
         Order::Inter { depth, .. } => inter.contains(depth),
     });
     (intra || !inter.is_empty())
-        && types.into_iter().all(|order| {
-            !ck.race_across_warps(a, b, order, warp, timeout_ms).possible()
-        })
+        && types
+            .into_iter()
+            .all(|order| !ck.race_across_warps(a, b, order, warp, timeout_ms).possible())
 }
 
 /// Which thread pairs of an access pair still need queries.

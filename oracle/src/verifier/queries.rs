@@ -544,7 +544,14 @@ impl Checker<'_> {
     /// "The values the two writes store differ", each value term instantiated for its
     /// own thread copy, so whatever the encoding knows to be equal (uniform values, one
     /// read's value in both threads) makes the pair benign. `None` unless both write.
-    fn values_differ(&self, enc: &mut Encoder, a: &AccessFact, cx0: usize, b: &AccessFact, cx1: usize) -> Option<Bool> {
+    fn values_differ(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        cx0: usize,
+        b: &AccessFact,
+        cx1: usize,
+    ) -> Option<Bool> {
         let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
         let (va, vb) = (enc.val(va, cx0), enc.val(vb, cx1));
         Some(va.eq(&vb).not())
