@@ -191,9 +191,26 @@ fn counters_set_up_before_their_atomics_stay_counters() {
     let (stat, dy) = both(src);
     assert!(stat.is_clean(), "{:?}", races(&stat));
     assert!(dy.is_clean());
-    // Without the barrier the set-up races with the atomics (and is reported).
+    // Without the barrier the set-up races with the atomics, and it may reset the
+    // counter between two of them: the slots race too.
     let (stat, _) = both(&src.replace("    barrier;\n", ""));
-    assert_eq!(races(&stat), [row("C", 4, 6, "write-atomic", true, &[], true)]);
+    assert_eq!(
+        races(&stat),
+        [
+            row("C", 4, 6, "write-atomic", true, &[], true),
+            row("O", 7, 7, "write-write", true, &[], true)
+        ]
+    );
+    // A global counter set up by one thread is not ordered with other blocks' atomics.
+    let (stat, _) = both(
+        &src.replace("shared C[]", "global C[]")
+            .replace("tid == 0", "tid == 0 && bid == 0"),
+    );
+    assert!(
+        races(&stat).contains(&row("O", 8, 8, "write-write", true, &[], true)),
+        "{:?}",
+        races(&stat)
+    );
     // A reset after the atomics repeats slots.
     let reset = "kernel compact(shared C[], shared O[]) {
     local s;

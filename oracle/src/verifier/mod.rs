@@ -93,11 +93,10 @@
 //!   `[old, old + amount)`; likewise `(old - amount, old]` for arrays only such
 //!   `atomic_sub`s modify, and `atomic_inc` with the largest bound (`0xffffffff`, which
 //!   wraps only where an add of 1 would) counts as an add of 1 on arrays only such
-//!   `atomic_inc`s modify. Plain writes of the counter are allowed when they come before
-//!   every atomic of it in program order and share no loop with one (initialization:
-//!   a reset between two of its atomics would race with the earlier one, and that race
-//!   is reported). A shared counter is one per block: executions in two blocks are not
-//!   apart. Unbounded arithmetic only, and assuming the counter never wraps around
+//!   `atomic_inc`s modify. Plain writes of a `__shared__` counter are allowed when they
+//!   set it up: outside loops, with a barrier every thread reaches (top level, nothing
+//!   conditional before it) between them and every atomic of the counter. A shared
+//!   counter is one per block: executions in two blocks are not apart. Unbounded arithmetic only, and assuming the counter never wraps around
 //!   (seed 000 makes the same assumption). Every other atomic returns an arbitrary
 //!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations

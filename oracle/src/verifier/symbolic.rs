@@ -269,7 +269,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     };
     ex.block(&kernel.body, &mut st);
     let counters = if opts.arith == Arith::Unbounded {
-        counters(&ex.accesses, &ex.atoms)
+        counters(&ex.accesses, &ex.atoms, &ex.barriers)
     } else {
         HashSet::new()
     };
@@ -298,7 +298,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
 /// `atomic_inc`s of arrays only never-wrapping `atomic_inc`s modify
 /// ([`inc_never_wraps`]; not mixed with adds, which could carry the counter past the
 /// bound).
-fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
+fn counters(accesses: &[AccessFact], atoms: &[AtomInfo], barriers: &[BarrierFact]) -> HashSet<StmtId> {
     let mut memo = HashMap::new();
     // Per array: the one operation that modifies it, if its amounts are never negative.
     let mut ops: HashMap<&str, Option<AtomicOp>> = HashMap::new();
@@ -319,7 +319,7 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
     }
     for w in accesses.iter().filter(|a| a.kind == AccessKind::Write) {
         if let Some(op) = ops.get_mut(w.array.as_str())
-            && !initializes(w, accesses)
+            && !initializes(w, accesses, barriers)
         {
             *op = None;
         }
@@ -334,19 +334,25 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
         .collect()
 }
 
-/// A plain write of a counter that only sets it up (`if (tid == 0) n = 0;`
-/// `__syncthreads();` before the atomics): it comes before every atomic of the array in
-/// program order and shares no loop with any, so each thread's writes precede its
-/// atomics. For a write to fall between two executions of the atomics, it must then be
-/// unordered with the earlier one (no barrier between them: a barrier after the write
-/// makes every atomic after it wait for it), which is itself an atomic-write race on
-/// the counter and reported: the kernel is never verified on the strength of counter
-/// values such a reset repeats.
-fn initializes(w: &AccessFact, accesses: &[AccessFact]) -> bool {
-    accesses
-        .iter()
-        .filter(|x| x.array == w.array && x.kind == AccessKind::Atomic)
-        .all(|x| w.pos < x.pos && Summary::common_loops(&w.loops, &x.loops) == 0)
+/// A plain write of a `__shared__` counter that only sets it up (`if (tid == 0) n = 0;
+/// __syncthreads();` before the atomics): outside loops, and separated from every
+/// atomic of the array by a barrier at the top level of the kernel that every thread
+/// reaches (no condition, `return` or loop around or before it). All writes of the
+/// block then happen before all its atomics, and the counter of another block is
+/// other memory. A global counter set up by one thread is not ordered with the atomics
+/// of other blocks, so it never counts.
+fn initializes(w: &AccessFact, accesses: &[AccessFact], barriers: &[BarrierFact]) -> bool {
+    let separated = |x: &AccessFact| {
+        barriers
+            .iter()
+            .any(|b| !b.warp && b.unconditional && b.loops.is_empty() && w.pos < b.pos && b.pos < x.pos)
+    };
+    w.space == Space::Shared
+        && w.loops.is_empty()
+        && accesses
+            .iter()
+            .filter(|x| x.array == w.array && x.kind == AccessKind::Atomic)
+            .all(separated)
 }
 
 /// `atomic_inc` with the largest bound of its 32-bit counter (`atomicInc(&c, 0xffffffff)`)
