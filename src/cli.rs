@@ -203,6 +203,14 @@ pub struct Common {
     /// with a note ("the solver could not decide ..."); raise this to decide it.
     #[arg(long, value_name = "FACTOR", value_parser = parse_budget)]
     pub solver_budget: Option<f64>,
+
+    /// Report every write-write pair of distinct threads on one element, as GPUVerify's
+    /// option of the same name. By default (as GPUVerify) two plain writes race only
+    /// when the values they store may differ: every thread writing `flag[0] = 1` is a
+    /// benign race, not reported (the report counts such pairs in a note). Read-write
+    /// pairs, and a plain write with an atomic, race whatever the values.
+    #[arg(long)]
+    pub no_benign_tolerance: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -268,6 +276,7 @@ impl Common {
             params: self.params.clone(),
             warp_size: self.warp_size,
             solver_budget: self.solver_budget,
+            no_benign_tolerance: self.no_benign_tolerance,
         }
     }
 }
