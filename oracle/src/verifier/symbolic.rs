@@ -92,6 +92,10 @@ pub struct LoopInfo {
     pub exit_jumps: bool,
     /// No thread starts a second iteration ([`runs_once`]).
     pub once: bool,
+    /// Whether the thread leaves the loop by `break` or `return` during iteration
+    /// `Iter(self)` (relative to being inside it; `0` without such exits): a thread
+    /// inside iteration `k` did not leave in iteration `k - 1` (the encoder's fact).
+    pub exits: T,
 }
 
 #[derive(Clone, Debug)]
@@ -226,8 +230,12 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     }
     let mut pos = HashMap::new();
     let mut loop_ids = HashMap::new();
+    let mut written = HashSet::new();
     for (i, s) in kernel.stmts().into_iter().enumerate() {
         pos.insert(s.id, i as u32);
+        if let StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } = &s.kind {
+            written.insert(array.clone());
+        }
         if s.kind.is_loop() {
             let n = loop_ids.len();
             loop_ids.insert(s.id, n);
@@ -243,6 +251,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         loops: vec![None; loop_ids.len()],
         loop_ids,
         pos,
+        written,
         stack: Vec::new(),
         record: true,
         accesses: Vec::new(),
@@ -451,6 +460,8 @@ struct Exec<'k> {
     loops: Vec<Option<LoopInfo>>,
     loop_ids: HashMap<StmtId, LoopId>,
     pos: HashMap<StmtId, u32>,
+    /// Arrays some statement writes or updates atomically (the others are read-only).
+    written: HashSet<String>,
     /// Enclosing loops, innermost last.
     stack: Vec<LoopId>,
     /// Facts are recorded only in the final pass over a loop body.
@@ -563,6 +574,30 @@ impl Exec<'_> {
         }
     }
 
+    /// Who shares the value one execution of a read returns (`Read(stmt)` at given
+    /// iteration numbers): the threads of a block when its index is block-uniform, the
+    /// whole grid when the index is grid-uniform and the array is global and never
+    /// written (its contents are fixed for the launch), else each thread its own.
+    ///
+    /// Why this is sound (the deviation "Values all threads read alike" in
+    /// `verifier/mod.rs`): the threads of a block that execute one instance of a read
+    /// statement (the same iterations of its loops) with one index read one element at
+    /// one step of the lock-step trace, with no write in between; under delayed
+    /// visibility a thread that wrote that element earlier in the barrier interval
+    /// would see its own value, but that write races with the other thread's read.
+    fn read_class(&self, array: &str, index: &T) -> Class {
+        let index_class = self.class(index);
+        if index_class == Class::Thread {
+            return Class::Thread;
+        }
+        let global = self.kernel.array_space(array).unwrap_or(Space::Global) == Space::Global;
+        if global && !self.written.contains(array) {
+            index_class
+        } else {
+            Class::Block
+        }
+    }
+
     fn old(&mut self, st: &mut State, var: &str) -> T {
         if let Some(t) = st.env.get(var) {
             return t.clone();
@@ -636,8 +671,9 @@ impl Exec<'_> {
             }
             StmtKind::Read { var, array, index } => {
                 let i = self.eval(&st.env, index);
+                let class = self.read_class(array, &i);
                 self.record_access(s, st, array, AccessKind::Read, i, None);
-                let v = self.atom(AtomKind::Read(s.id), Class::Thread);
+                let v = self.atom(AtomKind::Read(s.id), class);
                 self.assign(st, var, v);
             }
             StmtKind::Write { array, index, .. } => {
@@ -836,6 +872,7 @@ impl Exec<'_> {
                 guard: guard.clone(),
                 exit_jumps,
                 once: runs_once(body),
+                exits: b.ff(),
             });
         }
         // The final pass, which records the body's facts. Inside an outer loop's
@@ -853,6 +890,9 @@ impl Exec<'_> {
                 ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
             };
             self.block(body, &mut inner);
+            if let Some(info) = self.loops[lp].as_mut() {
+                info.exits = b.or(inner.ret.clone(), inner.brk.clone());
+            }
             (inner.ret, inner.brk)
         } else {
             analysis_exits
