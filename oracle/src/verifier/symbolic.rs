@@ -252,6 +252,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         loop_ids,
         pos,
         written,
+        reads: ReadCache::default(),
         stack: Vec::new(),
         record: true,
         accesses: Vec::new(),
@@ -436,6 +437,60 @@ fn dims_used(kernel: &Kernel) -> [bool; 3] {
     used
 }
 
+/// Value numbering of reads (the deviation "Values all threads read alike" in
+/// `verifier/mod.rs`): a read of the element an earlier read of the same thread named
+/// with the same index term, with no write or atomic on the array executed in between,
+/// returns the same value, so it reuses that read's term. Lock step makes that exact: no
+/// thread executes anything between the two reads but the statements in between.
+///
+/// Entries live within one iteration of the innermost loop (cleared at loop entry and
+/// exit, and for each pass over a body) and within the branch that made them (`if`
+/// scopes); a write or atomic anywhere on an array, even under a condition, ends its
+/// entries for the rest of the run.
+#[derive(Default)]
+struct ReadCache {
+    /// (array, index, value, when), oldest first.
+    entries: Vec<(String, T, T, u64)>,
+    /// Per array, the last write or atomic (entries not newer are stale).
+    written: HashMap<String, u64>,
+    now: u64,
+}
+
+impl ReadCache {
+    fn get(&self, array: &str, index: &T) -> Option<T> {
+        let stale = self.written.get(array).copied().unwrap_or(0);
+        self.entries
+            .iter()
+            .rev()
+            .find(|(a, i, _, when)| *when > stale && a == array && (std::rc::Rc::ptr_eq(i, index) || i == index))
+            .map(|(_, _, v, _)| v.clone())
+    }
+
+    fn insert(&mut self, array: &str, index: T, value: T) {
+        self.now += 1;
+        self.entries.push((array.to_string(), index, value, self.now));
+    }
+
+    fn invalidate(&mut self, array: &str) {
+        self.now += 1;
+        self.written.insert(array.to_string(), self.now);
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// The start of a branch: what [`ReadCache::close`] goes back to.
+    fn scope(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The end of a branch: its reads are forgotten (the writes it made stay).
+    fn close(&mut self, scope: usize) {
+        self.entries.truncate(scope);
+    }
+}
+
 /// The state of the thread between statements.
 #[derive(Clone)]
 struct State {
@@ -462,6 +517,8 @@ struct Exec<'k> {
     pos: HashMap<StmtId, u32>,
     /// Arrays some statement writes or updates atomically (the others are read-only).
     written: HashSet<String>,
+    /// The values read so far that a later read of the same element may reuse.
+    reads: ReadCache,
     /// Enclosing loops, innermost last.
     stack: Vec<LoopId>,
     /// Facts are recorded only in the final pass over a loop body.
@@ -672,12 +729,20 @@ impl Exec<'_> {
             StmtKind::Read { var, array, index } => {
                 let i = self.eval(&st.env, index);
                 let class = self.read_class(array, &i);
-                self.record_access(s, st, array, AccessKind::Read, i, None);
-                let v = self.atom(AtomKind::Read(s.id), class);
+                self.record_access(s, st, array, AccessKind::Read, i.clone(), None);
+                let v = match self.reads.get(array, &i) {
+                    Some(v) => v,
+                    None => {
+                        let v = self.atom(AtomKind::Read(s.id), class);
+                        self.reads.insert(array, i, v.clone());
+                        v
+                    }
+                };
                 self.assign(st, var, v);
             }
             StmtKind::Write { array, index, .. } => {
                 let i = self.eval(&st.env, index);
+                self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Write, i, None);
             }
             StmtKind::Atomic {
@@ -689,6 +754,7 @@ impl Exec<'_> {
             } => {
                 let i = self.eval(&st.env, index);
                 let operand = self.eval(&st.env, value);
+                self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Atomic, i, Some((*op, operand)));
                 if let Some(var) = var {
                     let v = self.atom(AtomKind::Read(s.id), Class::Thread);
@@ -719,14 +785,23 @@ impl Exec<'_> {
                 let c = b.truthy(c);
                 let path = st.path.clone();
                 st.path = b.and(path.clone(), c.clone());
+                let scope = self.reads.scope();
                 self.block(then_blk, st);
+                self.reads.close(scope);
                 if let Some(e) = else_blk {
                     st.path = b.and(path.clone(), b.not(c));
                     self.block(e, st);
+                    self.reads.close(scope);
                 }
                 st.path = path;
             }
-            StmtKind::While { .. } | StmtKind::For { .. } => self.run_loop(s, st),
+            StmtKind::While { .. } | StmtKind::For { .. } => {
+                // Reads before the loop, in other iterations or after it may see the
+                // writes of its iterations.
+                self.reads.clear();
+                self.run_loop(s, st);
+                self.reads.clear();
+            }
             StmtKind::Assume(e) => {
                 if self.record {
                     let c = self.eval(&st.env, e);
@@ -806,6 +881,7 @@ impl Exec<'_> {
                 ctx: b.tt(),
             };
             let record = std::mem::replace(&mut self.record, false);
+            self.reads.clear();
             self.block(body, &mut inner);
             self.record = record;
             if let (Some(v), Some(step)) = (for_var, step) {
@@ -889,6 +965,7 @@ impl Exec<'_> {
                 cont: b.ff(),
                 ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
             };
+            self.reads.clear();
             self.block(body, &mut inner);
             if let Some(info) = self.loops[lp].as_mut() {
                 info.exits = b.or(inner.ret.clone(), inner.brk.clone());
