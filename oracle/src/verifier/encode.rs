@@ -928,9 +928,14 @@ impl<'s> Encoder<'s> {
             return Bool::from_bool(true);
         }
         self.exits_open.push(l);
+        let later = self.iter_lt(&self.inum(0), k);
+        // `k - 1`, kept at 0 for `k = 0` (where the fact says nothing): facts about
+        // values at a negative iteration (a geometric sequence's one-step lemma) would
+        // constrain the first one.
+        let prev_k = self.ite(&later, &self.iter_add(k, -1), &self.inum(0));
         let c = &self.ctxs[cx];
         let mut iters = c.iters.clone();
-        iters.insert(l, self.iter_add(k, -1));
+        iters.insert(l, prev_k);
         let prev = self.ctx(Ctx {
             copy: c.copy,
             block: c.block,
@@ -938,7 +943,6 @@ impl<'s> Encoder<'s> {
         });
         let left = self.cond(exits, prev);
         self.exits_open.pop();
-        let later = self.iter_lt(&self.inum(0), k);
         Bool::and(&[later, below.clone()]).implies(left.not())
     }
 
