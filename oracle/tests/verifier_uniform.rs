@@ -23,10 +23,16 @@ fn both_with(src: &str, opts: CheckOptions) -> Report {
         let covered = srows
             .iter()
             .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3 && (d.6 || !s.6));
-        assert!(covered, "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}");
+        assert!(
+            covered,
+            "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
+        );
     }
     for l in divergences(&dy) {
-        assert!(divergences(&stat).contains(&l), "missed divergence at line {l}\n{src}");
+        assert!(
+            divergences(&stat).contains(&l),
+            "missed divergence at line {l}\n{src}"
+        );
     }
     stat
 }
@@ -75,7 +81,10 @@ fn a_shared_tile_number_makes_the_exit_of_a_persistent_loop_uniform() {
 fn a_tile_number_in_a_private_variable_diverges() {
     let src = PERSISTENT
         .replace("            local t;\n", "")
-        .replace("            t = atomic_add(C[0], 1);\n            T[0] = t;\n", "            b = atomic_add(C[0], 1);\n")
+        .replace(
+            "            t = atomic_add(C[0], 1);\n            T[0] = t;\n",
+            "            b = atomic_add(C[0], 1);\n",
+        )
         .replace("        local b;\n        b = T[0];\n", "")
         .replace("    while (1) {\n", "    local b;\n    while (1) {\n");
     let r = both(&src);
@@ -122,7 +131,9 @@ fn an_offset_read_twice_keeps_each_threads_writes_apart() {
         ]
     );
     // Thread-varying indices are not refined: `O[tid]` is each thread's own value.
-    let own = src.replace("O[0]", "O[tid]").replace("if (tid == 0)", "if (tid < bdim)");
+    let own = src
+        .replace("O[0]", "O[tid]")
+        .replace("if (tid == 0)", "if (tid < bdim)");
     assert!(!races(&both(&own)).is_empty());
 }
 

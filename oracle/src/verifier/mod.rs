@@ -46,10 +46,14 @@
 //!      need no divergence query. On a global array that no statement writes or
 //!      updates atomically (its contents are fixed for the launch) a grid-uniform
 //!      index gives a grid-class atom.
-//!   2. *Value numbering.* A thread that reads an element again, with the same index
-//!      term, within one iteration of the innermost loop and with no write or atomic on
-//!      the array anywhere in between (on any path), gets the same value (`base + tid`
-//!      and `base + bdim + tid` with `base` read twice from shared memory stay apart).
+//!   2. *Value numbering.* A read of an element that an earlier read named with the
+//!      same index term, within one iteration of the innermost loop and with no write
+//!      or atomic on the array anywhere in between (on any path), gets the earlier
+//!      read's value (`base + tid` and `base + bdim + tid` with `base` read twice from
+//!      shared memory stay apart; `if (tid == 0) x = s[0]; else x = s[0];` is one
+//!      value). A thread that did not execute the earlier read (another branch) has no
+//!      value of its own there, so the earlier read's unknown may stand for the
+//!      element's contents at the later one.
 //!   Soundness: in the lock-step trace (the interpreter's execution) the threads that
 //!   execute one read instance read one element at one step, and between two reads of
 //!   a thread with no write statement on the array in between no thread writes it, so
@@ -73,10 +77,12 @@
 //!   of one instance are one step, and value numbering is about one thread. So the
 //!   refinement can only hide a race whose indices depend on values that an earlier
 //!   race changed; the earlier race is reported (the verdict is `race` either way), and
-//!   the hidden one shows once it is fixed. Not refined (reads stay per thread):
-//!   reads with a thread-varying index, reads of one element in different statements
-//!   by different threads (`if (tid == 0) x = s[0];` against `y = s[0];`), and reads
-//!   in different iterations of a loop even when no barrier lies between them.
+//!   the hidden one shows once it is fixed. Not refined (reads stay separate
+//!   unknowns): reads of one element through different index terms (`s[0]` and
+//!   `s[tid - tid]`), reads with a write to the array between them (even one that
+//!   cannot touch the element), reads across a loop boundary or in different
+//!   iterations of a loop even when nothing writes the array in between, and reads
+//!   with a thread-varying index in different threads.
 //! - **Divergent barriers synchronize nothing.** A barrier orders two accesses only when
 //!   it is proved never divergent; then being enabled for one thread means being enabled
 //!   for the block. This is the interpreter's rule (a barrier not reached by all threads

@@ -438,15 +438,18 @@ fn dims_used(kernel: &Kernel) -> [bool; 3] {
 }
 
 /// Value numbering of reads (the deviation "Values all threads read alike" in
-/// `verifier/mod.rs`): a read of the element an earlier read of the same thread named
-/// with the same index term, with no write or atomic on the array executed in between,
-/// returns the same value, so it reuses that read's term. Lock step makes that exact: no
-/// thread executes anything between the two reads but the statements in between.
+/// `verifier/mod.rs`): a read of the element an earlier read named with the same index
+/// term, with no write or atomic on the array executed in between, returns the same
+/// value, so it reuses that read's term. Lock step makes that exact: between the two
+/// reads no thread executes anything but the statements in between, and none of them
+/// writes the array. That holds across branches too (`if (tid == 0) x = s[0]; else x =
+/// s[0];` reads one value): a thread that did not execute the earlier read has no value
+/// of its own there (its term at that read is dropped by the `ite` of the assignment),
+/// so the term can stand for the element's contents, which the later read sees.
 ///
 /// Entries live within one iteration of the innermost loop (cleared at loop entry and
-/// exit, and for each pass over a body) and within the branch that made them (`if`
-/// scopes); a write or atomic anywhere on an array, even under a condition, ends its
-/// entries for the rest of the run.
+/// exit, and for each pass over a body); a write or atomic anywhere on an array, even
+/// under a condition, ends its entries for the rest of the run.
 #[derive(Default)]
 struct ReadCache {
     /// (array, index, value, when), oldest first.
@@ -462,7 +465,9 @@ impl ReadCache {
         self.entries
             .iter()
             .rev()
-            .find(|(a, i, _, when)| *when > stale && a == array && (std::rc::Rc::ptr_eq(i, index) || i == index))
+            .find(|(a, i, _, when)| {
+                *when > stale && a == array && (std::rc::Rc::ptr_eq(i, index) || i == index)
+            })
             .map(|(_, _, v, _)| v.clone())
     }
 
@@ -478,16 +483,6 @@ impl ReadCache {
 
     fn clear(&mut self) {
         self.entries.clear();
-    }
-
-    /// The start of a branch: what [`ReadCache::close`] goes back to.
-    fn scope(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// The end of a branch: its reads are forgotten (the writes it made stay).
-    fn close(&mut self, scope: usize) {
-        self.entries.truncate(scope);
     }
 }
 
@@ -785,13 +780,10 @@ impl Exec<'_> {
                 let c = b.truthy(c);
                 let path = st.path.clone();
                 st.path = b.and(path.clone(), c.clone());
-                let scope = self.reads.scope();
                 self.block(then_blk, st);
-                self.reads.close(scope);
                 if let Some(e) = else_blk {
                     st.path = b.and(path.clone(), b.not(c));
                     self.block(e, st);
-                    self.reads.close(scope);
                 }
                 st.path = path;
             }

@@ -1,0 +1,29 @@
+//fail
+//--blockDim=128 --gridDim=32
+//expect: race
+
+// Thread 0 already publishes the next round's count at the end of the round,
+// with no barrier after the last chunk: the others may still be reading the
+// old count in the loop test.
+
+__global__ void roundsEarly(const int *work, int *counts, int *out, int numRounds)
+{
+    __shared__ int left;
+    __shared__ int items[128];
+    unsigned int tid = threadIdx.x;
+
+    if (tid == 0)
+        left = counts[blockIdx.x * numRounds] & 1023;
+    __syncthreads();
+    for (int r = 0; r < numRounds; r++) {
+        for (int c = 0; c < left; c += 128) { //~ race(left)
+            items[tid] = c + tid < left ? work[blockIdx.x * 1024 + c + tid] : 0; //~ race(left)
+            __syncthreads();
+            if (tid == 0)
+                out[blockIdx.x] += items[127];
+            __syncthreads();
+        }
+        if (tid == 0 && r + 1 < numRounds)
+            left = counts[blockIdx.x * numRounds + r + 1] & 1023; //~ race(left)
+    }
+}
