@@ -3,8 +3,8 @@
 //expect: race
 
 // Thread 0 already publishes the next round's count at the end of the round,
-// with no barrier after the last chunk: the others may still be reading the
-// old count in the loop test.
+// with no barrier after the last chunk: the others may still be about to read
+// the old count at the top of the round.
 
 __global__ void roundsEarly(const int *work, int *counts, int *out, int numRounds)
 {
@@ -16,8 +16,9 @@ __global__ void roundsEarly(const int *work, int *counts, int *out, int numRound
         left = counts[blockIdx.x * numRounds] & 1023;
     __syncthreads();
     for (int r = 0; r < numRounds; r++) {
-        for (int c = 0; c < left; c += 128) { //~ race(left)
-            items[tid] = c + tid < left ? work[blockIdx.x * 1024 + c + tid] : 0; //~ race(left)
+        int n = left; //~ race(left)
+        for (int c = 0; c < n; c += 128) {
+            items[tid] = c + tid < n ? work[blockIdx.x * 1024 + c + tid] : 0;
             __syncthreads();
             if (tid == 0)
                 out[blockIdx.x] += items[127];
