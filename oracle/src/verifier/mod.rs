@@ -54,6 +54,7 @@
 //!      value). A thread that did not execute the earlier read (another branch) has no
 //!      value of its own there, so the earlier read's unknown may stand for the
 //!      element's contents at the later one.
+//!
 //!   Soundness: in the lock-step trace (the interpreter's execution) the threads that
 //!   execute one read instance read one element at one step, and between two reads of
 //!   a thread with no write statement on the array in between no thread writes it, so
