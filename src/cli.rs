@@ -194,6 +194,14 @@ pub struct Common {
     /// that arithmetic does not overflow. Conversions are exact either way.
     #[arg(long)]
     pub wrap: bool,
+
+    /// Report every write-write pair of distinct threads on one element, as GPUVerify's
+    /// option of the same name. By default (as GPUVerify) two plain writes race only
+    /// when the values they store may differ: every thread writing `flag[0] = 1` is a
+    /// benign race, not reported (the report counts such pairs in a note). Read-write
+    /// pairs, and a plain write with an atomic, race whatever the values.
+    #[arg(long)]
+    pub no_benign_tolerance: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -258,6 +266,7 @@ impl Common {
             },
             params: self.params.clone(),
             warp_size: self.warp_size,
+            no_benign_tolerance: self.no_benign_tolerance,
         }
     }
 }

@@ -334,11 +334,50 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
         if let Some(h) = help {
             writeln!(out, "{h}")?;
         }
+        if let Some(n) = benign_note(&k.report) {
+            writeln!(out, "  note: {n}")?;
+        }
         for n in &k.report.notes {
             writeln!(out, "  note: {n}")?;
         }
     }
     Ok(())
+}
+
+/// The note of a report with benign write-write pairs (not reported as races by
+/// default, as in GPUVerify): how many, and where (the first few).
+pub fn benign_note(report: &oracle::Report) -> Option<String> {
+    const SHOWN: usize = 4;
+    let ps = &report.benign;
+    let at = |p: &oracle::BenignPair| match (p.first.span.line, p.second.span.line) {
+        (a, b) if a == b => format!("`{}` line {a}", p.array),
+        (a, b) => format!("`{}` lines {a} and {b}", p.array),
+    };
+    let mut places: Vec<String> = ps.iter().take(SHOWN).map(at).collect();
+    if ps.len() > SHOWN {
+        places.push(format!("{} more", ps.len() - SHOWN));
+    }
+    match ps.len() {
+        0 => None,
+        1 => Some(format!(
+            "1 write-write pair stores equal values ({}): a benign race, not reported as in \
+             GPUVerify (--no-benign-tolerance reports it)",
+            places.join("; ")
+        )),
+        n => Some(format!(
+            "{n} write-write pairs store equal values ({}): benign races, not reported as in \
+             GPUVerify (--no-benign-tolerance reports them)",
+            places.join("; ")
+        )),
+    }
+}
+
+fn benign_json(p: &oracle::BenignPair) -> Value {
+    json!({
+        "array": p.array,
+        "first": pos(p.first.span),
+        "second": pos(p.second.span),
+    })
 }
 
 fn emit(
@@ -394,6 +433,7 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
                 }).collect::<Vec<_>>(),
                 "time_ms": round3(k.time_ms),
                 "notes": k.report.notes,
+                "benign_races": k.report.benign.iter().map(benign_json).collect::<Vec<_>>(),
             });
             if let Some(e) = &k.error {
                 v["error"] = json!(e);

@@ -500,3 +500,82 @@ fn only_intra_group_header_skips_races_between_blocks() {
         }
     }
 }
+
+/// Text report of `check` on a corpus file (run in `tests/corpus/`), kernel times
+/// replaced by `[TIME]`.
+fn check_corpus_text(file: &str, extra: &[&str]) -> (i32, String) {
+    let mut args = vec!["check", "--color", "never"];
+    args.extend(extra);
+    args.push(file);
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .args(&args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus"))
+        .output()
+        .expect("run autosync");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text
+        .lines()
+        .map(|l| match l.rfind(" [") {
+            Some(i) if l.ends_with(" ms]") => format!("{} [TIME]", &l[..i]),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    (out.status.code().unwrap(), text)
+}
+
+#[test]
+fn benign_write_write_races_are_a_note_unless_no_benign_tolerance() {
+    let alias = "  note: assuming the pointer parameters `data`, `found` do not alias each other, as \
+                 GPUVerify does; pass --alias to drop this assumption (or mark them __restrict__ to \
+                 state it)";
+    let (code, text) = check_corpus_text("benign/found_flag.cu", &[]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(
+        text,
+        [
+            "benign/found_flag.cu: kernel `search`: verified (no data race, no barrier divergence) [TIME]",
+            "  note: 1 write-write pair stores equal values (`found` line 10): a benign race, not \
+             reported as in GPUVerify (--no-benign-tolerance reports it)",
+            alias,
+            "checked 1 file, 1 kernel: 1 verified",
+        ]
+        .join("\n")
+    );
+    let (code, text) = check_corpus_text("benign/found_flag.cu", &["--no-benign-tolerance"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "error[race]: write-write race on global array `found`\n   ┌─ benign/found_flag.cu:10:9"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "benign/found_flag.cu: kernel `search`: race (1 race(s), 0 divergent barrier(s)) [TIME]"
+        )
+    );
+    assert!(!text.contains("benign race"), "{text}");
+    // JSON: the pair under `benign_races`, or as a race.
+    let json = |extra: &[&str]| -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/benign/found_flag.cu");
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(extra);
+        args.push(path.to_str().unwrap());
+        let out = autosync(&args);
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        doc["files"][0]["kernels"][0].clone()
+    };
+    let k = json(&[]);
+    assert_eq!(k["verdict"], "verified");
+    assert_eq!(
+        k["benign_races"],
+        serde_json::json!([{"array": "found", "first": {"line": 10, "column": 9}, "second": {"line": 10, "column": 9}}])
+    );
+    let k = json(&["--no-benign-tolerance"]);
+    assert_eq!(k["verdict"], "race");
+    assert_eq!(k["benign_races"], serde_json::json!([]));
+    assert_eq!(k["races"][0]["kind"], "write-write");
+    assert_eq!(k["races"][0]["first"]["line"], 10);
+    assert_eq!(k["races"][0]["second"]["line"], 10);
+}

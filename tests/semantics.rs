@@ -80,7 +80,7 @@ __global__ void k(int *A)
     c = c + 1;
     int d = -1;
     if (d < 0)
-        s[c] = 1;
+        s[c] = threadIdx.x;
 }
 ";
     let (v, races, _) = verdict("narrow.cu", src, &[]);

@@ -54,6 +54,9 @@ pub struct Settings {
     pub params: Vec<(String, i64)>,
     /// Lock-step warps of this many threads (`--warp-size`).
     pub warp_size: Option<u32>,
+    /// Report write-write pairs that store equal values too (`--no-benign-tolerance`;
+    /// `CheckOptions::no_benign_tolerance`).
+    pub no_benign_tolerance: bool,
 }
 
 /// What `fix` does besides checking.

@@ -37,6 +37,11 @@ pub struct CheckOptions {
     /// Work out [`Race::warp_local`] (for `fix --warp-barriers`); off, every race is
     /// reported not warp-local and the check costs nothing extra.
     pub classify_warps: bool,
+    /// GPUVerify's `--no-benign-tolerance`: report every write-write pair of distinct
+    /// threads on one element. Off (the default, as GPUVerify), two plain writes race only
+    /// when the values they store may differ (`found[0] = 1` by every thread is benign);
+    /// read-write and atomic-write pairs race whatever the values.
+    pub no_benign_tolerance: bool,
 }
 
 impl CheckOptions {
@@ -162,6 +167,17 @@ pub struct Divergence {
     pub witness: Option<Witness>,
 }
 
+/// A write-write pair of statements that is not a race only because the two writes
+/// store equal values whenever they touch one element unordered (GPUVerify's benign
+/// races, [`CheckOptions::no_benign_tolerance`] off).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenignPair {
+    pub array: String,
+    /// The write that comes first in program text order.
+    pub first: Access,
+    pub second: Access,
+}
+
 /// Everything an oracle found in one kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -169,6 +185,9 @@ pub struct Report {
     pub divergences: Vec<Divergence>,
     /// What limits the answer (loop bounds reached, runs skipped, ...), for the user.
     pub notes: Vec<String>,
+    /// Write-write pairs judged benign because the values written are equal (in text
+    /// order); empty under [`CheckOptions::no_benign_tolerance`].
+    pub benign: Vec<BenignPair>,
 }
 
 impl Report {

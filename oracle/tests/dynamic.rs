@@ -639,7 +639,7 @@ fn data_dependent_indices_collide_under_some_memory_seed() {
 fn division_by_zero_is_arbitrary_and_overflow_abandons_the_run() {
     let rep = check_with(
         "kernel k(shared A[], n) {
-    A[tid / n] = 1;
+    A[tid / n] = tid;
 }",
         fixed(&[("n", 0)]),
     );

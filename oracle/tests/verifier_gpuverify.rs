@@ -4,7 +4,6 @@
 
 mod common;
 use common::*;
-use oracle::CheckOptions;
 
 const ADD_NBOR: &str = "kernel add_nbor(shared A[], offset) {
     local a;
@@ -29,7 +28,7 @@ fn add_nbor_races() {
 
 #[test]
 fn add_nbor_with_offset_zero_is_clean() {
-    let mut opts = CheckOptions::default();
+    let mut opts = strict();
     opts.params.insert("offset".into(), 0);
     assert!(check_with(ADD_NBOR, opts).is_clean());
     let src = ADD_NBOR.replace(

@@ -3,7 +3,6 @@
 
 mod common;
 use common::*;
-use oracle::CheckOptions;
 
 const REDUCE: &str = "kernel reduce(shared A[]) {
     local a;
@@ -32,7 +31,7 @@ fn reduction_is_race_free_for_any_and_for_concrete_block_sizes() {
 #[test]
 fn reduction_without_barrier_races_only_across_iterations() {
     let src = REDUCE.replace("        barrier;\n", "");
-    for opts in [CheckOptions::default(), launch(256, 1)] {
+    for opts in [strict(), launch(256, 1)] {
         let r = check_with(&src, opts);
         assert_eq!(races(&r), [row("A", 7, 8, "read-write", false, &[1], true)]);
         let w = r.races[0].witness.as_ref().expect("witness");
@@ -83,7 +82,7 @@ fn geometric_ranges_are_disjoint_across_iterations() {
 ";
     let r = check(src);
     assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
-    let mut opts = CheckOptions::default();
+    let mut opts = strict();
     opts.params.insert("n".into(), 64);
     assert!(check_with(src, opts).is_clean());
     let growing = "kernel doubles(shared A[], n) {

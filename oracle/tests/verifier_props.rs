@@ -7,10 +7,12 @@
 //! thread-dependent bounds), `if`/`else` on thread ids, parameters, loop variables and
 //! read values, reads, writes and atomics on a shared and a global array with affine,
 //! modular and bitwise indices, atomics on a counter whose results become indices
-//! (repetition-free or not), a shared scalar `P[0]` that thread 0 (or every thread)
-//! publishes, with or without a barrier after it, and that all threads then read and
-//! branch on or index with (values all threads read alike), barriers anywhere (inside
-//! conditionals too, so that divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
+//! (repetition-free or not: `atomic_inc` with the largest bound too), writes of values
+//! that threads often agree on (benign write-write pairs), a shared scalar `P[0]` that
+//! thread 0 (or every thread) publishes, with or without a barrier after it, and that
+//! all threads then read and branch on or index with (values all threads read alike),
+//! barriers anywhere (inside conditionals too, so that
+//! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
 //! without a precondition, in either arithmetic, with concrete or symbolic launches;
 //! the parameter `n` is untyped (`u32`) or of a C integer type (negative values too),
 //! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...).
@@ -76,13 +78,17 @@ enum TakeOp {
     Add,
     Sub,
     Inc,
+    /// `atomic_inc` with the largest bound (a counter).
+    IncMax,
     Write,
 }
 
 #[derive(Clone, Debug)]
 enum S {
     Read(bool, E),
-    Write(bool, E),
+    /// `A[e] = v;`: the value is often the same in several threads (a constant, `n`,
+    /// a loop variable), which makes benign write-write pairs.
+    Write(bool, E, E),
     Atomic(bool, E),
     /// On the counter array `C`: `x = atomic_add(C[0], e);` (`Add`), `atomic_sub`
     /// (`Sub`), `x = atomic_inc(C[0], e);` (`Inc`) or a plain `C[0] = e;` (`Write`), so
@@ -174,12 +180,24 @@ fn looph() -> impl Strategy<Value = Loop> {
     ]
 }
 
+/// The value a write stores: the last value read plus one, or an expression that
+/// threads often agree on.
+fn value() -> impl Strategy<Value = E> {
+    prop_oneof![
+        3 => Just(E::Add(Box::new(E::X), Box::new(E::Const(1)))),
+        2 => (0i64..3).prop_map(E::Const),
+        1 => Just(E::N),
+        1 => (0u8..3).prop_map(E::Var),
+        2 => expr(),
+    ]
+}
+
 fn stmt() -> impl Strategy<Value = S> {
     let leaf = prop_oneof![
         4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Read(g, e)),
-        4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Write(g, e)),
+        4 => (any::<bool>(), expr(), value()).prop_map(|(g, e, v)| S::Write(g, e, v)),
         1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
-        2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::Write)], expr())
+        2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::IncMax), 1 => Just(TakeOp::Write)], expr())
             .prop_map(|(op, e)| S::Take(op, e)),
         1 => expr().prop_map(S::Assign),
         2 => (prop::bool::weighted(0.2), prop::bool::weighted(0.8), expr())
@@ -266,8 +284,8 @@ impl Render {
                 let l = format!("x = {}[{}];", arr(*g), self.expr(e));
                 self.line(&l);
             }
-            S::Write(g, e) => {
-                let l = format!("{}[{}] = x + 1;", arr(*g), self.expr(e));
+            S::Write(g, e, v) => {
+                let l = format!("{}[{}] = {};", arr(*g), self.expr(e), self.expr(v));
                 self.line(&l);
             }
             S::Atomic(g, e) => {
@@ -279,6 +297,7 @@ impl Render {
                     TakeOp::Add => format!("x = atomic_add(C[0], {});", self.expr(e)),
                     TakeOp::Sub => format!("x = atomic_sub(C[0], {});", self.expr(e)),
                     TakeOp::Inc => format!("x = atomic_inc(C[0], {});", self.expr(e)),
+                    TakeOp::IncMax => "x = atomic_inc(C[0], 4294967295);".to_string(),
                     TakeOp::Write => format!("C[0] = {};", self.expr(e)),
                 };
                 self.line(&l);

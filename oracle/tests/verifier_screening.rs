@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{RaceRow, kernel, races, row};
+use common::{RaceRow, kernel, races, row, strict};
 use oracle::verifier::StaticVerifier;
 use oracle::{CheckOptions, Oracle};
 
@@ -32,7 +32,7 @@ fn both(src: &str, opts: CheckOptions) -> Vec<RaceRow> {
 
 #[test]
 fn race_free_accesses_stay_race_free() {
-    assert_eq!(both(&accesses("shared", 12, ""), CheckOptions::default()), vec![]);
+    assert_eq!(both(&accesses("shared", 12, ""), strict()), vec![]);
 }
 
 #[test]
@@ -41,7 +41,7 @@ fn one_racing_pair_among_many_is_still_found() {
     // A[0] (its offsets start at `bdim`).
     let src = accesses("shared", 12, "  A[0] = 1;\n  x = A[0];\n");
     assert_eq!(
-        both(&src, CheckOptions::default()),
+        both(&src, strict()),
         vec![
             row("A", 27, 27, "write-write", true, &[], true),
             row("A", 27, 28, "write-read", true, &[], true),
@@ -55,7 +55,7 @@ fn cross_block_races_on_global_memory_are_screened_too() {
     let opts = CheckOptions {
         block_dim: Some([32, 1, 1]),
         grid_dim: Some([4, 1, 1]),
-        ..CheckOptions::default()
+        ..strict()
     };
     let found = both(&accesses("global", 12, ""), opts.clone());
     assert!(!found.is_empty());

@@ -140,7 +140,7 @@ fn deviation_other_atomic_results_are_arbitrary() {
     let add = src.replace("atomic_inc(C[0], 1000)", "atomic_add(C[0], 1)");
     let wrap = CheckOptions {
         arith: Arith::Wrap32,
-        ..CheckOptions::default()
+        ..strict()
     };
     assert_eq!(
         races(&check_with(&add, wrap)),
@@ -164,7 +164,7 @@ fn unbounded_arithmetic_assumes_no_overflow() {
 fn wrap32_arithmetic_finds_the_wrap_around() {
     let opts = CheckOptions {
         arith: Arith::Wrap32,
-        ..CheckOptions::default()
+        ..strict()
     };
     let r = check_with(WRAP, opts);
     assert_eq!(races(&r), [row("A", 3, 4, "write-read", true, &[], true)]);
@@ -190,7 +190,7 @@ fn wrap32_multiplication_and_division_are_unsigned_32_bit() {
     assert!(check(src).is_clean());
     let opts = CheckOptions {
         arith: Arith::Wrap32,
-        ..CheckOptions::default()
+        ..strict()
     };
     assert_eq!(
         races(&check_with(src, opts.clone())),
@@ -262,7 +262,7 @@ fn deviation_symbolic_launches_are_one_dimensional_unless_the_kernel_names_y_or_
     let opts = CheckOptions {
         block_dim: Some([4, 2, 1]),
         grid_dim: Some([1, 1, 1]),
-        ..CheckOptions::default()
+        ..strict()
     };
     assert_eq!(
         races(&check_with(src, opts)),
@@ -315,7 +315,7 @@ fn deviation_undefined_operations_give_arbitrary_values() {
         races(&check(src)),
         [row("A", 2, 2, "write-write", true, &[], true)]
     );
-    let mut opts = CheckOptions::default();
+    let mut opts = strict();
     opts.params.insert("n".into(), 1);
     assert!(check_with(src, opts.clone()).is_clean());
     opts.params.insert("n".into(), 0);
@@ -436,7 +436,7 @@ fn scalar_parameters_can_be_fixed_by_the_options() {
     A[tid] = x;
 }
 ";
-    let mut opts = CheckOptions::default();
+    let mut opts = strict();
     opts.params.insert("off".into(), 0);
     assert!(check_with(src, opts).is_clean());
     let r = check(src);
@@ -457,7 +457,7 @@ fn reports_are_stable_across_calls_and_barrier_insertions() {
 }
 ";
     let k = kernel(src);
-    let mut v = StaticVerifier::new(CheckOptions::default());
+    let mut v = StaticVerifier::new(strict());
     let first = v.check(&k).expect("answer");
     assert_eq!(v.check(&k).expect("answer"), first);
     let tree = kpl::LabelTree::new(&k);
@@ -524,7 +524,7 @@ fn deviation_bitwise_operations_of_two_variables_are_bounded_unknowns() {
         races(&check(src)),
         [row("A", 2, 2, "write-write", true, &[], true)]
     );
-    let mut opts = CheckOptions::default();
+    let mut opts = strict();
     opts.params.insert("n".into(), 5);
     assert!(check_with(src, opts).is_clean());
 }
@@ -572,7 +572,7 @@ fn deviation_solver_timeouts_count_as_races() {
     A[tid * n] = x;
 }
 ";
-    let mut v = StaticVerifier::new(CheckOptions::default());
+    let mut v = StaticVerifier::new(strict());
     v.timeout_ms = 1;
     let r = v.check(&kernel(src)).expect("answer");
     assert!(races(&r).iter().any(|x| (x.1, x.2) == (3, 4)), "{:?}", races(&r));
@@ -591,7 +591,7 @@ fn deviation_a_spent_time_budget_counts_as_races() {
     A[tid] = 0;
 }
 ";
-    let mut v = StaticVerifier::new(CheckOptions::default());
+    let mut v = StaticVerifier::new(strict());
     v.budget_ms = 0;
     let r = v.check(&kernel(src)).expect("answer");
     assert_eq!(races(&r), [row("A", 2, 2, "write-write", true, &[], true)]);
@@ -614,7 +614,7 @@ fn deviation_a_grid_index_is_assumed_below_2_31() {
     let huge = CheckOptions {
         block_dim: Some([1024, 1, 1]),
         grid_dim: Some([4_194_305, 1, 1]),
-        ..CheckOptions::default()
+        ..strict()
     };
     assert_eq!(races(&check_with(src, huge)).len(), 1);
 }

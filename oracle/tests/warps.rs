@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{RaceRow, check_with, kernel, races, row};
+use common::{RaceRow, check_with, kernel, races, row, strict};
 use oracle::dynamic::Interpreter;
 use oracle::verifier::StaticVerifier;
 use oracle::{CheckOptions, Oracle};
@@ -13,7 +13,7 @@ fn warp_launch(block: u32, warp: Option<u32>) -> CheckOptions {
         block_dim: Some([block, 1, 1]),
         grid_dim: Some([1, 1, 1]),
         warp_size: warp,
-        ..CheckOptions::default()
+        ..strict()
     }
 }
 

@@ -235,6 +235,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let cells = self.cells(a, p, ty.first_leaf());
                 let span = self.span(n);
                 let int = ty.is_int() && cells.len() == 1;
+                // A narrow unsigned element is read with its range (below).
+                let narrow = narrow_unsigned(ty).filter(|_| int);
+                let dest = dest.filter(|_| narrow.is_none());
                 let var = match (int, dest) {
                     (true, Some(d)) => d.to_string(),
                     (true, None) => self.local("_t", None, span),
@@ -251,7 +254,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                     );
                 }
                 Ok(match ty {
-                    Ty::Int { .. } | Ty::Bool if int => Value::int(Expr::Var(var), ty.clone()),
+                    Ty::Int { .. } | Ty::Bool if int => match narrow {
+                        Some(t) => Value::int(Expr::cast(t, Expr::Var(var)), ty.clone()),
+                        None => Value::int(Expr::Var(var), ty.clone()),
+                    },
                     Ty::Ptr(_) => Value {
                         v: V::Ptr(Ptr {
                             target: Target::Unknown,
@@ -1888,7 +1894,17 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
 }
 
 /// `e` converted to `t`: folded for a constant, else an [`Expr::Cast`].
-fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {
+/// The type of an `unsigned char`/`unsigned short`/`bool` element. Memory is untyped
+/// for the oracles (a read returns any integer), so a value read from such an element
+/// is converted into its type where it is read (`u8(_t)`): exact for memory written
+/// through its type, and it tells the verifier that counts stored in bytes are never
+/// negative (repetition-free counters: `atomicAdd(&n, count[i])`). Wider types keep
+/// untyped reads: a conversion costs the solver a wrap-around unknown per read.
+fn narrow_unsigned(ty: &Ty) -> Option<kpl::IntTy> {
+    ty.int_ty().filter(|t| !t.signed && t.bits <= 16)
+}
+
+pub(crate) fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {
     match fold::int(&e).and_then(|c| i64::try_from(t.convert(i128::from(c))).ok()) {
         Some(c) => Expr::Int(c),
         None => Expr::cast(t, e),

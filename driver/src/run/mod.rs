@@ -30,6 +30,7 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
         warp_size: common.warp_size.or(src.warp_size),
         only_intra_group: src.only_intra_group,
         classify_warps: false,
+        no_benign_tolerance: common.no_benign_tolerance,
     }
 }
 

@@ -75,6 +75,9 @@ pub(super) struct Machine<'p> {
     step: u64,
     /// `--only-intra-group`: races between blocks are not looked for.
     only_intra_group: bool,
+    /// Benign tolerance (`CheckOptions::no_benign_tolerance` off): two plain writes of
+    /// equal values do not race.
+    benign: bool,
     history: History,
     interner: Interner,
     /// Per enclosing loop, outermost first: the interned iteration vector up to it. The
@@ -115,6 +118,7 @@ impl<'p> Machine<'p> {
             log: AccessLog::default(),
             step: 0,
             only_intra_group: false,
+            benign: false,
             history: History::default(),
             interner: Interner::default(),
             loop_stack: Vec::new(),
@@ -303,7 +307,7 @@ impl<'p> Machine<'p> {
                 for t in (0..n).filter(|t| mask[*t]) {
                     let i = self.eval(index, t, ix)?;
                     let loc = (*array, i);
-                    self.access(t, ix, AccessKind::Read, loc, out);
+                    self.access(t, ix, AccessKind::Read, loc, 0, out);
                     let v = self.load(loc);
                     self.set(t, *slot, v);
                 }
@@ -314,7 +318,7 @@ impl<'p> Machine<'p> {
                     let i = self.eval(index, t, ix)?;
                     let v = self.eval(value, t, ix)?;
                     let loc = (*array, i);
-                    self.access(t, ix, AccessKind::Write, loc, out);
+                    self.access(t, ix, AccessKind::Write, loc, v, out);
                     self.store(loc, v);
                 }
             }
@@ -330,7 +334,7 @@ impl<'p> Machine<'p> {
                     let i = self.eval(index, t, ix)?;
                     let v = self.eval(value, t, ix)?;
                     let loc = (*array, i);
-                    self.access(t, ix, AccessKind::Atomic, loc, out);
+                    self.access(t, ix, AccessKind::Atomic, loc, 0, out);
                     let old = self.load(loc);
                     let new = self.atomic(*op, old, v).map_err(|err| Stop::Arith {
                         line: self.prog.stmts[ix as usize].span.line,
@@ -552,6 +556,7 @@ impl<'p> Machine<'p> {
     /// has one) and `--only-intra-group`.
     pub(super) fn configure(&mut self, opts: &crate::CheckOptions, kernel: &kpl::Kernel) {
         self.only_intra_group = opts.only_intra_group;
+        self.benign = !opts.no_benign_tolerance;
         let warp_barriers = kernel
             .stmts()
             .iter()
@@ -601,7 +606,16 @@ impl<'p> Machine<'p> {
     }
 
     /// Checks an access against the accesses it is not ordered with, then logs it.
-    fn access(&mut self, t: usize, stmt: StmtIx, kind: AccessKind, loc: Loc, out: &mut Findings) {
+    /// `written` is the value a plain write stores (ignored otherwise).
+    fn access(
+        &mut self,
+        t: usize,
+        stmt: StmtIx,
+        kind: AccessKind,
+        loc: Loc,
+        written: i64,
+        out: &mut Findings,
+    ) {
         let iters = self.iters();
         let new = Entry {
             stmt,
@@ -610,15 +624,22 @@ impl<'p> Machine<'p> {
             block: self.block,
             iters,
             step: self.step,
+            value: if self.benign && kind == AccessKind::Write {
+                written
+            } else {
+                0
+            },
         };
         #[cfg(test)]
         self.trace.push(super::tests::Traced {
             entry: new,
             loc,
             iters: self.interner.get(iters).to_vec(),
+            value: written,
             epoch: self.epoch,
         });
         let cx = RunContext {
+            benign: self.benign,
             prog: self.prog,
             interner: &self.interner,
             run: &self.run,

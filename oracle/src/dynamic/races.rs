@@ -26,6 +26,16 @@ pub(super) struct Entry {
     /// The statement instance (a counter of executed access statements of the run):
     /// equal steps are one instruction executed by several threads in lock step.
     pub step: u64,
+    /// The value a plain write stores under benign tolerance (0 for other accesses, and
+    /// for every access without tolerance): accesses with different values are kept
+    /// apart, so that a write-write conflict can be judged on the values.
+    pub value: i64,
+}
+
+/// Under benign tolerance: two plain writes of equal values (GPUVerify's benign race),
+/// which do not race.
+fn equal_writes(cx: &RunContext, kind: AccessKind, value: i64, new: &Entry) -> bool {
+    cx.benign && kind == AccessKind::Write && new.kind == AccessKind::Write && value == new.value
 }
 
 const NIL: u32 = u32::MAX;
@@ -90,11 +100,13 @@ impl WarpSync {
     }
 }
 
-/// The accesses of one thread by one statement to one element.
+/// The accesses of one thread by one statement to one element (writing one value, see
+/// [`Entry::value`]).
 struct Group {
     thread: u32,
     stmt: StmtIx,
     kind: AccessKind,
+    value: i64,
     /// `L`: the iteration vector of the latest access.
     last: u32,
     /// Where this group's `F_1 .. F_depth` start in [`AccessLog::frontiers`].
@@ -149,12 +161,19 @@ impl AccessLog {
             let here = cur;
             cur = g.next;
             if g.thread == new.thread {
-                if g.stmt == new.stmt {
+                if g.stmt == new.stmt && g.value == new.value {
                     own = Some(here);
                 }
                 continue;
             }
-            if !g.kind.conflicts_with(new.kind) || out.saturated(prog, g.stmt, new.stmt, false) {
+            if !g.kind.conflicts_with(new.kind) {
+                continue;
+            }
+            if equal_writes(cx, g.kind, g.value, new) {
+                out.benign(prog, g.stmt, new.stmt, loc.0);
+                continue;
+            }
+            if out.saturated(prog, g.stmt, new.stmt, false) {
                 continue;
             }
             let entry = |iters, step| Entry {
@@ -164,6 +183,7 @@ impl AccessLog {
                 block: new.block,
                 iters,
                 step,
+                value: g.value,
             };
             // Under warp lock step, a thread of the same warp races only within one
             // instruction, or with accesses no re-sync point separates from `new`.
@@ -197,6 +217,7 @@ impl AccessLog {
                     thread: new.thread,
                     stmt: new.stmt,
                     kind: new.kind,
+                    value: new.value,
                     last: new.iters,
                     last_step: new.step,
                     frontier_at,
@@ -236,10 +257,11 @@ fn first_difference(a: &[u64], b: &[u64], limit: usize) -> usize {
 /// same prefix and a *different* next counter exists.
 #[derive(Default)]
 pub(super) struct History {
-    /// Per element, the statements that accessed it (linked through `stmts`).
+    /// Per element, the statements that accessed it, with the value written (see
+    /// [`Entry::value`]; linked through `stmts`).
     heads: FastMap<Loc, u32>,
-    stmts: Vec<(StmtIx, u32)>,
-    nodes: FastMap<(Loc, StmtIx, u32), Node>,
+    stmts: Vec<(StmtIx, i64, u32)>,
+    nodes: FastMap<(Loc, StmtIx, i64, u32), Node>,
     pending: Vec<(Loc, Entry)>,
 }
 
@@ -266,16 +288,19 @@ impl History {
             let v = interner.get(e.iters);
             for k in 0..=v.len() {
                 let prefix = interner.prefix(e.iters, k);
-                let node = self.nodes.entry((loc, e.stmt, prefix)).or_insert_with(|| {
-                    if k == 0 {
-                        let next = self.heads.insert(loc, self.stmts.len() as u32).unwrap_or(NIL);
-                        self.stmts.push((e.stmt, next));
-                    }
-                    Node {
-                        rep: e,
-                        kids: [None, None],
-                    }
-                });
+                let node = self
+                    .nodes
+                    .entry((loc, e.stmt, e.value, prefix))
+                    .or_insert_with(|| {
+                        if k == 0 {
+                            let next = self.heads.insert(loc, self.stmts.len() as u32).unwrap_or(NIL);
+                            self.stmts.push((e.stmt, e.value, next));
+                        }
+                        Node {
+                            rep: e,
+                            kids: [None, None],
+                        }
+                    });
                 if let Some(&child) = v.get(k) {
                     let known = node.kids.iter().flatten().any(|(c, _)| *c == child);
                     if let Some(free) = node.kids.iter_mut().find(|kid| kid.is_none())
@@ -294,17 +319,24 @@ impl History {
         let (prog, interner) = (cx.prog, cx.interner);
         let v = interner.get(new.iters);
         let mut cur = self.heads.get(&loc).copied().unwrap_or(NIL);
-        while let Some(&(stmt, next)) = self.stmts.get(cur as usize) {
+        while let Some(&(stmt, value, next)) = self.stmts.get(cur as usize) {
             cur = next;
             let kind = prog.stmts[stmt as usize].access.unwrap_or(AccessKind::Read);
-            if !kind.conflicts_with(new.kind) || out.saturated(prog, stmt, new.stmt, true) {
+            if !kind.conflicts_with(new.kind) {
+                continue;
+            }
+            if equal_writes(cx, kind, value, new) {
+                out.benign(prog, stmt, new.stmt, loc.0);
+                continue;
+            }
+            if out.saturated(prog, stmt, new.stmt, true) {
                 continue;
             }
             let common = common_loops(prog, stmt, new.stmt);
             // Walk down `new`'s own prefixes: at depth k, a child other than `new`'s
             // next counter is an access that first differs from `new` at loop k + 1.
             for (k, next_counter) in v.iter().take(common).map(Some).chain([None]).enumerate() {
-                let Some(node) = self.nodes.get(&(loc, stmt, interner.prefix(new.iters, k))) else {
+                let Some(node) = self.nodes.get(&(loc, stmt, value, interner.prefix(new.iters, k))) else {
                     break;
                 };
                 let other = match next_counter {
@@ -390,6 +422,8 @@ impl Interner {
 
 /// What race detection reads about the current run.
 pub(super) struct RunContext<'a> {
+    /// Benign tolerance: plain writes of equal values do not race.
+    pub benign: bool,
     pub prog: &'a Program,
     pub interner: &'a Interner,
     pub run: &'a RunInfo,
@@ -458,6 +492,11 @@ pub(super) struct Findings {
     nstmts: usize,
     divergences: BTreeMap<StmtIx, Divergence>,
     notes: Vec<String>,
+    /// Write-write pairs seen writing equal values unordered (array, statements in
+    /// either order); benign unless the pair also races.
+    benign: std::collections::BTreeSet<(u32, StmtIx, StmtIx)>,
+    /// The last entry of `benign` (most repeats come in a row).
+    last_benign: Option<(u32, StmtIx, StmtIx)>,
     /// The warp size when races are classified as warp-local
     /// (`CheckOptions::classify_warps`): a pair is then saturated only once an instance
     /// between two warps was seen too.
@@ -481,6 +520,8 @@ impl Findings {
             nstmts: n,
             divergences: BTreeMap::new(),
             notes: Vec::new(),
+            benign: std::collections::BTreeSet::new(),
+            last_benign: None,
             classify_warp: None,
         }
     }
@@ -488,6 +529,20 @@ impl Findings {
     pub(super) fn note(&mut self, msg: String) {
         if !self.notes.contains(&msg) {
             self.notes.push(msg);
+        }
+    }
+
+    /// Two plain writes of statements `a` and `b` to one element of `array` stored equal
+    /// values unordered (a benign pair, unless the two race elsewhere).
+    pub(super) fn benign(&mut self, prog: &Program, a: StmtIx, b: StmtIx, array: u32) {
+        let key = if prog.stmts[b as usize].post < prog.stmts[a as usize].post {
+            (array, b, a)
+        } else {
+            (array, a, b)
+        };
+        if self.last_benign != Some(key) {
+            self.last_benign = Some(key);
+            self.benign.insert(key);
         }
     }
 
@@ -596,6 +651,20 @@ impl Findings {
                 span: info.span,
             }
         };
+        // Pairs that also raced are races, not benign.
+        let benign: Vec<crate::BenignPair> = self
+            .benign
+            .into_iter()
+            .filter(|(_, a, b)| !self.races.contains_key(&(*a, *b)))
+            .map(|(array, a, b)| {
+                let (first, second, _) = in_text_order(tree, access(a), access(b));
+                crate::BenignPair {
+                    array: prog.arrays[array as usize].name.clone(),
+                    first,
+                    second,
+                }
+            })
+            .collect();
         let mut races: Vec<(u32, u32, Race)> = self
             .races
             .into_values()
@@ -636,6 +705,7 @@ impl Findings {
             races: races.into_iter().map(|(_, _, r)| r).collect(),
             divergences: divergences.into_iter().map(|(_, d)| d).collect(),
             notes: self.notes,
+            benign,
         }
     }
 }

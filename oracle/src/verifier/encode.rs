@@ -654,7 +654,13 @@ impl<'s> Encoder<'s> {
                 inst.push(None);
                 continue;
             };
-            let Val::I(amount) = self.val(operand, cx) else {
+            // A counter's `atomic_inc` (never wrapping) adds 1.
+            let amount = if *op == AtomicOp::Inc {
+                Val::I(Int::from_i64(1))
+            } else {
+                self.val(operand, cx)
+            };
+            let Val::I(amount) = amount else {
                 inst.push(None);
                 continue;
             };
@@ -673,6 +679,17 @@ impl<'s> Encoder<'s> {
                     continue;
                 };
                 if arr_a != arr_b {
+                    continue;
+                }
+                // Each block has its own copy of a shared counter: executions in two
+                // blocks may return the same values.
+                if a.block != b.block
+                    && self
+                        .sum
+                        .accesses
+                        .iter()
+                        .any(|f| f.stmt == a.stmt && f.space == kpl::Space::Shared)
+                {
                     continue;
                 }
                 let same_thread = a.copy == b.copy && a.block == b.block;

@@ -135,17 +135,37 @@
 //!   pairs never race; an atomic and a plain access of the same element do. Memory that
 //!   atomics update is read adversarially (any value, as all memory). Repetition-free
 //!   counters: on an array that only `atomic_add`s of amounts that are never negative
-//!   modify (syntactically: built from ids, sizes, parameters, iteration numbers and
-//!   non-negative constants; a value read from memory may be negative, since values are
-//!   untyped), two distinct executions with positive amounts on one element claim
-//!   disjoint ranges `[old, old + amount)`; likewise `(old - amount, old]` for arrays
-//!   only such `atomic_sub`s modify. Unbounded arithmetic only, and assuming the counter
-//!   never wraps around (seed 000 makes the same assumption). Every other atomic returns
-//!   an arbitrary value: `atomic_inc`/`atomic_dec` wrap at their bound, and `atomic_exch`,
+//!   modify (syntactically: built from ids, sizes, parameters, iteration numbers,
+//!   non-negative constants and conversions to unsigned types; a value read from memory
+//!   may be negative, since values are untyped, but the CUDA front end converts the
+//!   operand of an atomic on an unsigned element to its type, and values read from
+//!   `unsigned char`/`unsigned short`/`bool` elements to theirs), two distinct
+//!   executions with positive amounts on one element claim disjoint ranges
+//!   `[old, old + amount)`; likewise `(old - amount, old]` for arrays only such
+//!   `atomic_sub`s modify, and `atomic_inc` with the largest bound (`0xffffffff`, which
+//!   wraps only where an add of 1 would) counts as an add of 1 on arrays only such
+//!   `atomic_inc`s modify. Plain writes of a `__shared__` counter are allowed when they
+//!   set it up: outside loops, with a barrier every thread reaches (top level, nothing
+//!   conditional before it) between them and every atomic of the counter. A shared
+//!   counter is one per block: executions in two blocks are not apart. Unbounded arithmetic only, and assuming the counter never wraps around
+//!   (seed 000 makes the same assumption). Every other atomic returns an arbitrary
+//!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
-//!   are not repetition-free (false alarms where the values happen to be distinct, such
-//!   as `atomic_inc` with the largest bound, or an amount `len[i] + 1` read from
-//!   memory).
+//!   are not repetition-free (false alarms where the values happen to be distinct). The
+//!   result of an atomic is untyped too (a slot from an unsigned counter may be
+//!   negative), and so are values read from 32- and 64-bit unsigned elements (a count
+//!   `n` read from an `unsigned int` may exceed its type, so the amount `u32(n)` of
+//!   `atomicAdd(&c, n)` may claim fewer slots than a loop `j < n` fills: false alarm).
+//! - **Benign write-write races are not races** (GPUVerify's default;
+//!   `CheckOptions::no_benign_tolerance` turns it off): two plain writes of one element
+//!   race only when the values they store may differ. A race query of two writes that
+//!   is satisfiable is asked again with the two value terms, each instantiated for its
+//!   own thread copy, required to differ; unsat means every race of that type stores
+//!   equal values ([`queries::Outcome::Benign`], listed in `Report::benign`). Values read
+//!   from memory are separate unknowns per thread (so `out[b] = s[0]` stays a race until
+//!   reads of one element in one barrier interval are known equal), and floating-point
+//!   values are havocked per thread by the CUDA front end (never equal). The
+//!   interpreter applies the same rule to the values it computes.
 //! - **Warps** (seed 000, the re-sync method). Under `--warp-size N`, two threads of one
 //!   warp race only within one write instruction, or when the later one is disabled at
 //!   the earlier access (a divergent path); other re-sync points between them are not
@@ -173,7 +193,7 @@ use std::collections::{HashMap, HashSet};
 
 use kpl::{Kernel, Space, StmtId};
 
-use crate::{Access, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
+use crate::{Access, BenignPair, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
 use queries::{Checker, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
@@ -513,7 +533,7 @@ fn divergences(checker: &mut Checker, report: &mut Report) {
         let out = checker.divergence(bar);
         checker.uniform.push(!out.possible());
         match out {
-            Outcome::Unsat => {}
+            Outcome::Unsat | Outcome::Benign => {}
             Outcome::Sat(w) => report.divergences.push(Divergence {
                 stmt: bar.stmt,
                 span: bar.span,
@@ -627,7 +647,15 @@ impl<'a, 's> RacePhase<'a, 's> {
         let warp_local = self.verifier.opts.classify_warps
             && found.fixable
             && warp_local(self.checker, a, b, found.intra, &found.inter, timeout_ms);
-        if found.intra || !found.inter.is_empty() {
+        let racing = found.intra || !found.inter.is_empty();
+        if found.benign && !racing {
+            report.benign.push(BenignPair {
+                array: a.array.clone(),
+                first: access(a),
+                second: access(b),
+            });
+        }
+        if racing {
             report.races.push(Race {
                 array: a.array.clone(),
                 space: a.space,
@@ -672,6 +700,14 @@ fn order_races(report: &mut Report) {
             r.second.stmt,
         )
     });
+    report.benign.sort_by_key(|p| {
+        (
+            p.first.span.start,
+            p.second.span.start,
+            p.first.stmt,
+            p.second.stmt,
+        )
+    });
 }
 
 /// Whether every race type found for a same-block pair (`intra`, `inter` depths, each
@@ -692,12 +728,9 @@ fn warp_local(
         Order::Inter { depth, .. } => inter.contains(depth),
     });
     (intra || !inter.is_empty())
-        && types.into_iter().all(|order| {
-            matches!(
-                ck.race_across_warps(a, b, order, warp, timeout_ms),
-                Outcome::Unsat
-            )
-        })
+        && types
+            .into_iter()
+            .all(|order| !ck.race_across_warps(a, b, order, warp, timeout_ms).possible())
 }
 
 /// Which thread pairs of an access pair still need queries.
@@ -714,6 +747,8 @@ struct PairRace {
     fixable: bool,
     witness: Option<Witness>,
     notes: Vec<String>,
+    /// Some race type is ruled out only by the values written being equal.
+    benign: bool,
 }
 
 impl PairRace {
@@ -724,6 +759,7 @@ impl PairRace {
             fixable,
             witness: None,
             notes: Vec::new(),
+            benign: false,
         }
     }
 
@@ -756,7 +792,9 @@ impl PairRace {
                         let free = cached(&mut cache.same, key, timeout, || {
                             ck.race(a, b, Scope::SameBlock, order, false, timeout)
                         });
-                        if free.possible() {
+                        // Benign without barriers: barriers may still order them all
+                        // (then the pair is not counted as benign).
+                        if free.possible() || matches!(free, Outcome::Benign) {
                             ck.race(a, b, Scope::SameBlock, order, true, timeout)
                         } else {
                             free
@@ -782,6 +820,7 @@ impl PairRace {
                 found.inter.dedup();
                 found.witness = cross.witness.or(found.witness);
             }
+            found.benign |= cross.benign;
             found.notes.extend(cross.notes);
         }
         found
@@ -818,6 +857,10 @@ impl PairRace {
     fn add(&mut self, a: &AccessFact, b: &AccessFact, order: Order, out: Outcome) {
         match out {
             Outcome::Unsat => return,
+            Outcome::Benign => {
+                self.benign = true;
+                return;
+            }
             Outcome::Sat(w) => {
                 if self.witness.is_none() {
                     self.witness = Some(*w);

@@ -33,6 +33,9 @@ use crate::{AccessKind, CheckOptions, ThreadId, Witness};
 #[derive(Clone, Debug)]
 pub enum Outcome {
     Unsat,
+    /// No race, but only because the two writes store equal values wherever they
+    /// would race (a benign write-write pair; [`CheckOptions::no_benign_tolerance`] off).
+    Benign,
     Sat(Box<Witness>),
     /// The solver gave up; callers treat it as a possible defect (soundness).
     Unknown(String),
@@ -40,7 +43,7 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn possible(&self) -> bool {
-        !matches!(self, Outcome::Unsat)
+        !matches!(self, Outcome::Unsat | Outcome::Benign)
     }
 }
 
@@ -401,6 +404,11 @@ impl Checker<'_> {
         self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), timeout_ms)
     }
 
+    /// The race query; for two plain writes that can race, asked again with the values
+    /// they store required to differ (benign tolerance): unsat then means every race of
+    /// this type stores equal values ([`Outcome::Benign`]). Only would-be races pay for
+    /// the second query, and the first stays as small as without tolerance. A second
+    /// query the solver cannot decide keeps the first one's witness (sound).
     #[allow(clippy::too_many_arguments)]
     fn race_in(
         &self,
@@ -411,6 +419,36 @@ impl Checker<'_> {
         sync: bool,
         apart: Option<u32>,
         timeout_ms: u32,
+    ) -> Outcome {
+        let out = self.race_query(a, b, scope, order, sync, apart, timeout_ms, false);
+        let tolerated = !self.opts.no_benign_tolerance
+            && a.kind == AccessKind::Write
+            && b.kind == AccessKind::Write
+            && a.value.is_some()
+            && b.value.is_some();
+        if !tolerated || !matches!(out, Outcome::Sat(_)) {
+            return out;
+        }
+        match self.race_query(a, b, scope, order, sync, apart, timeout_ms, true) {
+            Outcome::Unsat | Outcome::Benign => Outcome::Benign,
+            Outcome::Sat(w) => Outcome::Sat(w),
+            Outcome::Unknown(_) => out,
+        }
+    }
+
+    /// One race query; with `differ`, the two writes' values must differ too
+    /// ([`Checker::values_differ`]).
+    #[allow(clippy::too_many_arguments)]
+    fn race_query(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        scope: Scope,
+        order: Order,
+        sync: bool,
+        apart: Option<u32>,
+        timeout_ms: u32,
+        differ: bool,
     ) -> Outcome {
         let mut enc = Encoder::new(self.sum);
         let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
@@ -455,6 +493,9 @@ impl Checker<'_> {
         fs.push(ia.eq(&ib));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
+        if differ && let Some(d) = self.values_differ(&mut enc, a, cx0, b, cx1) {
+            fs.push(d);
+        }
         if sync && scope == Scope::SameBlock {
             let (x, y) = in_trace_order(a, &ka, b, &kb, order);
             match self.barrier_between(&mut enc, &rel, &x, &y) {
@@ -498,6 +539,22 @@ impl Checker<'_> {
             )
         });
         outcome(out)
+    }
+
+    /// "The values the two writes store differ", each value term instantiated for its
+    /// own thread copy, so whatever the encoding knows to be equal (uniform values, one
+    /// read's value in both threads) makes the pair benign. `None` unless both write.
+    fn values_differ(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        cx0: usize,
+        b: &AccessFact,
+        cx1: usize,
+    ) -> Option<Bool> {
+        let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
+        let (va, vb) = (enc.val(va, cx0), enc.val(vb, cx1));
+        Some(va.eq(&vb).not())
     }
 
     /// Under `--warp-size`, when two threads of one warp can still race (seed 000, the

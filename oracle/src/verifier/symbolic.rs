@@ -113,6 +113,8 @@ pub struct AccessFact {
     pub pos: u32,
     /// The operand of an atomic (for the repetition-free counter refinement).
     pub atomic: Option<(kpl::AtomicOp, T)>,
+    /// The value a plain write stores (benign write-write pairs store equal values).
+    pub value: Option<T>,
 }
 
 #[derive(Clone, Debug)]
@@ -277,7 +279,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     };
     ex.block(&kernel.body, &mut st);
     let counters = if opts.arith == Arith::Unbounded {
-        counters(&ex.accesses, &ex.atoms)
+        counters(&ex.accesses, &ex.atoms, &ex.barriers)
     } else {
         HashSet::new()
     };
@@ -302,23 +304,34 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
 /// The `atomic_add`s of arrays whose every modification is an `atomic_add` of an
 /// amount that is never negative (a negative amount, `atomic_add(C[0], 0 - 1)`, lets
 /// the counter hand out a value again), and likewise the `atomic_sub`s of arrays only
-/// `atomic_sub`s of never-negative amounts modify (counting down).
-fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
+/// `atomic_sub`s of never-negative amounts modify (counting down), and the
+/// `atomic_inc`s of arrays only never-wrapping `atomic_inc`s modify
+/// ([`inc_never_wraps`]; not mixed with adds, which could carry the counter past the
+/// bound).
+fn counters(accesses: &[AccessFact], atoms: &[AtomInfo], barriers: &[BarrierFact]) -> HashSet<StmtId> {
     let mut memo = HashMap::new();
     // Per array: the one operation that modifies it, if its amounts are never negative.
     let mut ops: HashMap<&str, Option<AtomicOp>> = HashMap::new();
-    for a in accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+    for a in accesses.iter().filter(|a| a.kind == AccessKind::Atomic) {
         let op = match &a.atomic {
             Some((op @ (AtomicOp::Add | AtomicOp::Sub), operand))
                 if never_negative(operand, atoms, &mut memo) =>
             {
                 Some(*op)
             }
+            Some((AtomicOp::Inc, bound)) if inc_never_wraps(bound) => Some(AtomicOp::Inc),
             _ => None,
         };
         let e = ops.entry(a.array.as_str()).or_insert(op);
         if *e != op {
             *e = None;
+        }
+    }
+    for w in accesses.iter().filter(|a| a.kind == AccessKind::Write) {
+        if let Some(op) = ops.get_mut(w.array.as_str())
+            && !initializes(w, accesses, barriers)
+        {
+            *op = None;
         }
     }
     accesses
@@ -329,6 +342,35 @@ fn counters(accesses: &[AccessFact], atoms: &[AtomInfo]) -> HashSet<StmtId> {
         })
         .map(|a| a.stmt)
         .collect()
+}
+
+/// A plain write of a `__shared__` counter that only sets it up (`if (tid == 0) n = 0;
+/// __syncthreads();` before the atomics): outside loops, and separated from every
+/// atomic of the array by a barrier at the top level of the kernel that every thread
+/// reaches (no condition, `return` or loop around or before it). All writes of the
+/// block then happen before all its atomics, and the counter of another block is
+/// other memory. A global counter set up by one thread is not ordered with the atomics
+/// of other blocks, so it never counts.
+fn initializes(w: &AccessFact, accesses: &[AccessFact], barriers: &[BarrierFact]) -> bool {
+    let separated = |x: &AccessFact| {
+        barriers
+            .iter()
+            .any(|b| !b.warp && b.unconditional && b.loops.is_empty() && w.pos < b.pos && b.pos < x.pos)
+    };
+    w.space == Space::Shared
+        && w.loops.is_empty()
+        && accesses
+            .iter()
+            .filter(|x| x.array == w.array && x.kind == AccessKind::Atomic)
+            .all(separated)
+}
+
+/// `atomic_inc` with the largest bound of its 32-bit counter (`atomicInc(&c, 0xffffffff)`)
+/// wraps only where an add of 1 would (the counter assumption: it never does), so on an
+/// array only such `atomic_inc`s modify it counts up by 1 like `atomic_add(c, 1)` (the
+/// encoder takes its amount to be 1). A smaller bound wraps within a run.
+fn inc_never_wraps(bound: &T) -> bool {
+    bound.as_const().is_some_and(|c| c >= 0xFFFF_FFFF)
 }
 
 /// Whether a term is nonnegative in every execution, for unbounded arithmetic: thread
@@ -698,7 +740,17 @@ impl Exec<'_> {
             loops: self.stack.clone(),
             pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
             atomic,
+            value: None,
         });
+    }
+
+    /// Gives the access just recorded (a plain write) the value it stores.
+    fn record_written(&mut self, value: T) {
+        if self.record
+            && let Some(a) = self.accesses.last_mut()
+        {
+            a.value = Some(value);
+        }
     }
 
     fn stmt(&mut self, s: &Stmt, st: &mut State) {
@@ -735,10 +787,12 @@ impl Exec<'_> {
                 };
                 self.assign(st, var, v);
             }
-            StmtKind::Write { array, index, .. } => {
+            StmtKind::Write { array, index, value } => {
                 let i = self.eval(&st.env, index);
                 self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Write, i, None);
+                let v = self.eval(&st.env, value);
+                self.record_written(v);
             }
             StmtKind::Atomic {
                 var,

@@ -21,8 +21,18 @@ pub fn check_with(src: &str, opts: CheckOptions) -> Report {
     StaticVerifier::new(opts).check(&k).expect("the verifier answers")
 }
 
+/// The options of the tests that pin the race queries' reasoning about indices, written
+/// as "every write-write pair of one element races": GPUVerify's benign tolerance off
+/// (`verifier_benign.rs` tests the default, which tolerates writes of equal values).
+pub fn strict() -> CheckOptions {
+    CheckOptions {
+        no_benign_tolerance: true,
+        ..CheckOptions::default()
+    }
+}
+
 pub fn check(src: &str) -> Report {
-    check_with(src, CheckOptions::default())
+    check_with(src, strict())
 }
 
 pub fn races(r: &Report) -> Vec<RaceRow> {
@@ -70,6 +80,6 @@ pub fn launch(block: u32, grid: u32) -> CheckOptions {
     CheckOptions {
         block_dim: Some([block, 1, 1]),
         grid_dim: Some([grid, 1, 1]),
-        ..CheckOptions::default()
+        ..strict()
     }
 }

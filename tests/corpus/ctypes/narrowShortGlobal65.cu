@@ -5,5 +5,5 @@
 __global__ void narrowShortGlobal65(int *A)
 {
     short g = blockIdx.x * blockDim.x + threadIdx.x;
-    A[g + 32768] = g; //~ race(A)
+    A[g + 32768] = blockIdx.x; //~ race(A)
 }

@@ -28,6 +28,19 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
     })
 }
 
+/// The operand as the builtin receives it: converted to the (unsigned) type of the
+/// element it updates, as C converts the argument to the parameter's type. This keeps
+/// amounts of `atomicAdd(unsigned *, unsigned)` never negative for the verifier's
+/// repetition-free counters even when they come from memory (`atomicAdd(&n, len[i])`),
+/// whose values are otherwise untyped. Signed and floating-point operands stay as they
+/// are (nothing is gained by a conversion there).
+fn operand(v: Expr, ty: &Ty) -> Expr {
+    match ty.int_ty() {
+        Some(t) if !t.signed => crate::lower::expr::cast_to(t, v),
+        _ => v,
+    }
+}
+
 pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
     let Some(op) = atomic_op(c.name) else {
         return Ok(None);
@@ -52,7 +65,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
             let Target::Array(a) = ptr.target else {
                 return Err(l.unsupported(n, "atomic on an unknown address", ""));
             };
-            let v = l.data(&value, n);
+            let v = operand(l.data(&value, n), &ty);
             let array = l.arrays[a].kpl.clone();
             let result = if c.discard {
                 None
