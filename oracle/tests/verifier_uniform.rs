@@ -188,7 +188,7 @@ fn never_written_global_arrays_are_one_value_per_grid() {
     let src = "kernel k(global G[], global O[]) {
     local b;
     b = G[0];
-    O[b + bid * bdim + tid] = 1;
+    O[b + bid * bdim + tid] = tid;
 }
 ";
     assert!(both(src).is_clean());
