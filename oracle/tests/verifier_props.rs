@@ -8,7 +8,10 @@
 //! read values, reads, writes and atomics on a shared and a global array with affine,
 //! modular and bitwise indices, atomics on a counter whose results become indices
 //! (repetition-free or not: `atomic_inc` with the largest bound too), writes of values
-//! that threads often agree on (benign write-write pairs), barriers anywhere (inside conditionals too, so that
+//! that threads often agree on (benign write-write pairs), a shared scalar `P[0]` that
+//! thread 0 (or every thread) publishes, with or without a barrier after it, and that
+//! all threads then read and branch on or index with (values all threads read alike),
+//! barriers anywhere (inside conditionals too, so that
 //! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
 //! without a precondition, in either arithmetic, with concrete or symbolic launches;
 //! the parameter `n` is untyped (`u32`) or of a C integer type (negative values too),
@@ -93,6 +96,13 @@ enum S {
     /// repetition-free.
     Take(TakeOp, E),
     Assign(E),
+    /// `if (tid == 0) { P[0] = e; }` (every thread writes when the flag is set), then
+    /// `barrier;` when the second flag is set, then `x = P[0];`.
+    Publish(bool, bool, E),
+    /// `x = P[0];`
+    ReadP,
+    /// `x = P[0]; if (x < e) { body }`: a branch on the shared scalar.
+    Guard(E, Vec<S>),
     Barrier,
     /// `warp_barrier;` (warps of 2 or 4 threads, or of 32 without `--warp-size`).
     WarpBarrier,
@@ -190,6 +200,9 @@ fn stmt() -> impl Strategy<Value = S> {
         2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::IncMax), 1 => Just(TakeOp::Write)], expr())
             .prop_map(|(op, e)| S::Take(op, e)),
         1 => expr().prop_map(S::Assign),
+        2 => (prop::bool::weighted(0.2), prop::bool::weighted(0.8), expr())
+            .prop_map(|(all, sync, e)| S::Publish(all, sync, e)),
+        1 => Just(S::ReadP),
         4 => Just(S::Barrier),
         1 => Just(S::WarpBarrier),
         1 => Just(S::Return),
@@ -203,7 +216,8 @@ fn stmt() -> impl Strategy<Value = S> {
         prop_oneof![
             2 => (cond(), body.clone(), prop::option::weighted(0.3, body.clone()))
                 .prop_map(|(c, t, e)| S::If(c, t, e)),
-            2 => (looph(), body).prop_map(|(l, b)| S::For(l, b)),
+            2 => (looph(), body.clone()).prop_map(|(l, b)| S::For(l, b)),
+            1 => (small2(), body).prop_map(|(e, b)| S::Guard(e, b)),
         ]
     })
 }
@@ -291,6 +305,30 @@ impl Render {
             S::Assign(e) => {
                 let l = format!("x = {};", self.expr(e));
                 self.line(&l);
+            }
+            S::Publish(all, sync, e) => {
+                let w = format!("P[0] = {};", self.expr(e));
+                if *all {
+                    self.line(&w);
+                } else {
+                    self.line("if (tid == 0) {");
+                    self.indent += 1;
+                    self.line(&w);
+                    self.indent -= 1;
+                    self.line("}");
+                }
+                if *sync {
+                    self.line("barrier;");
+                }
+                self.line("x = P[0];");
+            }
+            S::ReadP => self.line("x = P[0];"),
+            S::Guard(e, body) => {
+                self.line("x = P[0];");
+                let l = format!("if (x < {}) {{", self.expr(e));
+                self.line(&l);
+                self.nested(body, in_loop);
+                self.line("}");
             }
             S::Barrier => self.line("barrier;"),
             S::WarpBarrier => self.line("warp_barrier;"),
@@ -407,7 +445,7 @@ fn render(case: &Case) -> String {
     let locals =
         "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
-        "kernel gen(shared A[], global G[], global C[], {n}){requires} {{\n{locals}{}}}\n",
+        "kernel gen(shared A[], global G[], global C[], shared P[], {n}){requires} {{\n{locals}{}}}\n",
         r.out
     )
 }

@@ -638,3 +638,66 @@ fn deviation_a_loop_counter_stays_in_its_type() {
     let racy = src.replace("A[i] = 1", "A[i + 1] = 1;\n        A[i] = 2");
     assert!(!check(&racy).is_clean());
 }
+
+#[test]
+fn deviation_values_all_threads_read_alike() {
+    // One read instance with a block-uniform index: one value for the block.
+    let src = "kernel k(shared S[], shared A[]) {
+    local x;
+    x = S[0];
+    A[x + tid] = 1;
+}
+";
+    assert!(check(src).is_clean());
+    // The same element read by different statements on different paths, with no write
+    // between them: one value.
+    let split = "kernel k(shared S[], shared A[]) {
+    local x;
+    if (tid == 0) {
+        x = S[0];
+    } else {
+        x = S[0];
+    }
+    A[x + tid] = 1;
+}
+";
+    assert!(check(split).is_clean());
+    // A write to the array in between, even to other elements: two unknowns (a false
+    // alarm the abstraction keeps).
+    let written = "kernel k(shared S[], shared A[]) {
+    local x;
+    x = S[0];
+    S[tid + 1] = 1;
+    local y;
+    y = S[0];
+    A[x + tid] = 1;
+    A[y + bdim + tid] = 2;
+}
+";
+    assert_eq!(
+        races(&check(written)),
+        [row("A", 7, 8, "write-write", true, &[], true)]
+    );
+    assert!(check(&written.replace("    S[tid + 1] = 1;\n", "")).is_clean());
+    // A value is not followed through memory: what thread 0 wrote is not what the
+    // others read (only that they agree), so it may collide with their ids (line 8
+    // against 9 is the false alarm; all threads writing `A[x]` is a real race).
+    let flow = "kernel k(shared S[], shared A[]) {
+    if (tid == 0) {
+        S[0] = bdim;
+    }
+    barrier;
+    local x;
+    x = S[0];
+    A[tid] = 1;
+    A[x] = 2;
+}
+";
+    assert_eq!(
+        races(&check(flow)),
+        [
+            row("A", 8, 9, "write-write", true, &[], true),
+            row("A", 9, 9, "write-write", true, &[], true),
+        ]
+    );
+}

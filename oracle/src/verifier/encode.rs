@@ -131,6 +131,8 @@ pub struct Encoder<'s> {
     products: Vec<(Int, Int, Int)>,
     /// [`Encoder::same_warp`] for one warp size.
     same_warp_memo: Option<(u32, Bool)>,
+    /// Loops whose [`Encoder::no_exit_before`] fact is being built (no recursion).
+    exits_open: Vec<LoopId>,
     fresh: u32,
 }
 
@@ -224,6 +226,7 @@ impl<'s> Encoder<'s> {
             counter_apps: Vec::new(),
             products: Vec::new(),
             same_warp_memo: None,
+            exits_open: Vec::new(),
             fresh: 0,
         }
     }
@@ -931,8 +934,40 @@ impl<'s> Encoder<'s> {
         if !info.exit_jumps {
             let f = k.eq(&trip).implies(guard.not());
             self.facts.push(f);
+        } else if !info.once {
+            let f = self.no_exit_before(l, &info.exits, &k, &below, cx);
+            self.facts.push(f);
         }
         Bool::and(&[below, guard])
+    }
+
+    /// A thread inside iteration `k ≥ 1` of a loop it can leave by `break` or `return`
+    /// (`below`: `k` is under its trip count) did not leave it in iteration `k - 1`:
+    /// the trip count of a thread that leaves in iteration `j` is `j + 1`. Without
+    /// this, a thread could be inside iteration `k` of a persistent-threads loop
+    /// (`while (1) { ..; if (done) break; ..; barrier; }`) yet skip the barrier at the
+    /// end of iteration `k - 1` as if it had broken out there.
+    fn no_exit_before(&mut self, l: LoopId, exits: &T, k: &Val, below: &Bool, cx: usize) -> Bool {
+        if exits.as_const() == Some(0) || self.exits_open.contains(&l) {
+            return Bool::from_bool(true);
+        }
+        self.exits_open.push(l);
+        let later = self.iter_lt(&self.inum(0), k);
+        // `k - 1`, kept at 0 for `k = 0` (where the fact says nothing): facts about
+        // values at a negative iteration (a geometric sequence's one-step lemma) would
+        // constrain the first one.
+        let prev_k = self.ite(&later, &self.iter_add(k, -1), &self.inum(0));
+        let c = &self.ctxs[cx];
+        let mut iters = c.iters.clone();
+        iters.insert(l, prev_k);
+        let prev = self.ctx(Ctx {
+            copy: c.copy,
+            block: c.block,
+            iters,
+        });
+        let left = self.cond(exits, prev);
+        self.exits_open.pop();
+        Bool::and(&[later, below.clone()]).implies(left.not())
     }
 
     pub fn compare(&self, op: BinOp, x: &Val, y: &Val) -> Bool {

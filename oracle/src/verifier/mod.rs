@@ -32,7 +32,58 @@
 //!
 //! - **Memory is abstract.** Every read (and the value an atomic returns) is an arbitrary
 //!   value, also when the thread wrote the element before. So Faial's Test 5 DRF kernel
-//!   (`A[tid] = tid; x = A[tid]; A[x] = 0;`) is reported racy, as Faial does.
+//!   (`A[tid] = tid; x = A[tid]; A[x] = 0;`) is reported racy, as Faial does. Values are
+//!   never followed through memory: what thread 0 stores in a shared variable is not
+//!   what the others read from it after the barrier (only that they all read the same).
+//! - **Values all threads read alike** (seed 000's equality abstraction, restricted to
+//!   what needs no invariant; [`symbolic`]'s `read_class` and `ReadCache`, tests in
+//!   `tests/verifier_uniform.rs`). Two refinements of "every read is arbitrary":
+//!   1. *One read instance, one value per block.* A read whose index is block-uniform
+//!      (`s_tile[0]`, `lens[bid]`) is an unknown shared by the threads of a block at
+//!      each instance (the same iterations of its loops): a block-class atom, so the
+//!      uniformity analysis sees `if (tile >= n) break;` or `for (b = 0; b < len; ...)`
+//!      after `if (tid == 0) tile = ..; barrier;` as uniform and the barriers under them
+//!      need no divergence query. On a global array that no statement writes or
+//!      updates atomically (its contents are fixed for the launch) a grid-uniform
+//!      index gives a grid-class atom.
+//!   2. *Value numbering.* A read of an element that an earlier read named with the
+//!      same index term, within one iteration of the innermost loop and with no write
+//!      or atomic on the array anywhere in between (on any path), gets the earlier
+//!      read's value (`base + tid` and `base + bdim + tid` with `base` read twice from
+//!      shared memory stay apart; `if (tid == 0) x = s[0]; else x = s[0];` is one
+//!      value). A thread that did not execute the earlier read (another branch) has no
+//!      value of its own there, so the earlier read's unknown may stand for the
+//!      element's contents at the later one.
+//!
+//!   Soundness: in the lock-step trace (the interpreter's execution) the threads that
+//!   execute one read instance read one element at one step, and between two reads of
+//!   a thread with no write statement on the array in between no thread writes it, so
+//!   both are exact, races or not; blocks are never interleaved there. Under delayed
+//!   visibility (or on hardware, where threads drift apart within a barrier interval)
+//!   two such reads can differ only through a write to the element by another thread,
+//!   or by the reader, in the same barrier interval as one of the reads (a write in an
+//!   earlier interval is visible to both; value numbering never spans a loop iteration,
+//!   so reads in different instances of an interval are not equated), and that write
+//!   races with a read of a thread other than the writer, with no barrier between them:
+//!   a race that the unchanged race queries report. A thread's own earlier write in the
+//!   interval (seen by it, not by the other) is such a race too. Global arrays: threads
+//!   of other blocks are unordered, so their writes to an element a block reads are
+//!   cross-block races, reported by the cross-block queries, which never share a
+//!   block-class value between their copies (`--only-intra-group` assumes there are
+//!   none; the SDV model never makes another block's writes visible anyway). Atomics:
+//!   only plain reads are refined; the value an atomic returns stays arbitrary per
+//!   thread (the repetition-free counters need that), and an atomic on an element in
+//!   the interval of a plain read of it races with that read. Warps: lock step inside a
+//!   warp (`--warp-size`) or `__syncwarp()` changes nothing here, since the two reads
+//!   of one instance are one step, and value numbering is about one thread. So the
+//!   refinement can only hide a race whose indices depend on values that an earlier
+//!   race changed; the earlier race is reported (the verdict is `race` either way), and
+//!   the hidden one shows once it is fixed. Not refined (reads stay separate
+//!   unknowns): reads of one element through different index terms (`s[0]` and
+//!   `s[tid - tid]`), reads with a write to the array between them (even one that
+//!   cannot touch the element), reads across a loop boundary or in different
+//!   iterations of a loop even when nothing writes the array in between, and reads
+//!   with a thread-varying index in different threads.
 //! - **Divergent barriers synchronize nothing.** A barrier orders two accesses only when
 //!   it is proved never divergent; then being enabled for one thread means being enabled
 //!   for the block. This is the interpreter's rule (a barrier not reached by all threads

@@ -92,6 +92,10 @@ pub struct LoopInfo {
     pub exit_jumps: bool,
     /// No thread starts a second iteration ([`runs_once`]).
     pub once: bool,
+    /// Whether the thread leaves the loop by `break` or `return` during iteration
+    /// `Iter(self)` (relative to being inside it; `0` without such exits): a thread
+    /// inside iteration `k` did not leave in iteration `k - 1` (the encoder's fact).
+    pub exits: T,
 }
 
 #[derive(Clone, Debug)]
@@ -228,8 +232,12 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
     }
     let mut pos = HashMap::new();
     let mut loop_ids = HashMap::new();
+    let mut written = HashSet::new();
     for (i, s) in kernel.stmts().into_iter().enumerate() {
         pos.insert(s.id, i as u32);
+        if let StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } = &s.kind {
+            written.insert(array.clone());
+        }
         if s.kind.is_loop() {
             let n = loop_ids.len();
             loop_ids.insert(s.id, n);
@@ -245,6 +253,8 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         loops: vec![None; loop_ids.len()],
         loop_ids,
         pos,
+        written,
+        reads: ReadCache::default(),
         stack: Vec::new(),
         record: true,
         accesses: Vec::new(),
@@ -469,6 +479,55 @@ fn dims_used(kernel: &Kernel) -> [bool; 3] {
     used
 }
 
+/// Value numbering of reads (the deviation "Values all threads read alike" in
+/// `verifier/mod.rs`): a read of the element an earlier read named with the same index
+/// term, with no write or atomic on the array executed in between, returns the same
+/// value, so it reuses that read's term. Lock step makes that exact: between the two
+/// reads no thread executes anything but the statements in between, and none of them
+/// writes the array. That holds across branches too (`if (tid == 0) x = s[0]; else x =
+/// s[0];` reads one value): a thread that did not execute the earlier read has no value
+/// of its own there (its term at that read is dropped by the `ite` of the assignment),
+/// so the term can stand for the element's contents, which the later read sees.
+///
+/// Entries live within one iteration of the innermost loop (cleared at loop entry and
+/// exit, and for each pass over a body); a write or atomic anywhere on an array, even
+/// under a condition, ends its entries for the rest of the run.
+#[derive(Default)]
+struct ReadCache {
+    /// (array, index, value, when), oldest first.
+    entries: Vec<(String, T, T, u64)>,
+    /// Per array, the last write or atomic (entries not newer are stale).
+    written: HashMap<String, u64>,
+    now: u64,
+}
+
+impl ReadCache {
+    fn get(&self, array: &str, index: &T) -> Option<T> {
+        let stale = self.written.get(array).copied().unwrap_or(0);
+        self.entries
+            .iter()
+            .rev()
+            .find(|(a, i, _, when)| {
+                *when > stale && a == array && (std::rc::Rc::ptr_eq(i, index) || i == index)
+            })
+            .map(|(_, _, v, _)| v.clone())
+    }
+
+    fn insert(&mut self, array: &str, index: T, value: T) {
+        self.now += 1;
+        self.entries.push((array.to_string(), index, value, self.now));
+    }
+
+    fn invalidate(&mut self, array: &str) {
+        self.now += 1;
+        self.written.insert(array.to_string(), self.now);
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
 /// The state of the thread between statements.
 #[derive(Clone)]
 struct State {
@@ -493,6 +552,10 @@ struct Exec<'k> {
     loops: Vec<Option<LoopInfo>>,
     loop_ids: HashMap<StmtId, LoopId>,
     pos: HashMap<StmtId, u32>,
+    /// Arrays some statement writes or updates atomically (the others are read-only).
+    written: HashSet<String>,
+    /// The values read so far that a later read of the same element may reuse.
+    reads: ReadCache,
     /// Enclosing loops, innermost last.
     stack: Vec<LoopId>,
     /// Facts are recorded only in the final pass over a loop body.
@@ -605,6 +668,30 @@ impl Exec<'_> {
         }
     }
 
+    /// Who shares the value one execution of a read returns (`Read(stmt)` at given
+    /// iteration numbers): the threads of a block when its index is block-uniform, the
+    /// whole grid when the index is grid-uniform and the array is global and never
+    /// written (its contents are fixed for the launch), else each thread its own.
+    ///
+    /// Why this is sound (the deviation "Values all threads read alike" in
+    /// `verifier/mod.rs`): the threads of a block that execute one instance of a read
+    /// statement (the same iterations of its loops) with one index read one element at
+    /// one step of the lock-step trace, with no write in between; under delayed
+    /// visibility a thread that wrote that element earlier in the barrier interval
+    /// would see its own value, but that write races with the other thread's read.
+    fn read_class(&self, array: &str, index: &T) -> Class {
+        let index_class = self.class(index);
+        if index_class == Class::Thread {
+            return Class::Thread;
+        }
+        let global = self.kernel.array_space(array).unwrap_or(Space::Global) == Space::Global;
+        if global && !self.written.contains(array) {
+            index_class
+        } else {
+            Class::Block
+        }
+    }
+
     fn old(&mut self, st: &mut State, var: &str) -> T {
         if let Some(t) = st.env.get(var) {
             return t.clone();
@@ -688,12 +775,21 @@ impl Exec<'_> {
             }
             StmtKind::Read { var, array, index } => {
                 let i = self.eval(&st.env, index);
-                self.record_access(s, st, array, AccessKind::Read, i, None);
-                let v = self.atom(AtomKind::Read(s.id), Class::Thread);
+                let class = self.read_class(array, &i);
+                self.record_access(s, st, array, AccessKind::Read, i.clone(), None);
+                let v = match self.reads.get(array, &i) {
+                    Some(v) => v,
+                    None => {
+                        let v = self.atom(AtomKind::Read(s.id), class);
+                        self.reads.insert(array, i, v.clone());
+                        v
+                    }
+                };
                 self.assign(st, var, v);
             }
             StmtKind::Write { array, index, value } => {
                 let i = self.eval(&st.env, index);
+                self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Write, i, None);
                 let v = self.eval(&st.env, value);
                 self.record_written(v);
@@ -707,6 +803,7 @@ impl Exec<'_> {
             } => {
                 let i = self.eval(&st.env, index);
                 let operand = self.eval(&st.env, value);
+                self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Atomic, i, Some((*op, operand)));
                 if let Some(var) = var {
                     let v = self.atom(AtomKind::Read(s.id), Class::Thread);
@@ -744,7 +841,13 @@ impl Exec<'_> {
                 }
                 st.path = path;
             }
-            StmtKind::While { .. } | StmtKind::For { .. } => self.run_loop(s, st),
+            StmtKind::While { .. } | StmtKind::For { .. } => {
+                // Reads before the loop, in other iterations or after it may see the
+                // writes of its iterations.
+                self.reads.clear();
+                self.run_loop(s, st);
+                self.reads.clear();
+            }
             StmtKind::Assume(e) => {
                 if self.record {
                     let c = self.eval(&st.env, e);
@@ -824,6 +927,7 @@ impl Exec<'_> {
                 ctx: b.tt(),
             };
             let record = std::mem::replace(&mut self.record, false);
+            self.reads.clear();
             self.block(body, &mut inner);
             self.record = record;
             if let (Some(v), Some(step)) = (for_var, step) {
@@ -890,6 +994,7 @@ impl Exec<'_> {
                 guard: guard.clone(),
                 exit_jumps,
                 once: runs_once(body),
+                exits: b.ff(),
             });
         }
         // The final pass, which records the body's facts. Inside an outer loop's
@@ -906,7 +1011,11 @@ impl Exec<'_> {
                 cont: b.ff(),
                 ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
             };
+            self.reads.clear();
             self.block(body, &mut inner);
+            if let Some(info) = self.loops[lp].as_mut() {
+                info.exits = b.or(inner.ret.clone(), inner.brk.clone());
+            }
             (inner.ret, inner.brk)
         } else {
             analysis_exits

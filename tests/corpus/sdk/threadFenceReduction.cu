@@ -1,7 +1,6 @@
 //pass
 //--blockDim=128 --gridDim=64
 //expect: race
-//expect-tool: divergence (false alarm: `amLast` is one shared flag written by thread 0 before a barrier, so every thread of the block reads the same value; the verifier reads memory per thread and lets the barriers inside `if (amLast)` diverge)
 //note: the last block (chosen with atomicInc) reads the partial sums that the
 //      other blocks wrote before their __threadfence(); under docs/semantics.md writes of
 //      different blocks are never ordered, so the cross-block accesses race.
@@ -11,11 +10,11 @@ __device__ unsigned int retirementCount = 0;
 template <unsigned int blockSize>
 __device__ void reduceBlock(volatile float *sdata, float mySum, const unsigned int tid)
 {
-    sdata[tid] = mySum; //~? race(sdata)
-    __syncthreads(); //~? divergence
+    sdata[tid] = mySum;
+    __syncthreads();
     for (unsigned int s = blockSize / 2; s > 0; s >>= 1) {
-        if (tid < s) sdata[tid] = mySum = mySum + sdata[tid + s]; //~? race(sdata)
-        __syncthreads(); //~? divergence
+        if (tid < s) sdata[tid] = mySum = mySum + sdata[tid + s];
+        __syncthreads();
     }
 }
 
