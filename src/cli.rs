@@ -195,6 +195,15 @@ pub struct Common {
     #[arg(long)]
     pub wrap: bool,
 
+    /// Solver effort, as a multiple of the default limits. Every limit is counted in Z3
+    /// resource units (the solver's own step count), never in time, so a verdict depends
+    /// only on the file and the options, not on the machine or its load. Default (1):
+    /// 1 M units for a race query's first attempt, 10 M for any query, 120 M for all the
+    /// queries of one kernel. A question left undecided is reported as a possible defect
+    /// with a note ("the solver could not decide ..."); raise this to decide it.
+    #[arg(long, value_name = "FACTOR", value_parser = parse_budget)]
+    pub solver_budget: Option<f64>,
+
     /// Report every write-write pair of distinct threads on one element, as GPUVerify's
     /// option of the same name. By default (as GPUVerify) two plain writes race only
     /// when the values they store may differ: every thread writing `flag[0] = 1` is a
@@ -266,6 +275,7 @@ impl Common {
             },
             params: self.params.clone(),
             warp_size: self.warp_size,
+            solver_budget: self.solver_budget,
             no_benign_tolerance: self.no_benign_tolerance,
         }
     }
@@ -320,6 +330,15 @@ pub enum CostFormat {
 
 fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {
     kpl::header::parse_dim3(s)
+}
+
+fn parse_budget(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e4 => Ok(x),
+        _ => Err(format!(
+            "`{s}` is not a factor between 0 and 10000 (1 is the default effort)"
+        )),
+    }
 }
 
 fn parse_warp(s: &str) -> Result<u32, String> {

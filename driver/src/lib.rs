@@ -54,6 +54,8 @@ pub struct Settings {
     pub params: Vec<(String, i64)>,
     /// Lock-step warps of this many threads (`--warp-size`).
     pub warp_size: Option<u32>,
+    /// Every solver limit of the static verifier times this (`--solver-budget`; none: 1).
+    pub solver_budget: Option<f64>,
     /// Report write-write pairs that store equal values too (`--no-benign-tolerance`;
     /// `CheckOptions::no_benign_tolerance`).
     pub no_benign_tolerance: bool,

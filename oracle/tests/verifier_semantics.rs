@@ -573,7 +573,11 @@ fn deviation_solver_timeouts_count_as_races() {
 }
 ";
     let mut v = StaticVerifier::new(strict());
-    v.timeout_ms = 1;
+    v.limits = oracle::verifier::Limits {
+        first: 1,
+        query: 1,
+        check: 1_000,
+    };
     let r = v.check(&kernel(src)).expect("answer");
     assert!(races(&r).iter().any(|x| (x.1, x.2) == (3, 4)), "{:?}", races(&r));
     for race in &r.races {
@@ -584,7 +588,7 @@ fn deviation_solver_timeouts_count_as_races() {
 }
 
 #[test]
-fn deviation_a_spent_time_budget_counts_as_races() {
+fn deviation_a_spent_solver_budget_counts_as_races() {
     use oracle::Oracle;
     use oracle::verifier::StaticVerifier;
     let src = "kernel k(shared A[]) {
@@ -592,7 +596,7 @@ fn deviation_a_spent_time_budget_counts_as_races() {
 }
 ";
     let mut v = StaticVerifier::new(strict());
-    v.budget_ms = 0;
+    v.limits.check = 0;
     let r = v.check(&kernel(src)).expect("answer");
     assert_eq!(races(&r), [row("A", 2, 2, "write-write", true, &[], true)]);
     assert!(r.races[0].witness.is_none());

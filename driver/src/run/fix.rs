@@ -142,7 +142,7 @@ impl KernelEdits {
 pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileFix> {
     let mut opts = check_options(settings, src);
     opts.classify_warps = fix.warp_barriers;
-    let mut oracle = make_oracle(settings.oracle, opts);
+    let mut oracle = make_oracle(settings, opts);
     fix_file(settings, fix, src, oracle.as_mut())
 }
 

@@ -34,12 +34,21 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
     }
 }
 
-/// The oracle `kind` with the options of a file.
-pub fn make_oracle(kind: OracleKind, opts: CheckOptions) -> Box<dyn Oracle> {
-    match kind {
-        OracleKind::Static => Box::new(oracle::verifier::StaticVerifier::new(opts)),
+/// The oracle of `settings` with the options of a file.
+pub fn make_oracle(settings: &Settings, opts: CheckOptions) -> Box<dyn Oracle> {
+    match settings.oracle {
+        OracleKind::Static => Box::new(static_verifier(settings, opts)),
         OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
     }
+}
+
+/// The static verifier with the solver limits of `settings`.
+fn static_verifier(settings: &Settings, opts: CheckOptions) -> oracle::verifier::StaticVerifier {
+    let mut v = oracle::verifier::StaticVerifier::new(opts);
+    if let Some(factor) = settings.solver_budget {
+        v.limits = v.limits.scaled(factor);
+    }
+    v
 }
 
 /// The kernels of a file the command applies to (`--kernel` narrows them).
@@ -177,7 +186,7 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
 /// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle
 /// cannot handle is `unsupported`; the others are still checked).
 pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>> {
-    let mut oracle = make_oracle(settings.oracle, check_options(settings, src));
+    let mut oracle = make_oracle(settings, check_options(settings, src));
     let checked = selected(settings, src)?
         .into_iter()
         .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
@@ -206,7 +215,7 @@ pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
         let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
         return Ok(kpl::print(&owned));
     }
-    let verifier = oracle::verifier::StaticVerifier::new(check_options(settings, src));
+    let verifier = static_verifier(settings, check_options(settings, src));
     let mut out = String::new();
     for k in ks {
         out.push_str(&format!("{}: kernel `{}`\n", src.path.display(), k.name));

@@ -26,6 +26,13 @@
 //! every execution, so the queries assert them.
 
 use std::collections::HashMap;
+
+/// The map of every table that holds Z3 terms. Z3 recycles the ids of dropped terms, and
+/// ids steer the solver (how many steps a query takes, so whether it is decided within
+/// its resource limit): a table must drop its terms in an order that depends on the
+/// input only. `IndexMap` drops in insertion order; `HashMap`'s order changes from run
+/// to run.
+pub type Map<K, V> = indexmap::IndexMap<K, V>;
 use std::rc::Rc;
 
 use kpl::{Arith, AtomicOp, BinOp, Builtin, UnOp};
@@ -76,7 +83,7 @@ pub struct Ctx {
     pub copy: usize,
     /// 0 or 1: which block (equal for same-block queries).
     pub block: usize,
-    pub iters: HashMap<LoopId, Val>,
+    pub iters: Map<LoopId, Val>,
 }
 
 /// The value an `atomic_add` on a counter array returned, in one thread copy at one
@@ -108,13 +115,13 @@ pub struct Encoder<'s> {
     pub params: Vec<Val>,
     concrete_bdim: [Option<i64>; 3],
     concrete_gdim: [Option<i64>; 3],
-    ufs: HashMap<(AtomId, usize), FuncDecl>,
-    bitops: HashMap<&'static str, FuncDecl>,
+    ufs: Map<(AtomId, usize), FuncDecl>,
+    bitops: Map<&'static str, FuncDecl>,
     ctxs: Vec<Ctx>,
-    memo_v: HashMap<(*const Term, usize), Val>,
-    memo_b: HashMap<(*const Term, usize), Bool>,
+    memo_v: Map<(*const Term, usize), Val>,
+    memo_b: Map<(*const Term, usize), Bool>,
     nonneg_memo: HashMap<*const Term, bool>,
-    bits_memo: HashMap<(*const Term, usize), Vec<Bool>>,
+    bits_memo: Map<(*const Term, usize), Vec<Bool>>,
     /// Keeps translated terms alive so their addresses stay valid memo keys.
     keep: Vec<T>,
     pub facts: Vec<Bool>,
@@ -206,13 +213,13 @@ impl<'s> Encoder<'s> {
             params: sum.params.iter().map(|p| var(format!("param.{p}"))).collect(),
             concrete_bdim: block_dim,
             concrete_gdim: grid_dim,
-            ufs: HashMap::new(),
-            bitops: HashMap::new(),
+            ufs: Map::new(),
+            bitops: Map::new(),
             ctxs: Vec::new(),
-            memo_v: HashMap::new(),
-            memo_b: HashMap::new(),
+            memo_v: Map::new(),
+            memo_b: Map::new(),
             nonneg_memo: HashMap::new(),
-            bits_memo: HashMap::new(),
+            bits_memo: Map::new(),
             keep: Vec::new(),
             facts: Vec::new(),
             geo: Vec::new(),

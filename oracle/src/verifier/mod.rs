@@ -180,9 +180,16 @@
 //!   without `--block-dim`, a kernel that only uses `tid`/`tid.x` is checked for blocks
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
 //!   parameters that a `requires` pins (`requires bdim == 256`) count as given.
-//! - **Solver gave up** (timeout, `unknown`, or the check's time budget is spent): the
-//!   pair (or barrier) is reported as a defect without a witness, with a note. Nothing is ever `Unsupported`: every
-//!   construct of the IR is encoded exactly or over-approximated.
+//! - **Solver gave up** (out of its resource units, `unknown`, or the check's budget
+//!   of units is spent; see [`Limits`]): the pair (or barrier) is reported as a defect
+//!   without a witness, with a note. Limits are Z3 resource units, not time, and each
+//!   kernel has a Z3 context of its own, so the answer depends on the kernel and the
+//!   options only (`tests/solver_limits.rs` checks it under load). Known residue: a
+//!   few term tables are keyed by the address of a term, so which Z3 terms a kernel
+//!   creates first can still differ between two checks of it in one process; the unit
+//!   counts of a query may then differ slightly (seen once, on a 1 M-unit sorting
+//!   network query). Nothing is ever `Unsupported`: every construct of the IR is
+//!   encoded exactly or over-approximated.
 
 pub mod encode;
 pub mod queries;
@@ -194,20 +201,18 @@ use std::collections::{HashMap, HashSet};
 use kpl::{Kernel, Space, StmtId};
 
 use crate::{Access, BenignPair, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
-use queries::{Checker, Order, Outcome, Scope, Separation};
+pub use queries::Limits;
+use queries::{Checker, Meter, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
 
 /// The static verifier (the `static` oracle).
 pub struct StaticVerifier {
     pub opts: CheckOptions,
-    /// Per-query solver timeout; a timeout counts as a possible defect. Race types are
-    /// first tried with a short timeout, and only the ones still undecided and still
-    /// relevant get this one.
-    pub timeout_ms: u32,
-    /// Solver time for one check; once spent, the remaining questions count as
-    /// undecided (possible defects, with a note) instead of running.
-    pub budget_ms: u64,
+    /// Solver limits in resource units: an undecided query counts as a possible defect.
+    /// Race types are first tried within [`Limits::first`], and only the ones still
+    /// undecided and still relevant get [`Limits::query`].
+    pub limits: Limits,
     /// Screen the accesses of arrays whose per-pair queries take long with grouped
     /// queries ([`Checker::may_race`]); off only to measure what it saves.
     pub screening: bool,
@@ -219,16 +224,20 @@ pub struct StaticVerifier {
     cache: Option<Cache>,
 }
 
-/// Answers that stay true while only barriers change, with the timeout they were
-/// computed under (an `Unknown` may be decided with more time).
+/// Answers that stay true while only barriers change, with the resource limit they
+/// were computed under (an `Unknown` may be decided with more units).
 struct Cache {
     /// The kernel without its barriers.
     key: Kernel,
+    /// The kernel's own Z3 context and incremental solver: a context's history (the
+    /// terms it has seen) steers the solver, so a kernel's answers would otherwise
+    /// depend on the kernels checked before it on the same thread.
+    z3: std::rc::Rc<Z3Session>,
     /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
     /// the barriers).
-    same: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+    same: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
     /// Cross-block race types of a pair (barriers never matter).
-    cross: HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+    cross: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
     /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
@@ -253,14 +262,7 @@ fn pair_key(a: &AccessFact, b: &AccessFact) -> (StmtId, StmtId) {
 
 /// Screens one array's accesses (one grouped query per scope, plus one per pair that
 /// may race): the pairs left unnamed need no per-pair query.
-fn screen_array(
-    ck: &Checker,
-    sum: &Summary,
-    array: &str,
-    many_blocks: bool,
-    budget_ms: u32,
-    out: &mut Screen,
-) {
+fn screen_array(ck: &Checker, sum: &Summary, array: &str, many_blocks: bool, budget: u64, out: &mut Screen) {
     let accs: Vec<&AccessFact> = sum.accesses.iter().filter(|a| a.array == array).collect();
     let global = accs.first().is_some_and(|a| a.space == Space::Global);
     // Many pairs racing without barriers (a synchronized kernel): the screen cannot
@@ -273,9 +275,9 @@ fn screen_array(
     for (scope, proved) in scopes {
         // The indices alone often keep threads apart (`A[tid + c * bdim]`): a cheap
         // query over them first, the full one only when it names a pair.
-        let named = match ck.may_race(&accs, scope, 0, budget_ms / 4, true) {
+        let named = match ck.may_race(&accs, scope, 0, budget / 4, true) {
             Some(none) => Some(none),
-            None => ck.may_race(&accs, scope, limit, budget_ms, false),
+            None => ck.may_race(&accs, scope, limit, budget, false),
         };
         let Some(named) = named else {
             continue;
@@ -291,58 +293,103 @@ fn screen_array(
 }
 
 /// An array's accesses are screened once its remaining pair queries are expected (at
-/// the rate of the ones done so far) to take longer than this: small kernels never pay
-/// for a grouped query (much harder than a pair query when barriers synchronize the
-/// array), large ones grow much more slowly.
-const SCREEN_WORTH_MS: f64 = 60.0;
+/// the rate of the ones done so far) to take more resource units than this: small
+/// kernels never pay for a grouped query (much harder than a pair query when barriers
+/// synchronize the array), large ones grow much more slowly. Measured in units, not
+/// time, so that whether an array is screened (and so the verdict) never depends on
+/// the machine.
+const SCREEN_WORTH: f64 = 400_000.0;
+
+/// The budget of a screen: a third of what it may save, within these bounds (a screen
+/// that gives up must cost little next to the pair queries that follow it).
+const SCREEN_BUDGET: (f64, f64) = (300_000.0, 3_000_000.0);
 
 /// Race types of an array its rate is measured on before screening is considered.
 const SCREEN_SAMPLE: usize = 4;
 
-/// Per array: race types of its conflicting pairs, those asked so far, time spent on
-/// them (deep pairs have more race types, so they count for more).
+/// Per array: race types of its conflicting pairs, those asked so far, resource units
+/// spent on them (deep pairs have more race types, so they count for more).
 #[derive(Default)]
 struct PairProgress {
     total: usize,
     done: usize,
-    spent: std::time::Duration,
+    spent: u64,
 }
 
 impl PairProgress {
-    /// Expected milliseconds for the pairs not asked yet.
-    fn remaining_ms(&self) -> f64 {
+    /// Expected resource units for the pairs not asked yet.
+    fn remaining(&self) -> f64 {
         if self.done < SCREEN_SAMPLE {
             return 0.0;
         }
-        let rate = self.spent.as_secs_f64() * 1e3 / self.done as f64;
+        let rate = self.spent as f64 / self.done as f64;
         rate * self.total.saturating_sub(self.done) as f64
     }
 }
 
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
-/// the cached one is undecided under a shorter timeout.
+/// the cached one is undecided under a smaller resource limit.
 fn cached(
-    map: &mut HashMap<(StmtId, StmtId, Order), (Outcome, u32)>,
+    map: &mut HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
     key: (StmtId, StmtId, Order),
-    timeout_ms: u32,
+    limit: u64,
     run: impl FnOnce() -> Outcome,
 ) -> Outcome {
-    if let Some((out, t)) = map.get(&key)
-        && (!matches!(out, Outcome::Unknown(_)) || *t >= timeout_ms)
+    if let Some((out, l)) = map.get(&key)
+        && (!matches!(out, Outcome::Unknown(_)) || *l >= limit)
     {
         return out.clone();
     }
     let out = run();
-    map.insert(key, (out.clone(), timeout_ms));
+    map.insert(key, (out.clone(), limit));
     out
+}
+
+/// A Z3 context of one kernel, with its incremental solver.
+struct Z3Session {
+    ctx: z3::Context,
+    solver: z3::Solver,
+}
+
+impl Z3Session {
+    fn new() -> Z3Session {
+        let ctx = fresh_context();
+        let solver = in_context(&ctx, z3::Solver::new);
+        Z3Session { ctx, solver }
+    }
+}
+
+/// Moves values across `z3::with_z3_context`'s `Send + Sync` bound. That bound keeps Z3
+/// objects of one context out of threads that use another; here everything stays on
+/// the calling thread (the closure runs synchronously on it, and the values come back
+/// to it), so nothing is shared across threads.
+struct SameThread<T>(T);
+// SAFETY: see above; the value never leaves the thread that created it.
+unsafe impl<T> Send for SameThread<T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T> Sync for SameThread<T> {}
+
+/// A new Z3 context (the `z3` crate only makes them through `with_z3_config`).
+fn fresh_context() -> z3::Context {
+    z3::with_z3_config(&z3::Config::new(), || SameThread(z3::Context::thread_local())).0
+}
+
+/// Runs `f` with `ctx` as the thread's Z3 context: every term and solver made inside
+/// belongs to it.
+fn in_context<R>(ctx: &z3::Context, f: impl FnOnce() -> R) -> R {
+    let f = SameThread(f);
+    z3::with_z3_context(ctx, move || {
+        let f = f;
+        SameThread((f.0)())
+    })
+    .0
 }
 
 impl StaticVerifier {
     pub fn new(opts: CheckOptions) -> StaticVerifier {
         StaticVerifier {
             opts,
-            timeout_ms: 5_000,
-            budget_ms: 60_000,
+            limits: Limits::DEFAULT,
             screening: true,
             warp_two_pass: false,
             cache: None,
@@ -452,19 +499,32 @@ impl Oracle for StaticVerifier {
     /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let sum = symbolic::summarize(kernel, &self.opts);
-        let mut report = Report::default();
         let mut cache = self.cache_for(kernel);
-        let mut checker = self.checker(&sum);
-        if let Err(e) = preconditions(&checker, kernel, &mut cache) {
-            self.cache = Some(cache);
-            return Err(e);
-        }
+        let z3 = cache.z3.clone();
+        let out = in_context(&z3.ctx, || self.check_in(kernel, &sum, &mut cache, &z3.solver));
+        self.cache = Some(cache);
+        out
+    }
+}
+
+impl StaticVerifier {
+    /// The phases of a check, in the kernel's Z3 context: preconditions, divergence,
+    /// race queries per pair, report order.
+    fn check_in(
+        &self,
+        kernel: &Kernel,
+        sum: &Summary,
+        cache: &mut Cache,
+        solver: &z3::Solver,
+    ) -> Result<Report, OracleError> {
+        let mut report = Report::default();
+        let mut checker = self.checker(sum, solver);
+        preconditions(&checker, kernel, cache)?;
         divergences(&mut checker, &mut report);
-        let mut races = RacePhase::new(self, &checker, &mut cache);
+        let mut races = RacePhase::new(self, &checker, cache);
         races.run(&mut report);
         races.finish();
         order_races(&mut report);
-        self.cache = Some(cache);
         Ok(report)
     }
 }
@@ -479,6 +539,7 @@ impl StaticVerifier {
             Some(c) if c.key == key => c,
             _ => Cache {
                 key,
+                z3: std::rc::Rc::new(Z3Session::new()),
                 same: HashMap::new(),
                 cross: HashMap::new(),
                 seen: HashSet::new(),
@@ -488,15 +549,16 @@ impl StaticVerifier {
         }
     }
 
-    /// The query maker of one check: its time budget starts now.
-    fn checker<'s>(&'s self, sum: &'s Summary) -> Checker<'s> {
+    /// The query maker of one check: its solver budget starts now.
+    fn checker<'s>(&'s self, sum: &'s Summary, solver: &'s z3::Solver) -> Checker<'s> {
         Checker {
             sum,
             opts: &self.opts,
             uniform: Vec::new(),
-            timeout_ms: self.timeout_ms,
+            limits: self.limits,
             two_pass: self.warp_two_pass,
-            deadline: std::time::Instant::now() + std::time::Duration::from_millis(self.budget_ms),
+            meter: Meter::new(solver, self.limits.check),
+            solver,
         }
     }
 }
@@ -604,21 +666,17 @@ impl<'a, 's> RacePhase<'a, 's> {
         let expected = self
             .progress
             .get(a.array.as_str())
-            .map_or(0.0, PairProgress::remaining_ms);
-        if self.verifier.screening
-            && expected > SCREEN_WORTH_MS
-            && self.screened.arrays.insert(a.array.clone())
+            .map_or(0.0, PairProgress::remaining);
+        if self.verifier.screening && expected > SCREEN_WORTH && self.screened.arrays.insert(a.array.clone())
         {
-            // A third of what it may save: a screen that gives up must cost
-            // little next to the pair queries that follow it.
-            let budget_ms = (expected / 3.0).clamp(50.0, 500.0) as u32;
+            let budget = (expected / 3.0).clamp(SCREEN_BUDGET.0, SCREEN_BUDGET.1) as u64;
             let sum = self.checker.sum;
             screen_array(
                 self.checker,
                 sum,
                 &a.array,
                 self.many_blocks,
-                budget_ms,
+                budget,
                 &mut self.screened,
             );
         }
@@ -627,9 +685,13 @@ impl<'a, 's> RacePhase<'a, 's> {
     /// The race queries of one pair (scopes the screen did not rule out, every race
     /// type), timed for [`PairProgress`]; a race found goes to `report`.
     fn pair(&mut self, a: &AccessFact, b: &AccessFact, report: &mut Report) {
-        let timeout_ms = self.verifier.timeout_ms;
-        let started = std::time::Instant::now();
-        let timeouts = [timeout_ms.min(SHORT_TIMEOUT_MS), timeout_ms];
+        let limits = self.verifier.limits;
+        let spent_before = self.checker.meter.spent();
+        let attempts = if limits.first < limits.query {
+            vec![limits.first, limits.query]
+        } else {
+            vec![limits.query]
+        };
         let key = pair_key(a, b);
         let scopes = Scopes {
             same: !self.screened.same.contains(&key),
@@ -638,15 +700,15 @@ impl<'a, 's> RacePhase<'a, 's> {
         if !scopes.same && !scopes.cross {
             return;
         }
-        let found = PairRace::find(self.checker, self.cache, a, b, scopes, timeouts);
+        let found = PairRace::find(self.checker, self.cache, a, b, scopes, &attempts);
         if let Some(p) = self.progress.get_mut(a.array.as_str()) {
             p.done += orders(a, b).len();
-            p.spent += started.elapsed();
+            p.spent += self.checker.meter.spent() - spent_before;
         }
         report.notes.extend(found.notes);
         let warp_local = self.verifier.opts.classify_warps
             && found.fixable
-            && warp_local(self.checker, a, b, found.intra, &found.inter, timeout_ms);
+            && warp_local(self.checker, a, b, found.intra, &found.inter, limits.query);
         let racing = found.intra || !found.inter.is_empty();
         if found.benign && !racing {
             report.benign.push(BenignPair {
@@ -719,7 +781,7 @@ fn warp_local(
     b: &AccessFact,
     intra: bool,
     inter: &[usize],
-    timeout_ms: u32,
+    limit: u64,
 ) -> bool {
     let warp = ck.opts.warp_barrier_size();
     let mut types: Vec<Order> = orders(a, b);
@@ -730,7 +792,7 @@ fn warp_local(
     (intra || !inter.is_empty())
         && types
             .into_iter()
-            .all(|order| !ck.race_across_warps(a, b, order, warp, timeout_ms).possible())
+            .all(|order| !ck.race_across_warps(a, b, order, warp, limit).possible())
 }
 
 /// Which thread pairs of an access pair still need queries.
@@ -763,39 +825,40 @@ impl PairRace {
         }
     }
 
-    /// Tries every race type of the pair, first with the short timeout, then the types
-    /// still undecided (and not already shown by the other direction) with the long one.
+    /// Tries every race type of the pair, first within the first attempt's limit, then
+    /// the types still undecided (and not already shown by the other direction) within
+    /// the query limit.
     fn find(
         ck: &Checker,
         cache: &mut Cache,
         a: &AccessFact,
         b: &AccessFact,
         scopes: Scopes,
-        timeouts: [u32; 2],
+        attempts: &[u64],
     ) -> PairRace {
         let mut found = PairRace::new(true);
         if scopes.same {
-            found.search(a, b, timeouts, &mut |order, timeout| {
+            found.search(a, b, attempts, &mut |order, limit| {
                 let key = (a.stmt, b.stmt, order);
                 match ck.separation(a, b, order) {
                     Separation::Always => Outcome::Unsat,
-                    Separation::Never => cached(&mut cache.same, key, timeout, || {
-                        ck.race(a, b, Scope::SameBlock, order, false, timeout)
+                    Separation::Never => cached(&mut cache.same, key, limit, || {
+                        ck.race(a, b, Scope::SameBlock, order, false, limit)
                     }),
                     // The query without barriers only pays when the pair is checked again
                     // (the synthesizer's loop): run it then, and skip the pair for good
                     // if it is unsatisfiable.
                     Separation::Maybe => {
                         if cache.seen.insert(key) {
-                            return ck.race(a, b, Scope::SameBlock, order, true, timeout);
+                            return ck.race(a, b, Scope::SameBlock, order, true, limit);
                         }
-                        let free = cached(&mut cache.same, key, timeout, || {
-                            ck.race(a, b, Scope::SameBlock, order, false, timeout)
+                        let free = cached(&mut cache.same, key, limit, || {
+                            ck.race(a, b, Scope::SameBlock, order, false, limit)
                         });
                         // Benign without barriers: barriers may still order them all
                         // (then the pair is not counted as benign).
                         if free.possible() || matches!(free, Outcome::Benign) {
-                            ck.race(a, b, Scope::SameBlock, order, true, timeout)
+                            ck.race(a, b, Scope::SameBlock, order, true, limit)
                         } else {
                             free
                         }
@@ -805,9 +868,9 @@ impl PairRace {
         }
         if scopes.cross {
             let mut cross = PairRace::new(false);
-            cross.search(a, b, timeouts, &mut |order, timeout| {
-                cached(&mut cache.cross, (a.stmt, b.stmt, order), timeout, || {
-                    ck.race(a, b, Scope::CrossBlock, order, false, timeout)
+            cross.search(a, b, attempts, &mut |order, limit| {
+                cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
+                    ck.race(a, b, Scope::CrossBlock, order, false, limit)
                 })
             });
             if cross.intra || !cross.inter.is_empty() {
@@ -830,12 +893,12 @@ impl PairRace {
         &mut self,
         a: &AccessFact,
         b: &AccessFact,
-        timeouts: [u32; 2],
-        query: &mut dyn FnMut(Order, u32) -> Outcome,
+        attempts: &[u64],
+        query: &mut dyn FnMut(Order, u64) -> Outcome,
     ) {
         let mut pending = orders(a, b);
-        for (pass, timeout) in timeouts.into_iter().enumerate() {
-            let last = pass + 1 == timeouts.len();
+        for (pass, &limit) in attempts.iter().enumerate() {
+            let last = pass + 1 == attempts.len();
             let mut undecided = Vec::new();
             for order in pending {
                 if let Order::Inter { depth, .. } = order
@@ -843,7 +906,7 @@ impl PairRace {
                 {
                     continue;
                 }
-                let out = query(order, timeout);
+                let out = query(order, limit);
                 if matches!(out, Outcome::Unknown(_)) && !last {
                     undecided.push(order);
                 } else {
@@ -882,7 +945,3 @@ impl PairRace {
         }
     }
 }
-
-/// The first timeout of every race query: most are decided in microseconds, and a
-/// hard one may turn out not to matter.
-pub(crate) const SHORT_TIMEOUT_MS: u32 = 250;

@@ -19,12 +19,12 @@
 //! barrier of an occurrence's own loops lies between them whatever the values, the race
 //! type needs no query at all ([`Separation::Always`]).
 
-use std::collections::HashMap;
+use std::cell::Cell;
 
 use z3::ast::Bool;
 use z3::{Model, Params, SatResult, Solver};
 
-use super::encode::{Ctx, Encoder, Val};
+use super::encode::{Ctx, Encoder, Map, Val};
 use super::symbolic::{AccessFact, BarrierFact, Summary};
 use super::term::LoopId;
 use crate::{AccessKind, CheckOptions, ThreadId, Witness};
@@ -79,15 +79,115 @@ pub struct Checker<'s> {
     pub opts: &'s CheckOptions,
     /// Per barrier of the summary: proved never divergent.
     pub uniform: Vec<bool>,
-    /// Solver timeout of divergence queries (race queries take theirs as an argument).
-    pub timeout_ms: u32,
+    /// Resource limits (race queries take theirs as an argument, one of these).
+    pub limits: Limits,
     /// Warp lock step checked in two passes (seed 000, Sec. 3.2: threads of different
     /// warps, then threads of one warp) instead of one re-sync query.
     pub two_pass: bool,
-    /// When the check's time budget runs out: later queries are not run and count as
-    /// undecided (so as possible defects).
-    pub deadline: std::time::Instant,
+    /// The solver work of this check so far, against its budget: once spent, later
+    /// queries are not run and count as undecided (so as possible defects).
+    pub meter: Meter,
+    /// The kernel's incremental solver (in the kernel's own Z3 context).
+    pub solver: &'s Solver,
 }
+
+/// Solver limits in Z3 resource units (`rlimit`): a count of the solver's elementary
+/// steps, so whether a query is decided depends on the query alone, never on the speed
+/// or the load of the machine (wall-clock timeouts made verdicts flip under load).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// A race query's first attempt: most queries need a tiny fraction of it, and a
+    /// hard one may turn out not to matter.
+    pub first: u64,
+    /// Any other query, and the second attempt of the race queries still undecided.
+    pub query: u64,
+    /// All queries of one check together; past it, the remaining questions count as
+    /// undecided (possible defects, with a note) instead of running.
+    pub check: u64,
+}
+
+impl Limits {
+    /// The limits of `autosync check` (`--solver-budget 1`), calibrated on the corpus
+    /// and the benches (`benches/README.md`): one million units take about 0.2 to 2 s
+    /// of solver time on the reference machine, depending on the theory; the median
+    /// query takes a few hundred units, the slowest of the corpus about 4.5 million.
+    pub const DEFAULT: Limits = Limits {
+        first: 1_000_000,
+        query: 10_000_000,
+        check: 120_000_000,
+    };
+
+    /// Every limit times `factor` (`--solver-budget`), at least one unit each.
+    pub fn scaled(self, factor: f64) -> Limits {
+        let scale = |x: u64| ((x as f64 * factor).round() as u64).max(1);
+        Limits {
+            first: scale(self.first),
+            query: scale(self.query),
+            check: scale(self.check),
+        }
+    }
+}
+
+/// A check's solver work: Z3 counts the resource units of a context in one
+/// monotone counter, so the work of the check is the counter's growth since it began.
+pub struct Meter {
+    /// The counter when the check began.
+    start: u64,
+    /// The counter after the last query.
+    now: Cell<u64>,
+    /// Units the last query took.
+    last: Cell<u64>,
+    budget: u64,
+}
+
+impl Meter {
+    /// A meter for a check that starts now on `solver`'s context, allowed `budget` units.
+    pub fn new(solver: &Solver, budget: u64) -> Meter {
+        let start = resource_count(solver);
+        Meter {
+            start,
+            now: Cell::new(start),
+            last: Cell::new(0),
+            budget,
+        }
+    }
+
+    /// Units spent by the check so far.
+    pub fn spent(&self) -> u64 {
+        self.now.get() - self.start
+    }
+
+    /// Units the check may still spend.
+    fn left(&self) -> u64 {
+        self.budget.saturating_sub(self.spent())
+    }
+
+    /// Units the last query took.
+    pub fn last(&self) -> u64 {
+        self.last.get()
+    }
+
+    /// Records the counter after a query on `solver`.
+    fn update(&self, solver: &Solver) {
+        let now = resource_count(solver).max(self.now.get());
+        self.last.set(now - self.now.get());
+        self.now.set(now);
+    }
+}
+
+/// Z3's resource counter of `solver`'s context (all solvers of a context share it).
+fn resource_count(solver: &Solver) -> u64 {
+    match solver.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+        Some(z3::StatisticsValue::Double(x)) => x as u64,
+        None => 0,
+    }
+}
+
+/// The wall-clock safety net of one query, far above what its resource limit takes on
+/// any machine: it only guards against a solver that hangs without counting. A query
+/// stopped by it counts as undecided, like one that ran out of units.
+const WALL_SAFETY_MS: u32 = 300_000;
 
 /// An iteration number with what is statically known about it.
 #[derive(Clone, Debug)]
@@ -265,7 +365,9 @@ fn at(enc: &mut Encoder, copy: usize, block: usize, loops: &[LoopId], k: &[It]) 
 }
 
 /// With `AUTOSYNC_TRACE_SLOW=MS` in the environment, queries slower than `MS`
-/// milliseconds are described on stderr (for finding what makes a kernel slow).
+/// milliseconds are described on stderr with the resource units they took (for finding
+/// what makes a kernel slow, and for calibrating [`Limits`]: `AUTOSYNC_TRACE_SLOW=0`
+/// describes every query).
 fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
     static LIMIT: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new();
     let limit = LIMIT.get_or_init(|| {
@@ -280,15 +382,11 @@ fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
     }
 }
 
-thread_local! {
-    /// One incremental solver per thread: a fresh `Solver` costs milliseconds, a
-    /// push/pop scope on a live one microseconds. The `u32` is its current timeout.
-    static SOLVER: (Solver, std::cell::Cell<u32>) = (Solver::new(), std::cell::Cell::new(0));
-}
-
-fn set_timeout(s: &Solver, timeout_ms: u32) {
+/// Sets the resource limit (and the wall-clock safety net) of `s`'s next checks.
+fn set_limit(s: &Solver, limit: u64) {
     let mut p = Params::new();
-    p.set_u32("timeout", timeout_ms);
+    p.set_u32("rlimit", u32::try_from(limit).unwrap_or(u32::MAX).max(1));
+    p.set_u32("timeout", WALL_SAFETY_MS);
     s.set_params(&p);
 }
 
@@ -307,48 +405,54 @@ fn decide<R>(s: &Solver, fs: &[Bool], model: impl FnOnce(&Model) -> R) -> Result
     }
 }
 
+/// Why a query was not run.
+const BUDGET_SPENT: &str = "the check's solver budget is spent";
+
 impl Checker<'_> {
-    /// Decides the conjunction of `fs` in a scope of the thread's solver; on `sat`,
-    /// `model` turns the model into a witness.
+    /// Decides the conjunction of `fs` in a scope of the kernel's incremental solver, within
+    /// `limit` resource units; on `sat`, `model` turns the model into a witness.
     fn solve<R>(
         &self,
         fs: &[Bool],
-        timeout_ms: u32,
+        limit: u64,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
-        self.solve_with(fs, timeout_ms, false, model)
+        self.solve_with(fs, limit, false, model)
     }
 
     /// [`Checker::solve`], on a solver of its own when `fresh`: for queries asked once
-    /// per kernel or after a canceled attempt, which would otherwise change what the
-    /// thread's incremental solver answers next (an `incomplete` where a new solver
-    /// decides), making verdicts depend on query history and machine load.
+    /// per kernel or after an attempt that ran out of units, which would otherwise change
+    /// what the incremental solver answers next.
     fn solve_with<R>(
         &self,
         fs: &[Bool],
-        timeout_ms: u32,
+        limit: u64,
         fresh: bool,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
-        let left = self.deadline.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            return Err("the check's time budget is spent".to_string());
+        let limit = limit.min(self.meter.left());
+        if limit == 0 {
+            return Err(BUDGET_SPENT.to_string());
         }
-        let timeout_ms = timeout_ms.min(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
-        if fresh {
+        let out = if fresh {
             let s = Solver::new();
-            set_timeout(&s, timeout_ms);
-            return decide(&s, fs, model);
-        }
-        SOLVER.with(|(s, timeout)| {
-            if timeout.get() != timeout_ms {
-                set_timeout(s, timeout_ms);
-                timeout.set(timeout_ms);
-            }
+            set_limit(&s, limit);
+            let out = decide(&s, fs, model);
+            self.meter.update(&s);
+            out
+        } else {
+            let s = self.solver;
+            set_limit(s, limit);
             s.push();
             let out = decide(s, fs, model);
+            self.meter.update(s);
             s.pop(1);
             out
+        };
+        out.map_err(|why| match why.as_str() {
+            "max. resource limit exceeded" => format!("out of its {limit} resource units"),
+            "canceled" | "timeout" => "stopped by the wall-clock safety net".to_string(),
+            _ => why,
         })
     }
 
@@ -385,9 +489,9 @@ impl Checker<'_> {
         scope: Scope,
         order: Order,
         sync: bool,
-        timeout_ms: u32,
+        limit: u64,
     ) -> Outcome {
-        self.race_in(a, b, scope, order, sync, None, timeout_ms)
+        self.race_in(a, b, scope, order, sync, None, limit)
     }
 
     /// [`Checker::race`] of two threads of one block in different warps of `warp`
@@ -399,9 +503,9 @@ impl Checker<'_> {
         b: &AccessFact,
         order: Order,
         warp: u32,
-        timeout_ms: u32,
+        limit: u64,
     ) -> Outcome {
-        self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), timeout_ms)
+        self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), limit)
     }
 
     /// The race query; for two plain writes that can race, asked again with the values
@@ -418,9 +522,9 @@ impl Checker<'_> {
         order: Order,
         sync: bool,
         apart: Option<u32>,
-        timeout_ms: u32,
+        limit: u64,
     ) -> Outcome {
-        let out = self.race_query(a, b, scope, order, sync, apart, timeout_ms, false);
+        let out = self.race_query(a, b, scope, order, sync, apart, limit, false);
         let tolerated = !self.opts.no_benign_tolerance
             && a.kind == AccessKind::Write
             && b.kind == AccessKind::Write
@@ -429,7 +533,7 @@ impl Checker<'_> {
         if !tolerated || !matches!(out, Outcome::Sat(_)) {
             return out;
         }
-        match self.race_query(a, b, scope, order, sync, apart, timeout_ms, true) {
+        match self.race_query(a, b, scope, order, sync, apart, limit, true) {
             Outcome::Unsat | Outcome::Benign => Outcome::Benign,
             Outcome::Sat(w) => Outcome::Sat(w),
             Outcome::Unknown(_) => out,
@@ -447,7 +551,7 @@ impl Checker<'_> {
         order: Order,
         sync: bool,
         apart: Option<u32>,
-        timeout_ms: u32,
+        limit: u64,
         differ: bool,
     ) -> Outcome {
         let mut enc = Encoder::new(self.sum);
@@ -506,10 +610,10 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
-        // The long attempt follows a canceled short one: a solver of its own.
-        let fresh = timeout_ms >= self.timeout_ms && self.timeout_ms > super::SHORT_TIMEOUT_MS;
+        // The second attempt follows one that ran out of units: a solver of its own.
+        let fresh = limit > self.limits.first;
         let solve = |fs: &[Bool]| {
-            self.solve_with(fs, timeout_ms, fresh, |m| {
+            self.solve_with(fs, limit, fresh, |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
@@ -530,12 +634,13 @@ impl Checker<'_> {
         };
         trace_slow(started, || {
             format!(
-                "race query lines {} and {} ({:?}, {:?}, sync {sync}): {:?}",
+                "race query lines {} and {} ({:?}, {:?}, sync {sync}): {:?}, {} units",
                 a.span.line,
                 b.span.line,
                 scope,
                 order,
-                out.as_ref().map(|w| w.is_some())
+                out.as_ref().map(|w| w.is_some()),
+                self.meter.last()
             )
         });
         outcome(out)
@@ -603,7 +708,7 @@ impl Checker<'_> {
     ///
     /// Returns the named pairs (indices into `accs`, first ≤ second), or `None` when
     /// the solver gives up, more than `limit` pairs come out or the queries take more
-    /// than `budget_ms` together (then every pair needs its own queries). Warp lock
+    /// than `budget` resource units together (then every pair needs its own queries). Warp lock
     /// step is ignored here (more pairs: sound). With `indices_only`, the accesses'
     /// predicates and `assume`s are left out (an over-approximation: fewer facts,
     /// never fewer pairs) — much smaller in deep loop nests, and enough when the
@@ -613,10 +718,11 @@ impl Checker<'_> {
         accs: &[&AccessFact],
         scope: Scope,
         limit: usize,
-        budget_ms: u32,
+        budget: u64,
         indices_only: bool,
     ) -> Option<Vec<(usize, usize)>> {
         let start = std::time::Instant::now();
+        let spent_before = self.meter.spent();
         let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
         let block1 = match scope {
@@ -631,7 +737,7 @@ impl Checker<'_> {
                 enc.ctx(Ctx {
                     copy,
                     block,
-                    iters: HashMap::new(),
+                    iters: Map::new(),
                 })
             })
             .collect();
@@ -688,19 +794,20 @@ impl Checker<'_> {
                     .flat_map(|&i| s1.iter().map(move |&j| (i, j)))
                     .find(|&(i, j)| accs[i].kind.conflicts_with(accs[j].kind))
             };
-            let spent = u32::try_from(start.elapsed().as_millis()).unwrap_or(u32::MAX);
-            let timeout_ms = budget_ms.checked_sub(spent).filter(|t| *t > 0)?;
+            let spent = self.meter.spent() - spent_before;
+            let units = budget.checked_sub(spent).filter(|t| *t > 0)?;
             let asked = std::time::Instant::now();
-            let answer = self.solve(&fs, timeout_ms, pick);
+            let answer = self.solve(&fs, units, pick);
             trace_slow(start, || {
                 format!(
                     "screening query over {} accesses of `{}` ({scope:?}, {} named so far): {:?}, \
-                     solver {} ms",
+                     solver {} ms, {} units",
                     accs.len(),
                     accs.first().map_or("", |a| a.array.as_str()),
                     found.len(),
                     answer.as_ref().map(|p| p.is_some()),
-                    asked.elapsed().as_millis()
+                    asked.elapsed().as_millis(),
+                    self.meter.last()
                 )
             });
             match answer {
@@ -834,13 +941,13 @@ impl Checker<'_> {
         let cx = enc.ctx(Ctx {
             copy: 0,
             block: 0,
-            iters: HashMap::new(),
+            iters: Map::new(),
         });
         let mut fs = enc.launch_facts(&[(0, 0)]);
         fs.extend(self.requires(&mut enc, &[cx]));
         enc.finish();
         fs.append(&mut enc.facts);
-        self.solve_with(&fs, self.timeout_ms, true, |_| ())
+        self.solve_with(&fs, self.limits.query, true, |_| ())
             .map(|m| m.is_some())
     }
 
@@ -849,7 +956,7 @@ impl Checker<'_> {
         let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
         let k: Vec<It> = bar.loops.iter().map(|_| iters.fresh(&mut enc, "k")).collect();
-        let map: HashMap<LoopId, Val> = bar
+        let map: Map<LoopId, Val> = bar
             .loops
             .iter()
             .copied()
@@ -878,7 +985,7 @@ impl Checker<'_> {
         fs.push(enc.cond(&bar.pred, cx1).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let out = self.solve(&fs, self.timeout_ms, |m| {
+        let out = self.solve(&fs, self.limits.query, |m| {
             self.witness(&enc, m, [(0, 0), (1, 0)], None, [&k, &k])
         });
         outcome(out)
