@@ -847,7 +847,8 @@ impl<'s> Encoder<'s> {
                 // which no thread inside the loops reaches) the value is arbitrary.
                 if let Val::I(x) = &ev {
                     let above = x.gt(range.1);
-                    self.facts.push(above.implies(beyond.ge(Int::from_i128(1i128 << (range.1 + 1)))));
+                    self.facts
+                        .push(above.implies(beyond.ge(Int::from_i128(1i128 << (range.1 + 1)))));
                 }
                 let ev = self.exp(e, cx);
                 self.pow2_cases(ev, range, Val::I(beyond), |enc, v| enc.num(v))
@@ -1113,7 +1114,11 @@ impl<'s> Encoder<'s> {
         // `lo ≤ e ≤ hi` over mask indices (index 0: every negative exponent).
         let span = |lo: usize, hi: usize| -> Bool {
             let upper = ev.le(hi as i64 - 1);
-            if lo == 0 { upper } else { Bool::and(&[ev.ge(lo as i64 - 1), upper]) }
+            if lo == 0 {
+                upper
+            } else {
+                Bool::and(&[ev.ge(lo as i64 - 1), upper])
+            }
         };
         // Where `pred` holds for the mask, as a union of intervals of `e`.
         let region = |pred: &dyn Fn(i64) -> bool| -> Bool {
@@ -1252,7 +1257,10 @@ impl<'s> Encoder<'s> {
         {
             return Vec::new();
         }
-        let (Some(x), Some(y)) = (self.low_bits(a, cxa, INDEX_BITS), self.low_bits(b, cxb, INDEX_BITS)) else {
+        let (Some(x), Some(y)) = (
+            self.low_bits(a, cxa, INDEX_BITS),
+            self.low_bits(b, cxb, INDEX_BITS),
+        ) else {
             return Vec::new();
         };
         let same: Vec<Bool> = x.bits.iter().zip(&y.bits).map(|(p, q)| p.eq(q)).collect();
@@ -1273,8 +1281,12 @@ impl<'s> Encoder<'s> {
             Term::Const(_) | Term::Pow2(_) => true,
             Term::Builtin(Builtin::Tid(d)) => self.width_below(&self.bdim[d.index()]) <= 16,
             Term::Builtin(Builtin::Bid(d)) => self.width_below(&self.gdim[d.index()]) <= 16,
-            Term::Builtin(Builtin::Bdim(d)) => matches!(&self.bdim[d.index()], Val::I(x) if x.as_i64().is_some()),
-            Term::Builtin(Builtin::Gdim(d)) => matches!(&self.gdim[d.index()], Val::I(x) if x.as_i64().is_some()),
+            Term::Builtin(Builtin::Bdim(d)) => {
+                matches!(&self.bdim[d.index()], Val::I(x) if x.as_i64().is_some())
+            }
+            Term::Builtin(Builtin::Gdim(d)) => {
+                matches!(&self.gdim[d.index()], Val::I(x) if x.as_i64().is_some())
+            }
             Term::Cast(ty, x) => ty.bits as usize >= w && ok(x, w),
             Term::Un(UnOp::BitNot | UnOp::Neg, x) => ok(x, w),
             Term::Bin(Add | Sub | BitAnd | BitOr | BitXor, x, y) => ok(x, w) && ok(y, w),
@@ -1295,7 +1307,9 @@ impl<'s> Encoder<'s> {
                 _ => false,
             },
             Term::Bin(Rem, x, y) => {
-                y.as_const().is_some_and(|c| c > 0 && c & (c - 1) == 0) && self.nonneg(x) && self.blastable(x, w, depth - 1)
+                y.as_const().is_some_and(|c| c > 0 && c & (c - 1) == 0)
+                    && self.nonneg(x)
+                    && self.blastable(x, w, depth - 1)
             }
             Term::Ite(_, x, y) => ok(x, w) && ok(y, w),
             Term::Table(_, entries, _) => entries.iter().all(|e| self.blastable(e, w, depth - 1)),
@@ -1313,7 +1327,11 @@ impl<'s> Encoder<'s> {
         if let Some(b) = self.low_bits_memo.get(&key) {
             return b.clone();
         }
-        let out = if w > 64 { None } else { self.low_bits_uncached(t, cx, w) };
+        let out = if w > 64 {
+            None
+        } else {
+            self.low_bits_uncached(t, cx, w)
+        };
         self.keep(t);
         self.low_bits_memo.insert(key, out.clone());
         out
@@ -1327,7 +1345,11 @@ impl<'s> Encoder<'s> {
             Term::Builtin(Builtin::Tid(_) | Builtin::Bid(_)) => {
                 let bits = self.bits(t, cx)?;
                 let f = Bool::from_bool(false);
-                Blast::of((0..w).map(|j| bits.get(j).cloned().unwrap_or_else(|| f.clone())).collect())
+                Blast::of(
+                    (0..w)
+                        .map(|j| bits.get(j).cloned().unwrap_or_else(|| f.clone()))
+                        .collect(),
+                )
             }
             Term::Builtin(Builtin::Bdim(_) | Builtin::Gdim(_)) => match self.val(t, cx) {
                 Val::I(x) => konst(x.as_i64()?),
@@ -1401,7 +1423,8 @@ impl<'s> Encoder<'s> {
                     return None;
                 }
                 let m = konst(c - 1);
-                self.low_bits(x, cx, w)?.zip(&m, |p, q| Bool::and(&[p.clone(), q.clone()]))
+                self.low_bits(x, cx, w)?
+                    .zip(&m, |p, q| Bool::and(&[p.clone(), q.clone()]))
             }
             Term::Ite(c, x, y) => {
                 let c = self.cond(c, cx);
@@ -1513,7 +1536,12 @@ impl<'s> Encoder<'s> {
         match &**e {
             Term::Const(v) => (Some(*v), Some(*v)),
             Term::Iter(l) => {
-                let trip = self.sum.loops.get(*l).and_then(|i| i.as_ref()).and_then(|i| i.trip_term.as_const());
+                let trip = self
+                    .sum
+                    .loops
+                    .get(*l)
+                    .and_then(|i| i.as_ref())
+                    .and_then(|i| i.trip_term.as_const());
                 (Some(0), trip)
             }
             Term::IterAdd(k, off) => {
@@ -1531,7 +1559,10 @@ impl<'s> Encoder<'s> {
             }
             Term::Bin(Sub, x, y) => {
                 let ((a, b), (c, d)) = (self.exp_range(x, depth - 1), self.exp_range(y, depth - 1));
-                (add(a, d.and_then(i64::checked_neg)), add(b, c.and_then(i64::checked_neg)))
+                (
+                    add(a, d.and_then(i64::checked_neg)),
+                    add(b, c.and_then(i64::checked_neg)),
+                )
             }
             Term::Bin(Mul, x, y) => {
                 let (m, other) = match (x.as_const(), y.as_const()) {
@@ -1541,7 +1572,11 @@ impl<'s> Encoder<'s> {
                 };
                 let (lo, hi) = self.exp_range(other, depth - 1);
                 let scale = |v: Option<i64>| v.and_then(|v| v.checked_mul(m));
-                if m >= 0 { (scale(lo), scale(hi)) } else { (scale(hi), scale(lo)) }
+                if m >= 0 {
+                    (scale(lo), scale(hi))
+                } else {
+                    (scale(hi), scale(lo))
+                }
             }
             _ => none,
         }
@@ -1740,7 +1775,10 @@ struct Blast {
 
 impl Blast {
     fn of(bits: Vec<Bool>) -> Blast {
-        Blast { bits, valid: Vec::new() }
+        Blast {
+            bits,
+            valid: Vec::new(),
+        }
     }
 
     fn map(&self, f: impl Fn(&Bool) -> Bool) -> Blast {
@@ -1763,8 +1801,19 @@ impl Blast {
     fn shl(&self, c: usize) -> Blast {
         let w = self.bits.len();
         let f = Bool::from_bool(false);
-        let bits = (0..w).map(|j| if j < c { f.clone() } else { self.bits[j - c].clone() }).collect();
-        Blast { bits, valid: self.valid.clone() }
+        let bits = (0..w)
+            .map(|j| {
+                if j < c {
+                    f.clone()
+                } else {
+                    self.bits[j - c].clone()
+                }
+            })
+            .collect();
+        Blast {
+            bits,
+            valid: self.valid.clone(),
+        }
     }
 
     /// Without the `c` lowest bits (a floor division by `2^c`, `c` bits narrower).
@@ -1781,7 +1830,10 @@ impl Blast {
         let mut bits = Vec::with_capacity(x.bits.len());
         for (p, q) in x.bits.iter().zip(&y.bits) {
             bits.push(p.xor(q).xor(&carry));
-            carry = Bool::or(&[Bool::and(&[p.clone(), q.clone()]), Bool::and(&[carry.clone(), p.xor(q)])]);
+            carry = Bool::or(&[
+                Bool::and(&[p.clone(), q.clone()]),
+                Bool::and(&[carry.clone(), p.xor(q)]),
+            ]);
         }
         let mut valid = x.valid.clone();
         valid.extend(y.valid.iter().cloned());
@@ -1804,7 +1856,11 @@ impl Exp {
 
     /// The exponent is below `v`.
     fn below(&self, v: i64) -> Bool {
-        if self.sign > 0 { self.x.lt(v - self.c) } else { self.x.gt(self.c - v) }
+        if self.sign > 0 {
+            self.x.lt(v - self.c)
+        } else {
+            self.x.gt(self.c - v)
+        }
     }
 }
 

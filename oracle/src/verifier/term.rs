@@ -826,7 +826,11 @@ mod tests {
                     for kv in 0..8 {
                         let ev = 3 - kv;
                         let pv = if ev < 0 { 0 } else { 1i64 << ev };
-                        let want = if flip { b.arith.binary(op, c, pv) } else { b.arith.binary(op, pv, c) };
+                        let want = if flip {
+                            b.arith.binary(op, c, pv)
+                        } else {
+                            b.arith.binary(op, pv, c)
+                        };
                         let got = crate::verifier::symbolic::substitute_iter(&b, &t, 0, &b.int(kv));
                         assert_eq!(got.as_const(), want.ok(), "{op:?} {c} at k = {kv}");
                     }
