@@ -27,13 +27,15 @@ __global__ void prescanDownNoBarrier(float *out, const float *in)
             unsigned int bi = offset * (2 * t + 2) - 1;
             ai += PAD(ai);
             bi += PAD(bi);
-            tmp[bi] += tmp[ai]; //~ race(tmp)
+            tmp[bi] += tmp[ai];
         }
         offset <<= 1;
     }
 
+    __syncthreads();
     if (t == 0)
-        tmp[N - 1 + PAD(N - 1)] = 0; //~ race(tmp)
+        tmp[N - 1 + PAD(N - 1)] = 0;
+    __syncthreads();
 
     for (unsigned int d = 1; d < N; d <<= 1) {
         offset >>= 1;
