@@ -1244,8 +1244,7 @@ impl<'s> Encoder<'s> {
             any_node(t, &mut |n| {
                 matches!(
                     n,
-                    Term::Pow2(_)
-                        | Term::Un(UnOp::BitNot, _)
+                    Term::Un(UnOp::BitNot, _)
                         | Term::Bin(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shr, _, _)
                 )
             })
