@@ -222,7 +222,15 @@ fn replace_values(line: &str, prefix: &str, by: &str) -> String {
             rest.find(')').map_or(0, |j| j + 1)
         } else {
             let digits = rest.trim_start_matches('-');
-            let n = digits.len() - digits.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let mut n = digits.len() - digits.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            // Iterations of nested loops, `3.7.1`: the inner numbers vary too.
+            while n > 0
+                && digits[n..].starts_with('.')
+                && digits[n + 1..].starts_with(|c: char| c.is_ascii_digit())
+            {
+                let more = &digits[n + 1..];
+                n += 1 + more.len() - more.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            }
             if n == 0 { 0 } else { rest.len() - digits.len() + n }
         };
         if len > 0 {

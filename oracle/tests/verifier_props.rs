@@ -49,6 +49,15 @@ enum E {
     Xor(Box<E>, i64),
     /// A C conversion (`i8(e)`, `u32(e)`, ...).
     Cast(kpl::IntTy, Box<E>),
+    /// `a op b` for a bitwise `op` (`&`, `|`, `^`) of two expressions (`tid ^ j` with a
+    /// power-of-two loop variable `j`).
+    Bits(char, Box<E>, Box<E>),
+    /// `a & (b - 1)` (`a % b` for a power of two `b`) and `a & ~(b - 1)`.
+    LowMask(Box<E>, Box<E>),
+    HighMask(Box<E>, Box<E>),
+    /// `a >> c`, `a << c`.
+    Shr(Box<E>, i64),
+    Shl(Box<E>, i64),
 }
 
 #[derive(Clone, Debug)]
@@ -68,6 +77,11 @@ enum Loop {
     Double(E),
     /// `for (i = bdim / 2; i > 0; i >>= 1)`
     Halve,
+    /// `for (i = c; i > 0; i >>= 1)` for a constant power of two `c`, or (`None`) from
+    /// half the enclosing loop's variable (bitonic sort's `j = k / 2`).
+    HalveFrom(Option<i64>),
+    /// `for (i = 2; i <= bound; i <<= 1)`
+    ShlUp(E),
     /// `w = 0; while (w < bound) { body; w = w + step; }` (a `continue` skips the step,
     /// which may make the loop run until the interpreter's bound)
     While(E, E),
@@ -133,7 +147,13 @@ fn expr() -> impl Strategy<Value = E> {
             1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
             1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
             1 => (inner.clone(), 0i64..4).prop_map(|(a, c)| E::Xor(Box::new(a), c)),
-            1 => (int_ty(), inner).prop_map(|(t, a)| E::Cast(t, Box::new(a))),
+            1 => (int_ty(), inner.clone()).prop_map(|(t, a)| E::Cast(t, Box::new(a))),
+            2 => (prop_oneof![Just('&'), Just('|'), Just('^')], inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| E::Bits(op, Box::new(a), Box::new(b))),
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::LowMask(Box::new(a), Box::new(b))),
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::HighMask(Box::new(a), Box::new(b))),
+            1 => (inner.clone(), 0i64..3).prop_map(|(a, c)| E::Shr(Box::new(a), c)),
+            1 => (inner, 0i64..3).prop_map(|(a, c)| E::Shl(Box::new(a), c)),
         ]
     })
 }
@@ -175,6 +195,8 @@ fn looph() -> impl Strategy<Value = Loop> {
         1 => small.clone().prop_map(|b| Loop::Stride(E::Add(Box::new(b), Box::new(E::Bdim)))),
         1 => small.prop_map(Loop::Double),
         1 => Just(Loop::Halve),
+        1 => prop::option::weighted(0.6, prop_oneof![Just(1i64), Just(2), Just(4), Just(8)]).prop_map(Loop::HalveFrom),
+        1 => (1i64..9).prop_map(|c| Loop::ShlUp(E::Const(c))),
         1 => (small2(), prop_oneof![Just(E::Const(1)), Just(E::Const(2)), Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1))))])
             .prop_map(|(b, st)| Loop::While(b, st)),
     ]
@@ -255,6 +277,11 @@ impl Render {
             E::And(a, c) => format!("({} & {c})", self.expr(a)),
             E::Xor(a, c) => format!("({} ^ {c})", self.expr(a)),
             E::Cast(t, a) => format!("{t}({})", self.expr(a)),
+            E::Bits(op, a, b) => format!("({} {op} {})", self.expr(a), self.expr(b)),
+            E::LowMask(a, b) => format!("({} & ({} - 1))", self.expr(a), self.expr(b)),
+            E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(a), self.expr(b)),
+            E::Shr(a, c) => format!("({} >> {c})", self.expr(a)),
+            E::Shl(a, c) => format!("({} << {c})", self.expr(a)),
         }
     }
 
@@ -372,6 +399,12 @@ impl Render {
                         format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
                     }
                     Loop::Double(b) => format!("for ({i} = 1; {i} < {}; {i} = {i} * 2) {{", self.expr(b)),
+                    Loop::HalveFrom(Some(c)) => format!("for ({i} = {c}; {i} > 0; {i} = {i} >> 1) {{"),
+                    Loop::HalveFrom(None) => {
+                        let outer = self.vars.last().cloned().unwrap_or_else(|| "8".into());
+                        format!("for ({i} = {outer} / 2; {i} > 0; {i} = {i} >> 1) {{")
+                    }
+                    Loop::ShlUp(b) => format!("for ({i} = 2; {i} <= {}; {i} = {i} << 1) {{", self.expr(b)),
                     Loop::Halve | Loop::While(..) => {
                         format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
                     }

@@ -18,7 +18,12 @@
 //!   split over 0..=32 and an arbitrary value beyond;
 //! - operations whose other operand is a table (`i & (s - 1)` with `s` tabulated) or a
 //!   power of two `2^e` are split per table entry or per exponent, so they stay exact
-//!   (exponents above 40 keep the plain operation on a power known to be that large).
+//!   for the exponents [`Encoder::exp_cases`] bounds (past them, an arbitrary value);
+//!   `&`, `|`, `^` of a thread/block id with bits and such a mask are per-bit formulas
+//!   linear in the exponent ([`Encoder::bitwise_pow2_by_bits`]);
+//! - comparisons of `2^e` with constants are comparisons of `e` (`Builder::bin`);
+//! - two indices compared for a race also get their low bits compared
+//!   ([`Encoder::same_index_bits`]) when both have a bit-level form.
 //!
 //! Side facts (bounds of atoms, the exit fact of `InLoop`) and lemmas (monotonicity of
 //! products with a common factor, one-step relations of geometric sequences, distinct
@@ -40,7 +45,7 @@ use z3::ast::{Ast, BV, Bool, Int};
 use z3::{FuncDecl, Sort};
 
 use super::symbolic::{AtomKind, Summary};
-use super::term::{AtomId, Class, LoopId, T, Term};
+use super::term::{AtomId, Class, LoopId, T, Term, any_node};
 
 /// A Z3 value: `Int` (unbounded arithmetic) or `BV` (32-bit values, 64-bit iterations).
 #[derive(Clone, Debug)]
@@ -121,7 +126,9 @@ pub struct Encoder<'s> {
     memo_v: Map<(*const Term, usize), Val>,
     memo_b: Map<(*const Term, usize), Bool>,
     nonneg_memo: HashMap<*const Term, bool>,
-    bits_memo: Map<(*const Term, usize), Vec<Bool>>,
+    /// Bits of thread/block ids: (block id?, copy or block, dimension).
+    bits_memo: Map<(bool, usize, usize), Vec<Bool>>,
+    low_bits_memo: Map<(*const Term, usize, usize), Option<Blast>>,
     /// Keeps translated terms alive so their addresses stay valid memo keys.
     keep: Vec<T>,
     pub facts: Vec<Bool>,
@@ -220,6 +227,7 @@ impl<'s> Encoder<'s> {
             memo_b: Map::new(),
             nonneg_memo: HashMap::new(),
             bits_memo: Map::new(),
+            low_bits_memo: Map::new(),
             keep: Vec::new(),
             facts: Vec::new(),
             geo: Vec::new(),
@@ -851,6 +859,7 @@ impl<'s> Encoder<'s> {
                 self.ite(&c, &a, &b)
             }
             Term::Pow2(e) => {
+                let range = self.exp_cases(e);
                 let ev = self.val(e, cx);
                 // Beyond the cases, a function of the exponent at least the next power.
                 let big = FuncDecl::new("pow2_beyond", &[&Sort::int()], &Sort::int());
@@ -861,8 +870,15 @@ impl<'s> Encoder<'s> {
                 let Some(beyond) = beyond else {
                     return self.fresh_val("pow2");
                 };
-                self.facts.push(beyond.ge(Int::from_i128(1i128 << (MAX_EXP + 1))));
-                self.pow2_cases(&ev, Val::I(beyond), |enc, v| enc.num(v))
+                // Only above the cases: below them (`e` under a nonnegative low end,
+                // which no thread inside the loops reaches) the value is arbitrary.
+                if let Val::I(x) = &ev {
+                    let above = x.gt(range.1);
+                    self.facts
+                        .push(above.implies(beyond.ge(Int::from_i128(1i128 << (range.1 + 1)))));
+                }
+                let ev = self.exp(e, cx);
+                self.pow2_cases(ev, range, Val::I(beyond), |enc, v| enc.num(v))
             }
             Term::Table(k, entries, tail) => {
                 let kv = self.iter(k, cx);
@@ -1009,13 +1025,19 @@ impl<'s> Encoder<'s> {
                 let Some(e) = single_pow2(p) else {
                     continue;
                 };
+                if !self.wrap
+                    && let Some(v) = self.bitwise_pow2_by_bits(op, other, p, &e, cx)
+                {
+                    return v;
+                }
                 let bld = self.sum.builder();
-                let ev = self.val(&e, cx);
-                // Past the cases, the operation itself (on a power that is at least
-                // 2^(MAX_EXP + 1)).
-                let (x, y) = (self.val(a, cx), self.val(b, cx));
-                let beyond = self.arith(op, x, y, a.as_const(), b.as_const());
-                return self.pow2_cases(&ev, beyond, |enc, v| {
+                // Past the cases (exponents no thread inside the loops reaches, or
+                // above MAX_EXP) an arbitrary value: exact encodings there only slow
+                // the solver down.
+                let beyond = self.fresh_val("past_pow2");
+                let range = self.exp_cases(&e);
+                let ev = self.exp(&e, cx);
+                return self.pow2_cases(ev, range, beyond, |enc, v| {
                     let c = substitute_pow2(&bld, p, v);
                     let t = if p_left {
                         bld.bin(op, c, other.clone())
@@ -1122,6 +1144,91 @@ impl<'s> Encoder<'s> {
         Some(Int::add(&terms))
     }
 
+    /// `x op m` for a bitwise `op`, an `x` with a bit decomposition ([`Encoder::bits`])
+    /// and a mask `m = f(2^e)` built from one power of two and constants (`s - 1`,
+    /// `~(s - 1)`, `s` for a loop's `s = Pow2(e)`): bit `i` of the result is `b_i op
+    /// M_i(e)` where `M_i(e)`, bit `i` of `f(2^e)`, is a union of intervals of `e`. So the
+    /// encoding is linear in the exponent and in the bits, with no case split over `e`
+    /// (xor partners `tid ^ j`, `tid & (stride - 1)` of sorting networks). Exact for
+    /// `e ≤ MAX_EXP` (`e < 0` meaning `2^e = 0`); above, the operation on the power
+    /// an arbitrary value.
+    fn bitwise_pow2_by_bits(&mut self, op: BinOp, x: &T, m: &T, e: &T, cx: usize) -> Option<Val> {
+        use BinOp::*;
+        if !matches!(op, BitAnd | BitOr | BitXor) {
+            return None;
+        }
+        let bld = self.sum.builder();
+        // The mask at every exponent: index 0 for all negative ones, v + 1 for v.
+        let masks: Vec<i64> = (-1..=MAX_EXP)
+            .map(|v| {
+                let p = if v < 0 { 0 } else { 1i64 << v };
+                substitute_pow2(&bld, m, p).as_const()
+            })
+            .collect::<Option<_>>()?;
+        let bits = self.bits(x, cx)?;
+        let w = bits.len();
+        let Val::I(ev) = self.val(e, cx) else {
+            return None;
+        };
+        // `lo ≤ e ≤ hi` over mask indices (index 0: every negative exponent).
+        let span = |lo: usize, hi: usize| -> Bool {
+            let upper = ev.le(hi as i64 - 1);
+            if lo == 0 {
+                upper
+            } else {
+                Bool::and(&[ev.ge(lo as i64 - 1), upper])
+            }
+        };
+        // Where `pred` holds for the mask, as a union of intervals of `e`.
+        let region = |pred: &dyn Fn(i64) -> bool| -> Bool {
+            let mut parts = Vec::new();
+            let mut i = 0;
+            while i < masks.len() {
+                if !pred(masks[i]) {
+                    i += 1;
+                    continue;
+                }
+                let lo = i;
+                while i < masks.len() && pred(masks[i]) {
+                    i += 1;
+                }
+                parts.push(span(lo, i - 1));
+            }
+            Bool::or(&parts)
+        };
+        let zero = Int::from_i64(0);
+        let mut terms = Vec::with_capacity(w + 2);
+        for (i, bit) in bits.iter().enumerate() {
+            let set = region(&|mv| mv >> i & 1 == 1);
+            let on = match op {
+                BitAnd => Bool::and(&[bit.clone(), set]),
+                BitOr => Bool::or(&[bit.clone(), set]),
+                _ => bit.xor(&set),
+            };
+            terms.push(on.ite(&Int::from_i128(1i128 << i), &zero));
+        }
+        // Bits of the mask above `x`'s width: `x` has none (it lies in `[0, 2^w)`), so
+        // `&` clears them and `|`, `^` keep the mask's (sign included).
+        if op != BitAnd {
+            let mut distinct: Vec<i64> = masks.iter().map(|mv| mv >> w << w).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let mut high = Int::from_i64(0);
+            for h in distinct {
+                if h != 0 {
+                    let at = region(&|mv| mv >> w << w == h);
+                    high = at.ite(&Int::from_i64(h), &high);
+                }
+            }
+            terms.push(high);
+        }
+        let exact = Int::add(&terms);
+        // Past the cases an arbitrary value: an exact encoding there would only slow
+        // the solver down, for powers no guard of 32-bit values lets in.
+        let beyond = Int::fresh_const("past_pow2");
+        Some(Val::I(ev.gt(MAX_EXP).ite(&beyond, &exact)))
+    }
+
     /// The bits of a value known to lie in `[0, 2^w)` for a small `w` (a concrete launch
     /// dimension), with the fact tying them to it. Wide sums of bits (symbolic launches)
     /// are slower for the solver than `div`/`mod`, so those get `None`.
@@ -1134,7 +1241,12 @@ impl<'s> Encoder<'s> {
         if width > 16 {
             return None;
         }
-        let key = (Rc::as_ptr(t), cx);
+        // Per id and thread (or block) copy: ids do not depend on iterations.
+        let key = match &**t {
+            Term::Builtin(Builtin::Tid(d)) => (false, self.ctxs[cx].copy, d.index()),
+            Term::Builtin(Builtin::Bid(d)) => (true, self.ctxs[cx].block, d.index()),
+            _ => return None,
+        };
         if let Some(b) = self.bits_memo.get(&key) {
             return Some(b.clone());
         }
@@ -1156,9 +1268,251 @@ impl<'s> Encoder<'s> {
             Int::add(&sum)
         };
         self.facts.push(x.eq(total));
-        self.keep(t);
+        // Distinct ids of the two copies differ in a bit (what makes index equalities
+        // over bits, [`Encoder::same_index_bits`], refutable by propagation alone).
+        let (blockish, copy, d) = key;
+        if let Some(other) = self.bits_memo.get(&(blockish, 1 - copy, d)).cloned()
+            && let Some(Val::I(y)) = self.bits_ids(blockish, 1 - copy, d)
+        {
+            let differ: Vec<Bool> = bits.iter().zip(&other).map(|(p, q)| p.xor(q)).collect();
+            let mut alts = vec![x.eq(&y)];
+            alts.extend(differ);
+            self.facts.push(Bool::or(&alts));
+        }
         self.bits_memo.insert(key, bits.clone());
         Some(bits)
+    }
+
+    /// The value of a thread or block id of a copy (for [`Encoder::bits`]).
+    fn bits_ids(&self, blockish: bool, copy: usize, d: usize) -> Option<Val> {
+        let ids = if blockish { &self.bid } else { &self.tid };
+        ids.get(copy).map(|v| v[d].clone())
+    }
+
+    /// Facts that index equality `ia = ib` implies on the low [`INDEX_BITS`] bits of the
+    /// two indices, when both are built from thread/block ids with a bit decomposition
+    /// ([`Encoder::bits`]), constants, powers of two and tables of them with `+ - * & |
+    /// ^ ~`, shifts and power-of-two divisions ([`Encoder::low_bits`]). Equal integers
+    /// have equal two's complement bits, so the facts are implied; they let the solver
+    /// refute butterflies and sorting networks (`2·tid - (tid & (s - 1))` against `… +
+    /// s`) by propagation over bits, which linear arithmetic over sums of bits cannot.
+    pub fn same_index_bits(&mut self, a: &T, cxa: usize, b: &T, cxb: usize) -> Vec<Bool> {
+        // Only where bit-level operations make the integer encoding hard, and only
+        // when both sides have a bit-level form (building one adds the ids' bits).
+        let bitwise = |t: &T| {
+            any_node(t, &mut |n| {
+                matches!(
+                    n,
+                    Term::Un(UnOp::BitNot, _)
+                        | Term::Bin(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shr, _, _)
+                )
+            })
+        };
+        if self.wrap
+            || !(bitwise(a) || bitwise(b))
+            || !self.blastable(a, INDEX_BITS, 12)
+            || !self.blastable(b, INDEX_BITS, 12)
+        {
+            return Vec::new();
+        }
+        let (Some(x), Some(y)) = (
+            self.low_bits(a, cxa, INDEX_BITS),
+            self.low_bits(b, cxb, INDEX_BITS),
+        ) else {
+            return Vec::new();
+        };
+        let same: Vec<Bool> = x.bits.iter().zip(&y.bits).map(|(p, q)| p.eq(q)).collect();
+        let mut valid = x.valid.clone();
+        valid.extend(y.valid.iter().cloned());
+        vec![Bool::and(&valid).implies(Bool::and(&same))]
+    }
+
+    /// Whether [`Encoder::low_bits`] gives bits for `t` (checked first, as building them
+    /// adds facts).
+    fn blastable(&mut self, t: &T, w: usize, depth: u32) -> bool {
+        use BinOp::*;
+        if depth == 0 || w > 64 {
+            return false;
+        }
+        let mut ok = |x: &T, w: usize| self.blastable(x, w, depth - 1);
+        match &**t {
+            Term::Const(_) | Term::Pow2(_) => true,
+            Term::Builtin(Builtin::Tid(d)) => self.width_below(&self.bdim[d.index()]) <= 16,
+            Term::Builtin(Builtin::Bid(d)) => self.width_below(&self.gdim[d.index()]) <= 16,
+            Term::Builtin(Builtin::Bdim(d)) => {
+                matches!(&self.bdim[d.index()], Val::I(x) if x.as_i64().is_some())
+            }
+            Term::Builtin(Builtin::Gdim(d)) => {
+                matches!(&self.gdim[d.index()], Val::I(x) if x.as_i64().is_some())
+            }
+            Term::Cast(ty, x) => ty.bits as usize >= w && ok(x, w),
+            Term::Un(UnOp::BitNot | UnOp::Neg, x) => ok(x, w),
+            Term::Bin(Add | Sub | BitAnd | BitOr | BitXor, x, y) => ok(x, w) && ok(y, w),
+            Term::Bin(Mul, x, y) => match (x.as_const(), y.as_const()) {
+                (Some(c), _) => c.unsigned_abs().count_ones() <= 4 && ok(y, w),
+                (_, Some(c)) => c.unsigned_abs().count_ones() <= 4 && ok(x, w),
+                _ => false,
+            },
+            Term::Bin(Shl, x, y) => y.as_const().is_some_and(|c| (0..63).contains(&c)) && ok(x, w),
+            Term::Bin(Shr, x, y) => match y.as_const() {
+                Some(c) if (0..63).contains(&c) => ok(x, w + c as usize),
+                _ => false,
+            },
+            Term::Bin(Div, x, y) => match y.as_const() {
+                Some(c) if c > 0 && c & (c - 1) == 0 => {
+                    self.nonneg(x) && self.blastable(x, w + c.trailing_zeros() as usize, depth - 1)
+                }
+                _ => false,
+            },
+            Term::Bin(Rem, x, y) => {
+                y.as_const().is_some_and(|c| c > 0 && c & (c - 1) == 0)
+                    && self.nonneg(x)
+                    && self.blastable(x, w, depth - 1)
+            }
+            Term::Ite(_, x, y) => ok(x, w) && ok(y, w),
+            Term::Table(_, entries, _) => entries.iter().all(|e| self.blastable(e, w, depth - 1)),
+            _ => false,
+        }
+    }
+
+    /// The low `w` bits (two's complement, least significant first) of a term's value,
+    /// as formulas over id bits and exponent/iteration conditions, valid where
+    /// [`Blast::valid`] holds; `None` when some part has no such form (memory reads,
+    /// parameters, ...). Every operation used is a congruence modulo `2^w` (or reads
+    /// wider bits of its operand, for right shifts), so the bits are exact.
+    fn low_bits(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
+        let key = (Rc::as_ptr(t), cx, w);
+        if let Some(b) = self.low_bits_memo.get(&key) {
+            return b.clone();
+        }
+        let out = if w > 64 {
+            None
+        } else {
+            self.low_bits_uncached(t, cx, w)
+        };
+        self.keep(t);
+        self.low_bits_memo.insert(key, out.clone());
+        out
+    }
+
+    fn low_bits_uncached(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
+        use BinOp::*;
+        let konst = |v: i64| Blast::of((0..w).map(|j| Bool::from_bool(v >> j.min(63) & 1 == 1)).collect());
+        Some(match &**t {
+            Term::Const(v) => konst(*v),
+            Term::Builtin(Builtin::Tid(_) | Builtin::Bid(_)) => {
+                let bits = self.bits(t, cx)?;
+                let f = Bool::from_bool(false);
+                Blast::of(
+                    (0..w)
+                        .map(|j| bits.get(j).cloned().unwrap_or_else(|| f.clone()))
+                        .collect(),
+                )
+            }
+            Term::Builtin(Builtin::Bdim(_) | Builtin::Gdim(_)) => match self.val(t, cx) {
+                Val::I(x) => konst(x.as_i64()?),
+                Val::B(_) => return None,
+            },
+            Term::Pow2(e) => {
+                let ev = self.exp(e, cx)?;
+                Blast::of((0..w).map(|j| ev.is(j as i64)).collect())
+            }
+            Term::Cast(ty, x) if ty.bits as usize >= w => self.low_bits(x, cx, w)?,
+            Term::Un(UnOp::BitNot, x) => self.low_bits(x, cx, w)?.map(|b| b.not()),
+            Term::Un(UnOp::Neg, x) => {
+                let x = self.low_bits(x, cx, w)?.map(|b| b.not());
+                Blast::add(&konst(0), &x, true)
+            }
+            Term::Bin(Add, x, y) => {
+                let (x, y) = (self.low_bits(x, cx, w)?, self.low_bits(y, cx, w)?);
+                Blast::add(&x, &y, false)
+            }
+            Term::Bin(Sub, x, y) => {
+                let (x, y) = (self.low_bits(x, cx, w)?, self.low_bits(y, cx, w)?);
+                Blast::add(&x, &y.map(|b| b.not()), true)
+            }
+            Term::Bin(op @ (BitAnd | BitOr | BitXor), x, y) => {
+                let (x, y) = (self.low_bits(x, cx, w)?, self.low_bits(y, cx, w)?);
+                x.zip(&y, |p, q| match op {
+                    BitAnd => Bool::and(&[p.clone(), q.clone()]),
+                    BitOr => Bool::or(&[p.clone(), q.clone()]),
+                    _ => p.xor(q),
+                })
+            }
+            Term::Bin(Mul, x, y) => {
+                let (c, other) = match (x.as_const(), y.as_const()) {
+                    (Some(c), _) => (c, y),
+                    (_, Some(c)) => (c, x),
+                    _ => return None,
+                };
+                // Shift-and-add for constants with few set bits.
+                if c.unsigned_abs().count_ones() > 4 {
+                    return None;
+                }
+                let x = self.low_bits(other, cx, w)?;
+                let mut acc = konst(0);
+                for j in 0..w.min(63) {
+                    if c.unsigned_abs() >> j & 1 == 1 {
+                        acc = Blast::add(&acc, &x.shl(j), false);
+                    }
+                }
+                if c < 0 {
+                    Blast::add(&konst(0), &acc.map(|b| b.not()), true)
+                } else {
+                    acc
+                }
+            }
+            Term::Bin(Shl, x, y) => {
+                let c = y.as_const().filter(|c| (0..63).contains(c))?;
+                self.low_bits(x, cx, w)?.shl(c as usize)
+            }
+            // Floor division by a power of two: the operand's bits from `c` on.
+            Term::Bin(op @ (Shr | Div), x, y) => {
+                let c = match (op, y.as_const()?) {
+                    (Shr, c) if (0..63).contains(&c) => c,
+                    (Div, c) if c > 0 && c & (c - 1) == 0 && self.nonneg(x) => i64::from(c.trailing_zeros()),
+                    _ => return None,
+                };
+                self.low_bits(x, cx, w + c as usize)?.drop_low(c as usize)?
+            }
+            Term::Bin(Rem, x, y) => {
+                let c = y.as_const().filter(|c| *c > 0 && c & (c - 1) == 0)?;
+                if !self.nonneg(x) {
+                    return None;
+                }
+                let m = konst(c - 1);
+                self.low_bits(x, cx, w)?
+                    .zip(&m, |p, q| Bool::and(&[p.clone(), q.clone()]))
+            }
+            Term::Ite(c, x, y) => {
+                let c = self.cond(c, cx);
+                let (x, y) = (self.low_bits(x, cx, w)?, self.low_bits(y, cx, w)?);
+                let mut out = x.zip(&y, |p, q| c.ite(p, q));
+                out.valid = vec![c.ite(&Bool::and(&x.valid), &Bool::and(&y.valid))];
+                out
+            }
+            Term::Table(k, entries, tail) => {
+                let kv = self.iter(k, cx);
+                // Past the table (a tail without bits), no facts.
+                let mut out = match self.low_bits(tail, cx, w) {
+                    Some(b) => b,
+                    None => {
+                        let mut b = konst(0);
+                        b.valid = vec![self.iter_lt(&kv, &self.inum(entries.len() as i64))];
+                        b
+                    }
+                };
+                for (i, e) in entries.iter().enumerate().rev() {
+                    let e = self.low_bits(e, cx, w)?;
+                    let hit = kv.eq(&self.inum(i as i64));
+                    let mut next = e.zip(&out, |p, q| hit.ite(p, q));
+                    next.valid = vec![hit.ite(&Bool::and(&e.valid), &Bool::and(&out.valid))];
+                    out = next;
+                }
+                out
+            }
+            _ => return None,
+        })
     }
 
     /// Bits needed for values below `n`: fewer when `n` is a known constant.
@@ -1174,17 +1528,116 @@ impl<'s> Encoder<'s> {
     /// `f(2^e)` by cases on the exponent: `f(2^i)` for `0 ≤ i ≤ MAX_EXP`, `f(0)` for
     /// negative `e`, and `beyond` for larger ones (powers no guard of 32-bit values lets
     /// in, so that case rarely matters).
-    fn pow2_cases(&mut self, e: &Val, beyond: Val, mut f: impl FnMut(&mut Self, i64) -> Val) -> Val {
-        let Val::I(e) = e else {
+    ///
+    /// `range` ([`Encoder::exp_cases`]) bounds the exponents that matter: below its
+    /// low end (when that is 0 or more) and above its high end, `beyond`.
+    fn pow2_cases(
+        &mut self,
+        e: Option<Exp>,
+        range: (i64, i64),
+        beyond: Val,
+        mut f: impl FnMut(&mut Self, i64) -> Val,
+    ) -> Val {
+        let Some(e) = e else {
             return beyond;
         };
-        let negative = f(self, 0);
-        let mut out = self.ite(&e.lt(0), &negative, &beyond);
-        for i in (0..=MAX_EXP).rev() {
+        let (lo, hi) = range;
+        let mut out = if lo < 0 {
+            let negative = f(self, 0);
+            self.ite(&e.below(0), &negative, &beyond)
+        } else {
+            beyond
+        };
+        for i in (lo.max(0)..=hi).rev() {
             let v = f(self, 1 << i);
-            out = self.ite(&e.eq(i), &v, &out);
+            out = self.ite(&e.is(i), &v, &out);
         }
         out
+    }
+
+    /// An exponent for [`Encoder::pow2_cases`]: `±k + c` for a single iteration number
+    /// `k` when it is one (cases `k = v` are what the solver propagates bounds on
+    /// iteration numbers into; `8 - k = v` it handles far worse), else the value.
+    fn exp(&mut self, e: &T, cx: usize) -> Option<Exp> {
+        if let Some((k, sign, c)) = single_iter(e)
+            && let Val::I(kv) = self.iter(&k, cx)
+        {
+            return Some(Exp { x: kv, sign, c });
+        }
+        match self.val(e, cx) {
+            Val::I(x) => Some(Exp { x, sign: 1, c: 0 }),
+            Val::B(_) => None,
+        }
+    }
+
+    /// The exponents of `Pow2(e)` worth a case of their own: `[lo, hi]` with `lo ≥ -1`
+    /// (-1 standing for every negative exponent, where the power is 0) and `hi ≤
+    /// MAX_EXP`, from bounds on the iteration numbers `e` is linear in (a loop with a
+    /// constant trip count `n` has iterations `0..=n`, the last one for values after
+    /// it). Outside, encodings use an arbitrary value: iteration numbers beyond a
+    /// constant trip count only occur where no thread is inside the loop.
+    fn exp_cases(&self, e: &T) -> (i64, i64) {
+        let (lo, hi) = self.exp_range(e, 6);
+        let lo = lo.map_or(-1, |l| l.clamp(-1, MAX_EXP));
+        let hi = hi.map_or(MAX_EXP, |h| h.clamp(-1, MAX_EXP));
+        (lo, hi.max(lo))
+    }
+
+    /// Bounds on an exponent term (`None`: unbounded on that side).
+    fn exp_range(&self, e: &T, depth: u32) -> (Option<i64>, Option<i64>) {
+        use BinOp::*;
+        let add = |a: Option<i64>, b: Option<i64>| a.zip(b).and_then(|(x, y)| x.checked_add(y));
+        let none = (None, None);
+        if depth == 0 {
+            return none;
+        }
+        match &**e {
+            Term::Const(v) => (Some(*v), Some(*v)),
+            Term::Iter(l) => {
+                let trip = self
+                    .sum
+                    .loops
+                    .get(*l)
+                    .and_then(|i| i.as_ref())
+                    .and_then(|i| i.trip_term.as_const());
+                (Some(0), trip)
+            }
+            Term::IterAdd(k, off) => {
+                let (lo, hi) = self.exp_range(k, depth - 1);
+                (add(lo, Some(*off)), add(hi, Some(*off)))
+            }
+            Term::Atom(id, _) if self.sum.atoms.get(*id).is_some_and(|a| a.is_iteration()) => (Some(0), None),
+            Term::Un(UnOp::Neg, x) => {
+                let (lo, hi) = self.exp_range(x, depth - 1);
+                (hi.and_then(i64::checked_neg), lo.and_then(i64::checked_neg))
+            }
+            Term::Bin(Add, x, y) => {
+                let ((a, b), (c, d)) = (self.exp_range(x, depth - 1), self.exp_range(y, depth - 1));
+                (add(a, c), add(b, d))
+            }
+            Term::Bin(Sub, x, y) => {
+                let ((a, b), (c, d)) = (self.exp_range(x, depth - 1), self.exp_range(y, depth - 1));
+                (
+                    add(a, d.and_then(i64::checked_neg)),
+                    add(b, c.and_then(i64::checked_neg)),
+                )
+            }
+            Term::Bin(Mul, x, y) => {
+                let (m, other) = match (x.as_const(), y.as_const()) {
+                    (Some(m), _) => (m, y),
+                    (_, Some(m)) => (m, x),
+                    _ => return none,
+                };
+                let (lo, hi) = self.exp_range(other, depth - 1);
+                let scale = |v: Option<i64>| v.and_then(|v| v.checked_mul(m));
+                if m >= 0 {
+                    (scale(lo), scale(hi))
+                } else {
+                    (scale(hi), scale(lo))
+                }
+            }
+            _ => none,
+        }
     }
 
     /// Whether a term is nonnegative in every execution (thread and block ids, sizes,
@@ -1364,6 +1817,145 @@ impl<'s> Encoder<'s> {
         };
         self.facts.extend(facts);
         r
+    }
+}
+
+/// Index bits compared by [`Encoder::same_index_bits`]: shared-memory indices are
+/// far below `2^24`.
+const INDEX_BITS: usize = 24;
+
+/// The low bits of a value ([`Encoder::low_bits`]), valid where all of `valid` hold.
+#[derive(Clone)]
+struct Blast {
+    bits: Vec<Bool>,
+    valid: Vec<Bool>,
+}
+
+impl Blast {
+    fn of(bits: Vec<Bool>) -> Blast {
+        Blast {
+            bits,
+            valid: Vec::new(),
+        }
+    }
+
+    fn map(&self, f: impl Fn(&Bool) -> Bool) -> Blast {
+        Blast {
+            bits: self.bits.iter().map(f).collect(),
+            valid: self.valid.clone(),
+        }
+    }
+
+    fn zip(&self, o: &Blast, f: impl Fn(&Bool, &Bool) -> Bool) -> Blast {
+        let mut valid = self.valid.clone();
+        valid.extend(o.valid.iter().cloned());
+        Blast {
+            bits: self.bits.iter().zip(&o.bits).map(|(p, q)| f(p, q)).collect(),
+            valid,
+        }
+    }
+
+    /// Times `2^c`, same width.
+    fn shl(&self, c: usize) -> Blast {
+        let w = self.bits.len();
+        let f = Bool::from_bool(false);
+        let bits = (0..w)
+            .map(|j| {
+                if j < c {
+                    f.clone()
+                } else {
+                    self.bits[j - c].clone()
+                }
+            })
+            .collect();
+        Blast {
+            bits,
+            valid: self.valid.clone(),
+        }
+    }
+
+    /// Without the `c` lowest bits (a floor division by `2^c`, `c` bits narrower).
+    fn drop_low(&self, c: usize) -> Option<Blast> {
+        Some(Blast {
+            bits: self.bits.get(c..)?.to_vec(),
+            valid: self.valid.clone(),
+        })
+    }
+
+    /// `x + y (+ 1)`, ripple carry, modulo `2^w`.
+    fn add(x: &Blast, y: &Blast, carry_in: bool) -> Blast {
+        let mut carry = Bool::from_bool(carry_in);
+        let mut bits = Vec::with_capacity(x.bits.len());
+        for (p, q) in x.bits.iter().zip(&y.bits) {
+            bits.push(p.xor(q).xor(&carry));
+            carry = Bool::or(&[
+                Bool::and(&[p.clone(), q.clone()]),
+                Bool::and(&[carry.clone(), p.xor(q)]),
+            ]);
+        }
+        let mut valid = x.valid.clone();
+        valid.extend(y.valid.iter().cloned());
+        Blast { bits, valid }
+    }
+}
+
+/// An exponent `sign·x + c` (`sign` = ±1) for case splits.
+struct Exp {
+    x: Int,
+    sign: i64,
+    c: i64,
+}
+
+impl Exp {
+    /// The exponent equals `v`.
+    fn is(&self, v: i64) -> Bool {
+        self.x.eq((v - self.c) * self.sign)
+    }
+
+    /// The exponent is below `v`.
+    fn below(&self, v: i64) -> Bool {
+        if self.sign > 0 {
+            self.x.lt(v - self.c)
+        } else {
+            self.x.gt(self.c - v)
+        }
+    }
+}
+
+/// `e` as `sign·k + c` for one iteration-valued term `k` (an iteration number, or one
+/// plus an offset) and `sign` = ±1, when it has that form.
+fn single_iter(e: &T) -> Option<(T, i64, i64)> {
+    fn lin(e: &T, out: &mut Vec<(T, i64)>, c: &mut i64, m: i64) -> Option<()> {
+        match &**e {
+            Term::Const(v) => *c = c.checked_add(v.checked_mul(m)?)?,
+            Term::Iter(_) => out.push((e.clone(), m)),
+            Term::IterAdd(k, off) => {
+                *c = c.checked_add(off.checked_mul(m)?)?;
+                lin(k, out, c, m)?;
+            }
+            Term::Bin(BinOp::Add, x, y) => {
+                lin(x, out, c, m)?;
+                lin(y, out, c, m)?;
+            }
+            Term::Bin(BinOp::Sub, x, y) => {
+                lin(x, out, c, m)?;
+                lin(y, out, c, m.checked_neg()?)?;
+            }
+            Term::Un(UnOp::Neg, x) => lin(x, out, c, m.checked_neg()?)?,
+            Term::Bin(BinOp::Mul, x, y) => match (x.as_const(), y.as_const()) {
+                (Some(f), _) => lin(y, out, c, m.checked_mul(f)?)?,
+                (_, Some(f)) => lin(x, out, c, m.checked_mul(f)?)?,
+                _ => return None,
+            },
+            _ => return None,
+        }
+        Some(())
+    }
+    let (mut terms, mut c) = (Vec::new(), 0);
+    lin(e, &mut terms, &mut c, 1)?;
+    match terms.as_slice() {
+        [(k, m)] if m.abs() == 1 => Some((k.clone(), *m, c)),
+        _ => None,
     }
 }
 

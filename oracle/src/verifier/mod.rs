@@ -107,7 +107,15 @@
 //!   `break`. This keeps **non-terminating loops** sound: nothing assumes that a loop
 //!   exits.
 //! - **Bitwise operations of two variables** (`tid ^ n`) are unknowns with sound bounds;
-//!   with one constant operand they are exact.
+//!   with one constant operand they are exact, and so are they when one operand is
+//!   built from constants and one power-of-two loop counter (`tid & (s - 1)`,
+//!   `tid & ~(s - 1)`, `tid ^ j` for `s`, `j` halved or doubled from a power of two):
+//!   split per exponent, or bit by bit for thread/block ids of a concrete launch below
+//!   2^16. Exponents that no thread inside the loops reaches (past a loop's constant
+//!   trip count) and above 40 give arbitrary values instead (possible false alarms).
+//!   Equal indices of a race query also get equal low 24 bits when both are built from
+//!   such ids, constants, powers of two and `+ - * & | ^ ~ << >>` (implied facts that
+//!   make sorting networks and butterflies fast to refute).
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.

@@ -595,6 +595,7 @@ impl Checker<'_> {
         let ia = enc.val(&a.index, cx0);
         let ib = enc.val(&b.index, cx1);
         fs.push(ia.eq(&ib));
+        fs.extend(enc.same_index_bits(&a.index, cx0, &b.index, cx1));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
         if differ && let Some(d) = self.values_differ(&mut enc, a, cx0, b, cx1) {

@@ -13,10 +13,11 @@
 //! the start of iteration `k` is, by what one symbolic pass over the body shows:
 //! - unchanged, or `init + c·k` (an induction variable with a loop-invariant step, also
 //!   one taken under a loop-invariant condition: `ite(c, s, 0)·k`);
-//! - a geometric sequence (`s *= 2`, `s >>= 1`, `s /= 2`): tabulated exactly when the start
-//!   is a known constant and the guard ends the table soon; `2^(e0 ± m·k)` when the start
-//!   is a power of two (`Term::Pow2`, so nested sequences like bitonic sort's stay exact);
-//!   else an atom with sound bounds (see the encoder);
+//! - a geometric sequence (`s *= 2`, `s >>= 1`, `s /= 2`): `2^(e0 ± m·k)` when the start
+//!   is a power of two, a constant one included (`Term::Pow2`, so nested sequences like
+//!   bitonic sort's stay exact and linear in the exponent; unbounded arithmetic only);
+//!   else tabulated exactly when the start is a known constant and the guard ends the
+//!   table soon; else an atom with sound bounds (see the encoder);
 //! - `e(k - 1)` when its end-of-iteration value `e` depends only on resolved variables;
 //! - otherwise an atom (an arbitrary value; the guard still constrains it).
 //!
@@ -1163,19 +1164,22 @@ impl Exec<'_> {
         let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
         let b = self.b;
         // A power of two times powers of two: `Pow2` of an exponent linear in `k`.
-        let pow2 = self.pow2_form(op, c, &init, k);
+        // Also from a constant start: nested power-of-two loops (sorting networks) are
+        // faster for the solver as exponents linear in the iteration numbers (cases per
+        // exponent, bits compared by `Encoder::same_index_bits`) than as nested tables.
+        if let Some(p) = self.pow2_form(op, c, &init, k) {
+            return p;
+        }
         if let Some(v0) = init.as_const() {
             // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32),
             // leaves the 32-bit range every guard compares it with, or leaves what the
             // arithmetic computes; past the table, a bounded unknown.
             let mut vals = vec![v0];
             let mut tail = None;
-            let mut guard_ends = false;
             while vals.len() < 40 && vals.last().is_some_and(|v| v.unsigned_abs() <= 1 << 33) {
                 let last = *vals.last().unwrap_or(&v0);
                 let at = HashMap::from([(x, b.int(last))]);
                 if substitute_atoms(&b, &lcx.guard, &at).as_const() == Some(0) {
-                    guard_ends = true;
                     break;
                 }
                 match b.arith.binary(op, last, c) {
@@ -1187,12 +1191,6 @@ impl Exec<'_> {
                     Err(_) => break,
                 }
             }
-            // A long table the guard does not end is better as a power of two.
-            if let Some(p) = pow2
-                && (!(guard_ends || tail.is_some()) || vals.len() > 16)
-            {
-                return p;
-            }
             let tail = match tail {
                 Some(t) => t,
                 None => {
@@ -1201,9 +1199,6 @@ impl Exec<'_> {
                 }
             };
             return b.table(k.clone(), vals.into_iter().map(|v| b.int(v)).collect(), tail);
-        }
-        if let Some(p) = pow2 {
-            return p;
         }
         if let Term::Table(ko, entries, tail) = &*init
             && init.table_size() <= 64

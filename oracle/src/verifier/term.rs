@@ -252,6 +252,11 @@ impl Builder {
         {
             return t;
         }
+        if self.arith == Arith::Unbounded
+            && let Some(t) = self.compare_pow2(op, &a, &b)
+        {
+            return t;
+        }
         // A table combined with a constant stays a table (`s - 1` for a known `s`),
         // when every entry folds.
         let folds = |t: &T| matches!(**t, Term::Const(_) | Term::Table(..));
@@ -476,6 +481,54 @@ impl Builder {
             return None;
         }
         Some(self.pow2(self.bin(BinOp::Add, e.clone(), self.int(shift))))
+    }
+
+    /// `Pow2(e) cmp c` (either side) as a comparison of the exponent: the loop guards
+    /// `s > 0`, `s < n` of power-of-two counters become linear in the iteration numbers
+    /// instead of a case split over the power's values. Exact: `2^e` is 0 for `e < 0`.
+    fn compare_pow2(&self, op: BinOp, a: &T, b: &T) -> Option<T> {
+        use BinOp::*;
+        let (e, c, op) = match (&**a, &**b) {
+            (Term::Pow2(e), Term::Const(c)) => (e, *c, op),
+            (Term::Const(c), Term::Pow2(e)) => {
+                let flipped = match op {
+                    Lt => Gt,
+                    Le => Ge,
+                    Gt => Lt,
+                    Ge => Le,
+                    Eq | Ne => op,
+                    _ => return None,
+                };
+                (e, *c, flipped)
+            }
+            _ => return None,
+        };
+        // `2^e < c`, for every `e`: false for `c ≤ 0`, else `e < ⌈log2 c⌉`.
+        let below = |c: i128| -> T {
+            if c <= 0 {
+                return self.ff();
+            }
+            let l = 128 - (c - 1).leading_zeros() as i64;
+            self.bin(Lt, e.clone(), self.int(l))
+        };
+        let c = i128::from(c);
+        Some(match op {
+            Lt => below(c),
+            Le => below(c + 1),
+            Gt => self.not(below(c + 1)),
+            Ge => self.not(below(c)),
+            Eq | Ne => {
+                let eq = if c == 0 {
+                    self.bin(Lt, e.clone(), self.int(0))
+                } else if c > 0 && c & (c - 1) == 0 {
+                    self.bin(Eq, e.clone(), self.int(c.trailing_zeros() as i64))
+                } else {
+                    self.ff()
+                };
+                if op == Eq { eq } else { self.not(eq) }
+            }
+            _ => return None,
+        })
     }
 
     /// `k + off` on iteration numbers.
@@ -754,6 +807,35 @@ mod tests {
                 assert_eq!(tail.as_const(), Some(-1));
             }
             other => panic!("not a table: {other:?}"),
+        }
+    }
+
+    /// `Pow2(e) cmp c` rewritten on the exponent agrees with comparing `2^e` (0 for
+    /// `e < 0`) at every exponent and constant tried.
+    #[test]
+    fn power_comparisons_on_exponents() {
+        let b = Builder::new(Arith::Unbounded);
+        let k = b.leaf(Term::Iter(0));
+        let e = b.bin(BinOp::Sub, b.int(3), k);
+        let p = b.pow2(e);
+        for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq, BinOp::Ne] {
+            for c in [-2i64, 0, 1, 2, 3, 4, 5, 7, 8, 9, 1 << 40] {
+                for (l, r, flip) in [(p.clone(), b.int(c), false), (b.int(c), p.clone(), true)] {
+                    let t = b.bin(op, l, r);
+                    assert!(!matches!(&*t, Term::Bin(_, x, _) if matches!(**x, Term::Pow2(_))));
+                    for kv in 0..8 {
+                        let ev = 3 - kv;
+                        let pv = if ev < 0 { 0 } else { 1i64 << ev };
+                        let want = if flip {
+                            b.arith.binary(op, c, pv)
+                        } else {
+                            b.arith.binary(op, pv, c)
+                        };
+                        let got = crate::verifier::symbolic::substitute_iter(&b, &t, 0, &b.int(kv));
+                        assert_eq!(got.as_const(), want.ok(), "{op:?} {c} at k = {kv}");
+                    }
+                }
+            }
         }
     }
 

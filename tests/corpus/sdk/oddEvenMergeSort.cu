@@ -1,7 +1,6 @@
 //pass
 //--blockDim=256 --gridDim=64
 //expect: verified
-//slow: about 14 s to check (the verifier on the nested compare-exchange loops)
 
 #define SHARED_SIZE_LIMIT 512U
 

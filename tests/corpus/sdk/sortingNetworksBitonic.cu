@@ -1,7 +1,6 @@
 //pass
 //--blockDim=512 --gridDim=32
 //expect: verified
-//slow: about 24 s to check (the verifier on the nested compare-exchange loops)
 
 #define SHARED_SIZE_LIMIT 1024U
 
