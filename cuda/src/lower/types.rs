@@ -89,7 +89,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             | "field_identifier"
             | "type_identifier"
             | "qualified_identifier"
-            | "operator_name" => {
+            | "operator_name"
+            | "template_function" => {
+                // `template_function`: an explicit specialization `f<double>`.
                 d.name = declarator_name(n, self.prog.src);
                 Ok(())
             }
@@ -501,7 +503,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// Template arguments as bindings (positional, names not yet known).
-    fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
+    pub(super) fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
         let mut out = Vec::new();
         for a in named_children(args) {
             if a.kind() == "comment" {
