@@ -8,6 +8,10 @@
 //! - Functions the file does not define have arbitrary results; a pointer argument is
 //!   taken as a read and a write of some element of what it points to.
 
+mod fnptr;
+
+pub(super) use fnptr::FN_PTR;
+
 use std::rc::Rc;
 
 use tree_sitter::Node;
@@ -63,17 +67,19 @@ impl<'p, 't> Lowerer<'p, 't> {
                     let name = self.text(inner).to_string();
                     return self.named_call(&name, &name, None, &args, n, discard);
                 }
-                Err(self.unsupported(
-                    n,
-                    "a call through a function pointer",
-                    "call the function directly",
-                ))
+                // `(*f)(x)`: the pointer itself.
+                let ptr = match inner.child_by_field_name("argument") {
+                    Some(a) if inner.kind() == "pointer_expression" && self.text(inner).starts_with('*') => a,
+                    _ => inner,
+                };
+                let v = self.rvalue(ptr)?;
+                self.pointer_call(v, &args, n)
             }
-            _ => Err(self.unsupported(
-                n,
-                "a call through a function pointer",
-                "call the function directly",
-            )),
+            _ => {
+                // `ops[i](x)`, `s.table[k](x)`, ...: a call through a function pointer.
+                let v = self.rvalue(fun)?;
+                self.pointer_call(v, &args, n)
+            }
         }
     }
 
@@ -571,6 +577,15 @@ fn count(n: Node, kind: &str) -> usize {
 /// `operator()` inlined.
 pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
     let Some(id) = l.lookup(c.name) else {
+        // A file-scope function pointer (`__device__ op_t op = add1;` then `op(x)`).
+        if l.prog.globals.contains_key(c.name)
+            && l.prog.functions(c.name, None).is_empty()
+            && let Some(lv) = l.global(c.name, c.n)?
+            && l.lval_type(&lv).is_int()
+        {
+            let v = l.read(&lv, c.n)?;
+            return l.pointer_call(v, c.args, c.n).map(Some);
+        }
         return Ok(None);
     };
     let (args, n) = (c.args, c.n);
@@ -588,6 +603,11 @@ pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> 
         {
             return l.inline(f, args, c.targs, Some((lv, st)), n).map(Some);
         }
+    }
+    if l.lval_type(&lv).is_int() {
+        // A function pointer variable (`fnptr`).
+        let v = l.read(&lv, n)?;
+        return l.pointer_call(v, args, n).map(Some);
     }
     if matches!(l.lval_type(&lv), Ty::Opaque(_)) {
         // An object of a type autosync does not know (an unbound template

@@ -102,7 +102,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 {
                     d.restrict = true;
                 }
-                d.ty = Ty::ptr(d.ty.clone());
+                d.ty = if d.function {
+                    // `R (*f)(A)`: a pointer to a function (`call::fnptr`), not a function.
+                    d.function = false;
+                    super::call::FN_PTR
+                } else {
+                    Ty::ptr(d.ty.clone())
+                };
                 match n.child_by_field_name("declarator") {
                     Some(inner) => self.apply_declarator(d, inner),
                     None => Ok(()),
@@ -137,7 +143,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Some(inner) => self.apply_declarator(d, inner),
                 None => Ok(()),
             },
-            "parenthesized_declarator" => match named_children(n).into_iter().last() {
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => match named_children(n).into_iter().last() {
                 Some(inner) => self.apply_declarator(d, inner),
                 None => Ok(()),
             },
