@@ -40,7 +40,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let scope = self.text(fun).to_string();
                 // `cg::tiled_partition<32>(...)`: the template arguments of a scoped name.
                 let mut inner = fun;
-                while let Some(x) = inner.child_by_field_name("name").filter(|_| inner.kind() == "qualified_identifier") {
+                while let Some(x) = inner
+                    .child_by_field_name("name")
+                    .filter(|_| inner.kind() == "qualified_identifier")
+                {
                     inner = x;
                 }
                 let targs = (inner.kind() == "template_function")
@@ -280,7 +283,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             .get(&def.name)
             .into_iter()
             .flatten()
-            .filter(|&&g| g != f && self.prog.funcs[g].class == def.class && self.prog.funcs[g].body.is_some())
+            .filter(|&&g| {
+                g != f && self.prog.funcs[g].class == def.class && self.prog.funcs[g].body.is_some()
+            })
             .filter_map(|&g| self.prog.funcs[g].spec_args.map(|a| (g, a)))
             .collect();
         for (g, args) in cands {
@@ -296,7 +301,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         Ok(None)
     }
-
 
     /// The conversion operator of a struct value, for `T *p = SharedMemory<T>();`.
     pub fn conversion_operator(&mut self, from: Ty, to: &Ty, n: Node<'t>) -> R<Value> {

@@ -977,7 +977,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 what.join(" and ")
             }
         )];
-        Ok(Instance { name, bindings, notes })
+        Ok(Instance {
+            name,
+            bindings,
+            notes,
+        })
     }
 
     /// A symbolic non-type template argument as a scalar parameter of the kernel, of

@@ -143,10 +143,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Some(inner) => self.apply_declarator(d, inner),
                 None => Ok(()),
             },
-            "parenthesized_declarator" | "abstract_parenthesized_declarator" => match named_children(n).into_iter().last() {
-                Some(inner) => self.apply_declarator(d, inner),
-                None => Ok(()),
-            },
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => {
+                match named_children(n).into_iter().last() {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
             "type_qualifier" | "ms_pointer_modifier" => Ok(()),
             _ => Err(self.unsupported(
                 n,

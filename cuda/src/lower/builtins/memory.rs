@@ -41,7 +41,11 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
     }
     if name.starts_with("surf") && name.ends_with("write") {
         // A surface write `surface` does not know (its shape): never dropped.
-        return Err(l.unsupported(n, "this surface write", "write through surf1Dwrite/surf2Dwrite/surf3Dwrite"));
+        return Err(l.unsupported(
+            n,
+            "this surface write",
+            "write through surf1Dwrite/surf2Dwrite/surf3Dwrite",
+        ));
     }
     Ok(None)
 }

@@ -24,7 +24,9 @@ const ROW: i64 = 1 << 20;
 /// The number of coordinates of a surface function (`surf2DLayeredwrite`: x, y, layer).
 fn coordinates(name: &str) -> Option<usize> {
     let shape = name.strip_prefix("surf")?;
-    let shape = shape.strip_suffix("write").or_else(|| shape.strip_suffix("read"))?;
+    let shape = shape
+        .strip_suffix("write")
+        .or_else(|| shape.strip_suffix("read"))?;
     Some(match shape {
         "1D" => 1,
         "2D" | "1DLayered" => 2,
@@ -52,7 +54,12 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         ));
     }
     let index = surface_index(l, &vals[first..first + dims], c);
-    let a = l.array(ArrayKey::Global("surface memory".into()), "surface", ArraySpace::Global, 1);
+    let a = l.array(
+        ArrayKey::Global("surface memory".into()),
+        "surface",
+        ArraySpace::Global,
+        1,
+    );
     let at = |ty: Ty| {
         LVal::Mem(
             Ptr {

@@ -117,6 +117,10 @@ impl<'t> Lowerer<'_, 't> {
                      of one block, and races between threads of different blocks across it are still reported"
                         .to_string(),
                 );
+                // Not the statement's own barrier (see `Lowerer::finalize`): `fix --strip`
+                // keeps it, and never trades a grid sync for a `__syncthreads()`.
+                let var = self.fresh("_grid_sync");
+                self.emit(StmtKind::Local { var, init: None }, span);
                 self.emit(StmtKind::Barrier, span);
             }
             GroupKind::Tile(Some(32)) if self.opts.warp_size.is_none_or(|w| w == 32) => {

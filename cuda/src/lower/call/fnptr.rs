@@ -39,13 +39,10 @@ impl<'t> Lowerer<'_, 't> {
 
     /// The device function (with a body) a function name denotes as a value.
     fn pointee_function(&self, name: &str) -> Option<usize> {
-        self.prog
-            .functions(name, None)
-            .into_iter()
-            .find(|&f| {
-                let d = &self.prog.funcs[f];
-                d.body.is_some() && d.device && !d.global && d.template.is_none()
-            })
+        self.prog.functions(name, None).into_iter().find(|&f| {
+            let d = &self.prog.funcs[f];
+            d.body.is_some() && d.device && !d.global && d.template.is_none()
+        })
     }
 
     /// The functions a function pointer of unknown value may point to when called with
@@ -88,7 +85,10 @@ impl<'t> Lowerer<'_, 't> {
                 "call the function directly, or define the functions it may point to in this file",
             ));
         };
-        let names: Vec<String> = cands.iter().map(|&f| format!("`{}`", self.prog.funcs[f].name)).collect();
+        let names: Vec<String> = cands
+            .iter()
+            .map(|&f| format!("`{}`", self.prog.funcs[f].name))
+            .collect();
         self.note(format!(
             "a call through a function pointer ({}) is checked as a call of any of the device functions whose \
              address this file takes and that take {} argument(s): {}",
@@ -157,6 +157,8 @@ impl<'t> Lowerer<'_, 't> {
 /// Whether an identifier is the function of a call expression (`f` in `f(x)`).
 fn is_callee(n: Node) -> bool {
     n.parent().is_some_and(|p| {
-        p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|c| c.id() == n.id())
+        p.kind() == "call_expression"
+            && p.child_by_field_name("function")
+                .is_some_and(|c| c.id() == n.id())
     })
 }
