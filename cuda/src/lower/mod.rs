@@ -911,14 +911,23 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         }
         let mut out: Vec<Instance> = Vec::new();
+        // Arguments that depend on the host code's template parameters (`k<T, N><<<...>>>`
+        // in a host template): instantiations the file makes but autosync cannot name.
+        let mut dependent = false;
         for args in arg_lists {
+            if mentions_host_template_parameter(self.prog, args) {
+                dependent = true;
+                continue;
+            }
             let Ok(bindings) = self.bind_template(tparams, Some(args)) else {
-                continue; // arguments that depend on the host code's template parameters
+                dependent = true;
+                continue;
             };
             if bindings
                 .iter()
                 .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
             {
+                dependent = true;
                 continue;
             }
             let shown: Vec<String> = named_children(args)
@@ -934,8 +943,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 });
             }
         }
-        if out.is_empty() {
-            out.push(self.open_instance(f, tparams)?);
+        if out.is_empty() || dependent {
+            // Unknown instantiations are covered by the open one.
+            out.push(self.open_instance(f, tparams, dependent)?);
         }
         Ok(out)
     }
@@ -945,7 +955,9 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// default a symbolic value of its type, the same in every thread of the launch (a
     /// scalar parameter of the kernel, typed in [`Lowerer::kernel`]), never a value
     /// havocked per thread.
-    fn open_instance(&mut self, f: usize, tparams: Node<'t>) -> R<Instance> {
+    /// `dependent`: the file instantiates it with arguments that depend on template
+    /// parameters of the host code, so the instantiations are not all known.
+    fn open_instance(&mut self, f: usize, tparams: Node<'t>, dependent: bool) -> R<Instance> {
         let name = self.prog.funcs[f].name.clone();
         let mut bindings = self.bind_template(tparams, None)?;
         let (mut types, mut values) = (Vec::new(), Vec::new());
@@ -969,8 +981,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 values.join(", ")
             ));
         }
+        let why = if dependent {
+            "is instantiated with template arguments that depend on the host code's template parameters"
+        } else {
+            "is never instantiated in this file"
+        };
         let notes = vec![format!(
-            "template kernel `{name}` is never instantiated in this file: it is checked {}",
+            "template kernel `{name}` {why}: it is checked {}",
             if what.is_empty() {
                 "with its default template arguments".to_string()
             } else {
@@ -1092,6 +1109,42 @@ impl<'p, 't> Lowerer<'p, 't> {
             notes: self.notes.clone(),
         })
     }
+}
+
+/// Whether template arguments (of a launch) name a template parameter of the host
+/// function template around them (`k<T, N><<<...>>>` inside `template <class T, int N>
+/// void run()`): an instantiation the file makes that autosync cannot name.
+fn mentions_host_template_parameter(prog: &Program, args: Node) -> bool {
+    let mut params: HashSet<&str> = HashSet::new();
+    let mut up = args.parent();
+    while let Some(n) = up {
+        if n.kind() == "template_declaration"
+            && let Some(list) = n.child_by_field_name("parameters")
+        {
+            for p in named_children(list) {
+                let name = match p.kind() {
+                    "type_parameter_declaration" | "variadic_type_parameter_declaration" => named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                        .map(|c| prog.text(c)),
+                    _ => p
+                        .child_by_field_name("name")
+                        .or_else(|| p.child_by_field_name("declarator"))
+                        .map(|d| prog.text(d)),
+                };
+                params.extend(name);
+            }
+        }
+        up = n.parent();
+    }
+    let mut stack = vec![args];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "identifier" | "type_identifier") && params.contains(prog.text(n)) {
+            return true;
+        }
+        stack.extend(named_children(n));
+    }
+    false
 }
 
 /// The template arguments of `template __global__ void name<...>(...);`.
