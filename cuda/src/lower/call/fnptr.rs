@@ -98,13 +98,24 @@ impl<'t> Lowerer<'_, 't> {
         ));
         let span = self.span(n);
         let sel = self.index(ptr, n);
-        let result = self.mutable_local("_fp_ret", None, span);
+        // Declared before the choice only when a candidate assigns it (returns an integer).
+        let result = self.fresh("_fp_ret");
+        self.mutable.insert(result.clone());
         let mut ret_ty: Option<Ty> = None;
         let mut int_result = true;
+        let mut assigned = false;
         // Innermost first: `else { last }`, then `if (sel == f) {...} else {...}` outwards.
-        let mut chain = self.candidate_block(last, args, n, &result, &mut ret_ty, &mut int_result)?;
+        let mut chain = self.candidate_block(
+            last,
+            args,
+            n,
+            &result,
+            &mut ret_ty,
+            (&mut int_result, &mut assigned),
+        )?;
         for &f in others.iter().rev() {
-            let then_blk = self.candidate_block(f, args, n, &result, &mut ret_ty, &mut int_result)?;
+            let then_blk =
+                self.candidate_block(f, args, n, &result, &mut ret_ty, (&mut int_result, &mut assigned))?;
             let cond = Expr::bin(BinOp::Eq, sel.clone(), Expr::Int(FN_BASE + f as i64));
             let stmt = self.made_stmt(
                 StmtKind::If {
@@ -116,11 +127,21 @@ impl<'t> Lowerer<'_, 't> {
             );
             chain = self.made_block(vec![stmt], span);
         }
-        self.extend(chain.stmts);
         let ty = ret_ty.unwrap_or(Ty::Void);
-        Ok(match (&ty, int_result) {
-            (Ty::Void, _) => Value::void(),
-            (t, true) if t.is_int() => Value::int(Expr::Var(result), ty),
+        let int = int_result && ty.is_int();
+        if assigned {
+            self.emit(
+                StmtKind::Local {
+                    var: result.clone(),
+                    init: None,
+                },
+                span,
+            );
+        }
+        self.extend(chain.stmts);
+        Ok(match ty {
+            Ty::Void => Value::void(),
+            _ if int => Value::int(Expr::Var(result), ty),
             _ => crate::lower::expr::arbitrary(&ty),
         })
     }
@@ -133,18 +154,21 @@ impl<'t> Lowerer<'_, 't> {
         n: Node<'t>,
         result: &str,
         ret_ty: &mut Option<Ty>,
-        int_result: &mut bool,
+        (int_result, assigned): (&mut bool, &mut bool),
     ) -> R<kpl::ir::Block> {
         let span = self.span(n);
         let (v, mut stmts) = self.in_block(|l| l.inline(f, args, None, None, n))?;
         match &v.v {
-            V::Int(e) => stmts.push(self.made_stmt(
-                StmtKind::Assign {
-                    var: result.to_string(),
-                    value: e.clone(),
-                },
-                span,
-            )),
+            V::Int(e) => {
+                *assigned = true;
+                stmts.push(self.made_stmt(
+                    StmtKind::Assign {
+                        var: result.to_string(),
+                        value: e.clone(),
+                    },
+                    span,
+                ))
+            }
             _ => *int_result = false,
         }
         if ret_ty.is_none() {
