@@ -265,6 +265,7 @@ impl Common {
                 include_dirs: self.include.clone(),
                 alias: self.alias,
                 wrap: self.wrap,
+                warp_size: self.warp_size,
             },
             block_dim: self.block_dim,
             grid_dim: self.grid_dim,

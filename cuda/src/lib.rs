@@ -55,6 +55,10 @@ pub struct Options {
     /// `--wrap`: every integer operation wraps in its C type (its result converted to
     /// the type), instead of being assumed not to overflow.
     pub wrap: bool,
+    /// The warp size the oracle will assume (`--warp-size`, the header's `--warp-sync`);
+    /// `None` for its default, 32. A `thread_block_tile<32>`'s sync is a warp barrier
+    /// only when warps have 32 threads.
+    pub warp_size: Option<u32>,
 }
 
 pub mod lower;

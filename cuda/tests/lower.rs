@@ -337,3 +337,126 @@ fn register_only_inline_asm_havocs_its_outputs() {
         );
     }
 }
+
+/// A template kernel the file never instantiates: `int` for its type parameter, its
+/// non-type parameters scalar parameters of their own types (`int` may be negative,
+/// `bool` is 0 or 1), the same in every thread; the note says so.
+#[test]
+fn open_template_kernels_use_int_and_typed_symbolic_values() {
+    let src = r#"template <typename T, int SHIFT, bool WIDE>
+__global__ void k(T *out) {
+    __shared__ T s[64];
+    s[threadIdx.x] = (T)1;
+    if (WIDE) out[threadIdx.x + SHIFT] = s[threadIdx.x];
+}
+"#;
+    let t = common::translate_text(src).expect("lowers");
+    let l = &t.kernels[0];
+    assert!(
+        l.notes.iter().any(|n| n.contains("checked with `int` for `T`")
+            && n.contains(
+                "`SHIFT`, `WIDE` symbolic (any value of the parameter's type, the same in every thread)"
+            )),
+        "{:?}",
+        l.notes
+    );
+    insta::assert_snapshot!(kpl::print(std::slice::from_ref(&l.kernel)));
+}
+
+/// `template <> __device__ ... f<double>(...)` parses, and a call of `f<T>` uses the
+/// specialization exactly when `T` is `double`.
+#[test]
+fn device_function_specializations_are_used_for_their_instantiation() {
+    let src = r#"template <typename T> __device__ int slot(int t) { return t; }
+template <> __device__ int slot<double>(int t) { return 2 * t; }
+template <typename T> __global__ void k(T *a) { a[slot<T>(threadIdx.x)] = 0; }
+template __global__ void k<float>(float *);
+template __global__ void k<double>(double *);
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// Calls through function pointers: a known constant target is inlined; an unknown one
+/// (a table element, a `__device__` pointer) is a choice among the functions whose
+/// address the file takes, each under the condition that the pointer names it.
+#[test]
+fn function_pointer_calls_call_every_possible_target() {
+    let src = r#"__device__ int own(int t) { return t; }
+__device__ int next(int t) { return t + 1; }
+typedef int (*pick_t)(int);
+__device__ pick_t d_pick = own;
+__device__ void put(int *a, int (*f)(int)) { a[f(threadIdx.x)] = 1; }
+__global__ void k(int *a, int which) {
+    pick_t table[2] = {own, next};
+    put(a, &next);
+    pick_t p = which ? own : next;
+    a[p(threadIdx.x)] = 2;
+    a[table[which](threadIdx.x)] = 3;
+    a[(*d_pick)(threadIdx.x)] = 4;
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// A call through a function pointer with no possible target in the file stays an error.
+#[test]
+fn function_pointer_without_known_targets_is_an_error() {
+    let src = r#"__global__ void k(int *a, int (*f)(int)) { a[f(threadIdx.x)] = 1; }
+"#;
+    let e = common::translate_text(src).expect_err("no targets");
+    assert!(
+        e.to_string()
+            .contains("function pointer whose possible targets are not in this file"),
+        "{e}"
+    );
+}
+
+/// Cooperative groups: a block's sync is a barrier (every spelling); a tile of 32 is a
+/// warp barrier; a tile of 8 or a `thread_group` of unknown size synchronizes nothing;
+/// a grid sync is a block barrier that `--strip` keeps (not the statement's own).
+#[test]
+fn cooperative_group_syncs_by_group_kind() {
+    let src = r#"#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *a) {
+    cg::thread_block b = cg::this_thread_block();
+    b.sync();
+    cg::sync(b);
+    cg::this_thread_block().sync();
+    cg::thread_block_tile<32> w = cg::tiled_partition<32>(b);
+    w.sync();
+    auto t8 = cg::tiled_partition<8>(b);
+    t8.sync();
+    cg::thread_group g = cg::tiled_partition(b, 4);
+    g.sync();
+    cg::this_grid().sync();
+    a[threadIdx.x] = 0;
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+    let opts = cuda::Options {
+        warp_size: Some(64),
+        ..common::options()
+    };
+    let t = cuda::translate(&common::cuda_dir().join("w.cu"), src, &opts).expect("lowers");
+    assert!(
+        !kpl::print(&[t.kernels[0].kernel.clone()]).contains("warp_barrier"),
+        "a tile of 32 is not a warp of 64"
+    );
+}
+
+/// Surface writes and reads are accesses of one byte-addressed `surface` array at
+/// `x + 2^20 * (y + 2^20 * z)`, one cell per byte of the texel.
+#[test]
+fn surface_accesses_are_accesses_of_the_surface_array() {
+    let src = r#"__global__ void k(cudaSurfaceObject_t s, cudaSurfaceObject_t v) {
+    int x = threadIdx.x, y = blockIdx.x;
+    surf1Dwrite((short)1, s, x * 2);
+    surf2Dwrite(1.0f, s, x * 4, y);
+    char c;
+    surf2Dread(&c, s, x, y);
+    char d = surf3Dread<char>(v, x, y, 3);
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}

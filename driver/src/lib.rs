@@ -116,5 +116,6 @@ fn cuda_options(front: &FrontEnd) -> cuda::Options {
         alias: front.alias,
         defines: Vec::new(),
         wrap: front.wrap,
+        warp_size: front.warp_size,
     }
 }

@@ -50,6 +50,9 @@ pub struct FrontEnd {
     pub alias: bool,
     /// `--wrap`: the CUDA front end wraps every integer operation in its C type.
     pub wrap: bool,
+    /// `--warp-size` (the file's `--warp-sync=N` header counts when this is `None`):
+    /// whether a cooperative `thread_block_tile<32>` is one warp.
+    pub warp_size: Option<u32>,
 }
 
 /// A parsed input file.
@@ -121,7 +124,8 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
             (ks, notes)
         }
         Lang::Cuda => {
-            let opts = crate::cuda_options(front);
+            let mut opts = crate::cuda_options(front);
+            opts.warp_size = opts.warp_size.or(header_warp_size(&text).ok().flatten());
             // File-level errors (preprocessing, syntax) fail the file; a kernel that cannot
             // be lowered fails only itself.
             let t = cuda::translate_each(path, &text, &opts).map_err(|e| input_error(&e))?;

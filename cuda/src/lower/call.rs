@@ -8,6 +8,10 @@
 //! - Functions the file does not define have arbitrary results; a pointer argument is
 //!   taken as a read and a write of some element of what it points to.
 
+mod fnptr;
+
+pub(super) use fnptr::FN_PTR;
+
 use std::rc::Rc;
 
 use tree_sitter::Node;
@@ -15,7 +19,7 @@ use tree_sitter::Node;
 use super::builtins::{self, Call};
 use super::expr::{Ref, arbitrary};
 use super::stmt::items;
-use super::{ArraySpace, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
+use super::{ArraySpace, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind, fold};
 use crate::program::{last_name, named_children};
 use crate::types::{Binding, StructTy, Ty};
 use kpl::ir::{Expr, StmtKind};
@@ -34,7 +38,18 @@ impl<'p, 't> Lowerer<'p, 't> {
             "identifier" | "qualified_identifier" => {
                 let name = last_name(fun, self.prog.src);
                 let scope = self.text(fun).to_string();
-                self.named_call(&name, &scope, None, &args, n, discard)
+                // `cg::tiled_partition<32>(...)`: the template arguments of a scoped name.
+                let mut inner = fun;
+                while let Some(x) = inner
+                    .child_by_field_name("name")
+                    .filter(|_| inner.kind() == "qualified_identifier")
+                {
+                    inner = x;
+                }
+                let targs = (inner.kind() == "template_function")
+                    .then(|| inner.child_by_field_name("arguments"))
+                    .flatten();
+                self.named_call(&name, &scope, targs, &args, n, discard)
             }
             "template_function" => {
                 let name = fun
@@ -55,17 +70,19 @@ impl<'p, 't> Lowerer<'p, 't> {
                     let name = self.text(inner).to_string();
                     return self.named_call(&name, &name, None, &args, n, discard);
                 }
-                Err(self.unsupported(
-                    n,
-                    "a call through a function pointer",
-                    "call the function directly",
-                ))
+                // `(*f)(x)`: the pointer itself.
+                let ptr = match inner.child_by_field_name("argument") {
+                    Some(a) if inner.kind() == "pointer_expression" && self.text(inner).starts_with('*') => a,
+                    _ => inner,
+                };
+                let v = self.rvalue(ptr)?;
+                self.pointer_call(v, &args, n)
             }
-            _ => Err(self.unsupported(
-                n,
-                "a call through a function pointer",
-                "call the function directly",
-            )),
+            _ => {
+                // `ops[i](x)`, `s.table[k](x)`, ...: a call through a function pointer.
+                let v = self.rvalue(fun)?;
+                self.pointer_call(v, &args, n)
+            }
         }
     }
 
@@ -240,12 +257,49 @@ impl<'p, 't> Lowerer<'p, 't> {
             let total = if void { 0 } else { params.len() };
             (nargs >= required.min(total) && nargs <= total) || def.variadic()
         };
+        // Explicit specializations are chosen after the primary template's arguments are
+        // known (`Lowerer::specialization`), unless there is no primary template.
+        let primary = |f: &usize| self.prog.funcs[*f].spec_args.is_none();
+        let any_primary = cands.iter().any(primary);
         cands
             .iter()
             .copied()
+            .filter(|f| !any_primary || primary(f))
             .filter(fits)
             .max_by_key(|f| self.prog.funcs[*f].body.is_some())
             .or_else(|| cands.first().copied())
+    }
+
+    /// The explicit specialization (`template <> T f<A, B>(...) {...}`) of the function
+    /// template `f` whose arguments are the bound ones, if the file has one with a body.
+    fn specialization(&mut self, f: usize, bound: &[(String, Binding)]) -> R<Option<usize>> {
+        let def = &self.prog.funcs[f];
+        if def.spec_args.is_some() {
+            return Ok(None);
+        }
+        let cands: Vec<(usize, Node<'t>)> = self
+            .prog
+            .funcs_by_name
+            .get(&def.name)
+            .into_iter()
+            .flatten()
+            .filter(|&&g| {
+                g != f && self.prog.funcs[g].class == def.class && self.prog.funcs[g].body.is_some()
+            })
+            .filter_map(|&g| self.prog.funcs[g].spec_args.map(|a| (g, a)))
+            .collect();
+        for (g, args) in cands {
+            let Ok(spec) = self.template_args(args) else {
+                continue;
+            };
+            if !spec.is_empty()
+                && spec.len() <= bound.len()
+                && spec.iter().zip(bound).all(|(s, (_, b))| same_binding(s, b))
+            {
+                return Ok(Some(g));
+            }
+        }
+        Ok(None)
     }
 
     /// The conversion operator of a struct value, for `T *p = SharedMemory<T>();`.
@@ -280,9 +334,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         n: Node<'t>,
     ) -> R<Value> {
         let def = self.prog.funcs[f].clone();
-        let Some(body) = def.body else {
+        if def.body.is_none() {
             return Ok(Value::arb(Ty::Opaque(def.name)));
-        };
+        }
         if self.frames.iter().any(|fr| fr.func == Some(f)) {
             return Err(self.unsupported(
                 n,
@@ -309,6 +363,23 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ref::V(self.rvalue(*a)?)
             });
         }
+        self.inline_args(f, argv, targs, this, n)
+    }
+
+    /// Inlines a call of function `f` whose arguments the caller has evaluated.
+    pub(super) fn inline_args(
+        &mut self,
+        f: usize,
+        argv: Vec<Ref>,
+        targs: Option<Node<'t>>,
+        this: Option<(LVal, Rc<StructTy>)>,
+        n: Node<'t>,
+    ) -> R<Value> {
+        let def = self.prog.funcs[f].clone();
+        let Some(body) = def.body else {
+            return Ok(Value::arb(Ty::Opaque(def.name)));
+        };
+        let params = def.params();
         let mut bindings: Vec<(String, Binding)> =
             this.as_ref().map(|(_, s)| s.bindings.clone()).unwrap_or_default();
         if let Some(tp) = def.template {
@@ -322,6 +393,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if let Some(t) = self.deduce(name, &params, &argv) {
                     *b = Binding::Type(t);
                 }
+            }
+            if let Some(spec) = self.specialization(f, &explicit)? {
+                // `template <> __device__ double f<double>(...)`: the call's arguments
+                // select an explicit specialization, which is inlined instead.
+                return self.inline_args(spec, argv, None, this, n);
             }
             bindings.extend(explicit);
         }
@@ -505,6 +581,15 @@ fn count(n: Node, kind: &str) -> usize {
 /// `operator()` inlined.
 pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
     let Some(id) = l.lookup(c.name) else {
+        // A file-scope function pointer (`__device__ op_t op = add1;` then `op(x)`).
+        if l.prog.globals.contains_key(c.name)
+            && l.prog.functions(c.name, None).is_empty()
+            && let Some(lv) = l.global(c.name, c.n)?
+            && l.lval_type(&lv).is_int()
+        {
+            let v = l.read(&lv, c.n)?;
+            return l.pointer_call(v, c.args, c.n).map(Some);
+        }
         return Ok(None);
     };
     let (args, n) = (c.args, c.n);
@@ -522,6 +607,11 @@ pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> 
         {
             return l.inline(f, args, c.targs, Some((lv, st)), n).map(Some);
         }
+    }
+    if l.lval_type(&lv).is_int() {
+        // A function pointer variable (`fnptr`).
+        let v = l.read(&lv, n)?;
+        return l.pointer_call(v, args, n).map(Some);
     }
     if matches!(l.lval_type(&lv), Ty::Opaque(_)) {
         // An object of a type autosync does not know (an unbound template
@@ -587,5 +677,17 @@ pub(super) fn constructor<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Op
     match crate::types::builtin_scalar(name) {
         Some(ty) => l.construct(ty, c.args, c.n).map(Some),
         None => Ok(None),
+    }
+}
+
+/// Whether an explicit specialization's argument is the bound template argument.
+fn same_binding(spec: &Binding, bound: &Binding) -> bool {
+    match (spec, bound) {
+        (Binding::Value(a), Binding::Value(b)) => match (fold::int(a), fold::int(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+        (Binding::Type(a), Binding::Type(b)) => a == b,
+        _ => false,
     }
 }

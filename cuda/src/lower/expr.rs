@@ -703,6 +703,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             .child_by_field_name("argument")
             .ok_or_else(|| self.unsupported(n, "expression", ""))?;
         Ok(if self.text(n).trim_start().starts_with('&') {
+            let inner = strip_parens(arg);
+            if inner.kind() == "identifier"
+                && self.lookup(self.text(inner)).is_none()
+                && let Some(f) = self.function_value(self.text(inner))
+            {
+                return Ok(Ref::V(f)); // `&f`: a function pointer (`call::fnptr`)
+            }
             let lv = self.lvalue(arg)?;
             Ref::V(self.address_of(lv))
         } else {
@@ -1001,6 +1008,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
                 if let Some(lv) = self.global(name, n)? {
                     return Ok(Ref::L(lv));
+                }
+                if let Some(f) = self.function_value(name) {
+                    return Ok(Ref::V(f)); // a function pointer (`call::fnptr`)
                 }
                 if let Some(c) = known_constant(name) {
                     return Ok(Ref::V(c));

@@ -36,9 +36,9 @@ use tree_sitter::Node;
 
 use super::Options;
 use super::error::{CudaError, ErrorKind};
-use super::program::{FuncDef, Program, named_children};
+use super::program::{FuncDef, Program, declarator_name, named_children};
 use super::types::{Binding, StructTy, Ty};
-use kpl::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
+use kpl::ir::{BinOp, Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 pub(super) type R<T> = Result<T, CudaError>;
 
@@ -911,14 +911,23 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         }
         let mut out: Vec<Instance> = Vec::new();
+        // Arguments that depend on the host code's template parameters (`k<T, N><<<...>>>`
+        // in a host template): instantiations the file makes but autosync cannot name.
+        let mut dependent = false;
         for args in arg_lists {
+            if mentions_host_template_parameter(self.prog, args) {
+                dependent = true;
+                continue;
+            }
             let Ok(bindings) = self.bind_template(tparams, Some(args)) else {
-                continue; // arguments that depend on the host code's template parameters
+                dependent = true;
+                continue;
             };
             if bindings
                 .iter()
                 .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
             {
+                dependent = true;
                 continue;
             }
             let shown: Vec<String> = named_children(args)
@@ -934,21 +943,87 @@ impl<'p, 't> Lowerer<'p, 't> {
                 });
             }
         }
-        if out.is_empty() {
-            let bindings = self.bind_template(tparams, None)?;
-            let open: Vec<&str> = bindings.iter().map(|(n, _)| n.as_str()).collect();
-            out.push(Instance {
-                name: def.name.clone(),
-                notes: vec![format!(
-                    "template kernel `{}` is never instantiated in this file: its template parameters ({}) are \
-                     left open (types opaque, values as uniform parameters)",
-                    def.name,
-                    open.join(", ")
-                )],
-                bindings,
-            });
+        if out.is_empty() || dependent {
+            // Unknown instantiations are covered by the open one.
+            out.push(self.open_instance(f, tparams, dependent)?);
         }
         Ok(out)
+    }
+
+    /// A template kernel the file never instantiates: checked with `int` for each type
+    /// parameter without a default, and for each non-type parameter without a constant
+    /// default a symbolic value of its type, the same in every thread of the launch (a
+    /// scalar parameter of the kernel, typed in [`Lowerer::kernel`]), never a value
+    /// havocked per thread.
+    /// `dependent`: the file instantiates it with arguments that depend on template
+    /// parameters of the host code, so the instantiations are not all known.
+    fn open_instance(&mut self, f: usize, tparams: Node<'t>, dependent: bool) -> R<Instance> {
+        let name = self.prog.funcs[f].name.clone();
+        let mut bindings = self.bind_template(tparams, None)?;
+        let (mut types, mut values) = (Vec::new(), Vec::new());
+        for (param, b) in &mut bindings {
+            match b {
+                Binding::Type(Ty::Opaque(o)) if o == param => {
+                    *b = Binding::Type(Ty::INT);
+                    types.push(format!("`{param}`"));
+                }
+                Binding::Value(Expr::Var(_)) => values.push(format!("`{param}`")),
+                _ => {}
+            }
+        }
+        let mut what = Vec::new();
+        if !types.is_empty() {
+            what.push(format!("with `int` for {}", types.join(", ")));
+        }
+        if !values.is_empty() {
+            what.push(format!(
+                "with {} symbolic (any value of the parameter's type, the same in every thread)",
+                values.join(", ")
+            ));
+        }
+        let why = if dependent {
+            "is instantiated with template arguments that depend on the host code's template parameters"
+        } else {
+            "is never instantiated in this file"
+        };
+        let notes = vec![format!(
+            "template kernel `{name}` {why}: it is checked {}",
+            if what.is_empty() {
+                "with its default template arguments".to_string()
+            } else {
+                what.join(" and ")
+            }
+        )];
+        Ok(Instance {
+            name,
+            bindings,
+            notes,
+        })
+    }
+
+    /// A symbolic non-type template argument as a scalar parameter of the kernel, of
+    /// the template parameter's declared type (`int N` may be negative, `bool B` is 0
+    /// or 1; a type the lowering does not track gets the default scalar type).
+    fn template_scalar(&mut self, tparams: Option<Node<'t>>, param: &str, var: &str) -> R<()> {
+        let decl = tparams.into_iter().flat_map(named_children).find(|p| {
+            p.child_by_field_name("declarator")
+                .and_then(|d| declarator_name(d, self.prog.src))
+                .is_some_and(|n| n == param)
+        });
+        let ty = match decl.and_then(|p| p.child_by_field_name("type").map(|t| (p, t))) {
+            Some((p, t)) => self.declared(t, p.child_by_field_name("declarator"))?.ty,
+            None => Ty::UINT,
+        };
+        self.used.insert(var.to_string());
+        self.params.push(Param::Scalar {
+            name: var.to_string(),
+            ty: ty.int_ty().unwrap_or_default(),
+        });
+        if ty == Ty::Bool {
+            let v = Expr::Var(var.to_string());
+            self.requires.push(Expr::bin(BinOp::Le, v, Expr::Int(1)));
+        }
+        Ok(())
     }
 
     fn kernel(&mut self, f: usize, inst: Instance) -> R<Lowered> {
@@ -958,10 +1033,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             .ok_or_else(|| self.unsupported(def.node, "kernel without body", ""))?;
         self.notes.extend(inst.notes.iter().cloned());
         // Symbolic template values become scalar parameters.
-        for (_, b) in &inst.bindings {
+        for (param, b) in &inst.bindings {
             if let Binding::Value(Expr::Var(v)) = b {
-                self.used.insert(v.clone());
-                self.params.push(Param::scalar(v.clone()));
+                self.template_scalar(def.template, param, v)?;
             }
         }
         {
@@ -1035,6 +1109,42 @@ impl<'p, 't> Lowerer<'p, 't> {
             notes: self.notes.clone(),
         })
     }
+}
+
+/// Whether template arguments (of a launch) name a template parameter of the host
+/// function template around them (`k<T, N><<<...>>>` inside `template <class T, int N>
+/// void run()`): an instantiation the file makes that autosync cannot name.
+fn mentions_host_template_parameter(prog: &Program, args: Node) -> bool {
+    let mut params: HashSet<&str> = HashSet::new();
+    let mut up = args.parent();
+    while let Some(n) = up {
+        if n.kind() == "template_declaration"
+            && let Some(list) = n.child_by_field_name("parameters")
+        {
+            for p in named_children(list) {
+                let name = match p.kind() {
+                    "type_parameter_declaration" | "variadic_type_parameter_declaration" => named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                        .map(|c| prog.text(c)),
+                    _ => p
+                        .child_by_field_name("name")
+                        .or_else(|| p.child_by_field_name("declarator"))
+                        .map(|d| prog.text(d)),
+                };
+                params.extend(name);
+            }
+        }
+        up = n.parent();
+    }
+    let mut stack = vec![args];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "identifier" | "type_identifier") && params.contains(prog.text(n)) {
+            return true;
+        }
+        stack.extend(named_children(n));
+    }
+    false
 }
 
 /// The template arguments of `template __global__ void name<...>(...);`.

@@ -10,6 +10,7 @@
 //! chain when no case falls through, a chain of cases guarded by an "entered" flag when
 //! every `break` ends its case, else a one-iteration `while` that `break` leaves.
 
+mod misparse;
 mod switch;
 
 use std::collections::HashSet;
@@ -193,7 +194,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         match n.kind() {
             "compound_statement" => return self.compound_items(n),
             "expression_statement" => {
-                if let Some(e) = items(n).into_iter().next() {
+                if let Some(e) = items(n).into_iter().next()
+                    && !self.misparsed_declaration(e)?
+                {
                     // A call whose result nobody uses.
                     self.discard = e.kind() == "call_expression";
                     self.rvalue(e)?;

@@ -89,7 +89,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             | "field_identifier"
             | "type_identifier"
             | "qualified_identifier"
-            | "operator_name" => {
+            | "operator_name"
+            | "template_function" => {
+                // `template_function`: an explicit specialization `f<double>`.
                 d.name = declarator_name(n, self.prog.src);
                 Ok(())
             }
@@ -100,7 +102,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 {
                     d.restrict = true;
                 }
-                d.ty = Ty::ptr(d.ty.clone());
+                d.ty = if d.function {
+                    // `R (*f)(A)`: a pointer to a function (`call::fnptr`), not a function.
+                    d.function = false;
+                    super::call::FN_PTR
+                } else {
+                    Ty::ptr(d.ty.clone())
+                };
                 match n.child_by_field_name("declarator") {
                     Some(inner) => self.apply_declarator(d, inner),
                     None => Ok(()),
@@ -135,10 +143,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Some(inner) => self.apply_declarator(d, inner),
                 None => Ok(()),
             },
-            "parenthesized_declarator" => match named_children(n).into_iter().last() {
-                Some(inner) => self.apply_declarator(d, inner),
-                None => Ok(()),
-            },
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => {
+                match named_children(n).into_iter().last() {
+                    Some(inner) => self.apply_declarator(d, inner),
+                    None => Ok(()),
+                }
+            }
             "type_qualifier" | "ms_pointer_modifier" => Ok(()),
             _ => Err(self.unsupported(
                 n,
@@ -501,7 +511,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// Template arguments as bindings (positional, names not yet known).
-    fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
+    pub(super) fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
         let mut out = Vec::new();
         for a in named_children(args) {
             if a.kind() == "comment" {

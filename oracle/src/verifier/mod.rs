@@ -181,6 +181,15 @@
 //!   `--warp-size` or 32) orders only threads of one warp, and is divergent when two
 //!   threads of one warp disagree on reaching it. The screening queries ignore warps
 //!   (more candidate pairs, never fewer).
+//! - **Cooperative groups and surfaces** (the CUDA front end, `cuda/src/lower/builtins/`;
+//!   tests in `tests/corpus/coop/` and `tests/corpus/language/surface*.cu`): a grid sync
+//!   is lowered as a block barrier, so races between blocks across it are reported
+//!   (false alarms, issue #19); the sync of a tile smaller than a warp (or of a group of
+//!   unknown size) is no synchronization and its divergence is not checked; texture
+//!   fetches have no memory effect (a kernel writing what a texture reads in the same
+//!   launch is not reported); all surfaces are one array, indexed
+//!   `x + 2^20·(y + 2^20·z)` (distinct texels may share cells only in rows over 2^20
+//!   bytes: more races, never fewer).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.

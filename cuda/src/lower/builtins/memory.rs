@@ -1,6 +1,6 @@
-//! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads; texture and
-//! surface fetches read memory autosync does not model (arbitrary values); surface
-//! writes and dynamic allocation are unsupported.
+//! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads; texture
+//! fetches read memory autosync does not model (arbitrary values); surface accesses
+//! are `super::surface`'s; dynamic allocation is unsupported.
 
 use super::Call;
 use crate::lower::expr::arbitrary;
@@ -40,7 +40,12 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         return Ok(Some(arbitrary(&ty)));
     }
     if name.starts_with("surf") && name.ends_with("write") {
-        return Err(l.unsupported(n, "surface writes", "autosync does not model surface memory"));
+        // A surface write `surface` does not know (its shape): never dropped.
+        return Err(l.unsupported(
+            n,
+            "this surface write",
+            "write through surf1Dwrite/surf2Dwrite/surf3Dwrite",
+        ));
     }
     Ok(None)
 }

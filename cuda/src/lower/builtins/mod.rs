@@ -8,6 +8,8 @@
 //!   barrier when the mask is the full warp), fences (vanish), cooperative groups.
 //! - [`memory`]: cache-hinted loads (`__ldg`), texture and surface fetches, dynamic
 //!   allocation (unsupported).
+//! - [`surface`]: surface writes and reads, accesses of one global array of all
+//!   surfaces at the texel's coordinates.
 //! - [`atomics`]: `atomicAdd` and friends, KPL atomics on the cells they update.
 //! - [`conversions`]: `static_cast` and friends, `make_float4` and friends.
 //! - [`math`]: `min`/`max`/`abs`/`__mul24`, tracked exactly on integers; other math
@@ -29,6 +31,7 @@ mod math;
 mod memory;
 mod misc;
 mod random;
+mod surface;
 mod sync;
 mod warp;
 
@@ -66,6 +69,7 @@ pub(super) const STEPS: &[Step] = &[
     call::function_object,
     annotations::lower,
     sync::lower,
+    surface::lower,
     memory::lower,
     atomics::lower,
     conversions::make_vector,

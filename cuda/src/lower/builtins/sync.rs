@@ -1,14 +1,23 @@
 //! Synchronization: `__syncthreads()` (and `cg::sync`/`.sync()` of a thread block) is a
 //! barrier; `__syncwarp()` with the full mask (or none) is a warp barrier, with a
-//! partial mask no synchronization (sound: fewer barriers means more races), as are
-//! tile syncs; fences (`__threadfence*`) order nothing between threads in the SDV
-//! semantics and vanish; grid-wide syncs are unsupported.
+//! partial mask no synchronization (sound: fewer barriers means more races); fences
+//! (`__threadfence*`) order nothing between threads in the SDV semantics and vanish.
+//!
+//! Cooperative groups (see [`GroupKind`]): a `thread_block`'s sync is a barrier; a
+//! `grid_group`'s sync is a barrier of the block (it orders at least the threads of
+//! one block; races between blocks across it are still reported: grid-wide barriers
+//! are not modelled, issue #19); a `thread_block_tile<32>`'s sync is a warp barrier
+//! when warps have 32 threads (the tile is then the warp: same threads, same
+//! divergence rule); the sync of any other group (smaller tiles, `coalesced_group`, a
+//! `thread_group` whose size is not known here) synchronizes nothing, which can only
+//! add reports (its divergence is not checked).
 
 use tree_sitter::Node;
 
 use super::Call;
 use crate::lower::expr::dim3;
 use crate::lower::{Lowerer, R, V, Value, fold};
+use crate::program::named_children;
 use crate::types::Ty;
 use kpl::ir::{Builtin, Dim, Expr, StmtKind};
 
@@ -51,28 +60,77 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         "this_thread_block" => Value::arb(Ty::Opaque("thread_block".into())),
         "this_grid" => Value::arb(Ty::Opaque("grid_group".into())),
         "tiled_partition" => {
+            // `tiled_partition<N>(g)` is a `thread_block_tile<N>`; `tiled_partition(g, n)`
+            // a `thread_group` of n threads (its size unknown to the type).
             l.eval_args(c.args)?;
-            Value::arb(Ty::Opaque("thread_block_tile".into()))
+            let n = c.targs.and_then(|t| named_children(t).into_iter().next());
+            match n.and_then(|n| l.const_eval(n)) {
+                Some(v) => Value::arb(Ty::Opaque(format!("thread_block_tile<{v}>"))),
+                None => Value::arb(Ty::Opaque("thread_group".into())),
+            }
         }
         "coalesced_threads" => Value::arb(Ty::Opaque("coalesced_group".into())),
         _ => return Ok(None),
     }))
 }
 
+/// What kind of cooperative group a value of a (C++) type is, by the type's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::lower) enum GroupKind {
+    /// `thread_block`: the threads of one block.
+    Block,
+    /// `grid_group`, `multi_grid_group`.
+    Grid,
+    /// `thread_block_tile<N>`, `N` when it is written as a number.
+    Tile(Option<u32>),
+    /// `coalesced_group`, `thread_group` (any size), anything else.
+    Other,
+}
+
+impl GroupKind {
+    /// The kind of a group type's name (`cg::thread_block_tile<32>`, `thread_block`).
+    pub(in crate::lower) fn of(ty: &str) -> GroupKind {
+        let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+        let (base, args) = match t.find('<') {
+            Some(i) => (&t[..i], Some(t[i + 1..].trim_end_matches('>'))),
+            None => (t.as_str(), None),
+        };
+        let name = base.rsplit("::").next().unwrap_or(base);
+        match name {
+            "thread_block" => GroupKind::Block,
+            "grid_group" | "multi_grid_group" => GroupKind::Grid,
+            "thread_block_tile" => GroupKind::Tile(args.and_then(|a| a.split(',').next()?.parse().ok())),
+            _ => GroupKind::Other,
+        }
+    }
+}
+
 impl<'t> Lowerer<'_, 't> {
     /// `cg::sync(g)` or `g.sync()` for a cooperative group of type `group`.
     fn group_sync(&mut self, group: &str, n: Node<'t>) -> R<Value> {
-        if group.contains("grid") || group.contains("multi_grid") {
-            return Err(self.unsupported(
-                n,
-                "grid-wide synchronization",
-                "autosync checks one launch of one block grid",
-            ));
+        let span = self.span(n);
+        match GroupKind::of(group) {
+            GroupKind::Block => self.emit(StmtKind::Barrier, span),
+            GroupKind::Grid => {
+                self.note(
+                    "a grid-wide sync (`grid.sync()`) is checked as a barrier of each block: it orders the threads \
+                     of one block, and races between threads of different blocks across it are still reported"
+                        .to_string(),
+                );
+                // Not the statement's own barrier (see `Lowerer::finalize`): `fix --strip`
+                // keeps it, and never trades a grid sync for a `__syncthreads()`.
+                let var = self.fresh("_grid_sync");
+                self.emit(StmtKind::Local { var, init: None }, span);
+                self.emit(StmtKind::Barrier, span);
+            }
+            GroupKind::Tile(Some(32)) if self.opts.warp_size.is_none_or(|w| w == 32) => {
+                self.emit(StmtKind::WarpBarrier, span);
+            }
+            GroupKind::Tile(_) | GroupKind::Other => self.note(format!(
+                "the sync() of a `{group}` (a group other than a thread block, a grid or a tile of one 32-thread \
+                 warp) is taken as no synchronization: it may report races that the sync orders"
+            )),
         }
-        if group.contains("tile") || group.contains("coalesced") || group.contains("warp") {
-            return Ok(Value::void());
-        }
-        self.emit(StmtKind::Barrier, self.span(n));
         Ok(Value::void())
     }
 
@@ -85,7 +143,7 @@ impl<'t> Lowerer<'_, 't> {
         n: Node<'t>,
     ) -> R<Value> {
         self.eval_args(args)?;
-        let block = !(group.contains("tile") || group.contains("coalesced") || group.contains("grid"));
+        let block = GroupKind::of(group) == GroupKind::Block;
         let dims = |b: fn(Dim) -> Builtin| Dim::ALL.map(|d| Expr::Builtin(b(d)));
         Ok(match method {
             "sync" => return self.group_sync(group, n),

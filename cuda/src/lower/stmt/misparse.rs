@@ -1,0 +1,61 @@
+//! Declarations tree-sitter-cuda reads as expressions: `cg::thread_block_tile<32> t = ...;`
+//! (a qualified template type) parses as `(cg::thread_block_tile < 32) > (t = ...)`.
+
+use tree_sitter::Node;
+
+use crate::lower::{Lowerer, R, VarKind};
+use crate::program::last_name;
+use crate::types::Ty;
+
+/// Template types of the cooperative groups API that are declared with a scope
+/// (`cg::`, `cooperative_groups::`) in real code.
+const TEMPLATE_TYPES: &[&str] = &["thread_block_tile"];
+
+impl<'t> Lowerer<'_, 't> {
+    /// Lowers `e` as the declaration it stands for if it is the misparse of
+    /// `ns::thread_block_tile<N> name = init;` (true), else does nothing (false).
+    pub(in crate::lower) fn misparsed_declaration(&mut self, e: Node<'t>) -> R<bool> {
+        let field = |n: Node<'t>, f: &str| n.child_by_field_name(f);
+        let op = |n: Node<'t>| field(n, "operator").map(|o| self.text(o));
+        if e.kind() != "binary_expression" || op(e) != Some(">") {
+            return Ok(false);
+        }
+        let (Some(lt), Some(rest)) = (field(e, "left"), field(e, "right")) else {
+            return Ok(false);
+        };
+        if lt.kind() != "binary_expression" || op(lt) != Some("<") {
+            return Ok(false);
+        }
+        let Some(ty_name) = field(lt, "left") else {
+            return Ok(false);
+        };
+        if ty_name.kind() != "qualified_identifier"
+            || !TEMPLATE_TYPES.contains(&last_name(ty_name, self.prog.src).as_str())
+        {
+            return Ok(false);
+        }
+        let (var, init) = match rest.kind() {
+            "identifier" => (rest, None),
+            "assignment_expression" if op(rest) == Some("=") => match field(rest, "left") {
+                Some(v) if v.kind() == "identifier" => (v, field(rest, "right")),
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let name = self.text(var).to_string();
+        if self.lookup(&name).is_some() {
+            return Ok(false); // a comparison after all
+        }
+        // The type as written, from the scope to the closing `>`.
+        let ty_text = self
+            .prog
+            .src
+            .get(ty_name.start_byte()..rest.start_byte())
+            .unwrap_or_default()
+            .trim();
+        let ty = Ty::Opaque(ty_text.to_string());
+        self.init_value(init, &ty)?;
+        self.add_var(&name, ty, VarKind::Arb);
+        Ok(true)
+    }
+}

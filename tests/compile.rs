@@ -1,0 +1,251 @@
+//! What `autosync fix` writes must compile (issue #16, "Never write code that does not
+//! compile"). For every `.cu` file of `tests/corpus/` and `benches/realistic/`:
+//!
+//! 1. the file as written is checked with `g++ -fsyntax-only -x c++` through the CUDA
+//!    shim `tests/cuda_shim.h` (`-include`, with the empty headers of
+//!    `tests/cuda_shim/` for `#include <cuda_runtime.h>` and friends, and the header's
+//!    `-D` options): this validates the shim;
+//! 2. `autosync fix --strip --stdout` is run and what it prints is checked the same way;
+//! 3. for files whose `//expect:` is `race`, so is `autosync fix --stdout`.
+//!
+//! Kernel launches `k<<<g, b>>>(...)` are the one thing a header cannot declare: the
+//! test removes the `<<<...>>>` before compiling. A file `fix` does not print (no
+//! barrier placement fixes it, or a kernel is unsupported) has nothing to check. The
+//! test prints how many outputs it compiled, and skips (saying so) when no C++ compiler
+//! is installed (`CXX`, else `g++`, else `clang++`). Files marked `//slow:` run only
+//! with `AUTOSYNC_CORPUS_SLOW=1`, as in `tests/corpus.rs`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+/// Files that cannot be made to compile through a reasonable shim, with the reason.
+/// (None today: every corpus and bench file compiles as written.)
+const NOT_COMPILABLE: &[(&str, &str)] = &[];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The C++ compiler to use, if one runs.
+fn compiler() -> Option<String> {
+    let candidates: Vec<String> = std::env::var("CXX")
+        .ok()
+        .into_iter()
+        .chain(["g++".to_string(), "clang++".to_string()])
+        .collect();
+    candidates.into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![
+        root().join("tests").join("corpus"),
+        root().join("benches").join("realistic"),
+    ];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "cu") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The value of a `//KEY` header line.
+fn header(text: &str, key: &str) -> Option<String> {
+    let rest = text.lines().find_map(|l| l.trim().strip_prefix(key))?;
+    Some(rest.split_whitespace().next().unwrap_or("").to_string())
+}
+
+/// `-DNAME[=VALUE]` options of the file's GPUVerify header (its first lines).
+fn defines(text: &str) -> Vec<String> {
+    text.lines()
+        .take(5)
+        .filter(|l| l.starts_with("//"))
+        .flat_map(|l| l.split_whitespace())
+        .filter(|w| w.starts_with("-D") && w.len() > 2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The text with kernel launch configurations `<<<...>>>` removed.
+fn without_launches(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("<<<") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find(">>>") {
+            Some(j) => rest = &rest[i + j + 3..],
+            None => {
+                rest = &rest[i..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Compiles `text` (a version of `file`) through the shim; the compiler's errors if it
+/// does not compile.
+fn compile(cxx: &str, file: &Path, text: &str) -> Result<(), String> {
+    let shim = root().join("tests").join("cuda_shim.h");
+    let includes = root().join("tests").join("cuda_shim");
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let mut child = Command::new(cxx)
+        .args(["-fsyntax-only", "-x", "c++", "-std=c++17", "-w"])
+        .args(defines(text))
+        .arg("-include")
+        .arg(&shim)
+        .arg("-I")
+        .arg(&includes)
+        .arg("-I")
+        .arg(dir)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {cxx}: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(without_launches(text).as_bytes())
+            .map_err(|e| format!("writing to {cxx}: {e}"))?;
+    }
+    let out = child.wait_with_output().map_err(|e| format!("{cxx}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        let errors: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.contains("error"))
+            .take(3)
+            .map(str::to_string)
+            .collect();
+        Err(errors.join("\n"))
+    }
+}
+
+/// What `autosync fix ARGS --stdout FILE` prints (`None`: nothing, the file would not
+/// be written).
+fn fixed(file: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_autosync"))
+        .arg("fix")
+        .args(args)
+        .arg("--stdout")
+        .arg(file)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (!text.trim().is_empty()).then_some(text)
+}
+
+#[derive(Default)]
+struct Tally {
+    originals: usize,
+    outputs: usize,
+    not_written: usize,
+    failures: Vec<String>,
+}
+
+fn check_file(cxx: &str, file: &Path, tally: &Mutex<Tally>) {
+    let name = file.strip_prefix(root()).unwrap_or(file).display().to_string();
+    let Ok(text) = std::fs::read(file).map(|b| String::from_utf8_lossy(&b).into_owned()) else {
+        return;
+    };
+    if header(&text, "//slow:").is_some() && std::env::var_os("AUTOSYNC_CORPUS_SLOW").is_none() {
+        return;
+    }
+    let known = NOT_COMPILABLE.iter().any(|(f, _)| name.ends_with(f));
+    let original = compile(cxx, file, &text);
+    let mut runs: Vec<(&str, Vec<&str>)> = vec![("fix --strip", vec!["--strip"])];
+    if header(&text, "//expect:").as_deref() == Some("race") {
+        runs.push(("fix", vec![]));
+    }
+    let mut results = Vec::new();
+    for (what, args) in runs {
+        results.push((what, fixed(file, &args).map(|out| compile(cxx, file, &out))));
+    }
+    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+    match (original, known) {
+        (Ok(()), true) => t
+            .failures
+            .push(format!("{name}: listed in NOT_COMPILABLE but compiles")),
+        (Err(e), false) => t
+            .failures
+            .push(format!("{name} as written (the shim lacks something):\n{e}")),
+        (Ok(()), false) => t.originals += 1,
+        (Err(_), true) => return,
+    }
+    for (what, r) in results {
+        match r {
+            None => t.not_written += 1,
+            Some(Ok(())) => t.outputs += 1,
+            Some(Err(e)) => t.failures.push(format!("{name} after `{what}`:\n{e}")),
+        }
+    }
+}
+
+#[test]
+fn every_file_fix_writes_compiles() {
+    let Some(cxx) = compiler() else {
+        println!("skipped: no C++ compiler found (set CXX, or install g++ or clang++)");
+        return;
+    };
+    let files = files();
+    assert!(files.len() > 100, "the corpus was not found");
+    let tally = Mutex::new(Tally::default());
+    let next = Mutex::new(0usize);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(f) = files.get(i) else { break };
+                    check_file(&cxx, f, &tally);
+                }
+            });
+        }
+    });
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    println!(
+        "{cxx}: {} of {} files compile as written; {} outputs of `fix` compile; {} runs printed nothing \
+         (not fixable or unsupported)",
+        t.originals,
+        files.len(),
+        t.outputs,
+        t.not_written
+    );
+    assert!(t.failures.is_empty(), "{}", t.failures.join("\n\n"));
+}
+
+#[test]
+fn launches_are_removed_before_compiling() {
+    assert_eq!(
+        without_launches("k<<<g, b>>>(x); m<<<dim3(1, 2), 64, 0, s>>>(y);"),
+        "k(x); m(y);"
+    );
+    assert_eq!(without_launches("a << 2 >> 1"), "a << 2 >> 1");
+}
