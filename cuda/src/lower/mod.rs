@@ -418,6 +418,8 @@ pub(super) struct Lowerer<'p, 't> {
     /// Two arrays a pointer was found to choose between (the lowering then fails, and is
     /// tried again with both in [`Lowerer::merge`]).
     pub merge_request: Option<(ArrayKey, ArrayKey)>,
+    /// Labels that forward `goto`s may jump to (see `stmt::jumps`).
+    gotos: Vec<stmt::GotoTarget>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -470,6 +472,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             merge_bases: HashMap::new(),
             merge_end: HashMap::new(),
             merge_request: None,
+            gotos: Vec::new(),
             params: Vec::new(),
             requires: Vec::new(),
             notes: Vec::new(),
