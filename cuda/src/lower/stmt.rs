@@ -10,6 +10,7 @@
 //! chain when no case falls through, a chain of cases guarded by an "entered" flag when
 //! every `break` ends its case, else a one-iteration `while` that `break` leaves.
 
+mod device_ptr;
 mod jumps;
 mod switch;
 
@@ -1345,6 +1346,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                     &format!("host variable `{name}` used in device code"),
                     "declare it `__device__`, `__constant__` or `__shared__`",
                 ));
+            }
+            // A pointer in `__device__`/`__constant__` memory that device code never
+            // assigns: the host set it, to memory of its own (module `device_ptr`).
+            (Some(ArraySpace::Global | ArraySpace::Constant), Ty::Ptr(pointee))
+                if !self.device_code_assigns(name) =>
+            {
+                self.device_pointer(name, pointee.cell_bytes())
             }
             // Under `--alias`, pointer parameters may point into `__device__` arrays: they
             // are all one byte-addressed array.
