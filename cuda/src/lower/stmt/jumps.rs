@@ -21,7 +21,7 @@ use tree_sitter::Node;
 use super::{contains, is_loop_like};
 use crate::lower::{Lowerer, R, Ret, fold};
 use crate::program::{Program, named_children};
-use kpl::ir::{BinOp, Expr, Place, StmtKind};
+use kpl::ir::{BinOp, Expr, Place, Span, StmtKind};
 
 /// A label that forward `goto`s may jump to while its list is being lowered.
 #[derive(Clone, Debug)]
@@ -41,6 +41,8 @@ pub(in crate::lower) struct GotoTarget {
 struct Pending {
     flag: String,
     end: Option<usize>,
+    /// The statement that may have jumped (the guard's span, for diagnostics).
+    from: Span,
 }
 
 /// The labels a statement carries (`a: b: s` has two).
@@ -129,7 +131,7 @@ impl<'t> Lowerer<'_, 't> {
             if !pending.is_empty() {
                 // Skip up to the first label a pending jump goes to.
                 let end = pending.iter().filter_map(|p| p.end).min().map_or(hi, |e| e.min(hi));
-                let span = self.span(list[i]);
+                let span = pending[0].from;
                 let cond = pending
                     .iter()
                     .map(|p| Expr::Var(p.flag.clone()))
@@ -185,6 +187,7 @@ impl<'t> Lowerer<'_, 't> {
     /// after a loop, the others skip the rest of the list (or up to their label).
     fn jumps_after(&mut self, item: Node<'t>, start: usize, targets: &[(usize, GotoTarget)]) -> Vec<Pending> {
         let loops = self.frame().loops;
+        let from = self.span(item);
         let mut out = Vec::new();
         let mut breaks = Vec::new();
         if let Ret::Flag { done, .. } = self.frame().ret.clone()
@@ -193,7 +196,11 @@ impl<'t> Lowerer<'_, 't> {
             if loops > 0 {
                 breaks.push(done);
             } else {
-                out.push(Pending { flag: done, end: None });
+                out.push(Pending {
+                    flag: done,
+                    end: None,
+                    from,
+                });
             }
         }
         let frame = self.frames.len();
@@ -208,11 +215,16 @@ impl<'t> Lowerer<'_, 't> {
                 out.push(Pending {
                     flag: g.flag,
                     end: Some(*k),
+                    from,
                 });
             } else if loops > g.loops {
                 breaks.push(g.flag);
             } else {
-                out.push(Pending { flag: g.flag, end: None });
+                out.push(Pending {
+                    flag: g.flag,
+                    end: None,
+                    from,
+                });
             }
         }
         if out.is_empty() && breaks.is_empty() {
