@@ -190,6 +190,23 @@ __global__ void k(int *out, Derived d, Q q) {
     insta::assert_snapshot!(lower_text(src));
 }
 
+/// Misreadings of the parser repaired with parentheses: a `<` comparison taken for a template argument list (in a `do`/`while` condition, and as a "call"), an assignment as the first operand of a comma expression; every access of the comma operands, in order.
+#[test]
+fn comparisons_and_comma_assignments_the_parser_misreads() {
+    let src = r#"__global__ void k(int *s, int *y, int n) {
+    int t = threadIdx.x;
+    int i = 0, j = 0;
+    do {
+        i++;
+    } while (i < n && s[(t + 1) % 8] >= 0);
+    if (t < n && s[t] > (i)) i = 2;
+    y[(j = t + 1, t)] = i;
+    y[t + 64] = (j = 3, s[j]);
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
 /// Vector types take one cell per field; a `uint4` load goes straight into the fields; `(float *)f` addresses the same cells as `float2 *f`.
 #[test]
 fn vector_types_field_slots_and_pointer_casts() {
