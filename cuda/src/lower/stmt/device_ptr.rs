@@ -25,6 +25,10 @@ impl<'t> Lowerer<'_, 't> {
         let (a, base) = if self.opts.alias {
             self.aliased(name)
         } else {
+            self.note(format!(
+                "assuming the memory the `__device__` pointer `{name}` points to (set by the host) is not \
+                 reached through any other pointer of the kernel; pass --alias to drop this assumption"
+            ));
             let key = ArrayKey::Global(format!("*{name}"));
             self.array_at(key, name, ArraySpace::Global, cell, None)
         };

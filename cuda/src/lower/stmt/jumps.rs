@@ -169,6 +169,7 @@ impl<'t> Lowerer<'_, 't> {
     /// At the statement with index `i` of the list: its labels are reached, so `goto`s
     /// to them from here on are backward, and their flags are cleared.
     fn enter_labels(&mut self, item: Node<'t>, i: usize, targets: &[(usize, GotoTarget)]) {
+        let mut cleared = false;
         for (_, t) in targets.iter().filter(|(k, _)| *k == i) {
             self.gotos.retain(|g| g.flag != t.flag);
             let span = self.span(item);
@@ -179,6 +180,42 @@ impl<'t> Lowerer<'_, 't> {
                 },
                 span,
             );
+            cleared = true;
+        }
+        if cleared {
+            self.place_after_labels(item);
+        }
+    }
+
+    /// The statement just emitted (clearing the flags at a label) stands for the labels
+    /// themselves: a barrier after it is written right after the last `label:`, where
+    /// the threads that jumped and those that did not meet.
+    fn place_after_labels(&mut self, item: Node<'t>) {
+        let mut n = item;
+        let mut colon = None;
+        while n.kind() == "labeled_statement" {
+            colon = crate::program::children(n)
+                .into_iter()
+                .find(|c| c.kind() == ":")
+                .map(|c| c.end_byte());
+            match named_children(n)
+                .into_iter()
+                .rev()
+                .find(|c| c.kind() != "statement_identifier" && c.kind() != "comment")
+            {
+                Some(s) => n = s,
+                None => break,
+            }
+        }
+        let Some(end) = colon else { return };
+        let range = item.start_byte()..end;
+        if !self.placeable() || self.prog.map.main_range(range.clone()).is_none() {
+            return;
+        }
+        let span = self.prog.map.span(range);
+        if let Some(s) = self.blocks.last_mut().and_then(|b| b.last_mut()) {
+            s.place = Place::After;
+            s.span = span;
         }
     }
 
