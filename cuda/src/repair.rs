@@ -144,7 +144,11 @@ fn comparison_edits(src: &str, root: Node) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut stack = vec![(root, None::<Node>)];
     while let Some((n, func)) = stack.pop() {
-        let func = if n.kind() == "function_definition" { Some(n) } else { func };
+        let func = if n.kind() == "function_definition" {
+            Some(n)
+        } else {
+            func
+        };
         if n.kind() == "template_function"
             && let Some(name) = n.child_by_field_name("name")
             && name.kind() == "identifier"
@@ -179,8 +183,13 @@ fn declared_names(src: &str, n: Node, out: &mut HashSet<String>) {
         match n.kind() {
             // Variable templates are templates.
             "template_declaration" => continue,
-            "declaration" | "parameter_declaration" | "optional_parameter_declaration" | "init_declarator"
-            | "array_declarator" | "pointer_declarator" | "reference_declarator" => {
+            "declaration"
+            | "parameter_declaration"
+            | "optional_parameter_declaration"
+            | "init_declarator"
+            | "array_declarator"
+            | "pointer_declarator"
+            | "reference_declarator" => {
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
                     if d.kind() == "identifier" {
@@ -318,7 +327,9 @@ fn code_mask(b: &[u8]) -> Vec<bool> {
     while i < b.len() {
         let (end, skip) = match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => (find_from(b, i + 2, b"\n").unwrap_or(b.len()), true),
-            b'/' if b.get(i + 1) == Some(&b'*') => (find_from(b, i + 2, b"*/").map_or(b.len(), |e| e + 2), true),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                (find_from(b, i + 2, b"*/").map_or(b.len(), |e| e + 2), true)
+            }
             q @ (b'"' | b'\'') => {
                 let mut j = i + 1;
                 while j < b.len() && b[j] != q && b[j] != b'\n' {
@@ -339,7 +350,10 @@ fn code_mask(b: &[u8]) -> Vec<bool> {
 }
 
 fn find_from(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|p| p + from)
+    b.get(from..)?
+        .windows(pat.len())
+        .position(|w| w == pat)
+        .map(|p| p + from)
 }
 
 #[cfg(test)]
@@ -348,7 +362,8 @@ mod tests {
 
     #[test]
     fn comma_edits_wrap_the_assignment_of_a_grouping_parenthesis_only() {
-        let src = "y[(j = i + 1, i)] = f(a = 1, b); for (i = 0, j = 1; ; ) {} z = (q[1] += 2, \"(x = 1, y)\");";
+        let src =
+            "y[(j = i + 1, i)] = f(a = 1, b); for (i = 0, j = 1; ; ) {} z = (q[1] += 2, \"(x = 1, y)\");";
         let edits = comma_edits(src);
         let mut s = src.to_string();
         let mut e = edits.clone();
@@ -360,6 +375,27 @@ mod tests {
             s,
             "y[((j = i + 1), i)] = f(a = 1, b); for (i = 0, j = 1; ; ) {} z = ((q[1] += 2), \"(x = 1, y)\");"
         );
+    }
+
+    #[test]
+    fn inserted_parentheses_map_back_to_their_position() {
+        use crate::source_map::SourceFile;
+        let text = "x = (j = 1, k);".to_string();
+        let map = SourceMap {
+            files: vec![SourceFile::new("a.cu".into(), text.clone(), None)],
+            segments: vec![Segment {
+                out: 0..text.len(),
+                origin: Origin::Verbatim { file: 0, start: 0 },
+            }],
+            text,
+        };
+        let new = insert(&map, comma_edits(&map.text));
+        assert_eq!(new.text, "x = ((j = 1), k);");
+        // The whole statement is still exactly its text in the file.
+        assert_eq!(new.main_range(0..new.text.len()), Some(0..map.text.len()));
+        // `k` comes from where it was written.
+        let k = new.text.find('k').unwrap_or_default();
+        assert_eq!(new.loc(k).offset, map.text.find('k').unwrap_or_default());
     }
 
     #[test]

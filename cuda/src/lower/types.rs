@@ -470,7 +470,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(());
         };
         for b in named_children(clause) {
-            if !matches!(b.kind(), "type_identifier" | "template_type" | "qualified_identifier") {
+            if !matches!(
+                b.kind(),
+                "type_identifier" | "template_type" | "qualified_identifier"
+            ) {
                 continue;
             }
             match self.base_type(b)? {
@@ -492,11 +495,19 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         named_children(clause)
             .into_iter()
-            .filter(|b| matches!(b.kind(), "type_identifier" | "template_type" | "qualified_identifier"))
+            .filter(|b| {
+                matches!(
+                    b.kind(),
+                    "type_identifier" | "template_type" | "qualified_identifier"
+                )
+            })
             .filter_map(|b| {
                 let name = crate::program::last_name(b, self.prog.src);
                 let name = name.split('<').next().unwrap_or_default().trim().to_string();
-                self.prog.structs_by_name.get(&name).and_then(|v| v.first().copied())
+                self.prog
+                    .structs_by_name
+                    .get(&name)
+                    .and_then(|v| v.first().copied())
             })
             .filter(|&i| i != def)
             .collect()

@@ -79,7 +79,10 @@ impl<'t> Lowerer<'_, 't> {
         } else {
             let byte = fold::mul(p.off.clone(), Expr::Int(unit));
             let first = fold::div(byte.clone(), Expr::Int(cell));
-            let last = fold::div(fold::sub(fold::add(byte, len.clone()), Expr::Int(1)), Expr::Int(cell));
+            let last = fold::div(
+                fold::sub(fold::add(byte, len.clone()), Expr::Int(1)),
+                Expr::Int(cell),
+            );
             (first, fold::add(last, Expr::Int(1)))
         };
         let array = self.arrays[a].kpl.clone();

@@ -130,7 +130,11 @@ impl<'t> Lowerer<'_, 't> {
             pending.retain(|p| p.end.is_none_or(|e| e > i));
             if !pending.is_empty() {
                 // Skip up to the first label a pending jump goes to.
-                let end = pending.iter().filter_map(|p| p.end).min().map_or(hi, |e| e.min(hi));
+                let end = pending
+                    .iter()
+                    .filter_map(|p| p.end)
+                    .min()
+                    .map_or(hi, |e| e.min(hi));
                 let span = pending[0].from;
                 let cond = pending
                     .iter()
