@@ -456,6 +456,11 @@ const KPL_KEYWORDS: &[&str] = &[
     "atomic_cas",
 ];
 
+/// Cells between the slots of merged arrays of unknown size (see
+/// [`Lowerer::array_at`]): more than any GPU allocation has (2^40 cells of at least one
+/// byte is a terabyte).
+const MERGE_SLOT: i64 = 1 << 40;
+
 /// The scratch local that receives values nobody uses.
 pub(super) const SCRATCH: &str = "_";
 
@@ -848,15 +853,20 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Expr::Int(e)
             }
             _ => {
-                // A part of unknown size (a parameter, dynamic shared memory): anywhere,
-                // which may overlap the others (more races, never fewer).
+                // A part of unknown size (a parameter, dynamic shared memory), and every
+                // part after one: a slot of its own, `MERGE_SLOT` cells after the
+                // previous one. No allocation has that many cells, so in-bounds
+                // accesses of distinct parts never meet (as for distinct parameters).
                 self.merge_end.insert(group, None);
                 if end == Some(0) {
                     Expr::Int(0)
                 } else {
-                    let b = self.fresh(&format!("{name}_base"));
-                    self.params.push(Param::scalar(b.clone()));
-                    Expr::Var(b)
+                    let used = self
+                        .merge_bases
+                        .values()
+                        .filter(|b| matches!(b, Expr::Int(v) if *v >= MERGE_SLOT))
+                        .count() as i64;
+                    Expr::Int((used + 1) * MERGE_SLOT)
                 }
             }
         };
