@@ -126,7 +126,7 @@ fn bad_input_is_exit_2_with_a_located_diagnostic_and_the_file_untouched() {
         (
             "goto.cu",
             "__global__ void k(int *a) {\n    __syncthreads();\nagain:\n    a[0] = 1;\n    goto again;\n}\n",
-            "goto.cu:5:5: unsupported: `goto`",
+            "goto.cu:5:5: unsupported: a backward `goto`",
         ),
         (
             "include.cu",

@@ -101,7 +101,11 @@ fn a_file_that_does_not_load_is_a_row() {
     let dir = std::env::temp_dir().join(format!("autosync-benches-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("broken.cu");
-    std::fs::write(&path, "__global__ void k(int *a) { goto out; out: a[0] = 1; }\n").expect("write");
+    std::fs::write(
+        &path,
+        "__global__ void k(int *a) { again: a[0] = 1; goto again; }\n",
+    )
+    .expect("write");
     let rows = harness::measure(
         &suite::Entry {
             suite: "realistic",

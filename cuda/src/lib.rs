@@ -4,6 +4,9 @@
 //! The pipeline, one module per stage:
 //! - [`preprocess`]: `#include`, `#define`, `#if` and friends, producing one text and a
 //!   [`source_map`] that knows where every byte came from (a file, or a macro call).
+//! - [`repair`]: parentheses (that keep the meaning) where tree-sitter-cuda misreads
+//!   valid code (a `<` comparison taken for a template argument list, an assignment
+//!   in a comma expression), with the source map kept exact.
 //! - [`program`]: tree-sitter-cuda parses that text; syntax errors in device code are
 //!   reported; functions, structs (and their template specializations), typedefs,
 //!   file-scope variables, enumerators, explicit instantiations and launches are indexed.
@@ -63,6 +66,7 @@ pub struct Options {
 
 pub mod lower;
 pub mod program;
+pub mod repair;
 pub mod split;
 pub mod types;
 
@@ -99,6 +103,7 @@ pub fn translate(path: &Path, text: &str, opts: &Options) -> Result<Translation,
 pub fn translate_each(path: &Path, text: &str, opts: &Options) -> Result<Translation, CudaError> {
     let map = preprocess::preprocess(path, text, opts)?;
     let tree = program::parse_tree(&map)?;
+    let (map, tree) = repair::repaired(map, tree)?;
     let (kernels, failed) = {
         let prog = program::Program::new(&tree, &map)?;
         lower::lower_each(&prog, opts)

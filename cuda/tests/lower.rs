@@ -99,6 +99,114 @@ __global__ void k(int *out, int n) {
     insta::assert_snapshot!(lower_text(src));
 }
 
+/// A forward `goto` sets a flag: the statements it skips are guarded by the flag up to the label (where it is cleared), loops it leaves end with `break` and `if (flag) break;`; a `do { } while (0)` that holds one stays a loop.
+#[test]
+fn forward_goto_skips_and_leaves_loops() {
+    let src = r#"__global__ void k(int *out, const int *in, int n) {
+    int i = threadIdx.x;
+    int r = -1;
+    if (i >= n) goto done;
+    for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+            if (in[a * n + b] == i) { r = a; goto done; }
+        }
+        r = -2;
+    }
+    do {
+        if (r < 0) goto skip;
+        out[i + n] = r;
+    skip:
+        ;
+    } while (0);
+    r += 1;
+done:
+    out[i] = r;
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// A backward `goto` (a loop made of a label) stays unsupported, with a clear message.
+#[test]
+fn backward_goto_is_unsupported() {
+    let src = r#"__global__ void k(int *out) {
+    int i = 0;
+again:
+    out[threadIdx.x] = i;
+    if (++i < 4) goto again;
+}
+"#;
+    let msg = match common::translate_text(src) {
+        Ok(t) => t.failed[0].error.to_string(),
+        Err(e) => e.to_string(),
+    };
+    assert!(msg.contains("unsupported: a backward `goto`"), "{msg}");
+}
+
+/// `memcpy`/`memset` loop over every cell of their byte range (whole cells, arbitrary values, `0` for a zero `memset`); `memcpy` into a local struct changes the local; `printf` has no memory effect.
+#[test]
+fn memcpy_and_memset_access_their_range() {
+    let src = r#"struct P { float x, y, z; };
+__global__ void k(float *out, const float *in, P *ps, char *bytes, int n) {
+    __shared__ float s[256];
+    int i = threadIdx.x;
+    memcpy(&s[i * 4], &in[i * 4], 4 * sizeof(float));
+    memset(bytes + i * 3, 0, 3);
+    memset(out + i * n, 1, n * sizeof(float));
+    P local;
+    memcpy(&local, &ps[i], sizeof(P));
+    printf("%f %p\n", local.x, s);
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// A pointer in `__device__`/`__constant__` memory that device code never assigns points to a global array of its own.
+#[test]
+fn device_pointer_variables_are_global_arrays() {
+    let src = r#"__device__ float *buf;
+__constant__ int *lookup;
+__global__ void k(const float *x) {
+    int i = threadIdx.x;
+    buf[i] = x[lookup[i]];
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// A derived struct has the fields of its base first, and calls the base's methods; an array of arrays in a struct passed by value is private (its rows too).
+#[test]
+fn base_classes_and_array_members() {
+    let src = r#"struct Base { int n; __device__ int get() const { return n; } };
+struct Derived : public Base { int m; };
+struct Q { int p[8][64]; };
+__global__ void k(int *out, Derived d, Q q) {
+    Derived e;
+    e.n = threadIdx.x;
+    e.m = d.m;
+    out[e.get()] = d.get() + e.m + q.p[4][threadIdx.x];
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
+/// Misreadings of the parser repaired with parentheses: a `<` comparison taken for a template argument list (in a `do`/`while` condition, and as a "call"), an assignment as the first operand of a comma expression; every access of the comma operands, in order.
+#[test]
+fn comparisons_and_comma_assignments_the_parser_misreads() {
+    let src = r#"__global__ void k(int *s, int *y, int n) {
+    int t = threadIdx.x;
+    int i = 0, j = 0;
+    do {
+        i++;
+    } while (i < n && s[(t + 1) % 8] >= 0);
+    if (t < n && s[t] > (i)) i = 2;
+    y[(j = t + 1, t)] = i;
+    y[t + 64] = (j = 3, s[j]);
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
 /// Vector types take one cell per field; a `uint4` load goes straight into the fields; `(float *)f` addresses the same cells as `float2 *f`.
 #[test]
 fn vector_types_field_slots_and_pointer_casts() {

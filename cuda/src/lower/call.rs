@@ -228,12 +228,27 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.eval_args(args)?;
             return Ok(Value::arb(Ty::Opaque(method)));
         };
-        let methods: Vec<usize> = self.prog.structs[def]
-            .methods
-            .iter()
-            .copied()
-            .filter(|&m| self.prog.funcs[m].name == method)
-            .collect();
+        // The struct's own methods, else those of its base classes (nearest first).
+        let mut methods = Vec::new();
+        let mut defs = vec![def];
+        let mut seen = std::collections::HashSet::new();
+        while methods.is_empty() && !defs.is_empty() {
+            let mut next = Vec::new();
+            for d in defs {
+                if !seen.insert(d) {
+                    continue;
+                }
+                methods.extend(
+                    self.prog.structs[d]
+                        .methods
+                        .iter()
+                        .copied()
+                        .filter(|&m| self.prog.funcs[m].name == method),
+                );
+                next.extend(self.base_structs(d));
+            }
+            defs = next;
+        }
         match self.overload(&methods, args.len()) {
             Some(f) if self.prog.funcs[f].body.is_some() => self.inline(f, args, None, Some((this, s)), n),
             _ => {

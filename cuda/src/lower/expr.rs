@@ -1118,6 +1118,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                     self.rvalue(idx)?;
                     return Ok(lv);
                 }
+                if let LVal::Private(Ty::Array(elem, _)) = &lv {
+                    // A row of an array in thread-private memory (`q.p[4][i]` of a
+                    // struct passed by value): private too.
+                    let elem = (**elem).clone();
+                    self.rvalue(idx)?;
+                    return Ok(LVal::Private(elem));
+                }
                 self.read(&lv, base)?
             }
         };

@@ -418,6 +418,8 @@ pub(super) struct Lowerer<'p, 't> {
     /// Two arrays a pointer was found to choose between (the lowering then fails, and is
     /// tried again with both in [`Lowerer::merge`]).
     pub merge_request: Option<(ArrayKey, ArrayKey)>,
+    /// Labels that forward `goto`s may jump to (see `stmt::jumps`).
+    gotos: Vec<stmt::GotoTarget>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -454,6 +456,11 @@ const KPL_KEYWORDS: &[&str] = &[
     "atomic_cas",
 ];
 
+/// Cells between the slots of merged arrays of unknown size (see
+/// [`Lowerer::array_at`]): more than any GPU allocation has (2^40 cells of at least one
+/// byte is a terabyte).
+const MERGE_SLOT: i64 = 1 << 40;
+
 /// The scratch local that receives values nobody uses.
 pub(super) const SCRATCH: &str = "_";
 
@@ -470,6 +477,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             merge_bases: HashMap::new(),
             merge_end: HashMap::new(),
             merge_request: None,
+            gotos: Vec::new(),
             params: Vec::new(),
             requires: Vec::new(),
             notes: Vec::new(),
@@ -845,15 +853,20 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Expr::Int(e)
             }
             _ => {
-                // A part of unknown size (a parameter, dynamic shared memory): anywhere,
-                // which may overlap the others (more races, never fewer).
+                // A part of unknown size (a parameter, dynamic shared memory), and every
+                // part after one: a slot of its own, `MERGE_SLOT` cells after the
+                // previous one. No allocation has that many cells, so in-bounds
+                // accesses of distinct parts never meet (as for distinct parameters).
                 self.merge_end.insert(group, None);
                 if end == Some(0) {
                     Expr::Int(0)
                 } else {
-                    let b = self.fresh(&format!("{name}_base"));
-                    self.params.push(Param::scalar(b.clone()));
-                    Expr::Var(b)
+                    let used = self
+                        .merge_bases
+                        .values()
+                        .filter(|b| matches!(b, Expr::Int(v) if *v >= MERGE_SLOT))
+                        .count() as i64;
+                    Expr::Int((used + 1) * MERGE_SLOT)
                 }
             }
         };

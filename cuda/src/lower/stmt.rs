@@ -10,8 +10,12 @@
 //! chain when no case falls through, a chain of cases guarded by an "entered" flag when
 //! every `break` ends its case, else a one-iteration `while` that `break` leaves.
 
+mod device_ptr;
+mod jumps;
 mod misparse;
 mod switch;
+
+pub(super) use jumps::GotoTarget;
 
 use std::collections::HashSet;
 
@@ -144,48 +148,10 @@ impl<'p, 't> Lowerer<'p, 't> {
         r
     }
 
+    /// The statements of a list; jumps out of them (forward `goto`, early `return`s
+    /// of inlined functions) skip the rest (module `jumps`).
     fn stmt_list(&mut self, list: &[Node<'t>]) -> R<()> {
-        for (i, &it) in list.iter().enumerate() {
-            self.stmt(it)?;
-            let Ret::Flag { done, .. } = self.frame().ret.clone() else {
-                continue;
-            };
-            if i + 1 == list.len() || !contains(it, "return_statement") {
-                continue;
-            }
-            let span = self.span(it);
-            if self.frame().loops > 0 {
-                if is_loop_like(it) {
-                    let brk = self.made_stmt(StmtKind::Break, span);
-                    let blk = self.made_block(vec![brk], span);
-                    let s = self.made_stmt(
-                        StmtKind::If {
-                            cond: Expr::Var(done),
-                            then_blk: blk,
-                            else_blk: None,
-                        },
-                        span,
-                    );
-                    self.extend(vec![s]);
-                }
-            } else {
-                let ((), rest) = self.in_block(|l| l.stmt_list(&list[i + 1..]))?;
-                if !rest.is_empty() {
-                    let blk = self.made_block(rest, span);
-                    let s = self.made_stmt(
-                        StmtKind::If {
-                            cond: fold::not(Expr::Var(done)),
-                            then_blk: blk,
-                            else_blk: None,
-                        },
-                        span,
-                    );
-                    self.extend(vec![s]);
-                }
-                return Ok(());
-            }
-        }
-        Ok(())
+        self.jump_list(list)
     }
 
     /// One statement; the KPL statements it becomes get their places.
@@ -255,9 +221,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             | "namespace_alias_definition"
             | "empty_statement" => {}
             "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" => {}
-            "goto_statement" => {
-                return Err(self.unsupported(n, "`goto`", "restructure the code with loops and `break`"));
-            }
+            // No place: a barrier after a `goto` is never reached.
+            "goto_statement" => return self.goto_stmt(n),
             "for_range_loop" => {
                 return Err(self.unsupported(n, "range-based `for`", "write an index loop"));
             }
@@ -479,9 +444,14 @@ impl<'p, 't> Lowerer<'p, 't> {
         let has_continue = binds(body, "continue_statement", true);
         let mut blk = self.loop_body(body)?;
         let (cond, mut cstmts) = self.in_block(|l| l.cond_expr(strip_parens(c)))?;
+        // Jumps out of the body (`goto`, early `return`s of inlined functions) may
+        // `break`, which needs the loop.
+        let jumps = contains(body, "goto_statement")
+            || (matches!(self.frame().ret, Ret::Flag { .. }) && contains(body, "return_statement"));
         if fold::int(&cond) == Some(0)
             && cstmts.is_empty()
             && !has_continue
+            && !jumps
             && !binds(body, "break_statement", false)
         {
             // `do { ... } while (0)`: the body, once.
@@ -1379,6 +1349,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                     &format!("host variable `{name}` used in device code"),
                     "declare it `__device__`, `__constant__` or `__shared__`",
                 ));
+            }
+            // A pointer in `__device__`/`__constant__` memory that device code never
+            // assigns: the host set it, to memory of its own (module `device_ptr`).
+            (Some(ArraySpace::Global | ArraySpace::Constant), Ty::Ptr(pointee))
+                if !self.device_code_assigns(name) =>
+            {
+                self.device_pointer(name, pointee.cell_bytes())
             }
             // Under `--alias`, pointer parameters may point into `__device__` arrays: they
             // are all one byte-addressed array.

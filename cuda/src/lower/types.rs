@@ -405,6 +405,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.anonymous_member(node, &mut out)?;
             return Ok(out);
         }
+        // Base classes come first in the layout, with their fields.
+        self.base_fields(node, &mut out)?;
         let Some(body) = node.child_by_field_name("body") else {
             return Ok(out);
         };
@@ -465,6 +467,60 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         flush_bit_fields(&mut run, &mut out);
         Ok(out)
+    }
+
+    /// The fields of the base classes of a struct (`struct D : public B { ... }`), in
+    /// order. A base the lowering cannot resolve to a struct adds an opaque field (its
+    /// data is then never read as a known value).
+    fn base_fields(&mut self, node: Node<'t>, out: &mut Vec<(String, Ty)>) -> R<()> {
+        let Some(clause) = named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "base_class_clause")
+        else {
+            return Ok(());
+        };
+        for b in named_children(clause) {
+            if !matches!(
+                b.kind(),
+                "type_identifier" | "template_type" | "qualified_identifier"
+            ) {
+                continue;
+            }
+            match self.base_type(b)? {
+                Ty::Struct(s) => out.extend(s.fields.iter().cloned()),
+                other => out.push((format!("<base {}>", self.text(b)), other)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The struct definitions a struct derives from (for methods of base classes).
+    pub fn base_structs(&self, def: usize) -> Vec<usize> {
+        let node = self.prog.structs[def].node;
+        let Some(clause) = named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "base_class_clause")
+        else {
+            return Vec::new();
+        };
+        named_children(clause)
+            .into_iter()
+            .filter(|b| {
+                matches!(
+                    b.kind(),
+                    "type_identifier" | "template_type" | "qualified_identifier"
+                )
+            })
+            .filter_map(|b| {
+                let name = crate::program::last_name(b, self.prog.src);
+                let name = name.split('<').next().unwrap_or_default().trim().to_string();
+                self.prog
+                    .structs_by_name
+                    .get(&name)
+                    .and_then(|v| v.first().copied())
+            })
+            .filter(|&i| i != def)
+            .collect()
     }
 
     /// An anonymous `struct { ... };` or `union { ... };` member (C11, and the MUM

@@ -16,6 +16,8 @@
 //!   and bit functions, arbitrary results.
 //! - [`random`]: cuRAND's device API, which reads and writes the state it is given.
 //! - [`warp`]: shuffles and votes, arbitrary results.
+//! - [`bulk`]: `memcpy`/`memmove`/`memset`, loops over the cells of the ranges they
+//!   read and write.
 //! - [`misc`]: `printf`, `assert`, `__trap`, ...: arguments evaluated, nothing else.
 //!
 //! Adding a builtin touches its family's file (and its test). A new family is a module
@@ -26,6 +28,7 @@
 
 mod annotations;
 mod atomics;
+mod bulk;
 mod conversions;
 mod math;
 mod memory;
@@ -75,6 +78,7 @@ pub(super) const STEPS: &[Step] = &[
     conversions::make_vector,
     call::own_function,
     call::constructor,
+    bulk::lower,
     math::lower,
     random::lower,
     warp::lower,
