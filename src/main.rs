@@ -74,16 +74,24 @@ fn command() -> clap::Command {
     })
 }
 
-/// Writes to stdout; a reader that went away (`autosync ... | head`) ends the process
-/// quietly instead of with a panic.
+/// Writes to stdout. A reader that went away (`autosync check dir | head -1`) ends the
+/// process at once, quietly and with exit code 0, as ripgrep does: the reader had what
+/// it wanted. Any other write error is exit 2.
 fn print_stdout(text: &[u8]) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("autosync: error: cannot write to stdout: {e}");
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(Status::Ok as i32);
         }
+        eprintln!("autosync: error: cannot write to stdout: {e}");
         std::process::exit(Status::Error as i32);
     }
+}
+
+/// Writes to stderr, ignoring errors (a closed stderr must not panic as `eprint!` does).
+fn print_stderr(text: &[u8]) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text).and_then(|_| err.flush());
 }
 
 /// An error for the user (as `autosync: error: ...` with its causes).
@@ -267,8 +275,7 @@ fn flush(
         print_stdout(&out.stdout);
     }
     if !out.stderr.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(&out.stderr).and_then(|_| err.flush());
+        print_stderr(&out.stderr);
     }
     *status = (*status).max(out.status);
     tally.add(&out.tally);
@@ -387,8 +394,9 @@ fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> File
 
 fn fix(args: &cli::FixArgs) -> Status {
     let inputs = inputs::expand(&args.common.files);
-    // With --diff or --stdout the report goes to stderr (stdout holds the diff or file).
-    let report_on_stderr = args.diff || args.stdout;
+    // With --diff, --check or --stdout the report goes to stderr (stdout holds the diff
+    // or file).
+    let report_on_stderr = args.diff || args.check || args.stdout;
     let color = args.common.color.enabled(if report_on_stderr {
         std::io::stderr().is_terminal()
     } else {
@@ -407,7 +415,7 @@ fn fix(args: &cli::FixArgs) -> Status {
             let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
             print_stdout(format!("{text}\n").as_bytes());
         }
-        FixFormat::Text if report_on_stderr => eprint!("{}", tally.fix_summary()),
+        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary().as_bytes()),
         FixFormat::Text => print_stdout(tally.fix_summary().as_bytes()),
     }
     status
@@ -441,6 +449,10 @@ fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutp
         *count += 1;
         o.status = o.status.max(status);
     }
+    if args.check && fix.changed() {
+        // The file is not synchronized as `fix` would leave it.
+        o.status = o.status.max(Status::Defect);
+    }
     if let Err(e) = emit_fix(args, &src, &fix, color, &mut o) {
         o.failed(&src.path, &e, false);
     }
@@ -456,8 +468,10 @@ fn emit_fix(
     color: bool,
     o: &mut FileOutput,
 ) -> Result<()> {
-    if args.diff {
-        if fix.changed() {
+    if args.diff || args.check {
+        // `--check --format json` keeps stdout one JSON document (no diff).
+        let diff_out = args.diff || args.format == FixFormat::Text;
+        if fix.changed() && diff_out {
             // In the file's encoding, so that it applies to the file's bytes.
             o.stdout = source::encode(&unified_diff(&src.path, &src.text, &fix.fixed_text), src.encoding);
         }
@@ -489,7 +503,7 @@ fn emit_fix(
         FixFormat::Text => {
             let mut buf = buffer(color);
             output::fix_text(&mut buf, src, fix, args.explain)?;
-            if !(args.diff || args.stdout) {
+            if !(args.diff || args.check || args.stdout) {
                 if fix.changed() && !fix.complete() {
                     writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;
                 } else if fix.changed() {

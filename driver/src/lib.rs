@@ -107,12 +107,14 @@ impl FixSettings {
     }
 }
 
-/// `include_dirs` as the CUDA front end wants them.
+/// The front-end options as the CUDA front end wants them.
 fn cuda_options(front: &FrontEnd) -> cuda::Options {
     cuda::Options {
         include_dirs: front.include_dirs.clone(),
         alias: front.alias,
-        defines: Vec::new(),
+        defines: front.defines.clone(),
+        undefines: front.undefines.clone(),
+        forced_includes: front.forced_includes.clone(),
         wrap: front.wrap,
     }
 }
