@@ -304,6 +304,39 @@ impl Common {
     }
 }
 
+impl Common {
+    /// The compilation database of `-p`/`--compile-commands`, if given.
+    pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
+        match (&self.build_dir, &self.compile_commands) {
+            (Some(d), _) => driver::compdb::Database::load_dir(d).map(Some),
+            (None, Some(f)) => driver::compdb::Database::load(f).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The settings for one file: its database entry's `-I`, `-D`, `-U` and `-include`
+    /// first, then the command line's (whose macros win).
+    pub fn settings_for(
+        &self,
+        db: Option<&driver::compdb::Database>,
+        path: &std::path::Path,
+    ) -> driver::Settings {
+        let mut s = self.settings();
+        if let Some(e) = db.and_then(|db| db.lookup(path)) {
+            let f = &mut s.front_end;
+            let mut inc = e.flags.include_dirs.clone();
+            inc.append(&mut f.include_dirs);
+            f.include_dirs = inc;
+            let mut defs = e.flags.defines.clone();
+            defs.append(&mut f.defines);
+            f.defines = defs;
+            f.undefines.extend(e.flags.undefines.iter().cloned());
+            f.forced_includes = e.flags.forced_includes.clone();
+        }
+        s
+    }
+}
+
 impl FixArgs {
     /// What the driver needs of `fix`'s own options.
     pub fn fix_settings(&self) -> driver::FixSettings {
@@ -379,12 +412,17 @@ pub fn parse_define(s: &str) -> Result<(String, String), String> {
 
 /// A macro name: an identifier.
 pub fn parse_macro_name(s: &str) -> Result<String, String> {
-    let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if ok {
         Ok(s.to_string())
     } else {
-        Err(format!("`{s}` is not a macro name (letters, digits and `_`, not starting with a digit)"))
+        Err(format!(
+            "`{s}` is not a macro name (letters, digits and `_`, not starting with a digit)"
+        ))
     }
 }
 

@@ -94,6 +94,20 @@ fn print_stderr(text: &[u8]) {
     let _ = err.write_all(text).and_then(|_| err.flush());
 }
 
+/// The inputs of a command (the files given, or every `.cu` file of the compilation
+/// database when none is) and the database; an unreadable database is exit 2.
+fn plan(common: &cli::Common) -> Result<(Vec<inputs::Input>, Option<driver::compdb::Database>), Status> {
+    let db = common.database().map_err(|e| {
+        print_stderr(error_text(&e).as_bytes());
+        Status::Error
+    })?;
+    let inputs = match &db {
+        Some(db) if common.files.is_empty() => db.cu_files().into_iter().map(|p| (p, None)).collect(),
+        _ => inputs::expand(&common.files),
+    };
+    Ok((inputs, db))
+}
+
 /// An error for the user (as `autosync: error: ...` with its causes).
 fn error_text(e: &anyhow::Error) -> String {
     let mut s = format!("autosync: error: {e}\n");
@@ -286,7 +300,10 @@ fn flush(
 /// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
 /// cannot be loaded or a selected kernel could not be lowered (exit 2, as `check`).
 fn show(common: &cli::Common, stage: cli::Show) -> Status {
-    let inputs = inputs::expand(&common.files);
+    let (inputs, db) = match plan(common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     let (mut status, mut tally) = (Status::Ok, Tally::default());
     let (mut files, mut items) = (Vec::new(), Vec::new());
     for_each_file(
@@ -294,7 +311,7 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
         |input| {
             let mut o = FileOutput::default();
             let result = (|| -> Result<(String, Vec<String>)> {
-                let settings = common.settings();
+                let settings = common.settings_for(db.as_ref(), &input.0);
                 let src = source::load(inputs::path(input)?, &settings.front_end)?;
                 // Kernels the front end could not lower have no stage output: say so.
                 let failed = driver::selected_failed(&settings, &src)
@@ -321,21 +338,24 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
 }
 
 fn check(args: &cli::CheckArgs) -> Status {
-    let inputs = inputs::expand(&args.common.files);
+    let (inputs, db) = match plan(&args.common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     let color = args.common.color.enabled(std::io::stdout().is_terminal());
     let (mut status, mut tally) = (Status::Ok, Tally::default());
     let (mut files, mut results) = (Vec::new(), Vec::new());
     let mut sarif_results = Vec::new();
     for_each_file(
         &inputs,
-        |input| check_file(args, input, color),
+        |input| check_file(args, db.as_ref(), input, color),
         |mut out| {
             sarif_results.append(&mut out.sarif);
             flush(out, &mut status, &mut tally, &mut files, &mut results);
         },
     );
     match args.format {
-        CheckFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        CheckFormat::Json => print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes()),
         CheckFormat::Sarif => {
             let doc = sarif::document(sarif_results);
             let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| doc.to_string());
@@ -346,12 +366,17 @@ fn check(args: &cli::CheckArgs) -> Status {
     status
 }
 
-fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> FileOutput {
+fn check_file(
+    args: &cli::CheckArgs,
+    db: Option<&driver::compdb::Database>,
+    input: &inputs::Input,
+    color: bool,
+) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
     let result = (|| -> Result<(source::Source, Vec<driver::KernelCheck>)> {
         let path = inputs::path(input)?;
-        let settings = args.common.settings();
+        let settings = args.common.settings_for(db, &input.0);
         let src = source::load(path, &settings.front_end)?;
         let results = driver::check_file(&settings, &src)?;
         Ok((src, results))
@@ -393,7 +418,10 @@ fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> File
 }
 
 fn fix(args: &cli::FixArgs) -> Status {
-    let inputs = inputs::expand(&args.common.files);
+    let (inputs, db) = match plan(&args.common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     // With --diff, --check or --stdout the report goes to stderr (stdout holds the diff
     // or file).
     let report_on_stderr = args.diff || args.check || args.stdout;
@@ -406,11 +434,11 @@ fn fix(args: &cli::FixArgs) -> Status {
     let (mut files, mut comments) = (Vec::new(), Vec::new());
     for_each_file(
         &inputs,
-        |input| fix_file(args, input, color),
+        |input| fix_file(args, db.as_ref(), input, color),
         |out| flush(out, &mut status, &mut tally, &mut files, &mut comments),
     );
     match args.format {
-        FixFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        FixFormat::Json => print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes()),
         FixFormat::Github => {
             let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
             print_stdout(format!("{text}\n").as_bytes());
@@ -421,12 +449,17 @@ fn fix(args: &cli::FixArgs) -> Status {
     status
 }
 
-fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutput {
+fn fix_file(
+    args: &cli::FixArgs,
+    db: Option<&driver::compdb::Database>,
+    input: &inputs::Input,
+    color: bool,
+) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
     let result = (|| -> Result<(source::Source, driver::FileFix)> {
         let path = inputs::path(input)?;
-        let settings = args.common.settings();
+        let settings = args.common.settings_for(db, &input.0);
         let src = source::load(path, &settings.front_end)?;
         let fix = driver::fix(&settings, &args.fix_settings(), &src)?;
         Ok((src, fix))

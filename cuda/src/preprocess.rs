@@ -1058,7 +1058,8 @@ impl Preprocessor<'_> {
             )
         })?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        self.files.push(SourceFile::new(path.to_path_buf(), text, Some((0, 0..0))));
+        self.files
+            .push(SourceFile::new(path.to_path_buf(), text, Some((0, 0..0))));
         let index = self.files.len() - 1;
         self.depth += 1;
         let r = self.run_file(index);
