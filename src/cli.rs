@@ -97,6 +97,12 @@ pub struct FixArgs {
     #[arg(long)]
     pub stdout: bool,
 
+    /// CI gate, as `rustfmt --check`: write nothing; print the diff of every file that
+    /// would change and exit 1 if any would, 0 if every file is already correctly
+    /// synchronized (2 on errors, as always). The report goes to stderr.
+    #[arg(long, conflicts_with_all = ["stdout", "diff"])]
+    pub check: bool,
+
     /// Remove the existing barriers first, then synthesize from scratch.
     #[arg(long)]
     pub strip: bool,
@@ -145,7 +151,8 @@ pub struct Common {
     /// Input files (CUDA `.cu`/`.cuh`, or `.kpl`) and directories (searched recursively
     /// for those extensions, in sorted order). Files are processed in parallel; reports
     /// come out in the order of the files.
-    #[arg(required = true, value_name = "FILE")]
+    /// With `-p`/`--compile-commands` and no file, every `.cu` file of the database.
+    #[arg(required_unless_present_any = ["build_dir", "compile_commands"], value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
     /// Colors in text reports: `auto` colors only when stdout is a terminal and `NO_COLOR`
@@ -156,6 +163,29 @@ pub struct Common {
     /// Folder searched for `#include "..."` (after the file's own folder) and `<...>`.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+
+    /// Define a macro for the CUDA preprocessor, as nvcc and clang do (`-D NAME`,
+    /// `-DNAME=VALUE`; a bare NAME is defined as 1). Command-line macros win over the
+    /// `-D` flags of the file's `//--blockDim=...` header comment.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    pub defines: Vec<(String, String)>,
+
+    /// Undefine a macro (predefined, from the file's header comment, or from `-D`):
+    /// applied after every `-D`, whatever the order on the command line.
+    #[arg(short = 'U', value_name = "NAME", value_parser = parse_macro_name)]
+    pub undefines: Vec<String>,
+
+    /// Read the compilation database `BUILD_DIR/compile_commands.json` (CMake's
+    /// CMAKE_EXPORT_COMPILE_COMMANDS, Bear), as clang-tidy does: each file listed there is
+    /// read with the `-I`, `-D`, `-U` and `-include` flags of its entry (after those of
+    /// the command line). With no FILE, every `.cu` file of the database is checked.
+    #[arg(short = 'p', value_name = "BUILD_DIR", conflicts_with = "compile_commands")]
+    pub build_dir: Option<PathBuf>,
+
+    /// The compilation database file itself (as `-p`, for a file not named
+    /// `compile_commands.json` or not in a build folder).
+    #[arg(long, value_name = "FILE")]
+    pub compile_commands: Option<PathBuf>,
 
     /// Do not assume that distinct pointer parameters point to distinct arrays (the
     /// default assumption, as in GPUVerify): lower all non-`__restrict__` pointer
@@ -263,6 +293,9 @@ impl Common {
         driver::Settings {
             front_end: driver::FrontEnd {
                 include_dirs: self.include.clone(),
+                defines: self.defines.clone(),
+                undefines: self.undefines.clone(),
+                forced_includes: Vec::new(),
                 alias: self.alias,
                 wrap: self.wrap,
                 warp_size: self.warp_size,
@@ -279,6 +312,39 @@ impl Common {
             solver_budget: self.solver_budget,
             no_benign_tolerance: self.no_benign_tolerance,
         }
+    }
+}
+
+impl Common {
+    /// The compilation database of `-p`/`--compile-commands`, if given.
+    pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
+        match (&self.build_dir, &self.compile_commands) {
+            (Some(d), _) => driver::compdb::Database::load_dir(d).map(Some),
+            (None, Some(f)) => driver::compdb::Database::load(f).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The settings for one file: its database entry's `-I`, `-D`, `-U` and `-include`
+    /// first, then the command line's (whose macros win).
+    pub fn settings_for(
+        &self,
+        db: Option<&driver::compdb::Database>,
+        path: &std::path::Path,
+    ) -> driver::Settings {
+        let mut s = self.settings();
+        if let Some(e) = db.and_then(|db| db.lookup(path)) {
+            let f = &mut s.front_end;
+            let mut inc = e.flags.include_dirs.clone();
+            inc.append(&mut f.include_dirs);
+            f.include_dirs = inc;
+            let mut defs = e.flags.defines.clone();
+            defs.append(&mut f.defines);
+            f.defines = defs;
+            f.undefines.extend(e.flags.undefines.iter().cloned());
+            f.forced_includes = e.flags.forced_includes.clone();
+        }
+        s
     }
 }
 
@@ -355,6 +421,29 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
         .parse::<i64>()
         .map_err(|_| format!("`{s}`: `{value}` is not an integer"))?;
     Ok((name.trim().to_string(), v))
+}
+
+/// `-D NAME` or `-D NAME=VALUE` (a bare name is `1`, as for nvcc and clang).
+pub fn parse_define(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s.split_once('=').unwrap_or((s, "1"));
+    let name = parse_macro_name(name)?;
+    Ok((name, value.to_string()))
+}
+
+/// A macro name: an identifier.
+pub fn parse_macro_name(s: &str) -> Result<String, String> {
+    let ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "`{s}` is not a macro name (letters, digits and `_`, not starting with a digit)"
+        ))
+    }
 }
 
 fn parse_warp_cost(s: &str) -> Result<f64, String> {

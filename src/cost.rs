@@ -13,7 +13,10 @@ use crate::{FileOutput, Status, buffer, flush, for_each_file, print_stdout};
 use driver::inputs;
 
 pub fn command(args: &CostArgs) -> Status {
-    let inputs = inputs::expand(&args.common.files);
+    let (inputs, db) = match crate::plan(&args.common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     let color = args
         .common
         .color
@@ -27,22 +30,27 @@ pub fn command(args: &CostArgs) -> Status {
     }
     for_each_file(
         &inputs,
-        |input| cost_file(args, input, color),
+        |input| cost_file(args, db.as_ref(), input, color),
         |out| flush(out, &mut status, &mut tally, &mut files, &mut items),
     );
     if args.format == CostFormat::Json {
-        print_stdout(format!("{}\n", json!({ "files": files })).as_bytes());
+        print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes());
     }
     status
 }
 
-fn cost_file(args: &CostArgs, input: &inputs::Input, color: bool) -> FileOutput {
+fn cost_file(
+    args: &CostArgs,
+    db: Option<&driver::compdb::Database>,
+    input: &inputs::Input,
+    color: bool,
+) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
     let json = args.format == CostFormat::Json;
     let result = (|| -> Result<(Source, Vec<KernelCost>)> {
         let path = inputs::path(input)?;
-        let settings = args.common.settings();
+        let settings = args.common.settings_for(db, &input.0);
         let src = driver::source::load(path, &settings.front_end)?;
         let paper = synth::PaperCost {
             loop_cost: args.loop_cost,

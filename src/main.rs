@@ -74,16 +74,38 @@ fn command() -> clap::Command {
     })
 }
 
-/// Writes to stdout; a reader that went away (`autosync ... | head`) ends the process
-/// quietly instead of with a panic.
+/// Writes to stdout. A reader that went away (`autosync check dir | head -1`) ends the
+/// process at once, quietly and with exit code 0, as ripgrep does: the reader had what
+/// it wanted. Any other write error is exit 2.
 fn print_stdout(text: &[u8]) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("autosync: error: cannot write to stdout: {e}");
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(Status::Ok as i32);
         }
+        eprintln!("autosync: error: cannot write to stdout: {e}");
         std::process::exit(Status::Error as i32);
     }
+}
+
+/// Writes to stderr, ignoring errors (a closed stderr must not panic as `eprint!` does).
+fn print_stderr(text: &[u8]) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text).and_then(|_| err.flush());
+}
+
+/// The inputs of a command (the files given, or every `.cu` file of the compilation
+/// database when none is) and the database; an unreadable database is exit 2.
+fn plan(common: &cli::Common) -> Result<(Vec<inputs::Input>, Option<driver::compdb::Database>), Status> {
+    let db = common.database().map_err(|e| {
+        print_stderr(error_text(&e).as_bytes());
+        Status::Error
+    })?;
+    let inputs = match &db {
+        Some(db) if common.files.is_empty() => db.cu_files().into_iter().map(|p| (p, None)).collect(),
+        _ => inputs::expand(&common.files),
+    };
+    Ok((inputs, db))
 }
 
 /// An error for the user (as `autosync: error: ...` with its causes).
@@ -267,8 +289,7 @@ fn flush(
         print_stdout(&out.stdout);
     }
     if !out.stderr.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(&out.stderr).and_then(|_| err.flush());
+        print_stderr(&out.stderr);
     }
     *status = (*status).max(out.status);
     tally.add(&out.tally);
@@ -279,7 +300,10 @@ fn flush(
 /// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
 /// cannot be loaded or a selected kernel could not be lowered (exit 2, as `check`).
 fn show(common: &cli::Common, stage: cli::Show) -> Status {
-    let inputs = inputs::expand(&common.files);
+    let (inputs, db) = match plan(common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     let (mut status, mut tally) = (Status::Ok, Tally::default());
     let (mut files, mut items) = (Vec::new(), Vec::new());
     for_each_file(
@@ -287,7 +311,7 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
         |input| {
             let mut o = FileOutput::default();
             let result = (|| -> Result<(String, Vec<String>)> {
-                let settings = common.settings();
+                let settings = common.settings_for(db.as_ref(), &input.0);
                 let src = source::load(inputs::path(input)?, &settings.front_end)?;
                 // Kernels the front end could not lower have no stage output: say so.
                 let failed = driver::selected_failed(&settings, &src)
@@ -314,21 +338,24 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
 }
 
 fn check(args: &cli::CheckArgs) -> Status {
-    let inputs = inputs::expand(&args.common.files);
+    let (inputs, db) = match plan(&args.common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
     let color = args.common.color.enabled(std::io::stdout().is_terminal());
     let (mut status, mut tally) = (Status::Ok, Tally::default());
     let (mut files, mut results) = (Vec::new(), Vec::new());
     let mut sarif_results = Vec::new();
     for_each_file(
         &inputs,
-        |input| check_file(args, input, color),
+        |input| check_file(args, db.as_ref(), input, color),
         |mut out| {
             sarif_results.append(&mut out.sarif);
             flush(out, &mut status, &mut tally, &mut files, &mut results);
         },
     );
     match args.format {
-        CheckFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        CheckFormat::Json => print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes()),
         CheckFormat::Sarif => {
             let doc = sarif::document(sarif_results);
             let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| doc.to_string());
@@ -339,12 +366,17 @@ fn check(args: &cli::CheckArgs) -> Status {
     status
 }
 
-fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> FileOutput {
+fn check_file(
+    args: &cli::CheckArgs,
+    db: Option<&driver::compdb::Database>,
+    input: &inputs::Input,
+    color: bool,
+) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
     let result = (|| -> Result<(source::Source, Vec<driver::KernelCheck>)> {
         let path = inputs::path(input)?;
-        let settings = args.common.settings();
+        let settings = args.common.settings_for(db, &input.0);
         let src = source::load(path, &settings.front_end)?;
         let results = driver::check_file(&settings, &src)?;
         Ok((src, results))
@@ -386,9 +418,13 @@ fn check_file(args: &cli::CheckArgs, input: &inputs::Input, color: bool) -> File
 }
 
 fn fix(args: &cli::FixArgs) -> Status {
-    let inputs = inputs::expand(&args.common.files);
-    // With --diff or --stdout the report goes to stderr (stdout holds the diff or file).
-    let report_on_stderr = args.diff || args.stdout;
+    let (inputs, db) = match plan(&args.common) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    // With --diff, --check or --stdout the report goes to stderr (stdout holds the diff
+    // or file).
+    let report_on_stderr = args.diff || args.check || args.stdout;
     let color = args.common.color.enabled(if report_on_stderr {
         std::io::stderr().is_terminal()
     } else {
@@ -398,27 +434,32 @@ fn fix(args: &cli::FixArgs) -> Status {
     let (mut files, mut comments) = (Vec::new(), Vec::new());
     for_each_file(
         &inputs,
-        |input| fix_file(args, input, color),
+        |input| fix_file(args, db.as_ref(), input, color),
         |out| flush(out, &mut status, &mut tally, &mut files, &mut comments),
     );
     match args.format {
-        FixFormat::Json => print_stdout(format!("{}\n", json!({ "files": files })).as_bytes()),
+        FixFormat::Json => print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes()),
         FixFormat::Github => {
             let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
             print_stdout(format!("{text}\n").as_bytes());
         }
-        FixFormat::Text if report_on_stderr => eprint!("{}", tally.fix_summary()),
+        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary().as_bytes()),
         FixFormat::Text => print_stdout(tally.fix_summary().as_bytes()),
     }
     status
 }
 
-fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutput {
+fn fix_file(
+    args: &cli::FixArgs,
+    db: Option<&driver::compdb::Database>,
+    input: &inputs::Input,
+    color: bool,
+) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
     let result = (|| -> Result<(source::Source, driver::FileFix)> {
         let path = inputs::path(input)?;
-        let settings = args.common.settings();
+        let settings = args.common.settings_for(db, &input.0);
         let src = source::load(path, &settings.front_end)?;
         let fix = driver::fix(&settings, &args.fix_settings(), &src)?;
         Ok((src, fix))
@@ -441,6 +482,10 @@ fn fix_file(args: &cli::FixArgs, input: &inputs::Input, color: bool) -> FileOutp
         *count += 1;
         o.status = o.status.max(status);
     }
+    if args.check && fix.changed() {
+        // The file is not synchronized as `fix` would leave it.
+        o.status = o.status.max(Status::Defect);
+    }
     if let Err(e) = emit_fix(args, &src, &fix, color, &mut o) {
         o.failed(&src.path, &e, false);
     }
@@ -456,8 +501,10 @@ fn emit_fix(
     color: bool,
     o: &mut FileOutput,
 ) -> Result<()> {
-    if args.diff {
-        if fix.changed() {
+    if args.diff || args.check {
+        // `--check --format json` keeps stdout one JSON document (no diff).
+        let diff_out = args.diff || args.format == FixFormat::Text;
+        if fix.changed() && diff_out {
             // In the file's encoding, so that it applies to the file's bytes.
             o.stdout = source::encode(&unified_diff(&src.path, &src.text, &fix.fixed_text), src.encoding);
         }
@@ -489,7 +536,7 @@ fn emit_fix(
         FixFormat::Text => {
             let mut buf = buffer(color);
             output::fix_text(&mut buf, src, fix, args.explain)?;
-            if !(args.diff || args.stdout) {
+            if !(args.diff || args.check || args.stdout) {
                 if fix.changed() && !fix.complete() {
                     writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;
                 } else if fix.changed() {

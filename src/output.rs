@@ -417,6 +417,16 @@ fn race_json(r: &Race) -> Value {
     })
 }
 
+/// The schema version of the JSON documents (`docs/cli.md`): raised when a field is
+/// removed or changes meaning; new fields may appear without a new version.
+pub const JSON_VERSION: u32 = 1;
+
+/// The JSON document of `check`, `fix` or `cost`: the schema version and the files'
+/// entries in input order.
+pub fn json_document(files: Vec<Value>) -> Value {
+    json!({ "version": JSON_VERSION, "files": files })
+}
+
 /// `check --format json`: one file's entry.
 pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
     json!({

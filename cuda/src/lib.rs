@@ -53,8 +53,15 @@ pub struct Options {
     /// to one array (sound when they may alias); by default distinct parameters are
     /// assumed not to alias, as GPUVerify does.
     pub alias: bool,
-    /// Extra object-like macros (`-D NAME=VALUE`).
+    /// Extra object-like macros (`-D NAME=VALUE`), after the file header's `-D` flags
+    /// (so they win over them).
     pub defines: Vec<(String, String)>,
+    /// Macros removed before the file is read (`-U NAME`): after every predefined,
+    /// header and `defines` macro, so `-U` wins over a `-D` of the same name.
+    pub undefines: Vec<String>,
+    /// Files read before the main file, as if it began with `#include "FILE"` for each
+    /// (`-include FILE` of a compilation database).
+    pub forced_includes: Vec<PathBuf>,
     /// `--wrap`: every integer operation wraps in its C type (its result converted to
     /// the type), instead of being assumed not to overflow.
     pub wrap: bool,

@@ -48,6 +48,10 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
             },
         );
     }
+    // `-U NAME` removes a predefined, header or `-D` macro of that name.
+    for name in &opts.undefines {
+        pp.macros.remove(name);
+    }
     // CUDA keywords the grammar does not know, and that do not matter for races.
     for (name, params, body) in [
         ("__align__", Some(vec!["n".to_string()]), ""),
@@ -64,6 +68,9 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
                 body: tokens_of(body),
             },
         );
+    }
+    for path in &opts.forced_includes {
+        pp.force_include(path)?;
     }
     pp.run_file(0)?;
     Ok(SourceMap {
@@ -1031,6 +1038,32 @@ impl Preprocessor<'_> {
         let r = self.run_file(index);
         self.depth -= 1;
         // Keep the last line of the header apart from what follows the directive.
+        if !self.out.ends_with('\n') {
+            let at = self.files[index].text.len();
+            self.emit_newline(index, at);
+        }
+        r
+    }
+
+    /// `-include FILE`: the file is read as if the main file began with an `#include`
+    /// of it (its errors are located at the main file's start when it cannot be read).
+    fn force_include(&mut self, path: &Path) -> Result<(), CudaError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            self.error(
+                ErrorKind::Io,
+                0,
+                0,
+                "-include",
+                format!("cannot read the forced include {}: {e}", path.display()),
+            )
+        })?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        self.files
+            .push(SourceFile::new(path.to_path_buf(), text, Some((0, 0..0))));
+        let index = self.files.len() - 1;
+        self.depth += 1;
+        let r = self.run_file(index);
+        self.depth -= 1;
         if !self.out.ends_with('\n') {
             let at = self.files[index].text.len();
             self.emit_newline(index, at);

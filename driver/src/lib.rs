@@ -6,6 +6,7 @@
 //! read files the same way.
 //!
 //! The modules follow the pipeline:
+//! - [`compdb`]: compilation databases (`compile_commands.json`: per-file `-I`/`-D`/`-U`);
 //! - [`inputs`]: the files a command works on (directories walked);
 //! - [`source`]: loading one file (front end by extension, header comment);
 //! - [`run`]: the oracle for a file ([`check_options`], [`make_oracle`]), the kernels
@@ -13,6 +14,7 @@
 //! - [`cost`]: the cost-model registry ([`cost::MODELS`]) and the comparison of the
 //!   models on one file ([`cost::compare_file`]).
 
+pub mod compdb;
 pub mod cost;
 pub mod inputs;
 pub mod run;
@@ -109,12 +111,14 @@ impl FixSettings {
     }
 }
 
-/// `include_dirs` as the CUDA front end wants them.
+/// The front-end options as the CUDA front end wants them.
 fn cuda_options(front: &FrontEnd) -> cuda::Options {
     cuda::Options {
         include_dirs: front.include_dirs.clone(),
         alias: front.alias,
-        defines: Vec::new(),
+        defines: front.defines.clone(),
+        undefines: front.undefines.clone(),
+        forced_includes: front.forced_includes.clone(),
         wrap: front.wrap,
         warp_size: front.warp_size,
     }

@@ -41,11 +41,18 @@ impl Lang {
     }
 }
 
-/// What the CUDA front end needs from the command line (`-I`, `--alias`).
+/// What the CUDA front end needs from the command line (`-I`, `-D`, `-U`, `--alias`).
 #[derive(Clone, Debug, Default)]
 pub struct FrontEnd {
     /// `-I DIR`.
     pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]` (a bare name is defined as `1`, as nvcc and clang do). They come
+    /// after the `-D` flags of the file's header comment, so the command line wins.
+    pub defines: Vec<(String, String)>,
+    /// `-U NAME`: applied after every `-D` (whatever the order on the command line).
+    pub undefines: Vec<String>,
+    /// `-include FILE` (from a compilation database): read before the file.
+    pub forced_includes: Vec<PathBuf>,
     /// `--alias`.
     pub alias: bool,
     /// `--wrap`: the CUDA front end wraps every integer operation in its C type.
