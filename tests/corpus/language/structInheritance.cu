@@ -20,7 +20,7 @@ __global__ void placeShapes(float *area, Circle c)
     Circle mine;
     mine.offset = c.offset;
     mine.radius = c.radius * float(t);
-    float3 origin = float3(0);
+    float3 origin = make_float3(0.0f, 0.0f, 0.0f);
     int r = int(mine.radius);
     area[mine.slot(t)] = mine.radius * mine.radius + origin.x + r;
 }
