@@ -28,22 +28,7 @@ fn dynamic_with(src: &str, opts: CheckOptions) -> Option<Report> {
 fn both_with(src: &str, opts: CheckOptions) -> Report {
     let stat = check_with(src, opts.clone());
     if let Some(dy) = dynamic_with(src, opts) {
-        let srows = races(&stat);
-        for d in races(&dy) {
-            let covered = srows
-                .iter()
-                .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3 && (d.6 || !s.6));
-            assert!(
-                covered,
-                "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
-            );
-        }
-        for l in divergences(&dy) {
-            assert!(
-                divergences(&stat).contains(&l),
-                "missed divergence at line {l}\n{src}"
-            );
-        }
+        assert_static_covers(&stat, &dy, src);
         if stat.is_clean() {
             assert!(
                 dy.is_clean(),

@@ -30,15 +30,7 @@ fn both_with(src: &str, opts: CheckOptions) -> (Report, Report) {
     let dy = Interpreter::new(opts)
         .check(&kernel(src))
         .expect("the interpreter runs");
-    let srows = races(&stat);
-    for d in races(&dy) {
-        assert!(
-            srows
-                .iter()
-                .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3),
-            "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
-        );
-    }
+    assert_static_covers(&stat, &dy, src);
     (stat, dy)
 }
 

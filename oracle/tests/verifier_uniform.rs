@@ -18,22 +18,7 @@ fn both_with(src: &str, opts: CheckOptions) -> Report {
         Err(OracleError::NoFeasibleRun(_)) => return stat,
         Err(e) => panic!("interpreter: {e}"),
     };
-    let srows = races(&stat);
-    for d in races(&dy) {
-        let covered = srows
-            .iter()
-            .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3 && (d.6 || !s.6));
-        assert!(
-            covered,
-            "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
-        );
-    }
-    for l in divergences(&dy) {
-        assert!(
-            divergences(&stat).contains(&l),
-            "missed divergence at line {l}\n{src}"
-        );
-    }
+    assert_static_covers(&stat, &dy, src);
     stat
 }
 

@@ -83,3 +83,25 @@ pub fn launch(block: u32, grid: u32) -> CheckOptions {
         ..strict()
     }
 }
+
+/// Asserts that the static report `stat` covers what the interpreter observed in `dy`:
+/// every race (same array, lines and kind; unfixable when the interpreter saw a
+/// cross-block race) and every divergent barrier.
+pub fn assert_static_covers(stat: &Report, dy: &Report, src: &str) {
+    let srows = races(stat);
+    for d in races(dy) {
+        let covered = srows
+            .iter()
+            .any(|s| s.0 == d.0 && s.1 == d.1 && s.2 == d.2 && s.3 == d.3 && (d.6 || !s.6));
+        assert!(
+            covered,
+            "the interpreter saw {d:?}, the verifier says {srows:?}\n{src}"
+        );
+    }
+    for l in divergences(dy) {
+        assert!(
+            divergences(stat).contains(&l),
+            "missed divergence at line {l}\n{src}"
+        );
+    }
+}
