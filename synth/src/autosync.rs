@@ -19,6 +19,12 @@
 //! `P^j → ⋁ L_ℓ ∨ (V ∧ ⋁ W_ℓ)`. A location reported again as not warp-local gets `¬V`
 //! (instead of losing its `P` assignment); a divergent warp barrier excludes `W` and `L`
 //! in its block, a divergent block barrier only `L`.
+//!
+//! A statement that races with itself within one iteration (`kept[slot] = v` with a slot
+//! from an atomic counter that is not yet known to be set up) is not given up on while
+//! other races or divergences remain: fixing those can remove it (a barrier after the
+//! counter's set-up makes the slots distinct). The synthesis gives up when only such
+//! races are left.
 
 use std::collections::BTreeMap;
 
@@ -254,11 +260,21 @@ fn block_of(tree: &LabelTree, after: Label) -> Option<Label> {
     }
 }
 
-/// A self race within one iteration (or outside loops) can never be fixed by barriers:
-/// one KPL statement (a write, since reads and writes are separate statements) by two
-/// threads on the same element.
-fn self_race(races: &[Race]) -> Option<NoSolution> {
-    let r = races.iter().find(|r| r.is_self_race() && r.intra)?;
+/// A self race within one iteration (or outside loops): one KPL statement (a write,
+/// since reads and writes are separate statements) by two threads on the same element.
+/// No barrier orders the two accesses themselves.
+fn is_intra_self_race(r: &Race) -> bool {
+    r.is_self_race() && r.intra
+}
+
+/// Gives up on self races within one iteration when nothing else is left to fix: other
+/// races (and divergences) may be their cause, and fixing those can remove them (module
+/// doc), so only then is there no barrier placement.
+fn self_race(races: &[Race], divergences: usize) -> Option<NoSolution> {
+    if divergences > 0 || races.iter().any(|r| !is_intra_self_race(r)) {
+        return None;
+    }
+    let r = races.iter().find(|r| is_intra_self_race(r))?;
     Some(NoSolution {
         reason: format!(
             "line {} races with itself on `{}` ({} by two threads in the same barrier interval): two \
@@ -325,7 +341,9 @@ fn synthesize_from(
     // are still fixed as far as barriers can, so the report can show that placement.
     let blocked = unfixable(&report);
     let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
-    if let Some(ns) = diverging_existing(&report, &[]).or_else(|| self_race(&fixable)) {
+    if let Some(ns) =
+        diverging_existing(&report, &[]).or_else(|| self_race(&fixable, report.divergences.len()))
+    {
         return Ok(run.give_up(ns));
     }
     if let (Some(ns), true) = (&blocked, fixable.is_empty() && report.divergences.is_empty()) {
@@ -342,7 +360,7 @@ fn synthesize_from(
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
-    for r in &fixable {
+    for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
         enc.add_race_once(&tree, r, opts.use_race_types);
     }
     let mut last_races = fixable;
@@ -362,7 +380,9 @@ fn synthesize_from(
         let (candidate, ids) = run.with_barriers_of(&chosen, &warp);
         let report = run.ask(&candidate)?;
         let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
-        if let Some(ns) = diverging_existing(&report, &ids).or_else(|| self_race(&fixable)) {
+        if let Some(ns) =
+            diverging_existing(&report, &ids).or_else(|| self_race(&fixable, report.divergences.len()))
+        {
             return Ok(run.give_up(ns));
         }
         if !report.divergences.is_empty() {
@@ -384,7 +404,7 @@ fn synthesize_from(
             s.trace = Some(enc.trace);
             return Ok(s);
         }
-        for r in &fixable {
+        for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
             let Some(key) = location(&tree, r) else { continue };
             if enc.races.contains_key(&key) {
                 if enc.deny_warp(key, r) {

@@ -209,6 +209,7 @@
 //!   encoded exactly or over-approximated.
 
 pub mod encode;
+mod fingerprint;
 pub mod queries;
 pub mod symbolic;
 pub mod term;
@@ -246,6 +247,9 @@ pub struct StaticVerifier {
 struct Cache {
     /// The kernel without its barriers.
     key: Kernel,
+    /// What the answers below depend on beyond the kernel's text ([`fingerprint`]): a
+    /// barrier can change it, and then they are dropped.
+    facts: u64,
     /// The kernel's own Z3 context and incremental solver: a context's history (the
     /// terms it has seen) steers the solver, so a kernel's answers would otherwise
     /// depend on the kernels checked before it on the same thread.
@@ -261,6 +265,21 @@ struct Cache {
     screen: Option<Screen>,
     /// Whether the preconditions can hold (barriers do not change them).
     feasible: Option<bool>,
+}
+
+impl Cache {
+    fn new(key: Kernel, facts: u64, z3: std::rc::Rc<Z3Session>) -> Cache {
+        Cache {
+            key,
+            facts,
+            z3,
+            same: HashMap::new(),
+            cross: HashMap::new(),
+            seen: HashSet::new(),
+            screen: None,
+            feasible: None,
+        }
+    }
 }
 
 /// Pairs of accesses (smaller statement id first) that the screening queries proved
@@ -516,7 +535,7 @@ impl Oracle for StaticVerifier {
     /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let sum = symbolic::summarize(kernel, &self.opts);
-        let mut cache = self.cache_for(kernel);
+        let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
         let z3 = cache.z3.clone();
         let out = in_context(&z3.ctx, || self.check_in(kernel, &sum, &mut cache, &z3.solver));
         self.cache = Some(cache);
@@ -549,20 +568,15 @@ impl StaticVerifier {
 impl StaticVerifier {
     /// The cache for `kernel`: the previous check's when it was about the same kernel
     /// but for its barriers (the synthesizer asks again after each barrier it places,
-    /// and answers that ignore barriers still hold), else an empty one.
-    fn cache_for(&mut self, kernel: &Kernel) -> Cache {
+    /// and answers that ignore barriers still hold) and the barriers did not change
+    /// what the answers are about (`facts`), else an empty one. The Z3 session stays
+    /// with the kernel either way.
+    fn cache_for(&mut self, kernel: &Kernel, facts: u64) -> Cache {
         let key = kernel.without_barriers();
         match self.cache.take() {
-            Some(c) if c.key == key => c,
-            _ => Cache {
-                key,
-                z3: std::rc::Rc::new(Z3Session::new()),
-                same: HashMap::new(),
-                cross: HashMap::new(),
-                seen: HashSet::new(),
-                screen: None,
-                feasible: None,
-            },
+            Some(c) if c.key == key && c.facts == facts => c,
+            Some(c) if c.key == key => Cache::new(key, facts, c.z3),
+            _ => Cache::new(key, facts, std::rc::Rc::new(Z3Session::new())),
         }
     }
 
