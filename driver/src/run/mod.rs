@@ -186,12 +186,29 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
 /// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle
 /// cannot handle is `unsupported`; the others are still checked).
 pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>> {
+    Ok(check_file_while(settings, src, &|| true)?.unwrap_or_default())
+}
+
+/// [`check_file`] that stops before each kernel once `keep_going` says no (`None` then):
+/// the editor server's way to drop a check that a newer text made stale.
+pub fn check_file_while(
+    settings: &Settings,
+    src: &Source,
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Option<Vec<KernelCheck>>> {
     let mut oracle = make_oracle(settings, check_options(settings, src));
-    let checked = selected(settings, src)?
-        .into_iter()
-        .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
-        .collect();
-    Ok(interleave(checked, &selected_failed(settings, src), failed_check))
+    let mut checked = Vec::new();
+    for k in selected(settings, src)? {
+        if !keep_going() {
+            return Ok(None);
+        }
+        checked.push(check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)));
+    }
+    Ok(Some(interleave(
+        checked,
+        &selected_failed(settings, src),
+        failed_check,
+    )))
 }
 
 /// A stage of the pipeline whose output `--show` prints instead of verifying.
