@@ -2,7 +2,7 @@
 //! editor drives it (JSON-RPC with `Content-Length` framing): initialize, didOpen,
 //! publishDiagnostics, codeAction, applying the quick fix, shutdown and exit.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -38,6 +38,30 @@ __global__ void turn(int *out) {\n\
   __syncthreads();\n\
 #endif\n\
   out[threadIdx.x] = t[31 - threadIdx.x];\n\
+}\n";
+
+/// A barrier only half of the threads reach, and the race it was meant to remove.
+const DIVERGENT: &str = "//--blockDim=64 --gridDim=1\n\
+__global__ void half(int *out) {\n\
+  __shared__ int s[64];\n\
+  s[threadIdx.x] = out[threadIdx.x];\n\
+  if (threadIdx.x < 32) {\n\
+    __syncthreads();\n\
+  }\n\
+  out[threadIdx.x] = s[63 - threadIdx.x];\n\
+}\n";
+
+/// A racy kernel beside one the front end cannot lower (inline PTX that loads).
+const PARTLY: &str = "//--blockDim=32 --gridDim=1\n\
+__global__ void racy(int *a) {\n\
+  __shared__ int s[32];\n\
+  s[threadIdx.x] = a[threadIdx.x];\n\
+  a[threadIdx.x] = s[(threadIdx.x + 5) % 32];\n\
+}\n\
+__global__ void opaque(unsigned *p) {\n\
+  unsigned v;\n\
+  asm volatile(\"ld.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p));\n\
+  p[threadIdx.x] = v + 1;\n\
 }\n";
 
 struct Server {
@@ -511,4 +535,106 @@ fn cancelled_code_actions_and_exit_without_shutdown() {
     // `exit` without `shutdown`: exit code 1, as LSP says.
     s.notify("exit", Value::Null);
     assert_eq!(s.exit_code(), 1);
+}
+
+/// The code actions at a diagnostic.
+fn actions_at(s: &mut Server, uri: &str, d: &Value) -> Vec<Value> {
+    let id = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    let r = s.response(id);
+    r["result"]
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| panic!("no actions: {r:#}"))
+}
+
+#[test]
+fn a_divergent_barrier_is_fixed_as_fix_strip_would() {
+    let mut s = Server::start(&[]);
+    s.initialize(editor_capabilities());
+    let uri = s.open("half.cu", DIVERGENT, 1);
+    let diags = s.diagnostics(&uri, 1);
+    assert_eq!(diags.len(), 2, "{diags:#?}");
+    let div = &diags[0];
+    assert_eq!(div["code"], "barrier-divergence");
+    assert_eq!(div["severity"], 1);
+    assert_eq!(div["range"], range_of(DIVERGENT, "__syncthreads();"));
+    assert!(
+        div["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("barrier divergence"),
+        "{div:#}"
+    );
+    let guard = &div["relatedInformation"][0];
+    assert_eq!(
+        guard["location"]["range"],
+        range_of(DIVERGENT, "if (threadIdx.x < 32) {")
+    );
+    assert!(
+        guard["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("disagree on this condition"),
+        "{guard:#}"
+    );
+    let race = &diags[1];
+    assert_eq!(race["code"], "data-race");
+    assert_eq!(race["range"], range_of(DIVERGENT, "s[63 - threadIdx.x]"));
+
+    // `fix` keeps existing barriers and finds no solution; `fix --strip` moves it.
+    let actions = actions_at(&mut s, &uri, div);
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    assert!(
+        actions[0]["title"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--strip"),
+        "{actions:#?}"
+    );
+    let edits = actions[0]["edit"]["documentChanges"][0]["edits"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fixed = apply(DIVERGENT, &edits);
+    let want = autosync(s.dir.path(), &["fix", "--strip", "--stdout", "half.cu"]);
+    assert_eq!(fixed, String::from_utf8_lossy(&want.stdout));
+    std::fs::write(s.path("half.cu"), &fixed).expect("write");
+    let check = autosync(s.dir.path(), &["check", "half.cu"]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    assert_eq!(s.shutdown(), 0);
+}
+
+#[test]
+fn an_unsupported_kernel_is_a_warning_and_blocks_the_quick_fix() {
+    let mut s = Server::start(&[]);
+    s.initialize(editor_capabilities());
+    let uri = s.open("partly.cu", PARTLY, 3);
+    let diags = s.diagnostics(&uri, 3);
+    assert_eq!(diags.len(), 2, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "data-race");
+    assert_eq!(diags[0]["range"], range_of(PARTLY, "s[(threadIdx.x + 5) % 32]"));
+    let unsupported = &diags[1];
+    assert_eq!(unsupported["code"], "unsupported");
+    assert_eq!(unsupported["severity"], 2);
+    assert_eq!(unsupported["range"], range_of(PARTLY, "asm"));
+    let msg = unsupported["message"].as_str().unwrap_or_default();
+    assert!(
+        msg.contains("kernel `opaque`") && msg.contains("inline assembly"),
+        "{msg}"
+    );
+    // `fix` would not write this file (a kernel has no fix): the action says why.
+    let actions = actions_at(&mut s, &uri, &diags[0]);
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    assert!(actions[0].get("edit").is_none(), "{actions:#?}");
+    let reason = actions[0]["disabled"]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("`opaque`"), "{reason}");
+    assert_eq!(s.shutdown(), 0);
 }

@@ -322,7 +322,19 @@ impl Worker {
             return Response::new_ok(job.id.clone(), Vec::<CodeActionOrCommand>::new());
         }
         if checked.fix.is_none() {
-            let fix = self.fix(snap);
+            // A divergent barrier is not moved by `fix` as it is (the kernel has no
+            // solution then), but `fix --strip` places the barriers anew.
+            let divergent = checked
+                .diagnostics
+                .iter()
+                .any(|d| has_rule(d, rule::BARRIER_DIVERGENCE));
+            let mut fix = self.fix(snap, false);
+            if divergent && matches!(fix, Fix::None(_)) {
+                let strip = self.fix(snap, true);
+                if matches!(strip, Fix::Edits(..)) {
+                    fix = strip;
+                }
+            }
             if !self.shared.current(&snap.uri, snap.version) {
                 return modified();
             }
@@ -354,13 +366,23 @@ impl Worker {
         Response::new_ok(job.id.clone(), vec![CodeActionOrCommand::CodeAction(action)])
     }
 
-    /// What `autosync fix` (default options) makes of this version of the document.
-    fn fix(&self, snap: &Snapshot) -> Fix {
+    /// What `autosync fix` (default options, or `--strip`) makes of this version of the
+    /// document.
+    fn fix(&self, snap: &Snapshot, strip: bool) -> Fix {
         let settings = self.settings(snap);
+        let fix_settings = driver::FixSettings {
+            strip,
+            ..driver::FixSettings::default()
+        };
+        let command = if strip {
+            "autosync fix --strip"
+        } else {
+            "autosync fix"
+        };
         let outcome = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Fix> {
             let src = self.load(snap, &settings)?;
-            let fix = driver::fix(&settings, &driver::FixSettings::default(), &src)?;
-            Ok(self.fix_of(&src, &fix))
+            let fix = driver::fix(&settings, &fix_settings, &src)?;
+            Ok(self.fix_of(&src, &fix, command))
         }));
         match outcome {
             Ok(Ok(fix)) => fix,
@@ -369,7 +391,7 @@ impl Worker {
         }
     }
 
-    fn fix_of(&self, src: &source::Source, fix: &driver::FileFix) -> Fix {
+    fn fix_of(&self, src: &source::Source, fix: &driver::FileFix, command: &str) -> Fix {
         if !fix.complete() {
             let why: Vec<String> = fix
                 .kernels
@@ -401,14 +423,14 @@ impl Worker {
         let inserted: usize = fix.kernels.iter().map(|k| k.inserted.len()).sum();
         let removed: usize = fix.kernels.iter().map(|k| k.removed.len()).sum();
         let title = match fix.edits.as_slice() {
-            [one] => one.what.trim_end_matches('.').to_string(),
+            [one] if command == "autosync fix" => one.what.trim_end_matches('.').to_string(),
             _ => {
                 let plural = |n: usize| if n == 1 { "" } else { "s" };
                 let mut t = format!("Insert {inserted} barrier{}", plural(inserted));
                 if removed > 0 {
                     t.push_str(&format!(", remove {removed}"));
                 }
-                t.push_str(" (autosync fix)");
+                t.push_str(&format!(" ({command})"));
                 t
             }
         };
@@ -433,9 +455,13 @@ impl Worker {
     }
 }
 
+fn has_rule(d: &Diagnostic, rule: &str) -> bool {
+    matches!(&d.code, Some(lsp_types::NumberOrString::String(c)) if c == rule)
+}
+
 /// A race or divergent barrier a barrier placement can fix (not a race across blocks).
 fn is_fixable(d: &Diagnostic) -> bool {
-    matches!(&d.code, Some(lsp_types::NumberOrString::String(c)) if c == rule::DATA_RACE || c == rule::BARRIER_DIVERGENCE)
+    has_rule(d, rule::DATA_RACE) || has_rule(d, rule::BARRIER_DIVERGENCE)
 }
 
 /// Whether two ranges share a position (an empty range touching the other counts).
