@@ -515,6 +515,19 @@ fn utf8_positions_when_the_client_offers_them() {
     let d = s.diagnostics(&uri, 1);
     // `µ` is two bytes: one column more than in UTF-16.
     assert_eq!(d[0]["range"]["start"], json!({"line": 4, "character": 26}));
+    // A client that sends its diagnostics incomplete (Neovim 0.7 drops their ranges)
+    // still gets the quick fix: the server goes by its own diagnostics.
+    let id = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": [{"code": "data-race"}]}}),
+    );
+    let r = s.response(id);
+    assert_eq!(r["result"][0]["kind"], "quickfix", "{r:#}");
+    // Without `documentChanges` support: plain `changes`.
+    assert!(
+        r["result"][0]["edit"]["changes"][uri.as_str()].is_array(),
+        "{r:#}"
+    );
     assert_eq!(s.shutdown(), 0);
 }
 

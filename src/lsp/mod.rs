@@ -27,10 +27,10 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{CodeActionRequest, Request as _};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability, InitializeParams,
-    MessageType, NumberOrString, PositionEncodingKind, SaveOptions, ServerCapabilities, ServerInfo,
-    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams, MessageType,
+    NumberOrString, PositionEncodingKind, SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    Uri,
 };
 
 use convert::{Encoding, LineIndex};
@@ -199,6 +199,16 @@ fn lang_of(path: &std::path::Path, language_id: &str) -> Option<Lang> {
     })
 }
 
+/// What a code action request needs of its parameters. The `context` (the client's copy
+/// of the diagnostics) is not read: the worker has the diagnostics of the version it
+/// checked, and some clients send them incomplete.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ActionParams {
+    text_document: lsp_types::TextDocumentIdentifier,
+    range: lsp_types::Range,
+}
+
 struct Server<'a> {
     conn: &'a Connection,
     shared: &'a Shared,
@@ -283,7 +293,7 @@ impl Server<'_> {
             return;
         }
         let id = req.id;
-        let params: CodeActionParams = match serde_json::from_value(req.params) {
+        let params: ActionParams = match serde_json::from_value(req.params) {
             Ok(p) => p,
             Err(e) => {
                 let r = Response::new_err(
