@@ -481,3 +481,78 @@ fn internal_error(range: Range) -> Diagnostic {
         ..Diagnostic::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(uri: &Uri, version: i32) -> Snapshot {
+        Snapshot {
+            uri: uri.clone(),
+            version,
+            text: Arc::from(""),
+            path: PathBuf::from("a.cu"),
+            lang: Lang::Cuda,
+        }
+    }
+
+    fn uri(s: &str) -> Uri {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e:?}"))
+    }
+
+    #[test]
+    fn a_newer_version_replaces_and_outdates_the_older() {
+        let shared = Shared::default();
+        let (a, b) = (uri("file:///a.cu"), uri("file:///b.cu"));
+        shared.check(snap(&a, 1));
+        shared.check(snap(&b, 1));
+        shared.check(snap(&a, 2));
+        // One check per document, the newest text, in the order the documents came.
+        let mut order = Vec::new();
+        for _ in 0..2 {
+            if let Some(Job::Check(c)) = shared.next() {
+                order.push((c.uri.to_string(), c.version));
+            }
+        }
+        assert!(shared.lock().checks.is_empty());
+        assert_eq!(
+            order,
+            [("file:///b.cu".to_string(), 1), ("file:///a.cu".to_string(), 2)]
+        );
+        assert!(shared.current(&a, 2) && !shared.current(&a, 1));
+        // An edit outdates the check in flight.
+        shared.set_version(&a, 3);
+        assert!(!shared.current(&a, 2));
+        // Closed, stopped: nothing is current.
+        shared.close(&b);
+        assert!(!shared.current(&b, 1));
+        shared.stop();
+        assert!(!shared.current(&a, 3));
+        assert!(shared.next().is_none());
+    }
+
+    #[test]
+    fn cancelling_a_queued_or_running_code_action() {
+        let shared = Shared::default();
+        let a = uri("file:///a.cu");
+        let job = |id: i32| ActionJob {
+            id: RequestId::from(id),
+            snap: snap(&a, 1),
+            range: Range::default(),
+        };
+        shared.action(job(1));
+        shared.action(job(2));
+        // Queued: answered at once, never run.
+        let r = shared
+            .cancel(&RequestId::from(2))
+            .map(|r| r.response_result.err().map(|e| e.code));
+        assert_eq!(r, Some(Some(ErrorCode::RequestCanceled as i32)));
+        // Running: answered cancelled when done.
+        assert!(matches!(shared.next(), Some(Job::Action(j)) if j.id == RequestId::from(1)));
+        assert!(shared.cancel(&RequestId::from(1)).is_none());
+        assert!(shared.finish_action());
+        // Unknown or answered: nothing.
+        assert!(shared.cancel(&RequestId::from(7)).is_none());
+        assert!(!shared.finish_action());
+    }
+}
