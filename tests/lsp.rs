@@ -651,3 +651,39 @@ fn an_unsupported_kernel_is_a_warning_and_blocks_the_quick_fix() {
     assert!(reason.contains("`opaque`"), "{reason}");
     assert_eq!(s.shutdown(), 0);
 }
+
+/// The same race in two instantiations of a template.
+const TEMPLATE: &str = "//--blockDim=32 --gridDim=1\n\
+template <int N>\n\
+__global__ void rot(int *out) {\n\
+  __shared__ int s[N];\n\
+  s[threadIdx.x] = out[threadIdx.x];\n\
+  out[threadIdx.x] = s[(threadIdx.x + 1) % N];\n\
+}\n\
+template __global__ void rot<32>(int *);\n\
+template __global__ void rot<64>(int *);\n";
+
+#[test]
+fn one_diagnostic_for_the_instantiations_of_a_template() {
+    let mut s = Server::start(&[]);
+    s.initialize(editor_capabilities());
+    let uri = s.open("rot.cu", TEMPLATE, 1);
+    let diags = s.diagnostics(&uri, 1);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["range"], range_of(TEMPLATE, "s[(threadIdx.x + 1) % N]"));
+    let msg = diags[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        msg.contains("in kernel `rot<32>`") && msg.contains("also in kernel `rot<64>`"),
+        "{msg}"
+    );
+    // One barrier serves both.
+    let actions = actions_at(&mut s, &uri, &diags[0]);
+    let edits = actions[0]["edit"]["documentChanges"][0]["edits"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(edits.len(), 1, "{edits:#?}");
+    let want = autosync(s.dir.path(), &["fix", "--stdout", "rot.cu"]);
+    assert_eq!(apply(TEMPLATE, &edits), String::from_utf8_lossy(&want.stdout));
+    assert_eq!(s.shutdown(), 0);
+}

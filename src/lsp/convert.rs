@@ -182,7 +182,7 @@ pub fn check_diagnostics(
         location: Location::new(uri.clone(), index.range(range)),
         message,
     };
-    let mut out = Vec::new();
+    let mut out: Vec<(&str, Diagnostic)> = Vec::new();
     for k in results {
         for d in &k.report.divergences {
             let cs = output::divergence_diagnostic(src, &k.name, d);
@@ -199,7 +199,7 @@ pub fn check_diagnostics(
                 message_of(&cs),
             );
             diag.related_information = Some(related);
-            out.push(diag);
+            out.push((&k.name, diag));
         }
         for r in &k.report.races {
             let cs = output::race_diagnostic(src, &k.name, r);
@@ -225,13 +225,61 @@ pub fn check_diagnostics(
                     format!("second access (line {}): {second}", r.second.span.line),
                 ),
             ]);
-            out.push(diag);
+            out.push((&k.name, diag));
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {
-            out.push(not_checked(src, k, index));
+            out.push((&k.name, not_checked(src, k, index)));
         }
     }
-    out
+    merge_duplicates(out)
+}
+
+/// One diagnostic per place: reports with the same title, range and related ranges
+/// (the instantiations of one template, several access pairs of one statement) are one
+/// diagnostic that says how many it stands for.
+fn merge_duplicates(diags: Vec<(&str, Diagnostic)>) -> Vec<Diagnostic> {
+    let related = |d: &Diagnostic| -> Vec<Range> {
+        d.related_information
+            .iter()
+            .flatten()
+            .map(|r| r.location.range)
+            .collect()
+    };
+    let same = |a: &Diagnostic, b: &Diagnostic| {
+        a.range == b.range
+            && a.code == b.code
+            && a.message.lines().next() == b.message.lines().next()
+            && related(a) == related(b)
+    };
+    let mut out: Vec<(Diagnostic, Vec<&str>, usize)> = Vec::new();
+    for (kernel, d) in diags {
+        match out.iter_mut().find(|(o, _, _)| same(o, &d)) {
+            Some((_, kernels, count)) => {
+                *count += 1;
+                if !kernels.contains(&kernel) {
+                    kernels.push(kernel);
+                }
+            }
+            None => out.push((d, vec![kernel], 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, kernels, count)| {
+            if let [_, others @ ..] = kernels.as_slice()
+                && !others.is_empty()
+            {
+                let names: Vec<String> = others.iter().map(|k| format!("`{k}`")).collect();
+                d.message
+                    .push_str(&format!("\nalso in kernel {}", names.join(", ")));
+            }
+            if count > kernels.len() {
+                d.message.push_str(&format!(
+                    "\n{count} reports at these places (`autosync check` lists each)"
+                ));
+            }
+            d
+        })
+        .collect()
 }
 
 /// A kernel that could not be checked: at the front end's error for a kernel it could
