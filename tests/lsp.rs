@@ -439,6 +439,20 @@ fn clean_and_malformed_files() {
     );
     s.notify("textDocument/didSave", json!({"textDocument": {"uri": bad}}));
     assert_eq!(s.diagnostics(&bad, 2), Vec::<Value>::new());
+    // An error in an included file: at the `#include` line, naming the file.
+    std::fs::write(s.path("helpers.cuh"), "int twice( {\n").expect("write");
+    let text = "#include \"helpers.cuh\"\n__global__ void k(int *a) {\n  a[0] = 1;\n}\n";
+    let inc = s.open("includes.cu", text, 1);
+    let diags = s.diagnostics(&inc, 1);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["range"], range_of(text, "#include \"helpers.cuh\""));
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("helpers.cuh:1:1: syntax error"),
+        "{diags:#?}"
+    );
     // A request the server does not answer is an error answer.
     let id = s.request(
         "textDocument/hover",
