@@ -287,6 +287,30 @@ fn apply(text: &str, edits: &[Value]) -> String {
     out
 }
 
+/// Applies a quick fix's edits to the file `name` (whose text is `text`): the result is
+/// exactly what `autosync fix FLAGS` writes, and it checks clean. The fixed text.
+fn assert_is_the_fix(s: &Server, name: &str, text: &str, edits: &[Value], flags: &[&str]) -> String {
+    let fixed = apply(text, edits);
+    let mut args = vec!["fix", "--stdout"];
+    args.extend_from_slice(flags);
+    args.push(name);
+    let want = autosync(s.dir.path(), &args);
+    assert_eq!(fixed, String::from_utf8_lossy(&want.stdout));
+    std::fs::write(s.path(name), &fixed).expect("write");
+    let check = autosync(s.dir.path(), &["check", name]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{report}");
+    fixed
+}
+
+/// The edits of a code action's `documentChanges`.
+fn edits_of(action: &Value) -> Vec<Value> {
+    action["edit"]["documentChanges"][0]["edits"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
 fn autosync(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_autosync"))
         .current_dir(dir)
@@ -379,19 +403,8 @@ fn races_are_diagnostics_and_the_quick_fix_is_the_fix() {
     let doc_edit = &a["edit"]["documentChanges"][0];
     assert_eq!(doc_edit["textDocument"]["uri"], uri.as_str());
     assert_eq!(doc_edit["textDocument"]["version"], 1);
-    let edits = doc_edit["edits"].as_array().cloned().unwrap_or_default();
-    let fixed = apply(RACY, &edits);
     // Exactly what `autosync fix` writes, and it checks clean.
-    let fix = autosync(s.dir.path(), &["fix", "--stdout", "shift.cu"]);
-    assert_eq!(fixed, String::from_utf8_lossy(&fix.stdout));
-    std::fs::write(s.path("shift.cu"), &fixed).expect("write");
-    let check = autosync(s.dir.path(), &["check", "shift.cu"]);
-    assert_eq!(
-        check.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    let fixed = assert_is_the_fix(&s, "shift.cu", RACY, &edits_of(a), &[]);
 
     // The editor applies the edit and saves: the diagnostics are cleared.
     s.notify(
@@ -621,21 +634,7 @@ fn a_divergent_barrier_is_fixed_as_fix_strip_would() {
             .contains("--strip"),
         "{actions:#?}"
     );
-    let edits = actions[0]["edit"]["documentChanges"][0]["edits"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let fixed = apply(DIVERGENT, &edits);
-    let want = autosync(s.dir.path(), &["fix", "--strip", "--stdout", "half.cu"]);
-    assert_eq!(fixed, String::from_utf8_lossy(&want.stdout));
-    std::fs::write(s.path("half.cu"), &fixed).expect("write");
-    let check = autosync(s.dir.path(), &["check", "half.cu"]);
-    assert_eq!(
-        check.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_is_the_fix(&s, "half.cu", DIVERGENT, &edits_of(&actions[0]), &["--strip"]);
     assert_eq!(s.shutdown(), 0);
 }
 
@@ -692,12 +691,8 @@ fn one_diagnostic_for_the_instantiations_of_a_template() {
     );
     // One barrier serves both.
     let actions = actions_at(&mut s, &uri, &diags[0]);
-    let edits = actions[0]["edit"]["documentChanges"][0]["edits"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let edits = edits_of(&actions[0]);
     assert_eq!(edits.len(), 1, "{edits:#?}");
-    let want = autosync(s.dir.path(), &["fix", "--stdout", "rot.cu"]);
-    assert_eq!(apply(TEMPLATE, &edits), String::from_utf8_lossy(&want.stdout));
+    assert_is_the_fix(&s, "rot.cu", TEMPLATE, &edits, &[]);
     assert_eq!(s.shutdown(), 0);
 }
