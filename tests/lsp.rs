@@ -480,7 +480,17 @@ fn clean_and_malformed_files() {
             && m["params"].get("version").is_none()
     });
     assert_eq!(m["params"]["diagnostics"], json!([]));
-    assert_eq!(s.shutdown(), 0);
+    // After `shutdown`, requests are refused and notifications ignored until `exit`.
+    let id = s.request("shutdown", Value::Null);
+    assert_eq!(s.response(id)["result"], Value::Null);
+    let id = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": clean}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    assert_eq!(s.response(id)["error"]["code"], -32600);
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": clean}}));
+    s.notify("exit", Value::Null);
+    assert_eq!(s.exit_code(), 0);
 }
 
 #[test]

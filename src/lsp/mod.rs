@@ -9,7 +9,7 @@
 //! every document, as they would to `autosync check`.
 //!
 //! Exit code: 0 after `shutdown` and `exit`; 1 when the client exits (or goes away)
-//! without `shutdown`; 2 on a protocol error.
+//! without `shutdown`; 2 on a protocol error (a bad `initialize`).
 
 mod convert;
 mod worker;
@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
     Notification as _,
 };
-use lsp_types::request::{CodeActionRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Request as _, Shutdown};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams, MessageType,
     NumberOrString, PositionEncodingKind, SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams,
@@ -117,6 +117,7 @@ fn serve(conn: &Connection, args: LspArgs) -> Result<Status> {
         due: HashMap::new(),
         encoding: caps.encoding,
         on_change: args.check_on_change.then(|| Duration::from_millis(args.debounce)),
+        shut_down: false,
     };
     let status = server.main_loop();
     shared.stop();
@@ -217,6 +218,8 @@ struct Server<'a> {
     due: HashMap<Uri, Instant>,
     encoding: Encoding,
     on_change: Option<Duration>,
+    /// `shutdown` was answered: waiting for `exit`.
+    shut_down: bool,
 }
 
 impl Server<'_> {
@@ -240,19 +243,31 @@ impl Server<'_> {
             };
             match msg {
                 None => self.check_due(),
-                Some(Message::Request(req)) => {
-                    if req.method == lsp_types::request::Shutdown::METHOD {
-                        self.shared.stop();
-                        self.conn.handle_shutdown(&req)?;
-                        return Ok(Status::Ok);
-                    }
-                    self.request(req);
+                // After `shutdown` only `exit` counts (LSP: other requests are errors).
+                Some(Message::Request(req)) if self.shut_down => {
+                    let r = Response::new_err(
+                        req.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shut down".to_string(),
+                    );
+                    send(self.conn, r.into());
                 }
+                Some(Message::Request(req)) if req.method == Shutdown::METHOD => {
+                    self.shut_down = true;
+                    self.shared.stop();
+                    self.due.clear();
+                    send(self.conn, Response::new_ok(req.id, ()).into());
+                }
+                Some(Message::Request(req)) => self.request(req),
+                Some(Message::Notification(n)) if n.method == Exit::METHOD => {
+                    return Ok(if self.shut_down {
+                        Status::Ok
+                    } else {
+                        Status::Defect
+                    });
+                }
+                Some(Message::Notification(_)) if self.shut_down => {}
                 Some(Message::Notification(n)) => {
-                    if n.method == lsp_types::notification::Exit::METHOD {
-                        // `exit` without `shutdown`.
-                        return Ok(Status::Defect);
-                    }
                     if let Err(e) = self.notification(n) {
                         eprintln!("autosync lsp: {e:#}");
                     }
