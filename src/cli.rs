@@ -32,6 +32,30 @@ pub enum Command {
     /// Compare cost models: each existing barrier's static cost and measured executions,
     /// and the cheapest placement (of the kernel without its barriers) under each model.
     Cost(CostArgs),
+    /// Run as a Language Server (LSP over stdin/stdout) for editors: diagnostics for the
+    /// races and divergent barriers of open `.cu`/`.cuh`/`.kpl` files, checked on open
+    /// and save, and the barriers `fix` would insert as a quick fix.
+    Lsp(LspArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LspArgs {
+    #[command(flatten)]
+    pub analysis: Analysis,
+
+    /// Also check a document while it is edited, once it has not changed for
+    /// --debounce milliseconds (by default only on open and save).
+    #[arg(long)]
+    pub check_on_change: bool,
+
+    /// With --check-on-change: how long a document must stay unchanged before it is
+    /// checked.
+    #[arg(long, default_value_t = 500, value_name = "MS")]
+    pub debounce: u64,
+
+    /// Talk over stdin/stdout (the only transport; accepted because LSP clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 #[derive(Args, Debug)]
@@ -160,6 +184,14 @@ pub struct Common {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
+    #[command(flatten)]
+    pub analysis: Analysis,
+}
+
+/// How to read and check a file: the options of every command that checks files, and of
+/// `lsp` (which applies them to every document).
+#[derive(Args, Debug)]
+pub struct Analysis {
     /// Folder searched for `#include "..."` (after the file's own folder) and `<...>`.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -288,6 +320,22 @@ pub enum OracleKind {
 }
 
 impl Common {
+    /// The compilation database of `-p`/`--compile-commands`, if given.
+    pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
+        self.analysis.database()
+    }
+
+    /// The settings for one file (see [`Analysis::settings_for`]).
+    pub fn settings_for(
+        &self,
+        db: Option<&driver::compdb::Database>,
+        path: &std::path::Path,
+    ) -> driver::Settings {
+        self.analysis.settings_for(db, path)
+    }
+}
+
+impl Analysis {
     /// What the driver needs of the common options (all but the files and colors).
     pub fn settings(&self) -> driver::Settings {
         driver::Settings {
@@ -315,7 +363,7 @@ impl Common {
     }
 }
 
-impl Common {
+impl Analysis {
     /// The compilation database of `-p`/`--compile-commands`, if given.
     pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
         match (&self.build_dir, &self.compile_commands) {

@@ -8,6 +8,7 @@
 
 mod cli;
 mod cost;
+mod lsp;
 mod output;
 mod sarif;
 mod suggest;
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
             None => fix(&args),
         },
         Command::Cost(args) => cost::command(&args),
+        Command::Lsp(args) => lsp::run(args),
     };
     ExitCode::from(status as u8)
 }

@@ -107,12 +107,14 @@ pub fn race_sentence(r: &Race) -> String {
     }
 }
 
-fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
+/// What each access of a race does: "thread 3 writes `A[4]`" (or "write of `A`" with
+/// no witness), for the first and the second access.
+pub fn access_messages(r: &Race) -> (String, String) {
     let elem = match r.witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
     };
-    let (m1, m2) = match &r.witness {
+    match &r.witness {
         Some(w) => (
             format!("{} {} {elem}", thread_name(w, 0), verb(r.first.kind)),
             format!("{} {} {elem}", thread_name(w, 1), verb(r.second.kind)),
@@ -121,7 +123,12 @@ fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
             format!("{} of `{}`", r.first.kind.word(), r.array),
             format!("{} of `{}`", r.second.kind.word(), r.array),
         ),
-    };
+    }
+}
+
+/// A race as the text report shows it: the second access is the primary label.
+pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
+    let (m1, m2) = access_messages(r);
     let space = match r.space {
         kpl::Space::Shared => "shared",
         kpl::Space::Global => "global",
@@ -234,7 +241,9 @@ fn first_line(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
     r.start..r.start + trimmed
 }
 
-fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnostic<()> {
+/// A divergent barrier as the text report shows it: the barrier, and the guard that
+/// decides whether a thread reaches it as a secondary label.
+pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnostic<()> {
     let msg = match &d.witness {
         Some(w) => format!(
             "{} reaches this barrier but {} does not",

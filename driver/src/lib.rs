@@ -24,8 +24,8 @@ pub use cost::ModelChoice;
 pub use run::explain::{Explained, ExplainedRace, ExplainedRejection, races_phrase};
 pub use run::fix::{EditInfo, FileFix, FixStatus, Inserted, KernelFix, fix, fix_file};
 pub use run::{
-    KernelCheck, Stage, Verdict, check_file, check_kernel, check_options, make_oracle, selected,
-    selected_failed, show,
+    KernelCheck, Stage, Verdict, check_file, check_file_while, check_kernel, check_options, make_oracle,
+    selected, selected_failed, show,
 };
 pub use source::{FailedKernel, FrontEnd, Lang, Source};
 

@@ -16,7 +16,8 @@ pub enum Lang {
 }
 
 impl Lang {
-    fn of(path: &Path) -> Option<Lang> {
+    /// The language a file's extension names (`.kpl`, `.cu`, `.cuh`).
+    pub fn of(path: &Path) -> Option<Lang> {
         match path.extension()?.to_str()? {
             "kpl" => Some(Lang::Kpl),
             "cu" | "cuh" => Some(Lang::Cuda),
@@ -118,6 +119,19 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     };
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (text, encoding) = decode(bytes);
+    parse(path, text, encoding, lang, front)
+}
+
+/// Loads a file from text that is not (or not yet) on disk: an editor's buffer
+/// (`autosync lsp`). `path` is where the file is (includes are searched next to it, and
+/// reports name it); `lang` its language. Everything else is as [`load`].
+pub fn from_text(path: &Path, text: String, lang: Lang, front: &FrontEnd) -> Result<Source> {
+    parse(path, text, Encoding::Utf8, lang, front)
+}
+
+/// The front end of `lang` on a file's text, then the launch configuration of its
+/// header comment.
+fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &FrontEnd) -> Result<Source> {
     let mut failed = Vec::new();
     let (kernels, notes) = match lang {
         Lang::Kpl => {

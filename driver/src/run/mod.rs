@@ -186,12 +186,29 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
 /// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle
 /// cannot handle is `unsupported`; the others are still checked).
 pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>> {
+    Ok(check_file_while(settings, src, &|| true)?.unwrap_or_default())
+}
+
+/// [`check_file`] that stops before each kernel once `keep_going` says no (`None` then):
+/// the editor server's way to drop a check that a newer text made stale.
+pub fn check_file_while(
+    settings: &Settings,
+    src: &Source,
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Option<Vec<KernelCheck>>> {
     let mut oracle = make_oracle(settings, check_options(settings, src));
-    let checked = selected(settings, src)?
-        .into_iter()
-        .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
-        .collect();
-    Ok(interleave(checked, &selected_failed(settings, src), failed_check))
+    let mut checked = Vec::new();
+    for k in selected(settings, src)? {
+        if !keep_going() {
+            return Ok(None);
+        }
+        checked.push(check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)));
+    }
+    Ok(Some(interleave(
+        checked,
+        &selected_failed(settings, src),
+        failed_check,
+    )))
 }
 
 /// A stage of the pipeline whose output `--show` prints instead of verifying.
@@ -228,4 +245,54 @@ pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::path::Path;
+
+    use super::*;
+    use crate::source::{FrontEnd, Lang, from_text};
+
+    const TWO: &str = "kernel first(shared A[]) {\n    local x;\n    x = A[tid + 1];\n    A[tid] = x;\n}\n\
+                       kernel second(shared B[]) {\n    B[tid] = 1;\n}\n";
+
+    #[test]
+    fn text_that_is_not_on_disk_is_checked_like_a_file() {
+        let src = from_text(
+            Path::new("not/on/disk.kpl"),
+            TWO.to_string(),
+            Lang::Kpl,
+            &FrontEnd::default(),
+        )
+        .expect("parses");
+        let all = check_file(&Settings::default(), &src).expect("checks");
+        let verdicts: Vec<Verdict> = all.iter().map(|k| k.verdict).collect();
+        assert_eq!(verdicts, [Verdict::Race, Verdict::Verified]);
+    }
+
+    #[test]
+    fn a_check_stops_before_the_next_kernel_when_told() {
+        let src = from_text(
+            Path::new("two.kpl"),
+            TWO.to_string(),
+            Lang::Kpl,
+            &FrontEnd::default(),
+        )
+        .expect("parses");
+        let asked = Cell::new(0);
+        let once = || {
+            asked.set(asked.get() + 1);
+            asked.get() == 1
+        };
+        assert!(
+            check_file_while(&Settings::default(), &src, &once)
+                .expect("checks")
+                .is_none()
+        );
+        assert_eq!(asked.get(), 2, "asked before each kernel");
+        let all = check_file_while(&Settings::default(), &src, &|| true).expect("checks");
+        assert_eq!(all.map(|v| v.len()), Some(2));
+    }
 }

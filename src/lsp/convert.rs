@@ -1,0 +1,419 @@
+//! From what the driver returns to LSP data: byte offsets to positions in the encoding
+//! the client speaks, check results to diagnostics (in the words of the text report),
+//! `fix`'s edits to text edits.
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, LabelStyle};
+use lsp_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
+    TextEdit, Uri,
+};
+
+use driver::source::InputError;
+use driver::{KernelCheck, Source, Verdict};
+
+use crate::output;
+
+/// The rule ids of the diagnostics (`Diagnostic::code`), as the SARIF log names them.
+pub mod rule {
+    /// A race between threads of one block (a barrier can fix it).
+    pub const DATA_RACE: &str = "data-race";
+    /// A race between threads of different blocks (no barrier can fix it).
+    pub const CROSS_BLOCK_RACE: &str = "cross-block-race";
+    pub const BARRIER_DIVERGENCE: &str = "barrier-divergence";
+    /// The file or a kernel could not be checked (syntax error, unsupported construct,
+    /// solver limit).
+    pub const UNSUPPORTED: &str = "unsupported";
+}
+
+/// What every diagnostic of autosync says it comes from.
+pub const SOURCE: &str = "autosync";
+
+/// How positions count characters: UTF-16 code units (LSP's default) or bytes (UTF-8,
+/// when the client offers it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+/// Line starts of a text, for byte offset ↔ LSP position.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+    enc: Encoding,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str, enc: Encoding) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts, enc }
+    }
+
+    /// The nearest character boundary at or before `offset` (clamped to the text).
+    fn boundary(&self, offset: usize) -> usize {
+        let mut o = offset.min(self.text.len());
+        while !self.text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.boundary(offset);
+        let line = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let start = self.starts[line];
+        let col = match self.enc {
+            Encoding::Utf8 => offset - start,
+            Encoding::Utf16 => self.text[start..offset].encode_utf16().count(),
+        };
+        Position::new(line as u32, col as u32)
+    }
+
+    pub fn range(&self, r: std::ops::Range<usize>) -> Range {
+        Range::new(self.position(r.start), self.position(r.end.max(r.start)))
+    }
+
+    /// The byte offset of a position (past the end of its line: the line's end).
+    pub fn offset(&self, p: Position) -> usize {
+        let Some(&start) = self.starts.get(p.line as usize) else {
+            return self.text.len();
+        };
+        let line = &self.text[start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let mut units = 0usize;
+        for (i, c) in line.char_indices() {
+            if units >= p.character as usize {
+                return start + i;
+            }
+            units += match self.enc {
+                Encoding::Utf8 => c.len_utf8(),
+                Encoding::Utf16 => c.len_utf16(),
+            };
+        }
+        start + line.len()
+    }
+
+    /// The byte offset of a 1-based line and a 1-based column counted in characters (as
+    /// the front ends report errors).
+    fn offset_of_line_col(&self, line: u32, col: u32) -> usize {
+        let Some(&start) = self.starts.get(line.max(1) as usize - 1) else {
+            return self.text.len();
+        };
+        let rest = &self.text[start..];
+        let end = rest.find('\n').unwrap_or(rest.len());
+        rest[..end]
+            .char_indices()
+            .nth(col.max(1) as usize - 1)
+            .map_or(start + end, |(i, _)| start + i)
+    }
+
+    /// The word (identifier characters) at a 1-based line and column, or the rest of
+    /// that line when no word starts there: where a front-end error points.
+    fn word_at(&self, line: u32, col: u32) -> Range {
+        let start = self.offset_of_line_col(line, col);
+        let rest = &self.text[start..];
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        let word = rest
+            .char_indices()
+            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
+            .map_or(rest.len(), |(i, _)| i);
+        let len = if word > 0 {
+            word
+        } else {
+            rest[..line_end].trim_end().len()
+        };
+        self.range(start..start + len)
+    }
+
+    /// The range of the first line that contains `needle` (else the first line).
+    fn line_containing(&self, needle: &str) -> Range {
+        let line = self
+            .starts
+            .iter()
+            .position(|&s| {
+                let l = &self.text[s..];
+                l[..l.find('\n').unwrap_or(l.len())].contains(needle)
+            })
+            .unwrap_or(0);
+        let start = self.starts[line];
+        let l = &self.text[start..];
+        self.range(start..start + l[..l.find('\n').unwrap_or(l.len())].trim_end().len())
+    }
+}
+
+/// A diagnostic of autosync with its rule id.
+fn diagnostic(range: Range, severity: DiagnosticSeverity, rule: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(rule.to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        ..Diagnostic::default()
+    }
+}
+
+/// A span's byte range, clamped to the text (spans made up by a transformation point
+/// nowhere: the start of the file).
+fn span_range(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
+    let end = span.end.min(text.len());
+    span.start.min(end)..end
+}
+
+/// The message of a text-report diagnostic: its title, then its notes, one a line.
+fn message_of(d: &CsDiagnostic<()>) -> String {
+    std::iter::once(d.message.as_str())
+        .chain(d.notes.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The LSP diagnostics of a checked file: each race (its second access underlined, both
+/// accesses as related information) and each divergent barrier (the guard as related
+/// information) as errors, each kernel that could not be checked as a warning.
+pub fn check_diagnostics(
+    src: &Source,
+    results: &[KernelCheck],
+    uri: &Uri,
+    index: &LineIndex<'_>,
+) -> Vec<Diagnostic> {
+    let at = |range: std::ops::Range<usize>, message: String| DiagnosticRelatedInformation {
+        location: Location::new(uri.clone(), index.range(range)),
+        message,
+    };
+    let mut out: Vec<(&str, Diagnostic)> = Vec::new();
+    for k in results {
+        for d in &k.report.divergences {
+            let cs = output::divergence_diagnostic(src, &k.name, d);
+            let related = cs
+                .labels
+                .iter()
+                .filter(|l| l.style == LabelStyle::Secondary)
+                .map(|l| at(l.range.clone(), l.message.clone()))
+                .collect();
+            let mut diag = diagnostic(
+                index.range(span_range(d.span, &src.text)),
+                DiagnosticSeverity::ERROR,
+                rule::BARRIER_DIVERGENCE,
+                message_of(&cs),
+            );
+            diag.related_information = Some(related);
+            out.push((&k.name, diag));
+        }
+        for r in &k.report.races {
+            let cs = output::race_diagnostic(src, &k.name, r);
+            let (first, second) = output::access_messages(r);
+            let rule = if r.fixable {
+                rule::DATA_RACE
+            } else {
+                rule::CROSS_BLOCK_RACE
+            };
+            let mut diag = diagnostic(
+                index.range(span_range(r.second.span, &src.text)),
+                DiagnosticSeverity::ERROR,
+                rule,
+                message_of(&cs),
+            );
+            diag.related_information = Some(vec![
+                at(
+                    span_range(r.first.span, &src.text),
+                    format!("first access (line {}): {first}", r.first.span.line),
+                ),
+                at(
+                    span_range(r.second.span, &src.text),
+                    format!("second access (line {}): {second}", r.second.span.line),
+                ),
+            ]);
+            out.push((&k.name, diag));
+        }
+        if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {
+            out.push((&k.name, not_checked(src, k, index)));
+        }
+    }
+    merge_duplicates(out)
+}
+
+/// One diagnostic per place: reports with the same title, range and related ranges
+/// (the instantiations of one template, several access pairs of one statement) are one
+/// diagnostic that says how many it stands for.
+fn merge_duplicates(diags: Vec<(&str, Diagnostic)>) -> Vec<Diagnostic> {
+    let related = |d: &Diagnostic| -> Vec<Range> {
+        d.related_information
+            .iter()
+            .flatten()
+            .map(|r| r.location.range)
+            .collect()
+    };
+    let same = |a: &Diagnostic, b: &Diagnostic| {
+        a.range == b.range
+            && a.code == b.code
+            && a.message.lines().next() == b.message.lines().next()
+            && related(a) == related(b)
+    };
+    let mut out: Vec<(Diagnostic, Vec<&str>, usize)> = Vec::new();
+    for (kernel, d) in diags {
+        match out.iter_mut().find(|(o, _, _)| same(o, &d)) {
+            Some((_, kernels, count)) => {
+                *count += 1;
+                if !kernels.contains(&kernel) {
+                    kernels.push(kernel);
+                }
+            }
+            None => out.push((d, vec![kernel], 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, kernels, count)| {
+            if let [_, others @ ..] = kernels.as_slice()
+                && !others.is_empty()
+            {
+                let names: Vec<String> = others.iter().map(|k| format!("`{k}`")).collect();
+                d.message
+                    .push_str(&format!("\nalso in kernel {}", names.join(", ")));
+            }
+            if count > kernels.len() {
+                d.message.push_str(&format!(
+                    "\n{count} reports at these places (`autosync check` lists each)"
+                ));
+            }
+            d
+        })
+        .collect()
+}
+
+/// A kernel that could not be checked: at the front end's error for a kernel it could
+/// not lower, else at the kernel's header.
+fn not_checked(src: &Source, k: &KernelCheck, index: &LineIndex<'_>) -> Diagnostic {
+    let range = match src.failed.iter().find(|f| f.name == k.name) {
+        Some(f) if f.error.path == src.path.display().to_string() => index.word_at(f.error.line, f.error.col),
+        _ => src
+            .kernels
+            .iter()
+            .find(|x| x.name == k.name)
+            .filter(|x| x.span != kpl::Span::NONE)
+            .map_or(Range::default(), |x| {
+                let r = span_range(x.span, &src.text);
+                let header = src.text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
+                index.range(r.start..header)
+            }),
+    };
+    let why = k.error.clone().unwrap_or_default();
+    let message = match k.verdict {
+        Verdict::Timeout => format!(
+            "kernel `{}` could not be checked: {why} (`--solver-budget` raises the solver's limits)",
+            k.name
+        ),
+        _ => format!("kernel `{}` could not be checked (unsupported): {why}", k.name),
+    };
+    diagnostic(range, DiagnosticSeverity::WARNING, rule::UNSUPPORTED, message)
+}
+
+/// A file that could not be loaded or checked at all: at the error when it is in this
+/// file, at the `#include` of the file it is in, else at the first line.
+pub fn error_diagnostic(path: &std::path::Path, e: &anyhow::Error, index: &LineIndex<'_>) -> Diagnostic {
+    let (range, message) = match e.downcast_ref::<InputError>() {
+        Some(ie) if ie.path == path.display().to_string() => {
+            (index.word_at(ie.line, ie.col), ie.message.clone())
+        }
+        Some(ie) => {
+            let name = std::path::Path::new(&ie.path)
+                .file_name()
+                .map_or(ie.path.clone(), |n| n.to_string_lossy().into_owned());
+            (index.line_containing(&name), ie.to_string())
+        }
+        None => (index.range(0..0), format!("{e:#}")),
+    };
+    diagnostic(
+        range,
+        DiagnosticSeverity::WARNING,
+        rule::UNSUPPORTED,
+        format!("autosync could not check this file: {message}"),
+    )
+}
+
+/// `fix`'s edits of `text` as LSP text edits that give exactly the text `fix` writes
+/// (`kpl::rewrite::apply`'s order: by start, insertions at one place in their order;
+/// an edit that starts inside the one before it starts where that one ends).
+pub fn text_edits(edits: &[driver::EditInfo], index: &LineIndex<'_>) -> Vec<TextEdit> {
+    let mut order: Vec<&kpl::rewrite::Edit> = edits.iter().map(|e| &e.edit).collect();
+    order.sort_by_key(|e| (e.start, e.end));
+    let mut pos = 0;
+    let mut out = Vec::with_capacity(order.len());
+    for e in order {
+        let start = e.start.max(pos);
+        let end = e.end.max(start);
+        out.push(TextEdit::new(index.range(start..end), e.text.clone()));
+        pos = end;
+    }
+    out
+}
+
+/// Applies LSP text edits (non-overlapping, as in one `WorkspaceEdit`) to a text.
+pub fn apply(text: &str, edits: &[TextEdit], enc: Encoding) -> String {
+    let index = LineIndex::new(text, enc);
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                index.offset(e.range.start),
+                index.offset(e.range.end),
+                e.new_text.as_str(),
+            )
+        })
+        .collect();
+    // Stable: insertions at one place stay in their order.
+    spans.sort_by_key(|&(s, e, _)| (s, e));
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for (s, e, new) in spans {
+        let s = s.max(pos);
+        out.push_str(&text[pos..s]);
+        out.push_str(new);
+        pos = e.max(s);
+    }
+    out.push_str(&text[pos..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_or_bytes() {
+        let text = "a\n\u{b5}x\u{1F600}y\n";
+        let u16 = LineIndex::new(text, Encoding::Utf16);
+        let y = text.find('y').unwrap_or(0);
+        assert_eq!(u16.position(y), Position::new(1, 4));
+        assert_eq!(u16.offset(Position::new(1, 4)), y);
+        let u8 = LineIndex::new(text, Encoding::Utf8);
+        assert_eq!(u8.position(y), Position::new(1, 7));
+        assert_eq!(u8.offset(Position::new(1, 7)), y);
+        // Past the end of a line: the line's end; past the last line: the text's end.
+        assert_eq!(u16.offset(Position::new(0, 9)), 1);
+        assert_eq!(u16.offset(Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn text_edits_give_what_rewrite_apply_gives() {
+        let text = "int a;\nint b;\n";
+        let edit = |start, end, text: &str| driver::EditInfo {
+            edit: kpl::rewrite::Edit {
+                start,
+                end,
+                text: text.to_string(),
+                mark: 0,
+            },
+            what: String::new(),
+        };
+        // Two insertions at one place, and a replacement.
+        let edits = vec![edit(7, 7, "X\n"), edit(7, 7, "Y\n"), edit(0, 3, "long")];
+        let raw: Vec<kpl::rewrite::Edit> = edits.iter().map(|e| e.edit.clone()).collect();
+        let (want, _) = kpl::rewrite::apply(text, &raw);
+        for enc in [Encoding::Utf8, Encoding::Utf16] {
+            let lsp = text_edits(&edits, &LineIndex::new(text, enc));
+            assert_eq!(apply(text, &lsp, enc), want);
+        }
+    }
+}
