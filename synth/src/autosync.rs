@@ -20,7 +20,7 @@
 //! (instead of losing its `P` assignment); a divergent warp barrier excludes `W` and `L`
 //! in its block, a divergent block barrier only `L`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use kpl::{Kernel, Label, LabelTree, NodeKind};
 use oracle::{Oracle, Race};
@@ -29,6 +29,7 @@ use z3::{Optimize, SatResult};
 
 use crate::explain::Trace;
 use crate::placement::{RaceOptions, race_options};
+use crate::regions::{self, CoverRace};
 use crate::{
     NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, diverging_existing, unfixable,
 };
@@ -59,6 +60,12 @@ struct Encoding<'t> {
     warp_ok: BTreeMap<(Label, Label), (Bool, bool)>,
     /// Blocks excluded because a barrier in them diverged.
     excluded: Vec<Label>,
+    /// Candidates inside blocks whose barrier is block-uniform by the oracle's analysis
+    /// (`None`: no places inside uniform conditionals and loops are added, the paper's
+    /// candidates only; see [`crate::regions`]).
+    uniform: Option<BTreeSet<Label>>,
+    /// Race locations with places in uniform regions, encoded by coverage instead of `P`.
+    covers: BTreeMap<(Label, Label), CoverRace>,
     /// What `--explain` reports (recorded only, never read by the algorithm).
     trace: Trace,
 }
@@ -94,6 +101,8 @@ impl<'t> Encoding<'t> {
             races: BTreeMap::new(),
             warp_ok: BTreeMap::new(),
             excluded: Vec::new(),
+            uniform: None,
+            covers: BTreeMap::new(),
             trace: Trace::default(),
         }
     }
@@ -106,6 +115,13 @@ impl<'t> Encoding<'t> {
     /// Lines 6–12 of Algorithm 1 for one race location.
     fn add_race(&mut self, key: (Label, Label), race: &Race, use_types: bool) {
         let ro = race_options(self.tree, key.0, key.1);
+        if let Some(cover) = self
+            .uniform
+            .as_ref()
+            .and_then(|u| CoverRace::new(self.tree, &ro, u))
+        {
+            return self.add_cover_race(key, &ro, cover, race, use_types);
+        }
         let n = self.races.len();
         let p: Vec<Bool> = (0..=ro.depth())
             .map(|j| Bool::new_const(format!("P{n}_{j}")))
@@ -162,9 +178,49 @@ impl<'t> Encoding<'t> {
     }
 
     fn add_race_once(&mut self, tree: &LabelTree, race: &Race, use_types: bool) {
-        if let Some(key) = location(tree, race).filter(|k| !self.races.contains_key(k)) {
+        if let Some(key) = location(tree, race).filter(|k| !self.known(k)) {
             self.add_race(key, race, use_types);
         }
+    }
+
+    /// Whether the race location has its constraints already.
+    fn known(&self, key: &(Label, Label)) -> bool {
+        self.races.contains_key(key) || self.covers.contains_key(key)
+    }
+
+    /// A race location with places in uniform regions: coverage constraints
+    /// ([`CoverRace::assert_initial`]) instead of lines 6–12.
+    fn add_cover_race(
+        &mut self,
+        key: (Label, Label),
+        ro: &RaceOptions,
+        cover: CoverRace,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let l = &self.l;
+        cover.assert_initial(&self.opt, &|x| l.get(&x).cloned(), race, use_types);
+        self.trace.race(&cover.extended(ro, self.tree), race, use_types);
+        self.covers.insert(key, cover);
+    }
+
+    /// The race survived `chosen`: line 29 for `P`-encoded races, more coverage for the
+    /// others ([`CoverRace::refute`]).
+    fn refute(
+        &mut self,
+        key: (Label, Label),
+        chosen: &[Label],
+        model: &z3::Model,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let Some(cover) = self.covers.get(&key) else {
+            return self.block_assignment(key, chosen, model, race, use_types);
+        };
+        let l = &self.l;
+        let set: BTreeSet<Label> = chosen.iter().copied().collect();
+        cover.refute(&self.opt, &|x| l.get(&x).cloned(), &set, race, use_types);
+        self.trace.blocked(key, chosen, race);
     }
 
     /// Line 29: the race survived this model, so its `P` assignment is wrong.
@@ -342,6 +398,9 @@ fn synthesize_from(
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
+    if opts.uniform_regions && !opts.warp_barriers {
+        enc.uniform = regions::uniform_candidates(run.oracle, kernel, &tree);
+    }
     for r in &fixable {
         enc.add_race_once(&tree, r, opts.use_race_types);
     }
@@ -386,11 +445,11 @@ fn synthesize_from(
         }
         for r in &fixable {
             let Some(key) = location(&tree, r) else { continue };
-            if enc.races.contains_key(&key) {
+            if enc.known(&key) {
                 if enc.deny_warp(key, r) {
                     continue;
                 }
-                enc.block_assignment(key, &chosen, &model, r, opts.use_race_types);
+                enc.refute(key, &chosen, &model, r, opts.use_race_types);
             } else {
                 // A race the first answer did not mention (a testing oracle can find more
                 // once barriers change what it explores): constrain it like the others.
