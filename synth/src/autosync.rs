@@ -19,6 +19,38 @@
 //! `P^j → ⋁ L_ℓ ∨ (V ∧ ⋁ W_ℓ)`. A location reported again as not warp-local gets `¬V`
 //! (instead of losing its `P` assignment); a divergent warp barrier excludes `W` and `L`
 //! in its block, a divergent block barrier only `L`.
+//!
+//! Beyond the paper (`SynthOptions::uniform_regions`, on by default, not with warp
+//! barriers): the paper's options are label intervals, which step over the inside of a
+//! conditional or loop lying between the two accesses, so a cheaper barrier inside
+//! `if (bid == 0) { … }` (run by one block) or `if (i < 10) { … }` is never tried. Before
+//! the first round the oracle's uniformity analysis (`Oracle::uniform_places`: no solver,
+//! the verifier's grid/block/thread classes) names the places inside blocks where a
+//! barrier would be block-uniform; blocks nested in an option's interval with such places
+//! are the option's *regions* ([`crate::regions`]). A race location with no region in any
+//! option keeps the paper's encoding above unchanged (so kernels without such blocks
+//! synthesize exactly as before). A race location with regions is encoded by *coverage*
+//! instead ([`CoverRace`]): a barrier in a region orders the pair only on the paths that
+//! enter it, so
+//!
+//! - each racing type (intra, across iterations of common loop `j`) must be *touched*:
+//!   some label of its option interval or of one of its regions has a barrier (without
+//!   race types: some option is touched);
+//! - when the oracle still reports the race for placement `M`, the coverage of every type
+//!   it still reports must grow: a label of the option's interval if `M` has none, or a
+//!   place in a region where `M` has no barrier (if `M` already has an interval label,
+//!   any label of the option or its regions `M` lacks).
+//!
+//! There are no `P` variables nor the paper's mutual exclusion of inter-iteration options
+//! for such a race: "a deeper inter-iteration barrier subsumes a shallower one" holds for
+//! interval labels, not for a barrier that runs on some paths only. The clause only
+//! excludes placements whose barriers, class by class (an option's interval labels, one
+//! region's places), are among `M`'s on a type `M` leaves racing: by monotonicity
+//! (barriers only remove races) they leave that race too, so the optimum is never cut
+//! (up to the paper's own assumption that the labels of one class are interchangeable,
+//! which a uniform `break` or `return` between them can falsify). Each clause excludes
+//! `M` itself, so the loop terminates; the oracle checks every placement, divergence
+//! included. The module doc of [`crate::regions`] gives the details.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -271,7 +303,10 @@ impl<'t> Encoding<'t> {
     #[allow(clippy::type_complexity)]
     fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
         stats.solver_calls += 1;
-        match self.opt.check(&[]) {
+        let start = std::time::Instant::now();
+        let result = self.opt.check(&[]);
+        stats.solver_time += start.elapsed();
+        match result {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown => Err(SynthError::Solver(
                 self.opt.get_reason_unknown().unwrap_or_else(|| "unknown".into()),

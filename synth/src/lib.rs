@@ -30,6 +30,8 @@ pub struct Stats {
     /// Rounds of the refinement loop (candidate placements tried).
     pub iterations: u32,
     pub time: Duration,
+    /// Of `time`, what the MaxSAT solver took (`Optimize::check`).
+    pub solver_time: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq)]
