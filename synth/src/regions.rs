@@ -196,7 +196,7 @@ impl CoverRace {
             any(all.copied(), var)
         };
         match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(&touched(&self.options[*j]))),
+            Some(types) => types.iter().for_each(|j| opt.assert(touched(&self.options[*j]))),
             None => opt.assert(Bool::or(&self.options.iter().map(touched).collect::<Vec<_>>())),
         }
     }
@@ -227,7 +227,7 @@ impl CoverRace {
             }
         };
         match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(&grow(&self.options[*j]))),
+            Some(types) => types.iter().for_each(|j| opt.assert(grow(&self.options[*j]))),
             None => opt.assert(Bool::or(&self.options.iter().map(grow).collect::<Vec<_>>())),
         }
     }
