@@ -274,6 +274,12 @@ fn compare(src: &str, regions: bool, tally: &mut Tally) {
         if s.outcome != Outcome::Fixed || s.inserted.len() > 2 {
             tally.small += 1;
         }
+        if std::env::var_os("BRUTE_DEBUG").is_some() {
+            eprintln!(
+                "COSTLIER AutoSync {} {:?}, brute force {c} {names:?}:\n{src}",
+                s.cost, s.outcome
+            );
+        }
         tally
             .costlier
             .push((format!("{src}\nbrute force: {names:?}"), s.cost, c));
@@ -314,11 +320,16 @@ fn compare(src: &str, regions: bool, tally: &mut Tally) {
 }
 
 fn run(cases: u32, regions: bool) -> Tally {
-    let mut runner = TestRunner::new(Config {
-        cases,
-        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
-        ..Config::default()
-    });
+    // A fixed seed: the same kernels in every run (before/after comparisons).
+    let algorithm = proptest::test_runner::RngAlgorithm::ChaCha;
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases,
+            rng_algorithm: algorithm,
+            ..Config::default()
+        },
+        proptest::test_runner::TestRng::deterministic_rng(algorithm),
+    );
     let strategy = stmts();
     let mut tally = Tally::default();
     for _ in 0..cases {
