@@ -47,6 +47,13 @@
 //! paths of type `t` unordered and the race stays. Each refutation excludes its own
 //! placement (it violates its clause), so the loop terminates. The oracle checks every
 //! placement, including absence of divergence, so soundness is the oracle's.
+//!
+//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option
+//! and region are never tried. The costlier placements left are races whose instances
+//! happen only in some iterations of a loop (the first iteration stores equal values, a
+//! guard `i < 1` makes an inter-iteration race one-directional), where a barrier after
+//! the first access, or later in a loop around only one access, orders them from the
+//! iteration before: such a place is in no option of the paper either.
 
 use std::collections::BTreeSet;
 
