@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use kpl::{Arith, Kernel, LabelTree, Space, Span, StmtId};
+use kpl::{Arith, Kernel, Label, LabelTree, Space, Span, StmtId};
 
 pub mod dynamic;
 pub mod verifier;
@@ -216,6 +216,18 @@ pub trait Oracle {
 
     /// Races and divergent barriers of `kernel` under the SDV semantics.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError>;
+
+    /// For each label of `after` (labels of `tree`, the tree of `kernel`): whether a
+    /// barrier inserted after it would be reached alike by every thread of a block by
+    /// this oracle's uniformity analysis alone (its guards, loop bounds, `return`s and
+    /// `break`s before it are block-uniform), so that no divergence is possible there.
+    /// A hint for the synthesizer (which places inside conditionals and loops are worth
+    /// trying); every placement is still checked with [`Oracle::check`]. `None`: this
+    /// oracle has no such analysis.
+    fn uniform_places(&mut self, kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> Option<Vec<bool>> {
+        let _ = (kernel, tree, after);
+        None
+    }
 }
 
 /// Orders a pair of accesses by program text order, as race locations are written.

@@ -25,8 +25,40 @@
 //! other races or divergences remain: fixing those can remove it (a barrier after the
 //! counter's set-up makes the slots distinct). The synthesis gives up when only such
 //! races are left.
+//!
+//! Beyond the paper (`SynthOptions::uniform_regions`, on by default, not with warp
+//! barriers): the paper's options are label intervals, which step over the inside of a
+//! conditional or loop lying between the two accesses, so a cheaper barrier inside
+//! `if (bid == 0) { … }` (run by one block) or `if (i < 10) { … }` is never tried. Before
+//! the first round the oracle's uniformity analysis (`Oracle::uniform_places`: no solver,
+//! the verifier's grid/block/thread classes) names the places inside blocks where a
+//! barrier would be block-uniform; blocks nested in an option's interval with such places
+//! are the option's *regions* ([`crate::regions`]). A race location with no region in any
+//! option keeps the paper's encoding above unchanged (so kernels without such blocks
+//! synthesize exactly as before). A race location with regions is encoded by *coverage*
+//! instead ([`CoverRace`]): a barrier in a region orders the pair only on the paths that
+//! enter it, so
+//!
+//! - each racing type (intra, across iterations of common loop `j`) must be *touched*:
+//!   some label of its option interval or of one of its regions has a barrier (without
+//!   race types: some option is touched);
+//! - when the oracle still reports the race for placement `M`, the coverage of every type
+//!   it still reports must grow: a label of the option's interval if `M` has none, or a
+//!   place in a region where `M` has no barrier (if `M` already has an interval label,
+//!   any label of the option or its regions `M` lacks).
+//!
+//! There are no `P` variables nor the paper's mutual exclusion of inter-iteration options
+//! for such a race: "a deeper inter-iteration barrier subsumes a shallower one" holds for
+//! interval labels, not for a barrier that runs on some paths only. The clause only
+//! excludes placements whose barriers, class by class (an option's interval labels, one
+//! region's places), are among `M`'s on a type `M` leaves racing: by monotonicity
+//! (barriers only remove races) they leave that race too, so the optimum is never cut
+//! (up to the paper's own assumption that the labels of one class are interchangeable,
+//! which a uniform `break` or `return` between them can falsify). Each clause excludes
+//! `M` itself, so the loop terminates; the oracle checks every placement, divergence
+//! included. The module doc of [`crate::regions`] gives the details.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use kpl::{Kernel, Label, LabelTree, NodeKind};
 use oracle::{Oracle, Race};
@@ -35,6 +67,7 @@ use z3::{Optimize, SatResult};
 
 use crate::explain::Trace;
 use crate::placement::{RaceOptions, race_options};
+use crate::regions::{self, CoverRace};
 use crate::{
     NoSolution, Outcome, Run, Stats, SynthError, SynthOptions, Synthesis, diverging_existing, unfixable,
 };
@@ -65,6 +98,12 @@ struct Encoding<'t> {
     warp_ok: BTreeMap<(Label, Label), (Bool, bool)>,
     /// Blocks excluded because a barrier in them diverged.
     excluded: Vec<Label>,
+    /// Candidates inside blocks whose barrier is block-uniform by the oracle's analysis
+    /// (`None`: no places inside uniform conditionals and loops are added, the paper's
+    /// candidates only; see [`crate::regions`]).
+    uniform: Option<BTreeSet<Label>>,
+    /// Race locations with places in uniform regions, encoded by coverage instead of `P`.
+    covers: BTreeMap<(Label, Label), CoverRace>,
     /// What `--explain` reports (recorded only, never read by the algorithm).
     trace: Trace,
 }
@@ -100,6 +139,8 @@ impl<'t> Encoding<'t> {
             races: BTreeMap::new(),
             warp_ok: BTreeMap::new(),
             excluded: Vec::new(),
+            uniform: None,
+            covers: BTreeMap::new(),
             trace: Trace::default(),
         }
     }
@@ -112,6 +153,13 @@ impl<'t> Encoding<'t> {
     /// Lines 6–12 of Algorithm 1 for one race location.
     fn add_race(&mut self, key: (Label, Label), race: &Race, use_types: bool) {
         let ro = race_options(self.tree, key.0, key.1);
+        if let Some(cover) = self
+            .uniform
+            .as_ref()
+            .and_then(|u| CoverRace::new(self.tree, &ro, u))
+        {
+            return self.add_cover_race(key, &ro, cover, race, use_types);
+        }
         let n = self.races.len();
         let p: Vec<Bool> = (0..=ro.depth())
             .map(|j| Bool::new_const(format!("P{n}_{j}")))
@@ -168,9 +216,49 @@ impl<'t> Encoding<'t> {
     }
 
     fn add_race_once(&mut self, tree: &LabelTree, race: &Race, use_types: bool) {
-        if let Some(key) = location(tree, race).filter(|k| !self.races.contains_key(k)) {
+        if let Some(key) = location(tree, race).filter(|k| !self.known(k)) {
             self.add_race(key, race, use_types);
         }
+    }
+
+    /// Whether the race location has its constraints already.
+    fn known(&self, key: &(Label, Label)) -> bool {
+        self.races.contains_key(key) || self.covers.contains_key(key)
+    }
+
+    /// A race location with places in uniform regions: coverage constraints
+    /// ([`CoverRace::assert_initial`]) instead of lines 6–12.
+    fn add_cover_race(
+        &mut self,
+        key: (Label, Label),
+        ro: &RaceOptions,
+        cover: CoverRace,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let l = &self.l;
+        cover.assert_initial(&self.opt, &|x| l.get(&x).cloned(), race, use_types);
+        self.trace.race(&cover.extended(ro, self.tree), race, use_types);
+        self.covers.insert(key, cover);
+    }
+
+    /// The race survived `chosen`: line 29 for `P`-encoded races, more coverage for the
+    /// others ([`CoverRace::refute`]).
+    fn refute(
+        &mut self,
+        key: (Label, Label),
+        chosen: &[Label],
+        model: &z3::Model,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let Some(cover) = self.covers.get(&key) else {
+            return self.block_assignment(key, chosen, model, race, use_types);
+        };
+        let l = &self.l;
+        let set: BTreeSet<Label> = chosen.iter().copied().collect();
+        cover.refute(&self.opt, &|x| l.get(&x).cloned(), &set, race, use_types);
+        self.trace.blocked(key, chosen, race);
     }
 
     /// Line 29: the race survived this model, so its `P` assignment is wrong.
@@ -221,7 +309,10 @@ impl<'t> Encoding<'t> {
     #[allow(clippy::type_complexity)]
     fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
         stats.solver_calls += 1;
-        match self.opt.check(&[]) {
+        let start = std::time::Instant::now();
+        let result = self.opt.check(&[]);
+        stats.solver_time += start.elapsed();
+        match result {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown => Err(SynthError::Solver(
                 self.opt.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
@@ -360,6 +451,9 @@ fn synthesize_from(
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
+    if opts.uniform_regions && !opts.warp_barriers {
+        enc.uniform = regions::uniform_candidates(run.oracle, kernel, &tree);
+    }
     for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
         enc.add_race_once(&tree, r, opts.use_race_types);
     }
@@ -406,11 +500,11 @@ fn synthesize_from(
         }
         for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
             let Some(key) = location(&tree, r) else { continue };
-            if enc.races.contains_key(&key) {
+            if enc.known(&key) {
                 if enc.deny_warp(key, r) {
                     continue;
                 }
-                enc.block_assignment(key, &chosen, &model, r, opts.use_race_types);
+                enc.refute(key, &chosen, &model, r, opts.use_race_types);
             } else {
                 // A race the first answer did not mention (a testing oracle can find more
                 // once barriers change what it explores): constrain it like the others.

@@ -16,6 +16,7 @@ pub mod cost;
 pub mod explain;
 pub mod naive;
 pub mod placement;
+pub mod regions;
 
 pub use autosync::synthesize;
 pub use cost::{BoundsCost, CostModel, Launch, PaperCost, ProfileCost, TableCost};
@@ -29,6 +30,8 @@ pub struct Stats {
     /// Rounds of the refinement loop (candidate placements tried).
     pub iterations: u32,
     pub time: Duration,
+    /// Of `time`, what the MaxSAT solver took (`Optimize::check`).
+    pub solver_time: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +110,10 @@ pub struct SynthOptions<'a> {
     pub warp_barriers: bool,
     /// A warp barrier after `ℓ` costs `C(ℓ) · warp_cost` ([`DEFAULT_WARP_COST`]).
     pub warp_cost: f64,
+    /// Beyond the paper: also place barriers inside conditionals and loops between the
+    /// racing accesses whose guard is block-uniform by the oracle's analysis
+    /// ([`regions`]). On by default; not with `warp_barriers`.
+    pub uniform_regions: bool,
 }
 
 /// The default [`SynthOptions::warp_cost`]: a warp barrier costs a quarter of a block
@@ -125,6 +132,7 @@ impl<'a> SynthOptions<'a> {
             split_check: None,
             warp_barriers: false,
             warp_cost: DEFAULT_WARP_COST,
+            uniform_regions: true,
         }
     }
 }

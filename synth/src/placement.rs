@@ -41,18 +41,29 @@ pub fn race_options(tree: &LabelTree, first: Label, second: Label) -> RaceOption
         .collect();
     let keep =
         |ls: Vec<Label>| -> Vec<Label> { ls.into_iter().filter(|x| tree.node(*x).candidate).collect() };
-    let mut options = vec![keep(tree.interval(l, l2))];
-    for &lj in &loops {
-        let mut opt = tree.interval(tree.start(lj), l);
-        opt.extend(tree.interval(l2, lj));
-        options.push(keep(opt));
-    }
+    let options = option_intervals(tree, l, l2, &loops)
+        .into_iter()
+        .map(keep)
+        .collect();
     RaceOptions {
         first: l,
         second: l2,
         loops,
         options,
     }
+}
+
+/// The label sets of the options of a race between `l ⪯ l2` with common loops `loops`
+/// (outermost first), every label (candidates or not): `[l, l2)`, then
+/// `[ℓ^j_s, l) ∪ [l2, ℓ^j)` per common loop `ℓ^j`.
+pub fn option_intervals(tree: &LabelTree, l: Label, l2: Label, loops: &[Label]) -> Vec<Vec<Label>> {
+    let mut options = vec![tree.interval(l, l2)];
+    for &lj in loops {
+        let mut opt = tree.interval(tree.start(lj), l);
+        opt.extend(tree.interval(l2, lj));
+        options.push(opt);
+    }
+    options
 }
 
 #[cfg(test)]

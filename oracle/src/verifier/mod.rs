@@ -541,6 +541,26 @@ impl Oracle for StaticVerifier {
         self.cache = Some(cache);
         out
     }
+
+    /// The uniformity analysis of [`term`] on the kernel with a barrier after each label
+    /// of `after`: a barrier whose predicate is of class grid or block needs no
+    /// divergence query (the rule of [`divergences`]). No solver is involved.
+    fn uniform_places(
+        &mut self,
+        kernel: &Kernel,
+        tree: &kpl::LabelTree,
+        after: &[kpl::Label],
+    ) -> Option<Vec<bool>> {
+        let (probe, ids) = kpl::insert_barriers(kernel, tree, after);
+        let sum = symbolic::summarize(&probe, &self.opts);
+        let uniform: HashSet<StmtId> = sum
+            .barriers
+            .iter()
+            .filter(|b| sum.class(&b.pred) <= Class::Block)
+            .map(|b| b.stmt)
+            .collect();
+        Some(ids.iter().map(|id| uniform.contains(id)).collect())
+    }
 }
 
 impl StaticVerifier {

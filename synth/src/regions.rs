@@ -1,0 +1,246 @@
+//! Beyond the paper: barrier places inside conditionals and loops whose guard every
+//! thread of a block agrees on (*uniform regions*), and the placement constraints of a
+//! race that such places may cover.
+//!
+//! The paper's options of a race location `⟨ℓ, ℓ'⟩` are label intervals: `[ℓ, ℓ')` and,
+//! per common loop `ℓ^j`, `[ℓ^j_s, ℓ) ∪ [ℓ', ℓ^j)`. An interval only holds labels that
+//! share all their enclosing blocks with a bound, so it steps over the insides of an
+//! `if`/loop that lies between the two accesses: a barrier there runs only when the
+//! conditional is taken (the loop iterates), and the paper leaves it out (its Sec. III-E
+//! example, where the optimum sits inside `if (i < 10)`). When the guard is
+//! block-uniform (by the oracle's uniformity analysis, [`oracle::Oracle::uniform_places`])
+//! such a barrier cannot diverge, costs less (`IC`), and orders the pair on every path
+//! where the race happens if the race needs the conditional taken (`if (bid == 0)` around
+//! both accesses' blocks, correlated guards, `i < 10` in the same iteration).
+//!
+//! A [`Region`] is such a block (then branch, else branch or loop body) nested in an
+//! option's interval, not enclosing either access, with its direct children after which
+//! a barrier is uniform; regions nest (a uniform loop inside a uniform `if` is a region
+//! of its own inside the `if`'s). A barrier at any place of a region *touches* the
+//! option; the paper's interval labels (`full`) always *cover* it (every path of the
+//! option's race type passes them), a region only on the paths that enter it.
+//!
+//! # Encoding ([`CoverRace`]; see also `crate::autosync`)
+//!
+//! A race location with at least one region in one of its options is encoded by
+//! coverage alone, without the `P^j` variables and their mutual exclusion (which assume
+//! that an inter-iteration barrier at depth `k` always subsumes one at a shallower depth,
+//! false once a barrier covers only some paths). With `touched_j = ⋁ full_j ∨ ⋁_b R_b`,
+//! `R_b = ⋁ L_ℓ` over the places of region `b`:
+//!
+//! - initially, with the race types the oracle reports (`SynthOptions::use_race_types`):
+//!   `touched_0` when the race happens within one iteration, `touched_j` for every depth
+//!   `j` it happens across iterations of (each racing type needs a barrier on its paths,
+//!   and only an option's labels or its regions' lie on them); without race types, some
+//!   `touched_j`;
+//! - when the oracle still reports the race for a placement `M`: its *coverage* must
+//!   grow on every race type still reported (without race types: on some option). Growing
+//!   on option `j` means a label of `full_j` when `M` has none, else a place of a region
+//!   `M` has no barrier in; when `M` has a `full_j` label already (which should cover the
+//!   type, but the oracle found otherwise), any label of the option or its regions that
+//!   `M` lacks.
+//!
+//! Why this never excludes a placement the oracle would accept: barriers only remove
+//! races (monotonicity), and the barriers of one class (`full_j`, or the places of one
+//! region) run on the same paths. A placement `M'` that does not grow on a type `t` that
+//! `M` left racing has, per class of `t`, only classes `M` has, so it leaves the same
+//! paths of type `t` unordered and the race stays. Each refutation excludes its own
+//! placement (it violates its clause), so the loop terminates. The oracle checks every
+//! placement, including absence of divergence, so soundness is the oracle's.
+//!
+//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option
+//! and region are never tried. The costlier placements left are races whose instances
+//! happen only in some iterations of a loop (the first iteration stores equal values, a
+//! guard `i < 1` makes an inter-iteration race one-directional), where a barrier after
+//! the first access, or later in a loop around only one access, orders them from the
+//! iteration before: such a place is in no option of the paper either.
+
+use std::collections::BTreeSet;
+
+use kpl::{Kernel, Label, LabelTree};
+use oracle::{Oracle, Race};
+use z3::Optimize;
+use z3::ast::Bool;
+
+use crate::placement::{RaceOptions, option_intervals};
+
+/// A block nested in an option's interval whose barrier places are uniform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The block's label (an `if` statement for its then branch, an else branch, a loop).
+    pub block: Label,
+    /// Its direct children (start node included) after which a barrier is a candidate
+    /// and uniform, in program order.
+    pub places: Vec<Label>,
+}
+
+/// The candidates inside blocks (not at the kernel's top level) after which a barrier is
+/// block-uniform by the oracle's analysis; `None` when the oracle has none.
+pub fn uniform_candidates(
+    oracle: &mut dyn Oracle,
+    kernel: &Kernel,
+    tree: &LabelTree,
+) -> Option<BTreeSet<Label>> {
+    let inner: Vec<Label> = tree
+        .candidates()
+        .into_iter()
+        .filter(|l| tree.parent(*l).is_some_and(|p| p != tree.main()))
+        .collect();
+    if inner.is_empty() {
+        return Some(BTreeSet::new());
+    }
+    let uniform = oracle.uniform_places(kernel, tree, &inner)?;
+    Some(
+        inner
+            .into_iter()
+            .zip(uniform)
+            .filter(|(_, u)| *u)
+            .map(|(l, _)| l)
+            .collect(),
+    )
+}
+
+/// The regions of one option: blocks whose labels are in `interval` (the option's labels,
+/// candidates or not) and that enclose neither bound, and recursively the blocks nested
+/// in them; only those with at least one uniform place.
+pub fn regions(
+    tree: &LabelTree,
+    interval: &[Label],
+    bounds: [Label; 2],
+    uniform: &BTreeSet<Label>,
+) -> Vec<Region> {
+    let enclosing: Vec<Label> = bounds.iter().flat_map(|b| tree.blks(*b)).collect();
+    let mut out = Vec::new();
+    for &l in interval {
+        if tree.node(l).block.is_some() && l != tree.main() && !enclosing.contains(&l) {
+            collect(tree, l, uniform, &mut out);
+        }
+    }
+    out
+}
+
+fn collect(tree: &LabelTree, block: Label, uniform: &BTreeSet<Label>, out: &mut Vec<Region>) {
+    let children = tree.children_of(block);
+    let places: Vec<Label> = children.iter().copied().filter(|c| uniform.contains(c)).collect();
+    if !places.is_empty() {
+        out.push(Region { block, places });
+    }
+    for c in children {
+        if tree.node(c).block.is_some() {
+            collect(tree, c, uniform, out);
+        }
+    }
+}
+
+/// One option of a race encoded by coverage.
+#[derive(Clone, Debug)]
+pub(crate) struct OptionCover {
+    /// The paper's candidates of the option.
+    pub full: Vec<Label>,
+    pub regions: Vec<Region>,
+}
+
+/// A race location whose options have regions (see the module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct CoverRace {
+    pub options: Vec<OptionCover>,
+}
+
+impl CoverRace {
+    /// The coverage encoding of a race with options `ro`, or `None` when no option has a
+    /// region (the paper's encoding applies).
+    pub fn new(tree: &LabelTree, ro: &RaceOptions, uniform: &BTreeSet<Label>) -> Option<CoverRace> {
+        let intervals = option_intervals(tree, ro.first, ro.second, &ro.loops);
+        let options: Vec<OptionCover> = ro
+            .options
+            .iter()
+            .zip(&intervals)
+            .map(|(full, interval)| OptionCover {
+                full: full.clone(),
+                regions: regions(tree, interval, [ro.first, ro.second], uniform),
+            })
+            .collect();
+        options
+            .iter()
+            .any(|o| !o.regions.is_empty())
+            .then_some(CoverRace { options })
+    }
+
+    /// `ro` with every option's region places added (what `--explain` shows).
+    pub fn extended(&self, ro: &RaceOptions, tree: &LabelTree) -> RaceOptions {
+        let mut ro = ro.clone();
+        for (opt, cover) in ro.options.iter_mut().zip(&self.options) {
+            opt.extend(cover.regions.iter().flat_map(|r| r.places.iter().copied()));
+            opt.sort_by_key(|l| tree.node(*l).post);
+            opt.dedup();
+        }
+        ro
+    }
+
+    /// The options a race report says must be covered (`None`: some option, unknown which).
+    fn needed(&self, race: &Race, use_types: bool) -> Option<Vec<usize>> {
+        if !use_types {
+            return None;
+        }
+        let mut out: Vec<usize> = race.intra.then_some(0).into_iter().collect();
+        out.extend(race.inter.iter().copied().filter(|j| *j < self.options.len()));
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The initial constraints: the racing types (or some option) touched.
+    pub fn assert_initial(
+        &self,
+        opt: &Optimize,
+        var: &dyn Fn(Label) -> Option<Bool>,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let touched = |o: &OptionCover| {
+            let all = o
+                .full
+                .iter()
+                .chain(o.regions.iter().flat_map(|r| r.places.iter()));
+            any(all.copied(), var)
+        };
+        match self.needed(race, use_types) {
+            Some(types) => types.iter().for_each(|j| opt.assert(touched(&self.options[*j]))),
+            None => opt.assert(Bool::or(&self.options.iter().map(touched).collect::<Vec<_>>())),
+        }
+    }
+
+    /// The race survived placement `chosen`: its coverage must grow (module doc).
+    pub fn refute(
+        &self,
+        opt: &Optimize,
+        var: &dyn Fn(Label) -> Option<Bool>,
+        chosen: &BTreeSet<Label>,
+        race: &Race,
+        use_types: bool,
+    ) {
+        let grow = |o: &OptionCover| -> Bool {
+            let has = |ls: &[Label]| ls.iter().any(|l| chosen.contains(l));
+            if !has(&o.full) {
+                let fresh = o.regions.iter().filter(|r| !has(&r.places));
+                any(
+                    o.full.iter().chain(fresh.flat_map(|r| r.places.iter())).copied(),
+                    var,
+                )
+            } else {
+                let all = o
+                    .full
+                    .iter()
+                    .chain(o.regions.iter().flat_map(|r| r.places.iter()));
+                any(all.copied().filter(|l| !chosen.contains(l)), var)
+            }
+        };
+        match self.needed(race, use_types) {
+            Some(types) => types.iter().for_each(|j| opt.assert(grow(&self.options[*j]))),
+            None => opt.assert(Bool::or(&self.options.iter().map(grow).collect::<Vec<_>>())),
+        }
+    }
+}
+
+fn any(labels: impl Iterator<Item = Label>, var: &dyn Fn(Label) -> Option<Bool>) -> Bool {
+    let vs: Vec<Bool> = labels.filter_map(var).collect();
+    Bool::or(&vs)
+}
