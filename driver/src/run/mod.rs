@@ -189,7 +189,11 @@ pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>>
     let mut oracle = make_oracle(settings, check_options(settings, src));
     let checked = selected(settings, src)?
         .into_iter()
-        .map(|k| check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)))
+        .map(|k| {
+            let mut c = check_kernel(oracle.as_mut(), k, src.notes_of(&k.name));
+            src.user_names(&k.name, &mut c.report);
+            c
+        })
         .collect();
     Ok(interleave(checked, &selected_failed(settings, src), failed_check))
 }
