@@ -187,11 +187,12 @@ impl Tally {
         )
     }
 
-    fn fix_summary(&self) -> String {
+    /// `dry`: `fix --check`, which writes nothing.
+    fn fix_summary(&self, dry: bool) -> String {
         self.counts(
             "processed",
             vec![
-                (self.fixed, "fixed"),
+                (self.fixed, if dry { "would be fixed" } else { "fixed" }),
                 (self.unchanged, "unchanged"),
                 (self.no_solution, "no-solution"),
                 (self.unsupported, "unsupported"),
@@ -447,8 +448,8 @@ fn fix(args: &cli::FixArgs) -> Status {
             let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
             print_stdout(format!("{text}\n").as_bytes());
         }
-        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary().as_bytes()),
-        FixFormat::Text => print_stdout(tally.fix_summary().as_bytes()),
+        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary(args.check).as_bytes()),
+        FixFormat::Text => print_stdout(tally.fix_summary(false).as_bytes()),
     }
     status
 }
@@ -539,7 +540,7 @@ fn emit_fix(
         }
         FixFormat::Text => {
             let mut buf = buffer(color);
-            output::fix_text(&mut buf, src, fix, args.explain)?;
+            output::fix_text(&mut buf, src, fix, args.explain, args.check)?;
             if !(args.diff || args.check || args.stdout) {
                 if fix.changed() && !fix.complete() {
                     writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;

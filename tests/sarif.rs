@@ -213,7 +213,8 @@ fn fingerprints_survive_edits_above_and_change_with_the_race() {
         "// a comment\n\n\n#define UNUSED 1\n__global__   void shift",
         1,
     );
-    let moved = moved.replace("    out[threadIdx.x] = s[", "        out[threadIdx.x]  =  s[");
+    let moved = moved.replace("s[(threadIdx.x + 1) % 64]", "s[(threadIdx.x  +  1)\n      % 64]");
+    assert!(moved.contains("1)\n      % 64]"));
     std::fs::write(d.join("k.cu"), &moved).unwrap();
     let (_, after) = sarif_in(d, &["k.cu"]);
     let (b, a) = (results(&before), results(&after));
@@ -221,7 +222,7 @@ fn fingerprints_survive_edits_above_and_change_with_the_race() {
     assert_eq!(a.len(), 2);
     for (x, y) in b.iter().zip(a) {
         assert_eq!(x["ruleId"], y["ruleId"]);
-        assert_eq!(line(x) + 4, line(y), "{x}\n{y}");
+        assert!(line(x) + 4 <= line(y), "{x}\n{y}");
         assert_eq!(fingerprint(x), fingerprint(y));
     }
     // The two findings differ from each other.
