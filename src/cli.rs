@@ -153,8 +153,10 @@ pub struct FixArgs {
     #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
     pub cond_cost: f64,
 
-    /// Run Algorithm 1 exactly as published: do not use the race types (intra/inter
-    /// iteration) the oracle reports to prune placement options.
+    /// Synthesize as the published AutoSync algorithm does: every race may be fixed by a
+    /// barrier anywhere between its two accesses, without using what the oracle reports
+    /// about it (within one loop iteration or across iterations) to narrow the places.
+    /// Slower; for comparison.
     #[arg(long)]
     pub faithful: bool,
 
@@ -314,8 +316,9 @@ pub enum OracleKind {
     /// ("verified" is a proof under its model of execution), reports every racing pair
     /// otherwise.
     Static,
-    /// The SDV interpreter: runs the kernel on small launches, parameters and memory
-    /// contents (finds real races; can miss races outside the runs it tries).
+    /// The interpreter: runs the kernel, its threads in lock step, on small launches,
+    /// parameters and memory contents (finds real races; can miss races outside the runs
+    /// it tries).
     Dynamic,
 }
 
@@ -426,12 +429,12 @@ pub struct CostArgs {
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
 
-    /// The paper model's weight of one enclosing loop (LC), also the bounds model's
+    /// The `paper` model's weight of one enclosing loop (LC), also the `bounds` model's
     /// fallback for loops whose trip count is unknown.
     #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
     pub loop_cost: f64,
 
-    /// The paper model's weight of one enclosing conditional (IC), also the bounds
+    /// The `paper` model's weight of one enclosing conditional (IC), also the `bounds`
     /// model's fallback.
     #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
     pub cond_cost: f64,

@@ -189,11 +189,12 @@ impl Tally {
         )
     }
 
-    fn fix_summary(&self) -> String {
+    /// `dry`: `fix --check`, which writes nothing.
+    fn fix_summary(&self, dry: bool) -> String {
         self.counts(
             "processed",
             vec![
-                (self.fixed, "fixed"),
+                (self.fixed, if dry { "would be fixed" } else { "fixed" }),
                 (self.unchanged, "unchanged"),
                 (self.no_solution, "no-solution"),
                 (self.unsupported, "unsupported"),
@@ -212,7 +213,7 @@ struct FileOutput {
     json: Option<Value>,
     /// SARIF results, or GitHub review comments.
     items: Vec<Value>,
-    sarif: Vec<serde_sarif::sarif::Result>,
+    sarif: sarif::Part,
     status: Status,
     tally: Tally,
 }
@@ -347,19 +348,20 @@ fn check(args: &cli::CheckArgs) -> Status {
     let color = args.common.color.enabled(std::io::stdout().is_terminal());
     let (mut status, mut tally) = (Status::Ok, Tally::default());
     let (mut files, mut results) = (Vec::new(), Vec::new());
-    let mut sarif_results = Vec::new();
+    let mut sarif_log = sarif::Part::default();
+    let root = sarif::src_root();
     for_each_file(
         &inputs,
-        |input| check_file(args, db.as_ref(), input, color),
+        |input| check_file(args, db.as_ref(), input, color, &root),
         |mut out| {
-            sarif_results.append(&mut out.sarif);
+            sarif_log.append(&mut out.sarif);
             flush(out, &mut status, &mut tally, &mut files, &mut results);
         },
     );
     match args.format {
         CheckFormat::Json => print_stdout(format!("{}\n", crate::output::json_document(files)).as_bytes()),
         CheckFormat::Sarif => {
-            let doc = sarif::document(sarif_results);
+            let doc = sarif::document(sarif_log, &root);
             let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| doc.to_string());
             print_stdout(format!("{text}\n").as_bytes());
         }
@@ -373,6 +375,7 @@ fn check_file(
     db: Option<&driver::compdb::Database>,
     input: &inputs::Input,
     color: bool,
+    root: &Path,
 ) -> FileOutput {
     let mut o = FileOutput::default();
     o.tally.files = 1;
@@ -388,7 +391,9 @@ fn check_file(
         Err(e) => {
             o.failed(&input.0, &e, args.format == CheckFormat::Json);
             if args.format == CheckFormat::Sarif {
-                o.sarif.push(sarif::error_result(&input.0, &e));
+                let (result, note) = sarif::file_error(&input.0, &e, root);
+                o.sarif.results.extend(result);
+                o.sarif.notifications.push(note);
             }
             return o;
         }
@@ -407,7 +412,7 @@ fn check_file(
     }
     match args.format {
         CheckFormat::Json => o.json = Some(output::check_json(&src, &results)),
-        CheckFormat::Sarif => o.sarif = sarif::file_results(&src, &results),
+        CheckFormat::Sarif => o.sarif.results = sarif::file_results(&src, &results, root),
         CheckFormat::Text => {
             let mut buf = buffer(color);
             if let Err(e) = output::check_text(&mut buf, &src, &results) {
@@ -445,8 +450,8 @@ fn fix(args: &cli::FixArgs) -> Status {
             let text = serde_json::to_string_pretty(&comments).unwrap_or_else(|_| "[]".to_string());
             print_stdout(format!("{text}\n").as_bytes());
         }
-        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary().as_bytes()),
-        FixFormat::Text => print_stdout(tally.fix_summary().as_bytes()),
+        FixFormat::Text if report_on_stderr => print_stderr(tally.fix_summary(args.check).as_bytes()),
+        FixFormat::Text => print_stdout(tally.fix_summary(false).as_bytes()),
     }
     status
 }
@@ -537,7 +542,7 @@ fn emit_fix(
         }
         FixFormat::Text => {
             let mut buf = buffer(color);
-            output::fix_text(&mut buf, src, fix, args.explain)?;
+            output::fix_text(&mut buf, src, fix, args.explain, args.check)?;
             if !(args.diff || args.check || args.stdout) {
                 if fix.changed() && !fix.complete() {
                     writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;

@@ -533,8 +533,20 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
 }
 
 /// Text report of `fix` for one file (what happened per kernel; with `explain`, a note
-/// per inserted barrier saying why it is there).
-pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: bool) -> std::io::Result<()> {
+/// per inserted barrier saying why it is there). `dry` (`fix --check`: nothing is
+/// written) says what `fix` would do.
+pub fn fix_text(
+    out: &mut dyn WriteColor,
+    src: &Source,
+    fix: &FileFix,
+    explain: bool,
+    dry: bool,
+) -> std::io::Result<()> {
+    let (insert, remove, split) = if dry {
+        ("would insert", "would remove", "it would be split")
+    } else {
+        ("inserted", "removed", "it was split")
+    };
     let file = cs_file(src);
     let config = term::Config::default();
     if src.kernels.is_empty() && src.failed.is_empty() {
@@ -555,7 +567,7 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                 if !k.inserted.is_empty() {
                     let lines: Vec<String> = k.inserted.iter().map(|i| i.line.to_string()).collect();
                     parts.push(format!(
-                        "inserted {} barrier(s) at line(s) {}",
+                        "{insert} {} barrier(s) at line(s) {}",
                         k.inserted.len(),
                         lines.join(", ")
                     ));
@@ -577,7 +589,7 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                 if !k.removed.is_empty() {
                     let lines: Vec<String> = k.removed.iter().map(|l| l.to_string()).collect();
                     parts.push(format!(
-                        "removed the barrier(s) at original line(s) {}",
+                        "{remove} the barrier(s) at original line(s) {}",
                         lines.join(", ")
                     ));
                 }
@@ -592,7 +604,7 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                 for i in k.inserted.iter().filter(|i| i.split) {
                     writeln!(
                         out,
-                        "  note: line {} raced with itself; it was split: its racing operand is read into a \
+                        "  note: line {} raced with itself; {split}: its racing operand is read into a \
                          local before the barrier at line {}, the rest of the statement follows it",
                         i.after_line, i.line
                     )?;

@@ -1,73 +1,198 @@
 //! `check --format sarif`: one SARIF 2.1.0 log (one run, a rule per defect kind), built
-//! with the `serde-sarif` crate's types.
+//! with the `serde-sarif` crate's types, in the shape code scanning takes as it is:
+//!
+//! - `tool.driver.informationUri` is the repository of `Cargo.toml`, and every rule has a
+//!   `helpUri` into `docs/rules.md` there, a `shortDescription` and a `fullDescription`;
+//! - file locations are relative to `%SRCROOT%` (`run.originalUriBaseIds`): the git work
+//!   tree around the current directory, else the current directory, whatever form the
+//!   paths had on the command line (a file outside it gets an absolute `file://` URI);
+//! - each result has `partialFingerprints` made of what the defect is, not where it is
+//!   (kernel, array, the two accesses' text with white space collapsed), so an alert
+//!   keeps its identity when unrelated lines above it move;
+//! - `invocations[0]` says whether every file could be read and parsed
+//!   (`executionSuccessful`) and has a notification per file that could not.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif,
-    Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
+    PhysicalLocation, PropertyBag, Region, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif, Tool, ToolComponent,
 };
+use sha2::{Digest, Sha256};
 
 use crate::output::{race_sentence, remedy};
 use driver::source::InputError;
 use driver::{KernelCheck, Source, Verdict};
 
-/// The rules, in the order of `tool.driver.rules` (a result's `ruleIndex`).
-const RULES: [(&str, &str, &str); 4] = [
-    (
-        "data-race",
-        "DataRace",
-        "Two threads of a block access the same array element, at least one writes, and no barrier \
-         orders the accesses.",
-    ),
-    (
-        "cross-block-race",
-        "CrossBlockRace",
-        "Threads of different blocks access the same global array element and at least one writes: \
-         no barrier can order them.",
-    ),
-    (
-        "barrier-divergence",
-        "BarrierDivergence",
-        "Some threads of a block reach a barrier and others do not (undefined behaviour).",
-    ),
-    (
-        "unsupported",
-        "Unsupported",
-        "The file or kernel could not be checked (syntax error, unsupported construct, timeout).",
-    ),
+/// The base id of every relative location.
+pub const SRCROOT: &str = "%SRCROOT%";
+
+/// The key of autosync's fingerprint in `partialFingerprints` (the version changes when
+/// what goes into it does).
+pub const FINGERPRINT: &str = "autosync/v1";
+
+/// A rule: id, name, short and full description.
+struct Rule {
+    id: &'static str,
+    name: &'static str,
+    short: &'static str,
+    full: &'static str,
+}
+
+/// The rules, in the order of `tool.driver.rules` (a result's `ruleIndex`); each has a
+/// section `docs/rules.md#<id>`.
+const RULES: [Rule; 4] = [
+    Rule {
+        id: "data-race",
+        name: "DataRace",
+        short: "Two threads of a block access the same array element, at least one writes, and no \
+                barrier orders the accesses.",
+        full: "Two threads of one block access the same element of a shared or global array, at \
+               least one of the accesses is a write (or the two are a plain access and an atomic), \
+               and no __syncthreads() is executed between them: the result depends on the order in \
+               which the threads run. The message names both accesses and a witness (the two \
+               threads, the element, the launch). A barrier between the two accesses fixes it: \
+               `autosync fix` inserts the cheapest such barriers.",
+    },
+    Rule {
+        id: "cross-block-race",
+        name: "CrossBlockRace",
+        short: "Threads of different blocks access the same global array element and at least one \
+                writes: no barrier can order them.",
+        full: "Two threads of different blocks access the same element of a global array and at \
+               least one writes. __syncthreads() only orders the threads of one block, so no barrier \
+               placement fixes this: give each block its own part of the array, use atomics, or \
+               split the kernel into two launches.",
+    },
+    Rule {
+        id: "barrier-divergence",
+        name: "BarrierDivergence",
+        short: "Some threads of a block reach a barrier and others do not (undefined behaviour).",
+        full: "A __syncthreads() is reached by some threads of a block and not by others (it stands \
+               under a condition, in a loop or after an early return that threads of one block \
+               disagree on). CUDA leaves this undefined: the kernel may hang or go on with memory \
+               that is not synchronized. Move the barrier to where every thread of the block \
+               reaches it, or make the condition the same for the whole block.",
+    },
+    Rule {
+        id: "unsupported",
+        name: "Unsupported",
+        short: "The file or kernel could not be checked (syntax error, unsupported construct, \
+                timeout).",
+        full: "autosync could not check this kernel or file: a syntax or preprocessing error, a \
+               construct it does not model (a backward goto, recursion, inline assembly that \
+               accesses memory, ...), or a question the solver could not decide within its budget. \
+               Nothing is claimed about the kernel: it may or may not race. The message says what \
+               and where; --solver-budget raises the solver's limits.",
+    },
 ];
 
 fn rule_index(id: &str) -> i64 {
-    RULES.iter().position(|r| r.0 == id).unwrap_or(0) as i64
+    RULES.iter().position(|r| r.id == id).unwrap_or(0) as i64
 }
 
-/// The path as a URI relative to the current directory when it is below it.
-pub fn uri(path: &Path) -> String {
-    crate::suggest::repo_path(path)
-        .replace('%', "%25")
-        .replace(' ', "%20")
+/// Where a rule is documented: its section of `docs/rules.md` in the repository.
+pub fn help_uri(id: &str) -> String {
+    format!("{}/blob/main/docs/rules.md#{id}", env!("CARGO_PKG_REPOSITORY"))
 }
+
+// ---------------------------------------------------------------- paths
+
+/// `%SRCROOT%`: the git work tree around the current directory, else the current
+/// directory (absolute, symbolic links resolved).
+pub fn src_root() -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    cwd.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf()
+}
+
+/// The absolute form of `path` without `.` and `..` (symbolic links resolved when the
+/// file exists).
+fn absolute(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Percent-encodes what may not stand in a URI path.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// An artifact location: relative to `%SRCROOT%` when the file is below it, else an
+/// absolute `file://` URI.
+pub fn artifact(path: &Path, root: &Path) -> ArtifactLocation {
+    let abs = absolute(path);
+    match abs.strip_prefix(root) {
+        Ok(rel) => {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            ArtifactLocation::builder()
+                .uri(encode(&rel))
+                .uri_base_id(SRCROOT.to_string())
+                .build()
+        }
+        Err(_) => {
+            let p = abs.to_string_lossy().replace('\\', "/");
+            let p = if p.starts_with('/') { p } else { format!("/{p}") };
+            ArtifactLocation::builder()
+                .uri(format!("file://{}", encode(&p)))
+                .build()
+        }
+    }
+}
+
+/// `%SRCROOT%` as a `file://` URI ending in `/`, as `originalUriBaseIds` wants it.
+fn root_uri(root: &Path) -> String {
+    let p = root.to_string_lossy().replace('\\', "/");
+    let p = if p.starts_with('/') { p } else { format!("/{p}") };
+    let p = if p.ends_with('/') { p } else { format!("{p}/") };
+    format!("file://{}", encode(&p))
+}
+
+// ---------------------------------------------------------------- results
 
 fn message(text: String) -> Message {
     Message::builder().text(text).build()
 }
 
-fn location(uri: &str, text: &str, span: kpl::Span, msg: Option<String>) -> Location {
+fn location(file: &ArtifactLocation, text: &str, span: kpl::Span, msg: Option<String>) -> Location {
     let mut region = Region::builder()
         .start_line(i64::from(span.line.max(1)))
         .start_column(i64::from(span.col.max(1)))
         .build();
-    if span.end > span.start && span.end <= text.len() {
+    if span.end > span.start && span.end <= text.len() && text.is_char_boundary(span.end) {
         let end_line = kpl::rewrite::line_at(text, span.end);
         let line_start = text[..span.end].rfind('\n').map_or(0, |i| i + 1);
         region.end_line = Some(i64::from(end_line));
         region.end_column = Some((text[line_start..span.end].chars().count() + 1) as i64);
     }
     let physical = PhysicalLocation::builder()
-        .artifact_location(ArtifactLocation::builder().uri(uri.to_string()).build())
+        .artifact_location(file.clone())
         .region(region)
         .build();
     let mut loc = Location::builder().physical_location(physical).build();
@@ -89,10 +214,63 @@ fn result(rule: &str, text: String, locations: Vec<Location>, related: Vec<Locat
     r
 }
 
+/// The text of a span with white space collapsed (what a fingerprint is made of: moving
+/// or re-indenting a statement keeps it).
+fn normalized(text: &str, span: kpl::Span) -> String {
+    text.get(span.start..span.end)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The line of `text` that contains `span`, normalized (for locations without extent).
+fn line_text(text: &str, line: u32) -> String {
+    text.lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Gives each result its fingerprint: the hash of `parts` (no line numbers), with the
+/// number of earlier results of the file with the same hash (`<hash>:<n>`), so that two
+/// identical defects in one file stay apart.
+struct Fingerprints(BTreeMap<String, usize>);
+
+impl Fingerprints {
+    fn set(&mut self, r: &mut SarifResult, parts: &[&str]) {
+        let mut h = Sha256::new();
+        for p in parts {
+            h.update(p.as_bytes());
+            h.update([0u8]);
+        }
+        let hex: String = h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+        let n = self.0.entry(hex.clone()).or_insert(0);
+        *n += 1;
+        r.partial_fingerprints = Some(BTreeMap::from([(FINGERPRINT.to_string(), format!("{hex}:{n}"))]));
+    }
+}
+
+/// A message's text without a leading `path:line:col: ` (which moves with the file).
+fn without_location(msg: &str) -> &str {
+    let mut it = msg.splitn(4, ':');
+    match (it.next(), it.next(), it.next(), it.next()) {
+        (Some(_), Some(l), Some(c), Some(rest))
+            if l.trim().parse::<u32>().is_ok() && c.trim().parse::<u32>().is_ok() =>
+        {
+            rest.trim_start()
+        }
+        _ => msg,
+    }
+}
+
 /// The results of one checked file.
-pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
-    let uri = uri(&src.path);
+pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<SarifResult> {
+    let file = artifact(&src.path, root);
     let text = &src.text;
+    let mut prints = Fingerprints(BTreeMap::new());
     let mut out = Vec::new();
     for k in results {
         for d in &k.report.divergences {
@@ -104,53 +282,66 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
                 ));
             }
             msg.push('.');
-            out.push(result(
+            let mut r = result(
                 "barrier-divergence",
                 msg,
-                vec![location(&uri, text, d.span, None)],
+                vec![location(&file, text, d.span, None)],
                 Vec::new(),
-            ));
+            );
+            let barrier = normalized(text, d.span);
+            prints.set(&mut r, &["barrier-divergence", &k.name, &barrier]);
+            out.push(r);
         }
-        for (n, r) in k.report.races.iter().enumerate() {
-            let rule = if r.fixable {
+        for (n, race) in k.report.races.iter().enumerate() {
+            let rule = if race.fixable {
                 "data-race"
             } else {
                 "cross-block-race"
             };
-            let help = match remedy(src, r) {
+            let help = match remedy(src, race) {
                 Ok(h) | Err(h) => h,
             };
             let msg = format!(
                 "{} race on array `{}` in kernel `{}`: {}. {}{}.",
-                r.kind(),
-                r.array,
+                race.kind(),
+                race.array,
                 k.name,
-                race_sentence(r),
+                race_sentence(race),
                 help[..1].to_uppercase(),
                 &help[1..]
             );
             let mut related = location(
-                &uri,
+                &file,
                 text,
-                r.second.span,
+                race.second.span,
                 Some(format!(
                     "{} of `{}` (second access)",
-                    r.second.kind.word(),
-                    r.array
+                    race.second.kind.word(),
+                    race.array
                 )),
             );
             related.id = Some(n as i64);
-            out.push(result(
+            let mut r = result(
                 rule,
                 msg,
                 vec![location(
-                    &uri,
+                    &file,
                     text,
-                    r.first.span,
-                    Some(format!("{} of `{}` (first access)", r.first.kind.word(), r.array)),
+                    race.first.span,
+                    Some(format!(
+                        "{} of `{}` (first access)",
+                        race.first.kind.word(),
+                        race.array
+                    )),
                 )],
                 vec![related],
-            ));
+            );
+            let (a, b) = (
+                normalized(text, race.first.span),
+                normalized(text, race.second.span),
+            );
+            prints.set(&mut r, &[rule, &k.name, &race.array, &race.kind(), &a, &b]);
+            out.push(r);
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {
             let span = src
@@ -168,27 +359,37 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
                     })
                 })
                 .unwrap_or(kpl::Span::NONE);
-            out.push(result(
+            let error = k.error.clone().unwrap_or_default();
+            let mut r = result(
                 "unsupported",
                 format!(
-                    "Kernel `{}` could not be checked ({}): {}",
+                    "Kernel `{}` could not be checked ({}): {error}",
                     k.name,
                     k.verdict.word(),
-                    k.error.clone().unwrap_or_default()
                 ),
-                vec![location(&uri, text, span, None)],
+                vec![location(&file, text, span, None)],
                 Vec::new(),
-            ));
+            );
+            let why = without_location(&error).to_string();
+            prints.set(&mut r, &["unsupported", &k.name, k.verdict.word(), &why]);
+            out.push(r);
         }
     }
     out
 }
 
-/// A file that could not be loaded or checked at all.
-pub fn error_result(path: &Path, e: &anyhow::Error) -> SarifResult {
-    let (uri, span) = match e.downcast_ref::<InputError>() {
+/// What a file that could not be read or parsed adds to the log: a tool notification
+/// (the run was not fully successful), and, when the error is located in the file (a
+/// syntax error), an `unsupported` result there.
+pub fn file_error(path: &Path, e: &anyhow::Error, root: &Path) -> (Option<SarifResult>, Notification) {
+    let located = e.downcast_ref::<InputError>();
+    let text = match located {
+        Some(ie) => ie.message.clone(),
+        None => format!("{e:#}"),
+    };
+    let (file, span) = match located {
         Some(ie) => (
-            uri(Path::new(&ie.path)),
+            artifact(Path::new(&ie.path), root),
             kpl::Span {
                 line: ie.line,
                 col: ie.col,
@@ -196,7 +397,7 @@ pub fn error_result(path: &Path, e: &anyhow::Error) -> SarifResult {
             },
         ),
         None => (
-            uri(path),
+            artifact(path, root),
             kpl::Span {
                 line: 1,
                 col: 1,
@@ -204,40 +405,98 @@ pub fn error_result(path: &Path, e: &anyhow::Error) -> SarifResult {
             },
         ),
     };
-    let text = match e.downcast_ref::<InputError>() {
-        Some(ie) => ie.message.clone(),
-        None => format!("{e:#}"),
+    // A file that could not be read has no lines to point at.
+    let place = match located {
+        Some(_) => location(&file, "", span, None),
+        None => Location::builder()
+            .physical_location(
+                PhysicalLocation::builder()
+                    .artifact_location(file.clone())
+                    .build(),
+            )
+            .build(),
     };
-    result(
-        "unsupported",
-        text,
-        vec![location(&uri, "", span, None)],
-        Vec::new(),
-    )
+    let note = Notification::builder()
+        .level(json!("error"))
+        .message(message(format!("{}: {text}", path.display())))
+        .locations(vec![place])
+        .build();
+    let result = located.map(|ie| {
+        let mut r = result(
+            "unsupported",
+            text.clone(),
+            vec![location(&file, "", span, None)],
+            Vec::new(),
+        );
+        let line = std::fs::read_to_string(&ie.path)
+            .map(|t| line_text(&t, ie.line))
+            .unwrap_or_default();
+        Fingerprints(BTreeMap::new()).set(&mut r, &["unsupported", &text, &line]);
+        r
+    });
+    (result, note)
+}
+
+/// What the files of a run added to the log.
+#[derive(Default)]
+pub struct Part {
+    pub results: Vec<SarifResult>,
+    pub notifications: Vec<Notification>,
+}
+
+impl Part {
+    pub fn append(&mut self, other: &mut Part) {
+        self.results.append(&mut other.results);
+        self.notifications.append(&mut other.notifications);
+    }
 }
 
 /// The whole log.
-pub fn document(results: Vec<SarifResult>) -> Value {
+pub fn document(part: Part, root: &Path) -> Value {
     let rules: Vec<ReportingDescriptor> = RULES
         .iter()
-        .map(|(id, name, desc)| {
-            ReportingDescriptor::builder()
-                .id(id.to_string())
-                .name(name.to_string())
-                .short_description(MultiformatMessageString::builder().text(desc.to_string()).build())
+        .map(|r| {
+            let text = |s: &str| MultiformatMessageString::builder().text(s.to_string()).build();
+            let mut d = ReportingDescriptor::builder()
+                .id(r.id.to_string())
+                .name(r.name.to_string())
+                .short_description(text(r.short))
+                .full_description(text(r.full))
+                .help_uri(help_uri(r.id))
                 .default_configuration(ReportingConfiguration::builder().level(json!("error")).build())
-                .build()
+                .build();
+            d.help = Some(text(&format!("{} See {}", r.full, help_uri(r.id))));
+            d.properties = Some(
+                PropertyBag::builder()
+                    .tags(vec!["concurrency".to_string(), "cuda".to_string()])
+                    .additional_properties(BTreeMap::from([
+                        ("precision".to_string(), json!("high")),
+                        ("problem.severity".to_string(), json!("error")),
+                    ]))
+                    .build(),
+            );
+            d
         })
         .collect();
     let driver = ToolComponent::builder()
         .name("autosync".to_string())
         .version(env!("CARGO_PKG_VERSION").to_string())
-        .information_uri("https://github.com/autosync/autosync".to_string())
+        .semantic_version(env!("CARGO_PKG_VERSION").to_string())
+        .information_uri(env!("CARGO_PKG_REPOSITORY").to_string())
         .rules(rules)
         .build();
+    let mut invocation = Invocation::builder()
+        .execution_successful(part.notifications.is_empty())
+        .build();
+    if !part.notifications.is_empty() {
+        invocation.tool_execution_notifications = Some(part.notifications);
+    }
+    let base = ArtifactLocation::builder().uri(root_uri(root)).build();
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
-        .results(results)
+        .invocations(vec![invocation])
+        .original_uri_base_ids(BTreeMap::from([(SRCROOT.to_string(), base)]))
+        .results(part.results)
         .build();
     let log = Sarif::builder()
         .schema(SCHEMA_URL.to_string())

@@ -80,7 +80,7 @@ pub mod types;
 use std::path::Path;
 
 use kpl::ir::Kernel;
-pub use lower::Lowered;
+pub use lower::{ArrayOrigin, Lowered};
 use source_map::SourceMap;
 
 /// A translated file: its kernels and the source map back to the text.

@@ -73,6 +73,9 @@ pub struct Source {
     pub kernels: Vec<Kernel>,
     /// What the front end wants the user to know about each kernel (same order).
     pub notes: Vec<Vec<String>>,
+    /// The user's names of each kernel's arrays (same order; empty for `.kpl`, whose
+    /// names are the user's): reports use them, see [`Source::user_names`].
+    pub arrays: Vec<Vec<cuda::ArrayOrigin>>,
     /// Kernels the front end could not lower (an unsupported construct in one kernel):
     /// reported as `unsupported`, while the others are checked and fixed.
     pub failed: Vec<FailedKernel>,
@@ -133,6 +136,7 @@ pub fn from_text(path: &Path, text: String, lang: Lang, front: &FrontEnd) -> Res
 /// header comment.
 fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &FrontEnd) -> Result<Source> {
     let mut failed = Vec::new();
+    let mut arrays = Vec::new();
     let (kernels, notes) = match lang {
         Lang::Kpl => {
             let ks = kpl::parse(&text).map_err(|e| InputError {
@@ -159,7 +163,13 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
                     position: f.position,
                 })
                 .collect();
-            t.kernels.into_iter().map(|l| (l.kernel, l.notes)).unzip()
+            t.kernels
+                .into_iter()
+                .map(|l| {
+                    arrays.push(l.arrays);
+                    (l.kernel, l.notes)
+                })
+                .unzip()
         }
     };
     let (block_dim, grid_dim) = header_launch(&text).map_err(|message| InputError {
@@ -192,6 +202,7 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
         lang,
         kernels,
         notes,
+        arrays,
         failed,
         block_dim,
         grid_dim,
@@ -223,6 +234,45 @@ fn cuda_message(e: &cuda::CudaError) -> String {
 
 impl Source {
     /// The front end's notes about a kernel.
+    /// Renames the arrays of a kernel's report to the user's names (a part of a merged
+    /// array with its own index, the pointer variable of a helper's reserved name).
+    pub fn user_names(&self, kernel: &str, report: &mut oracle::Report) {
+        let Some(origins) = self
+            .kernels
+            .iter()
+            .position(|k| k.name == kernel)
+            .and_then(|i| self.arrays.get(i))
+        else {
+            return;
+        };
+        let find = |a: &str| origins.iter().find(|o| o.array == a);
+        for r in &mut report.races {
+            if let Some(o) = find(&r.array) {
+                let index = r.witness.as_ref().and_then(|w| w.index);
+                let (name, index) = o.user(index);
+                r.array = name;
+                if let Some(w) = &mut r.witness {
+                    w.index = index;
+                }
+            }
+        }
+        for p in &mut report.benign {
+            if let Some(o) = find(&p.array) {
+                p.array = o.user(None).0;
+            }
+        }
+    }
+
+    /// The user's name of a kernel's array (as [`Source::user_names`], without an index).
+    pub fn user_array(&self, kernel: &str, array: &str) -> String {
+        self.kernels
+            .iter()
+            .position(|k| k.name == kernel)
+            .and_then(|i| self.arrays.get(i))
+            .and_then(|os| os.iter().find(|o| o.array == array))
+            .map_or_else(|| array.to_string(), |o| o.user(None).0)
+    }
+
     pub fn notes_of(&self, kernel: &str) -> &[String] {
         self.kernels
             .iter()

@@ -47,6 +47,43 @@ pub(super) type R<T> = Result<T, CudaError>;
 pub struct Lowered {
     pub kernel: Kernel,
     pub notes: Vec<String>,
+    /// The user's names of the kernel's arrays, for reports (see [`ArrayOrigin`]).
+    pub arrays: Vec<ArrayOrigin>,
+}
+
+/// What a KPL array is called in the user's source. KPL names are made unique
+/// (`s_1`), arrays a pointer chooses between are one KPL array named after the first
+/// (`p = c ? a : b`), and the dynamic shared memory is often declared under a reserved
+/// name in a helper (`extern __shared__ int __smem[]` in the SDK's `SharedMemory<T>`):
+/// reports name the user's variable instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayOrigin {
+    /// The KPL array.
+    pub array: String,
+    /// Its parts in order of their first cell: the user's name and that cell (one part
+    /// at 0 unless arrays were merged).
+    pub parts: Vec<(String, i64)>,
+}
+
+impl ArrayOrigin {
+    /// The user's name of cell `index` of the array, and its index in that part; without
+    /// an index, every part's name (`a` or `b`).
+    pub fn user(&self, index: Option<i64>) -> (String, Option<i64>) {
+        match index {
+            Some(i) => match self.parts.iter().rev().find(|p| p.1 <= i) {
+                Some((name, start)) => (name.clone(), Some(i - start)),
+                None => (self.array.clone(), Some(i)),
+            },
+            None => {
+                let names: Vec<&str> = self.parts.iter().map(|p| p.0.as_str()).collect();
+                match names.as_slice() {
+                    [] => (self.array.clone(), None),
+                    [one] => (one.to_string(), None),
+                    _ => (names.join("` or `"), None),
+                }
+            }
+        }
+    }
 }
 
 /// A kernel that could not be lowered: one bad kernel does not keep the others of its
@@ -151,10 +188,12 @@ fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<
         ctx.merge = merge.clone();
         match ctx.kernel(f, inst.clone()) {
             Ok(mut l) => {
-                if !merge.is_empty() {
+                for o in l.arrays.iter().filter(|o| o.parts.len() > 1) {
+                    let names: Vec<String> = o.parts.iter().map(|p| format!("`{}`", p.0)).collect();
                     l.notes.push(format!(
-                        "{} arrays are lowered as one array because a pointer may point into several of them",
-                        merge.len()
+                        "{} are checked as one memory (each in a range of its own, so they never \
+                         overlap) because a pointer may point into any of them",
+                        names.join(", ")
                     ));
                 }
                 return Ok(l);
@@ -336,6 +375,12 @@ pub(super) enum ArrayKey {
 #[derive(Clone, Debug)]
 pub(super) struct ArrayInfo {
     pub kpl: String,
+    /// The C name it was declared with (of the first part, for merged arrays).
+    pub name: String,
+    /// For a C name reserved to the implementation (`__smem`, declared in a helper): the
+    /// first local pointer that points at its start (`T *sdata = SharedMemory<T>();`),
+    /// the name reports use.
+    pub alias: Option<String>,
     pub space: ArraySpace,
     /// Bytes per cell.
     pub cell: u32,
@@ -415,6 +460,8 @@ pub(super) struct Lowerer<'p, 't> {
     merge_bases: HashMap<ArrayKey, Expr>,
     /// The next free cell of each merged array (`None` once a part of unknown size is in).
     merge_end: HashMap<String, Option<i64>>,
+    /// The parts of merged arrays: the array, the part's C name, its first cell.
+    merge_parts: Vec<(usize, String, i64)>,
     /// Two arrays a pointer was found to choose between (the lowering then fails, and is
     /// tried again with both in [`Lowerer::merge`]).
     pub merge_request: Option<(ArrayKey, ArrayKey)>,
@@ -476,6 +523,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             merge: Vec::new(),
             merge_bases: HashMap::new(),
             merge_end: HashMap::new(),
+            merge_parts: Vec::new(),
             merge_request: None,
             gotos: Vec::new(),
             params: Vec::new(),
@@ -708,6 +756,19 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     pub fn add_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
+        // A pointer to the start of an array with a reserved name: the user's name of it.
+        if let VarKind::Ptr {
+            target: Some(Target::Array(a)),
+            off: Offset::Fixed(Expr::Int(0)),
+            ..
+        } = &kind
+            && let Some(info) = self.arrays.get_mut(*a)
+            && info.name.starts_with("__")
+            && !name.starts_with("__")
+            && info.alias.is_none()
+        {
+            info.alias = Some(name.to_string());
+        }
         let id = self.vars.len();
         self.vars.push(VarInfo {
             name: name.to_string(),
@@ -801,6 +862,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         self.arrays.push(ArrayInfo {
             kpl,
+            name: name.to_string(),
+            alias: None,
             space,
             cell: cell.max(1),
             key,
@@ -870,8 +933,40 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
             }
         };
+        if let Expr::Int(start) = base {
+            self.merge_parts.push((a, name.to_string(), start));
+        }
         self.merge_bases.insert(key, base.clone());
         (a, base)
+    }
+
+    /// The user's names of the kernel's shared and global arrays.
+    fn array_origins(&self) -> Vec<ArrayOrigin> {
+        let shown = |a: &ArrayInfo, name: &str| match &a.alias {
+            Some(alias) if name == a.name => alias.clone(),
+            _ => name.to_string(),
+        };
+        self.arrays
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(a.space, ArraySpace::Shared | ArraySpace::Global))
+            .map(|(i, a)| {
+                let mut parts: Vec<(String, i64)> = self
+                    .merge_parts
+                    .iter()
+                    .filter(|p| p.0 == i)
+                    .map(|p| (shown(a, &p.1), p.2))
+                    .collect();
+                if parts.is_empty() {
+                    parts.push((shown(a, &a.name), 0));
+                }
+                parts.sort_by_key(|p| p.1);
+                ArrayOrigin {
+                    array: a.kpl.clone(),
+                    parts,
+                }
+            })
+            .collect()
     }
 
     /// Records that a pointer chooses between arrays `a` and `b` when they can be merged
@@ -1120,6 +1215,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(Lowered {
             kernel,
             notes: self.notes.clone(),
+            arrays: self.array_origins(),
         })
     }
 }

@@ -413,6 +413,7 @@ fn fix_kernel(
         fix.status = FixStatus::NoSolution;
         fix.reason = Some(ns.reason.clone());
         fix.races.races = ns.races.clone();
+        src.user_names(&k.name, &mut fix.races);
         let tree = LabelTree::new(&s.input);
         let mut partial: Vec<u32> = s.inserted.iter().map(|l| tree.line(*l)).collect();
         partial.sort_unstable();
@@ -423,6 +424,13 @@ fn fix_kernel(
     // or the input prepared for splitting a statement: same statement ids).
     let tree = LabelTree::new(&s.input);
     let inserted = strip_edits(args, src, k, &original_tree, &tree, &s, &mut edits);
+    // Explanations name the user's arrays.
+    let mut s = s;
+    if let Some(t) = &mut s.trace {
+        for rt in &mut t.races {
+            rt.race.array = src.user_array(&k.name, &rt.race.array);
+        }
+    }
     let why_of = explanations(&tree, &s, &inserted, cost, opts);
     // Barriers that split a statement are a different edit from an insertion.
     type Numbered = Vec<(usize, Label)>;

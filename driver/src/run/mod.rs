@@ -202,7 +202,9 @@ pub fn check_file_while(
         if !keep_going() {
             return Ok(None);
         }
-        checked.push(check_kernel(oracle.as_mut(), k, src.notes_of(&k.name)));
+        let mut c = check_kernel(oracle.as_mut(), k, src.notes_of(&k.name));
+        src.user_names(&k.name, &mut c.report);
+        checked.push(c);
     }
     Ok(Some(interleave(
         checked,

@@ -10,7 +10,7 @@ __global__ void splitWriteRacy(float *even, float *odd, int parity)
     float *p = even;
     p[g] = 0.0f; //~ race(even)
     p = odd;
-    p[g] = 1.0f; //~ race(even)
+    p[g] = 1.0f; //~ race(odd)
     float *q = (parity & 1) ? odd : even;
-    q[g + 1] = 2.0f; //~ race(even)
+    q[g + 1] = 2.0f; //~ race(even) race(odd)
 }

@@ -42,8 +42,8 @@ __global__ void dwtHaar1D(float *id, float *od, float *approx_final, const unsig
                 unsigned int g_wpos = (num_threads * gdim) + (bid * num_threads) + tid;
                 unsigned int c_idata0 = idata0 + (idata0 >> 4);
                 unsigned int c_idata1 = idata1 + (idata1 >> 4);
-                od[g_wpos] = (shared[c_idata0] - shared[c_idata1]) * 0.7071067811865475f; //~? race(od) race(shared_1)
-                shared[c_idata0] = (shared[c_idata0] + shared[c_idata1]) * 0.7071067811865475f; //~? race(shared_1)
+                od[g_wpos] = (shared[c_idata0] - shared[c_idata1]) * 0.7071067811865475f; //~? race(od) race(shared)
+                shared[c_idata0] = (shared[c_idata0] + shared[c_idata1]) * 0.7071067811865475f; //~? race(shared)
                 num_threads = num_threads >> 1;
                 offset_neighbor <<= 1;
                 idata0 = idata0 << 1;

@@ -17,9 +17,9 @@ __global__ void scan_pingpong(float *g_odata, const float *g_idata)
 
     for (unsigned int offset = 1; offset < 256; offset <<= 1) {
         if (tid >= offset)
-            out[tid] = in[tid] + in[tid - offset]; //~? race(bufA)
+            out[tid] = in[tid] + in[tid - offset]; //~? race(bufA) race(bufB)
         else
-            out[tid] = in[tid]; //~? race(bufA)
+            out[tid] = in[tid]; //~? race(bufA) race(bufB)
         __syncthreads();
         float *tmp = in;
         in = out;
