@@ -19,19 +19,21 @@ use autosync_benches::harness::{self, Which};
 use autosync_benches::patterns::Pattern;
 use autosync_benches::{cost_study, plot, suite};
 
+/// The sizes of the scalability patterns (`--sizes` replaces them).
+const SIZES: [u32; 11] = [1, 2, 5, 10, 20, 50, 100, 150, 200, 300, 400];
+
 /// Time of one oracle call (a fresh oracle each time, so no cache helps) on Faial's
 /// patterns, 1..=50 repetitions; a pattern stops growing once a call takes over 2 s.
-fn scalability(which: Which, svg: Option<PathBuf>) -> Result<()> {
+fn scalability(which: Which, svg: Option<PathBuf>, sizes: &[u32], reps: usize) -> Result<()> {
     println!("| pattern | n | ms per oracle call |");
     println!("|---|---:|---:|");
     let mut series = Vec::new();
     for p in Pattern::ALL {
         let mut points = Vec::new();
-        for n in [1u32, 2, 5, 10, 20, 30, 40, 50] {
+        for &n in sizes {
             let k = kpl::parse(&p.kernel(n as usize))
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .remove(0);
-            let reps = 3;
             let mut total = 0.0;
             for _ in 0..reps {
                 let mut o = harness::oracle(which, oracle::CheckOptions::default());
@@ -63,6 +65,8 @@ struct Args {
     svg: Option<PathBuf>,
     which: Which,
     suites: Vec<String>,
+    sizes: Vec<u32>,
+    reps: usize,
 }
 
 fn args() -> Result<Args> {
@@ -73,6 +77,8 @@ fn args() -> Result<Args> {
         svg: None,
         which: Which::Static,
         suites: Vec::new(),
+        sizes: SIZES.to_vec(),
+        reps: 3,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -99,6 +105,20 @@ fn args() -> Result<Args> {
                     bail!("unknown suite `{s}` (known: examples, micro, realistic)");
                 }
                 a.suites.push(s);
+            }
+            "--sizes" => {
+                let Some(list) = it.next() else {
+                    bail!("--sizes needs a comma-separated list")
+                };
+                a.sizes = list
+                    .split(',')
+                    .map(|x| x.trim().parse::<u32>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| anyhow::anyhow!("--sizes {list}: {e}"))?;
+            }
+            "--reps" => {
+                let Some(r) = it.next() else { bail!("--reps needs a number") };
+                a.reps = r.parse::<usize>()?.max(1);
             }
             "--bench" => {} // passed by `cargo bench`; nothing to do
             other => bail!(
@@ -139,7 +159,7 @@ fn main() -> Result<()> {
         return Ok(());
     }
     if a.scalability || a.svg.is_some() {
-        return scalability(a.which, a.svg);
+        return scalability(a.which, a.svg, &a.sizes, a.reps);
     }
     let entries = suite::entries(&suite::root(), &names)?;
     let start = Instant::now();
