@@ -645,7 +645,13 @@ fn conflicting_pairs(accesses: &[AccessFact]) -> impl Iterator<Item = (&AccessFa
 fn conflicting_indices(accesses: &[AccessFact]) -> impl Iterator<Item = (usize, usize)> + '_ {
     (0..accesses.len())
         .flat_map(move |i| (i..accesses.len()).map(move |j| (i, j)))
-        .map(|(i, j)| if accesses[i].pos <= accesses[j].pos { (i, j) } else { (j, i) })
+        .map(|(i, j)| {
+            if accesses[i].pos <= accesses[j].pos {
+                (i, j)
+            } else {
+                (j, i)
+            }
+        })
         .filter(|&(i, j)| conflicting(&accesses[i], &accesses[j]))
 }
 

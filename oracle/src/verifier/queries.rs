@@ -450,6 +450,8 @@ impl Checker<'_> {
             out
         };
         out.map_err(|why| match why.as_str() {
+            // Z3 says "canceled" for some resource-limit stops too.
+            _ if self.meter.last() >= limit => format!("out of its {limit} resource units"),
             "max. resource limit exceeded" => format!("out of its {limit} resource units"),
             "canceled" | "timeout" => "stopped by the wall-clock safety net".to_string(),
             _ => why,
@@ -612,7 +614,12 @@ impl Checker<'_> {
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
         // The second attempt follows one that ran out of units: a solver of its own.
-        let fresh = limit > self.limits.first;
+        // So do cross-block queries: each is asked once per kernel (barriers never
+        // matter to it, the answer is cached), so the incremental solver's reuse does
+        // not pay, and its incremental mode turns off the preprocessing that the
+        // block-index arithmetic of these queries needs (the diagonal transpose's
+        // `(bid.x + bid.y) % gdim.x`: over 1 M units incrementally, 12 k fresh).
+        let fresh = limit > self.limits.first || scope == Scope::CrossBlock;
         let solve = |fs: &[Bool]| {
             self.solve_with(fs, limit, fresh, |m| {
                 let index = ia.as_i64(m);
