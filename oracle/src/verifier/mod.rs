@@ -21,7 +21,11 @@
 //! 4. [`queries`] asks, per pair of accesses and per race type (same iteration of all
 //!    common loops; different iterations of common loop `j`), whether two threads can
 //!    touch the same element with no barrier executing in between, and per barrier
-//!    whether two threads of a block can disagree on reaching it.
+//!    whether two threads of a block can disagree on reaching it. Before any query,
+//!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
+//!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
+//!    that no two distinct threads can ever access at one element needs no query (its
+//!    race types would all be unsatisfiable, so the verdict is the same).
 //!
 //! Per kernel, what does not depend on barriers (which race types of a pair can happen
 //! at all, cross-block races) is cached, since the synthesizer checks one kernel many
@@ -234,6 +238,9 @@ pub struct StaticVerifier {
     /// Screen the accesses of arrays whose per-pair queries take long with grouped
     /// queries ([`Checker::may_race`]); off only to measure what it saves.
     pub screening: bool,
+    /// Rule out pairs with the solver-free dependence test ([`affine`]) before any
+    /// query; off only to check that it changes no verdict.
+    pub dependence_test: bool,
     /// Under `--warp-size`, ask threads of different warps and threads of one warp in
     /// two queries (seed 000's two-pass method) instead of one (its re-sync method, the
     /// default: measured faster on the warp-synchronous reductions, see
@@ -409,6 +416,7 @@ impl StaticVerifier {
             opts,
             limits: Limits::DEFAULT,
             screening: true,
+            dependence_test: true,
             warp_two_pass: false,
             cache: None,
         }
@@ -711,7 +719,10 @@ impl<'a, 's> RacePhase<'a, 's> {
     fn new(verifier: &'a StaticVerifier, checker: &'a Checker<'s>, cache: &'a mut Cache) -> Self {
         let sum = checker.sum;
         let many_blocks = many_blocks(sum) && !verifier.opts.only_intra_group;
-        let apart = Apart::new(sum, many_blocks);
+        let mut apart = Apart::new(sum, many_blocks);
+        if !verifier.dependence_test {
+            apart.forms.iter_mut().for_each(|f| *f = None);
+        }
         RacePhase {
             verifier,
             checker,
