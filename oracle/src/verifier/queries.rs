@@ -614,12 +614,7 @@ impl Checker<'_> {
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
         // The second attempt follows one that ran out of units: a solver of its own.
-        // So do cross-block queries: each is asked once per kernel (barriers never
-        // matter to it, the answer is cached), so the incremental solver's reuse does
-        // not pay, and its incremental mode turns off the preprocessing that the
-        // block-index arithmetic of these queries needs (the diagonal transpose's
-        // `(bid.x + bid.y) % gdim.x`: over 1 M units incrementally, 12 k fresh).
-        let fresh = limit > self.limits.first || scope == Scope::CrossBlock;
+        let fresh = limit > self.limits.first;
         let solve = |fs: &[Bool]| {
             self.solve_with(fs, limit, fresh, |m| {
                 let index = ia.as_i64(m);
