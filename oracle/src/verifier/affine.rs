@@ -270,7 +270,8 @@ fn bounds_exclude_zero(launch: &Launch, a: &Affine, b: &Affine, threads: Threads
     }
     // Upper and lower bounds as affine forms in the shared variables: an id contributes
     // `max(0, k)·(size - 1)` above and `min(0, k)·(size - 1)` below.
-    let (mut hi, mut lo): (Vec<(Var, i128)>, Vec<(Var, i128)>) = (Vec::new(), Vec::new());
+    let mut hi: Vec<(Var, i128)> = Vec::new();
+    let mut lo: Vec<(Var, i128)> = Vec::new();
     let (mut hi_c, mut lo_c) = (c, c);
     for (v, k) in diff {
         let (size_var, size) = match v {
