@@ -1,6 +1,6 @@
 //! Criterion benchmarks: one oracle call and one whole synthesis on the paper's examples
 //! (dynamic oracle) and on realistic SDK kernels (static verifier, with the launch of the
-//! file's header).
+//! file's header), and the slow shapes of issue #15.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use oracle::{CheckOptions, Oracle};
@@ -66,5 +66,39 @@ fn realistic(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench, realistic);
+/// The slow shapes of issue #15 (`tests/corpus/slow/`): one fresh `check` each, with the
+/// launch of the file's header, and Faial's access pattern at n = 400.
+fn slow_shapes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("slow shapes");
+    group.sample_size(10);
+    for file in [
+        "dct8x8RowsColumns.cu",
+        "sha256Schedule.cu",
+        "transposeDiagonal.cu",
+    ] {
+        let path = autosync_benches::suite::root()
+            .join("tests/corpus/slow")
+            .join(file);
+        let (kernels, launch) = autosync_benches::suite::load(&path).expect("slow-shape kernel loads");
+        let k = kernels[0].clone();
+        group.bench_function(format!("static oracle call {file} (fresh verifier)"), |b| {
+            b.iter(|| {
+                let mut o = oracle::verifier::StaticVerifier::new(launch.clone());
+                o.check(&k).expect("oracle answers")
+            })
+        });
+    }
+    let k = kpl::parse(&autosync_benches::patterns::Pattern::Accesses.kernel(400))
+        .expect("pattern parses")
+        .remove(0);
+    group.bench_function("static oracle call Faial accesses n = 400", |b| {
+        b.iter(|| {
+            let mut o = oracle::verifier::StaticVerifier::new(CheckOptions::default());
+            o.check(&k).expect("oracle answers")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, realistic, slow_shapes);
 criterion_main!(benches);

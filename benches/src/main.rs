@@ -8,8 +8,13 @@
 //! placements per kernel, and Spearman's ρ of static costs against measured barrier
 //! executions over many valid placements; `--svg` writes the scatter plot.
 //!
-//! `--scalability [--svg PATH]`: time per oracle call on Faial's patterns, as a table,
-//! and as an SVG plot when `--svg` is given.
+//! `--scalability [--svg PATH] [--sizes 1,2,..] [--reps N]`: time per oracle call on
+//! Faial's patterns (sizes 1 to 400 by default), as a table, and as an SVG plot when
+//! `--svg` is given.
+//!
+//! Every table run also prints the tail of `check` times per file (p50/p90/p99/max over
+//! `tests/corpus/`, the realistic suite and the micro-benchmarks, `tail`); `--tail`
+//! prints only that section.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,21 +22,23 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use autosync_benches::harness::{self, Which};
 use autosync_benches::patterns::Pattern;
-use autosync_benches::{cost_study, plot, suite};
+use autosync_benches::{cost_study, plot, suite, tail};
+
+/// The sizes of the scalability patterns (`--sizes` replaces them).
+const SIZES: [u32; 11] = [1, 2, 5, 10, 20, 50, 100, 150, 200, 300, 400];
 
 /// Time of one oracle call (a fresh oracle each time, so no cache helps) on Faial's
-/// patterns, 1..=50 repetitions; a pattern stops growing once a call takes over 2 s.
-fn scalability(which: Which, svg: Option<PathBuf>) -> Result<()> {
+/// patterns at `sizes` repetitions; a pattern stops growing once a call takes over 2 s.
+fn scalability(which: Which, svg: Option<PathBuf>, sizes: &[u32], reps: usize) -> Result<()> {
     println!("| pattern | n | ms per oracle call |");
     println!("|---|---:|---:|");
     let mut series = Vec::new();
     for p in Pattern::ALL {
         let mut points = Vec::new();
-        for n in [1u32, 2, 5, 10, 20, 30, 40, 50] {
+        for &n in sizes {
             let k = kpl::parse(&p.kernel(n as usize))
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .remove(0);
-            let reps = 3;
             let mut total = 0.0;
             for _ in 0..reps {
                 let mut o = harness::oracle(which, oracle::CheckOptions::default());
@@ -56,6 +63,15 @@ fn scalability(which: Which, svg: Option<PathBuf>) -> Result<()> {
     Ok(())
 }
 
+/// The tail of `check` times over the corpus and the suites (printed by every run).
+fn tail_section() -> String {
+    let rows = tail::measure(&suite::root());
+    format!(
+        "## Tail of `check` times (one `check` per file, files one after the other)\n\n{}",
+        tail::table(&rows, 10)
+    )
+}
+
 struct Args {
     json: bool,
     scalability: bool,
@@ -63,6 +79,9 @@ struct Args {
     svg: Option<PathBuf>,
     which: Which,
     suites: Vec<String>,
+    sizes: Vec<u32>,
+    reps: usize,
+    tail_only: bool,
 }
 
 fn args() -> Result<Args> {
@@ -73,12 +92,16 @@ fn args() -> Result<Args> {
         svg: None,
         which: Which::Static,
         suites: Vec::new(),
+        sizes: SIZES.to_vec(),
+        reps: 3,
+        tail_only: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => a.json = true,
             "--scalability" => a.scalability = true,
+            "--tail" => a.tail_only = true,
             "--cost-study" => a.cost_study = true,
             "--svg" => {
                 let Some(p) = it.next() else {
@@ -100,10 +123,26 @@ fn args() -> Result<Args> {
                 }
                 a.suites.push(s);
             }
+            "--sizes" => {
+                let Some(list) = it.next() else {
+                    bail!("--sizes needs a comma-separated list")
+                };
+                a.sizes = list
+                    .split(',')
+                    .map(|x| x.trim().parse::<u32>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| anyhow::anyhow!("--sizes {list}: {e}"))?;
+            }
+            "--reps" => {
+                let Some(r) = it.next() else {
+                    bail!("--reps needs a number")
+                };
+                a.reps = r.parse::<usize>()?.max(1);
+            }
             "--bench" => {} // passed by `cargo bench`; nothing to do
             other => bail!(
                 "unknown argument `{other}`; usage: [--json] [--suite NAME]... [--oracle static|dynamic] \
-                 | --scalability [--svg PATH] | --cost-study [--suite NAME]... [--svg PATH]"
+                 | --tail | --scalability [--svg PATH] [--sizes N,..] [--reps N] | --cost-study [--suite NAME]... [--svg PATH]"
             ),
         }
     }
@@ -139,7 +178,11 @@ fn main() -> Result<()> {
         return Ok(());
     }
     if a.scalability || a.svg.is_some() {
-        return scalability(a.which, a.svg);
+        return scalability(a.which, a.svg, &a.sizes, a.reps);
+    }
+    if a.tail_only {
+        print!("{}", tail_section());
+        return Ok(());
     }
     let entries = suite::entries(&suite::root(), &names)?;
     let start = Instant::now();
@@ -155,6 +198,8 @@ fn main() -> Result<()> {
         print!("{}", harness::table(&rows));
         println!();
         print!("{}", harness::summary(&rows, wall_ms));
+        println!();
+        print!("{}", tail_section());
     }
     Ok(())
 }

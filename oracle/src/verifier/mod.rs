@@ -21,7 +21,11 @@
 //! 4. [`queries`] asks, per pair of accesses and per race type (same iteration of all
 //!    common loops; different iterations of common loop `j`), whether two threads can
 //!    touch the same element with no barrier executing in between, and per barrier
-//!    whether two threads of a block can disagree on reaching it.
+//!    whether two threads of a block can disagree on reaching it. Before any query,
+//!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
+//!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
+//!    that no two distinct threads can ever access at one element needs no query (its
+//!    race types would all be unsatisfiable, so the verdict is the same).
 //!
 //! Per kernel, what does not depend on barriers (which race types of a pair can happen
 //! at all, cross-block races) is cached, since the synthesizer checks one kernel many
@@ -208,6 +212,7 @@
 //!   network query). Nothing is ever `Unsupported`: every construct of the IR is
 //!   encoded exactly or over-approximated.
 
+pub mod affine;
 pub mod encode;
 mod fingerprint;
 pub mod queries;
@@ -234,6 +239,9 @@ pub struct StaticVerifier {
     /// Screen the accesses of arrays whose per-pair queries take long with grouped
     /// queries ([`Checker::may_race`]); off only to measure what it saves.
     pub screening: bool,
+    /// Rule out pairs with the solver-free dependence test ([`affine`]) before any
+    /// query; off only to check that it changes no verdict.
+    pub dependence_test: bool,
     /// Under `--warp-size`, ask threads of different warps and threads of one warp in
     /// two queries (seed 000's two-pass method) instead of one (its re-sync method, the
     /// default: measured faster on the warp-synchronous reductions, see
@@ -427,6 +435,7 @@ impl StaticVerifier {
             opts,
             limits: Limits::DEFAULT,
             screening: true,
+            dependence_test: true,
             warp_two_pass: false,
             cache: None,
         }
@@ -671,10 +680,59 @@ fn divergences(checker: &mut Checker, report: &mut Report) {
 /// The pairs of conflicting accesses, each once (with itself too), the earlier in
 /// program order first: the order in which their race queries are asked.
 fn conflicting_pairs(accesses: &[AccessFact]) -> impl Iterator<Item = (&AccessFact, &AccessFact)> {
+    conflicting_indices(accesses).map(|(i, j)| (&accesses[i], &accesses[j]))
+}
+
+/// [`conflicting_pairs`] as indices into `accesses`.
+fn conflicting_indices(accesses: &[AccessFact]) -> impl Iterator<Item = (usize, usize)> + '_ {
     (0..accesses.len())
-        .flat_map(move |i| (i..accesses.len()).map(move |j| (&accesses[i], &accesses[j])))
-        .map(|(a, b)| if a.pos <= b.pos { (a, b) } else { (b, a) })
-        .filter(|(a, b)| conflicting(a, b))
+        .flat_map(move |i| (i..accesses.len()).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            if accesses[i].pos <= accesses[j].pos {
+                (i, j)
+            } else {
+                (j, i)
+            }
+        })
+        .filter(|&(i, j)| conflicting(&accesses[i], &accesses[j]))
+}
+
+/// Per access, its index as an affine form (when it is one), and what the launch allows:
+/// the solver-free dependence test of [`affine`].
+struct Apart {
+    launch: affine::Launch,
+    forms: Vec<Option<affine::Affine>>,
+    many_blocks: bool,
+}
+
+impl Apart {
+    fn new(sum: &Summary, many_blocks: bool) -> Apart {
+        let launch = affine::Launch::of(sum);
+        let forms = sum
+            .accesses
+            .iter()
+            .map(|a| affine::affine(sum, &launch, &a.index))
+            .collect();
+        Apart {
+            launch,
+            forms,
+            many_blocks,
+        }
+    }
+
+    /// The scopes of accesses `i` and `j` that still need queries: those the test does
+    /// not rule out (cross-block only for global arrays of a launch with many blocks).
+    fn scopes(&self, sum: &Summary, i: usize, j: usize) -> Scopes {
+        let a = &sum.accesses[i];
+        let meet = |threads| match (&self.forms[i], &self.forms[j]) {
+            (Some(x), Some(y)) => !affine::never_meet(&self.launch, x, y, threads),
+            _ => true,
+        };
+        Scopes {
+            same: meet(affine::Threads::SameBlock),
+            cross: a.space == Space::Global && self.many_blocks && meet(affine::Threads::CrossBlock),
+        }
+    }
 }
 
 /// The shared state of one check's race queries: the per-pair loop, the arrays
@@ -687,27 +745,41 @@ struct RacePhase<'a, 's> {
     screened: Screen,
     progress: HashMap<&'s str, PairProgress>,
     many_blocks: bool,
+    /// Pairs no two threads can race on whatever the values (no query needed).
+    apart: Apart,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
     fn new(verifier: &'a StaticVerifier, checker: &'a Checker<'s>, cache: &'a mut Cache) -> Self {
         let sum = checker.sum;
+        let many_blocks = many_blocks(sum) && !verifier.opts.only_intra_group;
+        let mut apart = Apart::new(sum, many_blocks);
+        if !verifier.dependence_test {
+            apart.forms.iter_mut().for_each(|f| *f = None);
+        }
         RacePhase {
             verifier,
             checker,
             screened: cache.screen.take().unwrap_or_default(),
             cache,
-            progress: pair_progress(&sum.accesses),
-            many_blocks: many_blocks(sum) && !verifier.opts.only_intra_group,
+            progress: pair_progress(sum, &apart),
+            many_blocks,
+            apart,
         }
     }
 
     /// Asks about every conflicting pair in program order, adding their races and notes
     /// to `report` (unordered: see [`order_races`]).
     fn run(&mut self, report: &mut Report) {
-        for (a, b) in conflicting_pairs(&self.checker.sum.accesses) {
+        let sum = self.checker.sum;
+        for (i, j) in conflicting_indices(&sum.accesses) {
+            let scopes = self.apart.scopes(sum, i, j);
+            if !scopes.same && !scopes.cross {
+                continue;
+            }
+            let (a, b) = (&sum.accesses[i], &sum.accesses[j]);
             self.screen_if_worth(a);
-            self.pair(a, b, report);
+            self.pair(a, b, scopes, report);
         }
     }
 
@@ -735,7 +807,7 @@ impl<'a, 's> RacePhase<'a, 's> {
 
     /// The race queries of one pair (scopes the screen did not rule out, every race
     /// type), timed for [`PairProgress`]; a race found goes to `report`.
-    fn pair(&mut self, a: &AccessFact, b: &AccessFact, report: &mut Report) {
+    fn pair(&mut self, a: &AccessFact, b: &AccessFact, scopes: Scopes, report: &mut Report) {
         let limits = self.verifier.limits;
         let spent_before = self.checker.meter.spent();
         let attempts = if limits.first < limits.query {
@@ -745,15 +817,15 @@ impl<'a, 's> RacePhase<'a, 's> {
         };
         let key = pair_key(a, b);
         let scopes = Scopes {
-            same: !self.screened.same.contains(&key),
-            cross: a.space == Space::Global && self.many_blocks && !self.screened.cross.contains(&key),
+            same: scopes.same && !self.screened.same.contains(&key),
+            cross: scopes.cross && !self.screened.cross.contains(&key),
         };
         if !scopes.same && !scopes.cross {
             return;
         }
         let found = PairRace::find(self.checker, self.cache, a, b, scopes, &attempts);
         if let Some(p) = self.progress.get_mut(a.array.as_str()) {
-            p.done += orders(a, b).len();
+            p.done += race_types(a, b);
             p.spent += self.checker.meter.spent() - spent_before;
         }
         report.notes.extend(found.notes);
@@ -789,18 +861,25 @@ impl<'a, 's> RacePhase<'a, 's> {
     }
 }
 
-/// Per array, how many race types its conflicting pairs have (none asked yet).
-fn pair_progress(accesses: &[AccessFact]) -> HashMap<&str, PairProgress> {
+/// Per array, how many race types its conflicting pairs have (none asked yet), but for
+/// the pairs the dependence test rules out.
+fn pair_progress<'s>(sum: &'s Summary, apart: &Apart) -> HashMap<&'s str, PairProgress> {
     let mut progress: HashMap<&str, PairProgress> = HashMap::new();
-    for (i, a) in accesses.iter().enumerate() {
-        let n: usize = accesses[i..]
-            .iter()
-            .filter(|b| conflicting(a, b))
-            .map(|b| orders(a, b).len())
-            .sum();
-        progress.entry(a.array.as_str()).or_default().total += n;
+    for (i, j) in conflicting_indices(&sum.accesses) {
+        let scopes = apart.scopes(sum, i, j);
+        if !scopes.same && !scopes.cross {
+            continue;
+        }
+        let (a, b) = (&sum.accesses[i], &sum.accesses[j]);
+        progress.entry(a.array.as_str()).or_default().total += race_types(a, b);
     }
     progress
+}
+
+/// `orders(a, b).len()` without building the list.
+fn race_types(a: &AccessFact, b: &AccessFact) -> usize {
+    let depth = Summary::common_loops(&a.loops, &b.loops);
+    1 + depth * if a.stmt == b.stmt { 1 } else { 2 }
 }
 
 /// Races in source order (then statement order), whatever order they were found in.
