@@ -583,7 +583,7 @@ impl StaticVerifier {
 /// Preconditions that can never hold would make every answer below vacuous: an error
 /// instead of a report (undecided counts as feasible).
 fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Result<(), OracleError> {
-    if checker.sum.requires.is_empty() {
+    if checker.sum.requires.is_empty() && checker.sum.assumes.iter().all(|a| !a.loops.is_empty()) {
         return Ok(());
     }
     let feasible = *cache
@@ -591,7 +591,8 @@ fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Resul
         .get_or_insert_with(|| checker.preconditions_hold() != Ok(false));
     if !feasible {
         return Err(OracleError::NoFeasibleRun(format!(
-            "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
+            "the preconditions of `{}` can never hold (with the launch and the parameters' types, \
+             for two distinct threads when they relate two threads); \
              nothing would be verified",
             kernel.name
         )));
