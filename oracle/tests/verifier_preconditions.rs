@@ -1,0 +1,168 @@
+//! Preconditions over the inputs and over two threads (GPUVerify's `__requires` with
+//! `__other_int`, `__implies`, `__uniform_int`, `__distinct_int`): KPL's `assume` with
+//! `other(e)` holds for every ordered pair of distinct threads that reach it, and a read
+//! of a global array the kernel never writes is one function of its index for the whole
+//! launch (the deviations "Two-thread assumptions" and "Input arrays" in
+//! `verifier/mod.rs`). Every kernel has a twin whose precondition is too weak (or
+//! missing), whose race must still be reported; static reports are asserted exactly and
+//! must cover what the interpreter observes.
+
+mod common;
+use common::*;
+use oracle::dynamic::Interpreter;
+use oracle::verifier::StaticVerifier;
+use oracle::{CheckOptions, Oracle, OracleError, Report};
+
+/// The static report, after checking that it covers what the interpreter observes.
+fn both_with(src: &str, opts: CheckOptions) -> Report {
+    let stat = check_with(src, opts.clone());
+    let dy = match Interpreter::new(opts).check(&kernel(src)) {
+        Ok(r) => r,
+        Err(OracleError::NoFeasibleRun(_)) => return stat,
+        Err(e) => panic!("interpreter: {e}"),
+    };
+    assert_static_covers(&stat, &dy, src);
+    stat
+}
+
+fn both(src: &str) -> Report {
+    both_with(src, launch(4, 2))
+}
+
+/// Stream compaction: the input is an exclusive prefix sum of 0/1 flags, so a thread
+/// with a smaller global index ends its slot before the other's begins.
+const COMPACT: &str = "kernel compact(global pos[], global keep[], global out[]) {
+    local g = bid * bdim + tid;
+    local p;
+    p = pos[g];
+    local k;
+    k = keep[g];
+    assume !(g < other(g)) || p + k <= other(p);
+    if (k == 1) {
+        out[p] = g;
+    }
+}
+";
+
+#[test]
+fn a_monotone_prefix_sum_keeps_compacted_writes_apart() {
+    assert!(both(COMPACT).is_clean());
+    assert!(check(COMPACT).is_clean());
+}
+
+#[test]
+fn a_prefix_sum_that_may_stay_flat_lets_two_writes_meet() {
+    // Only `p <= other(p)`: two kept elements may share a slot, in one block or two.
+    let weak = COMPACT.replace("p + k <= other(p)", "p <= other(p)");
+    let r = both(&weak);
+    assert_eq!(races(&r), [row("out", 9, 9, "write-write", true, &[], false)]);
+    // Without the precondition at all, likewise.
+    let none = COMPACT.replace("    assume !(g < other(g)) || p + k <= other(p);\n", "");
+    assert_eq!(races(&both(&none)), [row("out", 8, 8, "write-write", true, &[], false)]);
+    // The order matters: only the thread with the *larger* index ends before.
+    let reversed = COMPACT.replace("!(g < other(g))", "!(g > other(g))");
+    assert!(check(&reversed).is_clean());
+    let one_sided = COMPACT.replace("!(g < other(g)) ||", "g < other(g) &&");
+    assert!(matches!(
+        StaticVerifier::new(strict()).check(&kernel(&one_sided)),
+        Err(OracleError::NoFeasibleRun(_))
+    ));
+}
+
+#[test]
+fn two_thread_preconditions_that_never_hold_are_an_error() {
+    // `p < other(p)` for every ordered pair: both `p0 < p1` and `p1 < p0`.
+    let src = "kernel k(global P[], global A[]) {
+    local p;
+    p = P[tid];
+    assume p < other(p);
+    A[p] = 1;
+}
+";
+    match StaticVerifier::new(strict()).check(&kernel(src)) {
+        Err(OracleError::NoFeasibleRun(why)) => assert!(why.contains("can never hold"), "{why}"),
+        other => panic!("expected an error, got {other:?}"),
+    }
+    // `distinct` is satisfiable: the same kernel with `!=` verifies.
+    let ok = src.replace("p < other(p)", "p != other(p)");
+    assert!(both(&ok).is_clean());
+    // A single-thread contradiction among the reads is an error too.
+    let single = src.replace("p < other(p)", "p > 3 && p < 2");
+    assert!(matches!(
+        StaticVerifier::new(strict()).check(&kernel(&single)),
+        Err(OracleError::NoFeasibleRun(_))
+    ));
+}
+
+/// A per-thread round count that the caller makes uniform.
+const ROUNDS: &str = "kernel rounds(global R[], shared S[]) {
+    local n;
+    n = R[tid];
+    assume n == other(n);
+    if (n > 0) {
+        S[tid] = 1;
+        barrier;
+        local x;
+        x = S[(tid + 1) % bdim];
+    }
+}
+";
+
+#[test]
+fn a_uniform_input_keeps_a_guarded_barrier_convergent() {
+    let r = both(ROUNDS);
+    assert!(r.is_clean(), "{r:?}");
+    let free = ROUNDS.replace("    assume n == other(n);\n", "");
+    let r = both(&free);
+    assert_eq!(divergences(&r), [7]);
+}
+
+#[test]
+fn reads_of_a_never_written_array_are_a_function_of_the_index() {
+    // Both threads read `I[tid / 2]`-style indices: equal indices, equal values, so the
+    // writes through them coincide only where the indices do.
+    let src = "kernel k(global I[], global O[]) {
+    local a;
+    a = I[tid];
+    local b;
+    b = I[tid];
+    O[a] = 1;
+    if (a != b) {
+        O[tid] = 2;
+    }
+}
+";
+    // `a == b` always: the branch is dead; `O[a]` races between threads with equal `a`.
+    assert_eq!(
+        races(&both(src)),
+        [row("O", 6, 6, "write-write", true, &[], false)]
+    );
+    // Distinct entries: no race.
+    let distinct = src.replace("    local b;\n", "    assume a != other(a);\n    local b;\n");
+    assert!(both(&distinct).is_clean());
+    // Once the kernel writes `I`, its reads are each thread's own again (and race).
+    let written = src.replace("        O[tid] = 2;", "        I[tid] = 2;");
+    let r = check(&written);
+    assert!(races(&r).iter().any(|x| x.0 == "I"), "{r:?}");
+    // An atomic counts as a write: `I[a]` read twice may differ.
+    let atomic = src.replace("        O[tid] = 2;", "        O[tid] = 2;\n        atomic_add(I[0], 1);");
+    let r = check(&atomic);
+    assert!(races(&r).iter().any(|x| x.0 == "O" && x.1 == 8), "{r:?}");
+}
+
+#[test]
+fn other_inside_a_loop_is_arbitrary_and_sound() {
+    // Inside a loop the two threads of a query may be at different iterations: the
+    // assumption relates nothing, and the race stays.
+    let src = "kernel k(global P[], global A[]) {
+    for (i = 0; i < 2; i = i + 1) {
+        local p;
+        p = P[tid + i];
+        assume p != other(p);
+        A[p] = 1;
+    }
+}
+";
+    let r = both(src);
+    assert!(races(&r).iter().any(|x| x.0 == "A"), "{r:?}");
+}
