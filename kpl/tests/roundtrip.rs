@@ -272,7 +272,10 @@ fn other_is_only_allowed_in_assume() {
     let ks = kpl::parse(ok).expect("parses");
     let printed = kpl::print(std::slice::from_ref(&ks[0]));
     assert!(printed.contains("other(x + 1)"), "{printed}");
-    assert_eq!(kpl::parse(&printed).expect("reparses")[0].without_spans(), ks[0].without_spans());
+    assert_eq!(
+        kpl::parse(&printed).expect("reparses")[0].without_spans(),
+        ks[0].without_spans()
+    );
     for bad in [
         "kernel k(global A[]) {\n    A[other(tid)] = 1;\n}\n",
         "kernel k(global A[]) {\n    local y = other(tid);\n}\n",

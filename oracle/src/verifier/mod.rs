@@ -103,7 +103,8 @@
 //!   interpreter checks each pair at each execution. A precondition whose reads are of
 //!   an array the kernel writes reads an arbitrary value (the CUDA front end: another
 //!   block may have written it before this one reads it). Preconditions (`requires`
-//!   and `assume`s outside loops) that no launch satisfies, or no two distinct threads
+//!   and `assume`s outside loops before the first write, atomic or barrier) that no
+//!   launch satisfies, or no two distinct threads
 //!   of one when some `assume` is two-thread, are an error (`NoFeasibleRun`), never a
 //!   vacuous "verified".
 //! - **Divergent barriers synchronize nothing.** A barrier orders two accesses only when

@@ -958,13 +958,21 @@ impl Checker<'_> {
 
     /// Can the preconditions hold at all: some launch (within the options and CUDA's
     /// limits) and parameter values (within their types) that satisfy every `requires`
-    /// and every `assume` outside loops (where a precondition over the thread or the
-    /// inputs stands, GPUVerify's `__requires` in CUDA) — for two distinct threads of
-    /// the launch, in both orders, when some `assume` is two-thread?
+    /// and every `assume` outside loops before the first write, atomic or barrier (where
+    /// a precondition over the thread or the inputs stands, GPUVerify's `__requires` in
+    /// CUDA; nothing can race or diverge before them) — for two distinct threads of the
+    /// launch, in both orders, when such an `assume` is two-thread?
     /// `Ok(false)` means they never can, and every kernel property would hold vacuously.
     pub fn preconditions_hold(&self) -> Result<bool, String> {
         let mut enc = Encoder::new(self.sum);
-        let pairs = self.sum.assumes.iter().any(|a| a.two_thread);
+        let sum = self.sum;
+        let first = (sum.accesses.iter())
+            .filter(|a| a.kind != AccessKind::Read)
+            .map(|a| a.pos)
+            .chain(sum.barriers.iter().map(|b| b.pos))
+            .min()
+            .unwrap_or(u32::MAX);
+        let pairs = sum.assumes.iter().any(|a| a.two_thread && a.pos < first);
         let copies: &[(usize, usize)] = if pairs { &[(0, 0), (1, 1)] } else { &[(0, 0)] };
         let cxs: Vec<usize> = copies
             .iter()
@@ -979,14 +987,14 @@ impl Checker<'_> {
         let mut fs = enc.launch_facts(copies);
         fs.extend(self.requires(&mut enc, &cxs));
         for &cx in &cxs {
-            fs.extend(self.assumes(&mut enc, &[], u32::MAX, cx));
+            fs.extend(self.assumes(&mut enc, &[], first, cx));
         }
         if pairs {
             fs.push(Bool::or(&[
                 enc.distinct_threads(true),
                 enc.distinct_threads(false),
             ]));
-            fs.extend(self.pair_assumes(&mut enc, [(u32::MAX, cxs[0]), (u32::MAX, cxs[1])]));
+            fs.extend(self.pair_assumes(&mut enc, [(first, cxs[0]), (first, cxs[1])]));
         }
         enc.finish();
         fs.append(&mut enc.facts);
