@@ -128,9 +128,13 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         }
         "__assume" => {
             if let Some(a) = args.first() {
-                let (v, stmts) = l.in_block(|l| l.rvalue(*a))?;
-                if let V::Int(e) = v.v {
-                    l.assumption(stmts, e, c.n);
+                let mut parts = Vec::new();
+                l.conjuncts(*a, &mut parts);
+                for a in parts {
+                    let (v, stmts) = l.in_block(|l| l.rvalue(a))?;
+                    if let V::Int(e) = v.v {
+                        l.assumption(stmts, e, c.n);
+                    }
                 }
             }
             Value::void()
@@ -295,25 +299,52 @@ impl<'t> Lowerer<'_, 't> {
         let Some(a) = args.first() else {
             return Ok(Value::void());
         };
-        let (v, stmts) = self.in_block(|l| l.rvalue(*a))?;
-        match v.v {
-            V::Int(e) => {
-                // Over parameters and launch sizes: a precondition; else an assumption here.
-                let mut only_params = stmts.is_empty() && !e.has_other();
-                e.for_each_var(&mut |x| only_params &= self.params.iter().any(|p| p.name() == x));
-                e.for_each_builtin(&mut |b| only_params &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
-                if only_params && self.frames.len() == 1 {
-                    self.requires.push(e);
-                } else {
-                    self.assumption(stmts, e, n);
+        let mut parts = Vec::new();
+        self.conjuncts(*a, &mut parts);
+        for a in parts {
+            let (v, stmts) = self.in_block(|l| l.rvalue(a))?;
+            match v.v {
+                V::Int(e) => {
+                    // Over parameters and launch sizes: a precondition; else an assumption here.
+                    let mut only_params = stmts.is_empty() && !e.has_other();
+                    e.for_each_var(&mut |x| only_params &= self.params.iter().any(|p| p.name() == x));
+                    e.for_each_builtin(&mut |b| {
+                        only_params &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_))
+                    });
+                    if only_params && self.frames.len() == 1 {
+                        self.requires.push(e);
+                    } else {
+                        self.assumption(stmts, e, n);
+                    }
                 }
+                _ => self.note(format!(
+                    "`{}` is not an integer condition autosync can express: ignored (which is sound)",
+                    crate::error::shorten(self.text(a))
+                )),
             }
-            _ => self.note(format!(
-                "`{}` is not an integer condition autosync can express: ignored (which is sound)",
-                crate::error::shorten(self.text(n))
-            )),
         }
         Ok(Value::void())
+    }
+
+    /// The operands of top-level `&&`s: an annotation has no effect, so `a && b` holds
+    /// when both hold, and each is lowered on its own (C's short circuit would lower
+    /// reads in `b` under a condition).
+    fn conjuncts(&self, n: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) {
+        let op = n.child_by_field_name("operator").map(|o| self.text(o));
+        match (n.kind(), op, n.named_child(0)) {
+            ("parenthesized_expression", _, Some(inner)) if n.named_child_count() == 1 => {
+                self.conjuncts(inner, out)
+            }
+            ("binary_expression", Some("&&"), _) => {
+                if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
+                    self.conjuncts(l, out);
+                    self.conjuncts(r, out);
+                } else {
+                    out.push(n);
+                }
+            }
+            _ => out.push(n),
+        }
     }
 
     /// `assume e` where the annotation `n` stands, after `stmts` (what evaluating `e`
