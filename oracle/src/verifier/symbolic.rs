@@ -64,7 +64,7 @@ pub enum AtomKind {
     Returned(LoopId),
     /// The contents of a global array that no statement writes (and no atomic updates),
     /// as one function of the index for the whole launch: its one argument is the
-    /// index, a value, not an iteration (see [`Exec::read_class`]).
+    /// index, a value, not an iteration (see `Exec::read_class`).
     Input(String),
     /// `other(e)` in a two-thread `assume`: its one argument is `e`, evaluated in the
     /// other thread copy of the query (see [`AssumeFact::two_thread`]).
