@@ -113,7 +113,7 @@ fn a_uniform_input_keeps_a_guarded_barrier_convergent() {
 }
 
 #[test]
-fn reads_of_a_never_written_array_are_a_function_of_the_index() {
+fn deviation_reads_of_a_never_written_array_are_a_function_of_the_index() {
     // Two index terms for one element (value numbering would not equate them): the
     // values are equal, so the branch is dead; `O[a]` races between threads with equal
     // entries.
@@ -148,7 +148,7 @@ fn reads_of_a_never_written_array_are_a_function_of_the_index() {
 }
 
 #[test]
-fn other_inside_a_loop_is_arbitrary_and_sound() {
+fn deviation_other_inside_a_loop_is_arbitrary() {
     // Inside a loop the two threads of a query may be at different iterations: the
     // assumption relates nothing, and the race stays.
     let src = "kernel k(global P[], global A[]) {

@@ -368,13 +368,14 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 StmtKind::Havoc { var } => own.contains(var),
                 StmtKind::Assign { var, value } => {
+                    let var = var.clone();
                     let v = push_other(value, false, &flipped);
                     if v.has_other() {
                         s.kind = StmtKind::Havoc { var: var.clone() };
                     } else {
                         *value = v;
                     }
-                    own.contains(var_of(&s.kind))
+                    own.contains(&var)
                 }
                 StmtKind::Read { var, index, .. } => {
                     let i = push_other(index, false, &flipped);
@@ -409,13 +410,5 @@ impl<'t> Lowerer<'_, 't> {
         self.extend(out);
         let span = self.span(n);
         self.emit(StmtKind::Assume(e), span);
-    }
-}
-
-fn var_of(k: &StmtKind) -> &str {
-    match k {
-        StmtKind::Assign { var, .. } | StmtKind::Havoc { var } | StmtKind::Read { var, .. } => var,
-        StmtKind::Local { var, .. } => var,
-        _ => "",
     }
 }
