@@ -319,7 +319,7 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 _ => self.note(format!(
                     "`{}` is not an integer condition autosync can express: ignored (which is sound)",
-                    crate::error::shorten(self.text(a))
+                    crate::error::shorten(self.text(n))
                 )),
             }
         }
