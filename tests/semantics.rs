@@ -318,3 +318,33 @@ fn latin1_files_are_checked_and_fixed_byte_for_byte() {
     expected.splice(at..at, b"    __syncthreads();\n".iter().copied());
     assert_eq!(fixed, expected);
 }
+
+#[test]
+fn add_noovfl_keeps_an_offset_index_from_wrapping_onto_element_zero() {
+    // Under `--wrap`, `base + threadIdx.x` may wrap to 0 and meet thread 0's `A[0]`;
+    // `__add_noovfl(base, threadIdx.x)` rules that out. The default mode assumes no
+    // overflow anyway.
+    let src = "//--blockDim=64 --gridDim=1\n__global__ void k(unsigned *A, unsigned base)\n{\n    __requires(base >= 1);\n    __requires(__add_noovfl(base, threadIdx.x));\n    if (threadIdx.x == 0)\n        A[0] = 7;\n    A[base + threadIdx.x] = threadIdx.x;\n}\n";
+    assert_eq!(verdict("noovfl.cu", src, &["--wrap"]).0, "verified");
+    assert_eq!(verdict("noovfl.cu", src, &[]).0, "verified");
+    let racy = src.replace("    __requires(__add_noovfl(base, threadIdx.x));\n", "");
+    let (v, races, code) = verdict("noovfl.cu", &racy, &["--wrap"]);
+    assert_eq!((v.as_str(), races, code), ("race", vec![(6, 7)], Some(1)));
+    assert_eq!(verdict("noovfl.cu", &racy, &[]).0, "verified");
+}
+
+#[test]
+fn two_thread_preconditions_that_never_hold_are_an_error() {
+    // `rank[t] < rank[u]` for every ordered pair of distinct threads: never.
+    let src = "//--blockDim=64 --gridDim=1\n__global__ void k(const int *rank, int *A)\n{\n    __requires(rank[threadIdx.x] < rank[__other_int(threadIdx.x)]);\n    A[rank[threadIdx.x]] = 1;\n}\n";
+    let out = run("unsat.cu", src, &["--color", "never"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("can never hold"), "{stdout}");
+    // `!=` (GPUVerify's `__distinct_int`) can hold, and keeps the writes apart.
+    let ok = src.replace(
+        "rank[threadIdx.x] < rank[__other_int(threadIdx.x)]",
+        "__distinct_int(rank[threadIdx.x])",
+    );
+    assert_eq!(verdict("unsat.cu", &ok, &["--no-benign-tolerance"]).0, "verified");
+}

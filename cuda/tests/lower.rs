@@ -241,6 +241,29 @@ __global__ void k(int *a, int *b, int n, int m) {
     insta::assert_snapshot!(lower_text(src));
 }
 
+/// GPUVerify's two-thread preconditions: `__other_int`, `__implies`, `__uniform_int`,
+/// `__distinct_int` and `__add_noovfl` are exact; a `__requires` that reads memory or names
+/// the other thread is an `assume` at the top with its reads before it (`a[__other_int(i)]`
+/// read as `other(a[i])`); a read of an array the kernel writes becomes `havoc`, an index
+/// mixing both threads' values too; `__global_requires` and `__ensures` are ignored.
+#[test]
+fn gpuverify_two_thread_preconditions() {
+    let src = r#"//--blockDim=64 --gridDim=8
+__global__ void k(const int *scan, const int *occ, const int *perm, int *out, unsigned base) {
+    __requires(__implies(threadIdx.x < __other_int(threadIdx.x),
+                         scan[threadIdx.x] + occ[threadIdx.x] <= scan[__other_int(threadIdx.x)]));
+    __requires(__uniform_int(occ[0]) && __distinct_int(perm[threadIdx.x]));
+    __requires(__add_noovfl(base, threadIdx.x));
+    __requires(out[threadIdx.x] == 0);
+    __requires(scan[threadIdx.x + __other_int(threadIdx.x)] > 0);
+    __global_requires(out[0] == 0);
+    __ensures(out[0] == 0);
+    out[scan[threadIdx.x]] = perm[threadIdx.x] + base;
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
+}
+
 /// A `switch` without fallthrough is an `if` chain; a loop condition that reads memory is evaluated at the top of the body; `do`/`while` loops run the body first.
 #[test]
 fn switch_and_loops_that_read_memory_in_their_condition() {

@@ -180,6 +180,11 @@ pub enum Expr {
     /// ([`IntTy::convert`]): the only place where values wrap, unless the front end
     /// wraps every operation (`--wrap`).
     Cast(IntTy, Box<Expr>),
+    /// `other(e)`: the value of `e` in the *other* thread of GPUVerify's two-thread view
+    /// (`__other_int(e)`). Only meaningful in an `assume` (the scope check rejects it
+    /// elsewhere): `assume p;` with `other` in `p` says that `p` holds for every ordered
+    /// pair of distinct threads that both reach it (docs/semantics.md, Preconditions).
+    Other(Box<Expr>),
 }
 
 impl Expr {
@@ -221,12 +226,26 @@ impl Expr {
         Expr::Var(name.to_string())
     }
 
+    pub fn other(a: Expr) -> Expr {
+        Expr::Other(Box::new(a))
+    }
+
+    /// Whether the expression names the other thread's values ([`Expr::Other`]).
+    pub fn has_other(&self) -> bool {
+        match self {
+            Expr::Other(_) => true,
+            Expr::Int(_) | Expr::Var(_) | Expr::Builtin(_) => false,
+            Expr::Unary(_, a) | Expr::Cast(_, a) => a.has_other(),
+            Expr::Binary(_, a, b) => a.has_other() || b.has_other(),
+        }
+    }
+
     /// Calls `f` on every variable the expression reads.
     pub fn for_each_var(&self, f: &mut impl FnMut(&str)) {
         match self {
             Expr::Var(v) => f(v),
             Expr::Int(_) | Expr::Builtin(_) => {}
-            Expr::Unary(_, a) | Expr::Cast(_, a) => a.for_each_var(f),
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Other(a) => a.for_each_var(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_var(f);
                 b.for_each_var(f);
@@ -239,7 +258,7 @@ impl Expr {
         match self {
             Expr::Builtin(b) => f(*b),
             Expr::Int(_) | Expr::Var(_) => {}
-            Expr::Unary(_, a) | Expr::Cast(_, a) => a.for_each_builtin(f),
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Other(a) => a.for_each_builtin(f),
             Expr::Binary(_, a, b) => {
                 a.for_each_builtin(f);
                 b.for_each_builtin(f);

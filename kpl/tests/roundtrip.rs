@@ -91,6 +91,8 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         Just(StmtKind::Return),
         var.prop_map(|var| StmtKind::Havoc { var }),
         expr().prop_map(StmtKind::Assume),
+        // Two-thread assumptions: `other(e)`, only allowed in `assume`.
+        (expr(), expr()).prop_map(|(a, b)| StmtKind::Assume(Expr::bin(BinOp::Le, a, Expr::other(b)))),
     ]
 }
 
@@ -262,4 +264,25 @@ fn precedence_follows_c() {
             Expr::Int(1)
         )
     );
+}
+
+#[test]
+fn other_is_only_allowed_in_assume() {
+    let ok = "kernel k(global A[]) {\n    local x;\n    x = A[tid];\n    assume !(tid < other(tid)) || x <= other(x + 1);\n}\n";
+    let ks = kpl::parse(ok).expect("parses");
+    let printed = kpl::print(std::slice::from_ref(&ks[0]));
+    assert!(printed.contains("other(x + 1)"), "{printed}");
+    assert_eq!(
+        kpl::parse(&printed).expect("reparses")[0].without_spans(),
+        ks[0].without_spans()
+    );
+    for bad in [
+        "kernel k(global A[]) {\n    A[other(tid)] = 1;\n}\n",
+        "kernel k(global A[]) {\n    local y = other(tid);\n}\n",
+        "kernel k(global A[]) {\n    if (other(tid) == 0) {\n    }\n}\n",
+        "kernel k(global A[], n) requires other(n) == n {\n    A[0] = 1;\n}\n",
+    ] {
+        let err = kpl::parse(bad).expect_err(bad).to_string();
+        assert!(err.contains("only allowed in `assume`"), "{bad}: {err}");
+    }
 }

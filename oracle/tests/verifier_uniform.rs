@@ -7,19 +7,10 @@
 
 mod common;
 use common::*;
-use oracle::dynamic::Interpreter;
-use oracle::{CheckOptions, Oracle, OracleError, Report};
+use oracle::{CheckOptions, Report};
 
-/// The static report, after checking that it covers what the interpreter observes.
 fn both_with(src: &str, opts: CheckOptions) -> Report {
-    let stat = check_with(src, opts.clone());
-    let dy = match Interpreter::new(opts).check(&kernel(src)) {
-        Ok(r) => r,
-        Err(OracleError::NoFeasibleRun(_)) => return stat,
-        Err(e) => panic!("interpreter: {e}"),
-    };
-    assert_static_covers(&stat, &dy, src);
-    stat
+    static_covering_dynamic(src, opts)
 }
 
 fn both(src: &str) -> Report {

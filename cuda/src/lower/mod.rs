@@ -435,6 +435,8 @@ pub(super) struct Lowerer<'p, 't> {
     /// shared and global arrays found in the body.
     params: Vec<Param>,
     requires: Vec<Expr>,
+    /// The locals precondition reads read into (see `builtins::annotations`).
+    spec_reads: HashSet<String>,
     pub notes: Vec<String>,
     blocks: Vec<Vec<Stmt>>,
     scratch_used: bool,
@@ -528,6 +530,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             gotos: Vec::new(),
             params: Vec::new(),
             requires: Vec::new(),
+            spec_reads: HashSet::new(),
             notes: Vec::new(),
             blocks: vec![Vec::new()],
             scratch_used: false,
@@ -1170,6 +1173,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             top = false;
         }
+        builtins::annotations::ghost_reads(&mut stmts, &self.spec_reads);
         if self.scratch_used {
             stmts.insert(
                 0,

@@ -105,7 +105,7 @@ fn check_depth(k: &Kernel) -> Result<(), ParseError> {
                     best = best.max(d + depth(b));
                     cur = a;
                 }
-                Expr::Unary(_, a) | Expr::Cast(_, a) => cur = a,
+                Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Other(a) => cur = a,
                 _ => return best.max(d),
             }
         }
@@ -200,6 +200,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::semi => "`;`",
         Rule::lparen => "`(`",
         Rule::builtin | Rule::builtin_name => "`tid`, `bid`, `bdim` or `gdim`",
+        Rule::other | Rule::kw_other => "`other(...)`",
         Rule::dim => "`x`, `y` or `z`",
         Rule::atomic_op => "an atomic operation",
         Rule::or
@@ -589,6 +590,13 @@ fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
             let ty = IntTy::from_name(ty.as_str()).ok_or_else(|| internal(at, "a type"))?;
             Ok(Expr::cast(ty, expr(next_pair(&mut i, "an expression", at)?)?))
         }
+        Rule::other => {
+            let at = span_of(&p);
+            let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr);
+            Ok(Expr::other(expr(
+                inner.ok_or_else(|| internal(at, "an expression"))?,
+            )?))
+        }
         Rule::expr => expr(p),
         r => Err(internal(span_of(&p), &format!("an operand, not {r:?},"))),
     }
@@ -644,6 +652,17 @@ impl Scopes {
     }
 
     fn expr(&self, e: &Expr, span: Span) -> Result<(), ParseError> {
+        self.expr_in(e, span, false)
+    }
+
+    /// [`Scopes::expr`], where `other(e)` is allowed only in an `assume` (`two_thread`).
+    fn expr_in(&self, e: &Expr, span: Span, two_thread: bool) -> Result<(), ParseError> {
+        if !two_thread && e.has_other() {
+            return Err(err_at(
+                span,
+                "`other(e)` (the other thread's value) is only allowed in `assume`".to_string(),
+            ));
+        }
         let mut bad = None;
         e.for_each_var(&mut |v| {
             if bad.is_none() && !self.params.contains(v) && !self.visible(v) {
@@ -745,7 +764,7 @@ impl Scopes {
                 "`break` and `continue` must be inside a loop".to_string(),
             )),
             StmtKind::Break | StmtKind::Continue => Ok(()),
-            StmtKind::Assume(e) => self.expr(e, sp),
+            StmtKind::Assume(e) => self.expr_in(e, sp, true),
             StmtKind::If {
                 cond,
                 then_blk,

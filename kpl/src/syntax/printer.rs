@@ -188,5 +188,6 @@ fn expr_prec(e: &Expr, min: u8) -> String {
             if p < min { format!("({s})") } else { s }
         }
         Expr::Cast(ty, a) => format!("{ty}({})", expr(a)),
+        Expr::Other(a) => format!("other({})", expr(a)),
     }
 }

@@ -22,6 +22,8 @@ pub(super) enum CExpr {
     Unary(UnOp, Box<CExpr>),
     Binary(BinOp, Box<CExpr>, Box<CExpr>),
     Cast(kpl::IntTy, Box<CExpr>),
+    /// `other(e)`: `e` in the other thread of a pair (two-thread `assume`s).
+    Other(Box<CExpr>),
 }
 
 impl CExpr {
@@ -29,7 +31,7 @@ impl CExpr {
         f(self)
             || match self {
                 CExpr::Const(_) | CExpr::Var(_) | CExpr::Builtin(_) => false,
-                CExpr::Unary(_, a) | CExpr::Cast(_, a) => a.any(f),
+                CExpr::Unary(_, a) | CExpr::Cast(_, a) | CExpr::Other(a) => a.any(f),
                 CExpr::Binary(_, a, b) => a.any(f) || b.any(f),
             }
     }
@@ -44,6 +46,11 @@ impl CExpr {
 
     fn reads_slot(&self, pred: &impl Fn(Slot) -> bool) -> bool {
         self.any(&mut |e| matches!(e, CExpr::Var(s) if pred(*s)))
+    }
+
+    /// Whether the expression names the other thread of a pair (`other(e)`).
+    pub(super) fn has_other(&self) -> bool {
+        self.any(&mut |e| matches!(e, CExpr::Other(_)))
     }
 
     /// Whether the value differs between threads of one launch for a reason other
@@ -379,6 +386,7 @@ impl Compiler<'_> {
             Expr::Builtin(b) => CExpr::Builtin(*b),
             Expr::Unary(op, a) => CExpr::Unary(*op, Box::new(self.expr(a, span)?)),
             Expr::Cast(ty, a) => CExpr::Cast(*ty, Box::new(self.expr(a, span)?)),
+            Expr::Other(a) => CExpr::Other(Box::new(self.expr(a, span)?)),
             Expr::Binary(op, a, b) => {
                 CExpr::Binary(*op, Box::new(self.expr(a, span)?), Box::new(self.expr(b, span)?))
             }

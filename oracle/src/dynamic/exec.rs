@@ -94,6 +94,9 @@ pub(super) struct Machine<'p> {
     /// Barriers the running block completed (identifies its barrier intervals).
     #[cfg(test)]
     epoch: u32,
+    /// Per two-thread `assume` executed in earlier blocks of the run: the threads that
+    /// passed it (their launch values and frames), to check the pairs across blocks.
+    passed: Vec<(StmtIx, Env, Vec<i64>)>,
 }
 
 impl<'p> Machine<'p> {
@@ -133,6 +136,7 @@ impl<'p> Machine<'p> {
             trace: Vec::new(),
             #[cfg(test)]
             epoch: 0,
+            passed: Vec::new(),
         }
     }
 
@@ -197,6 +201,7 @@ impl<'p> Machine<'p> {
         self.global_mem.clear();
         self.history.clear();
         self.interner.clear();
+        self.passed.clear();
         self.run = RunInfo {
             block_dim: spec.block_dim,
             grid_dim: spec.grid_dim,
@@ -264,7 +269,7 @@ impl<'p> Machine<'p> {
         let slots = self.prog.slots;
         let env = self.env(t);
         let frame = &self.vars[t * slots..(t + 1) * slots];
-        eval(e, &env, frame, Some(&mut self.rng)).map_err(|err| Stop::Arith {
+        eval(e, &env, frame, Some(&mut self.rng), None).map_err(|err| Stop::Arith {
             line: self.prog.stmts[stmt as usize].span.line,
             err,
         })
@@ -367,6 +372,7 @@ impl<'p> Machine<'p> {
                 self.drop_jumped(mask);
             }
             CKind::Loop(l) => self.exec_loop(ix, l, mask, out)?,
+            CKind::Assume(cond) if cond.has_other() => self.assume_pairs(ix, cond, mask)?,
             CKind::Assume(cond) => {
                 for t in (0..n).filter(|t| mask[*t]) {
                     if self.eval(cond, t, ix)? == 0 {
@@ -378,6 +384,37 @@ impl<'p> Machine<'p> {
             CKind::Break => self.jump(mask, Status::Broken),
             CKind::Continue => self.jump(mask, Status::Continued),
         }
+        Ok(())
+    }
+
+    /// A two-thread `assume` (`other(e)` in its condition): it must hold for every
+    /// ordered pair of distinct threads of the grid that reach it, checked when the
+    /// second of them does (the blocks run one after the other). A condition that
+    /// cannot be evaluated counts as false.
+    fn assume_pairs(&mut self, ix: StmtIx, cond: &CExpr, mask: &[bool]) -> Result<(), Stop> {
+        let slots = self.prog.slots;
+        let here: Vec<(Env, Vec<i64>)> = (0..mask.len())
+            .filter(|t| mask[*t])
+            .map(|t| (self.env(t), self.vars[t * slots..(t + 1) * slots].to_vec()))
+            .collect();
+        let holds = |a: &(Env, Vec<i64>), b: &(Env, Vec<i64>)| {
+            !matches!(eval(cond, &a.0, &a.1, None, Some((&b.0, &b.1))), Ok(0) | Err(_))
+        };
+        for (i, a) in here.iter().enumerate() {
+            for (j, b) in here.iter().enumerate() {
+                if i != j && !holds(a, b) {
+                    return Err(Stop::Infeasible);
+                }
+            }
+            for (_, env, frame) in self.passed.iter().filter(|p| p.0 == ix) {
+                let b = (*env, frame.clone());
+                if !holds(a, &b) || !holds(&b, a) {
+                    return Err(Stop::Infeasible);
+                }
+            }
+        }
+        self.passed
+            .extend(here.into_iter().map(|(env, frame)| (ix, env, frame)));
         Ok(())
     }
 
@@ -668,9 +705,20 @@ struct Env {
 }
 
 /// Evaluates an expression. A division by zero yields an arbitrary value drawn from
-/// `rng`, or is an error without one.
-fn eval(e: &CExpr, env: &Env, frame: &[i64], mut rng: Option<&mut Rng>) -> Result<i64, ArithError> {
+/// `rng`, or is an error without one. `other(e)` is `e` in the `other` thread (in the
+/// thread itself without one: any value will do, the verifier's is arbitrary).
+fn eval(
+    e: &CExpr,
+    env: &Env,
+    frame: &[i64],
+    mut rng: Option<&mut Rng>,
+    other: Option<(&Env, &[i64])>,
+) -> Result<i64, ArithError> {
     match e {
+        CExpr::Other(a) => match other {
+            Some((oe, of)) => eval(a, oe, of, rng, Some((env, frame))),
+            None => eval(a, env, frame, rng, None),
+        },
         CExpr::Const(c) => Ok(env.arith.norm(*c)),
         CExpr::Var(s) => Ok(frame[*s]),
         CExpr::Builtin(b) => Ok(i64::from(match b {
@@ -679,11 +727,11 @@ fn eval(e: &CExpr, env: &Env, frame: &[i64], mut rng: Option<&mut Rng>) -> Resul
             Builtin::Bdim(d) => env.bdim[d.index()],
             Builtin::Gdim(d) => env.gdim[d.index()],
         })),
-        CExpr::Unary(op, a) => env.arith.unary(*op, eval(a, env, frame, rng)?),
-        CExpr::Cast(ty, a) => env.arith.cast(*ty, eval(a, env, frame, rng)?),
+        CExpr::Unary(op, a) => env.arith.unary(*op, eval(a, env, frame, rng, other)?),
+        CExpr::Cast(ty, a) => env.arith.cast(*ty, eval(a, env, frame, rng, other)?),
         CExpr::Binary(op, a, b) => {
-            let a = eval(a, env, frame, rng.as_deref_mut())?;
-            let b = eval(b, env, frame, rng.as_deref_mut())?;
+            let a = eval(a, env, frame, rng.as_deref_mut(), other)?;
+            let b = eval(b, env, frame, rng.as_deref_mut(), other)?;
             match (env.arith.binary(*op, a, b), rng) {
                 (Err(ArithError::DivByZero), Some(rng)) => {
                     Ok(env.arith.norm(rng.div_by_zero(*op == BinOp::Rem, a)))
@@ -697,5 +745,5 @@ fn eval(e: &CExpr, env: &Env, frame: &[i64], mut rng: Option<&mut Rng>) -> Resul
 /// Whether a precondition holds. One that cannot be evaluated (division by zero,
 /// overflow) makes the launch infeasible rather than arbitrarily feasible.
 fn holds(e: &CExpr, env: &Env, frame: &[i64]) -> bool {
-    !matches!(eval(e, env, frame, None), Ok(0) | Err(_))
+    !matches!(eval(e, env, frame, None, None), Ok(0) | Err(_))
 }

@@ -123,6 +123,8 @@ pub struct Encoder<'s> {
     ufs: Map<(AtomId, usize), FuncDecl>,
     bitops: Map<&'static str, FuncDecl>,
     ctxs: Vec<Ctx>,
+    /// The context of the other thread copy, per context ([`Encoder::pair`]).
+    partners: Map<usize, usize>,
     memo_v: Map<(*const Term, usize), Val>,
     memo_b: Map<(*const Term, usize), Bool>,
     nonneg_memo: HashMap<*const Term, bool>,
@@ -223,6 +225,7 @@ impl<'s> Encoder<'s> {
             ufs: Map::new(),
             bitops: Map::new(),
             ctxs: Vec::new(),
+            partners: Map::new(),
             memo_v: Map::new(),
             memo_b: Map::new(),
             nonneg_memo: HashMap::new(),
@@ -242,6 +245,13 @@ impl<'s> Encoder<'s> {
     pub fn ctx(&mut self, c: Ctx) -> usize {
         self.ctxs.push(c);
         self.ctxs.len() - 1
+    }
+
+    /// Makes two contexts (of the two thread copies) each other's partner: `other(e)`
+    /// in one is `e` in the other. Set before evaluating a two-thread `assume`.
+    pub fn pair(&mut self, a: usize, b: usize) {
+        self.partners.insert(a, b);
+        self.partners.insert(b, a);
     }
 
     pub fn num(&self, v: i64) -> Val {
@@ -505,6 +515,39 @@ impl<'s> Encoder<'s> {
     }
 
     fn atom(&mut self, id: AtomId, args: &[T], cx: usize) -> Val {
+        match (self.sum.atoms.get(id).map(|a| &a.kind), args) {
+            (Some(AtomKind::Other), [e]) => {
+                return match self.partners.get(&cx).copied() {
+                    Some(o) => self.val(e, o),
+                    // No other thread in this query: any value (sound for an assumption).
+                    None => self.fresh_val("other"),
+                };
+            }
+            (Some(AtomKind::Input(_)), [index]) => {
+                // One function of the index for the launch: every copy, block and
+                // iteration shares it.
+                let i = self.val(index, cx);
+                let sort = if self.wrap {
+                    Sort::bitvector(32)
+                } else {
+                    Sort::int()
+                };
+                let f = self
+                    .ufs
+                    .entry((id, usize::MAX))
+                    .or_insert_with(|| FuncDecl::new(format!("input{id}"), &[&sort], &sort));
+                let app = match &i {
+                    Val::I(x) => f.apply(&[x as &dyn Ast]),
+                    Val::B(x) => f.apply(&[x as &dyn Ast]),
+                };
+                return if self.wrap {
+                    Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
+                } else {
+                    Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
+                };
+            }
+            _ => {}
+        }
         let owner = self.owner(id, cx);
         let argv: Vec<Val> = args.iter().map(|a| self.iter(a, cx)).collect();
         let is_iter = self.sum.atoms.get(id).is_some_and(|a| a.is_iteration());

@@ -47,9 +47,17 @@
 //!      each instance (the same iterations of its loops): a block-class atom, so the
 //!      uniformity analysis sees `if (tile >= n) break;` or `for (b = 0; b < len; ...)`
 //!      after `if (tid == 0) tile = ..; barrier;` as uniform and the barriers under them
-//!      need no divergence query. On a global array that no statement writes or
-//!      updates atomically (its contents are fixed for the launch) a grid-uniform
-//!      index gives a grid-class atom.
+//!      need no divergence query.
+//!   3. *Input arrays.* A global array that no statement writes or updates atomically
+//!      has contents fixed for the launch: every read of it, whatever its index, is
+//!      one uninterpreted function of the index (`AtomKind::Input`), shared by both
+//!      thread copies, every block and iteration, and by the `assume`s that state
+//!      preconditions about it (same index, same value; tests in
+//!      `tests/verifier_preconditions.rs`). KPL names the memory a front end cannot
+//!      tell apart with one array (the CUDA front end merges the pointers a pointer
+//!      may choose between, and under `--alias` every global pointer parameter), so a
+//!      write through any alias makes the array written. This is exact in the
+//!      interpreter's semantics (the memory contents are fixed per run).
 //!   2. *Value numbering.* A read of an element that an earlier read named with the
 //!      same index term, within one iteration of the innermost loop and with no write
 //!      or atomic on the array anywhere in between (on any path), gets the earlier
@@ -88,6 +96,21 @@
 //!   cannot touch the element), reads across a loop boundary or in different
 //!   iterations of a loop even when nothing writes the array in between, and reads
 //!   with a thread-varying index in different threads.
+//! - **Two-thread assumptions** (GPUVerify's `__other_int`, `__uniform_int`,
+//!   `__distinct_int`, tests in `tests/verifier_preconditions.rs`): `assume p;` with
+//!   `other(e)` in `p`, outside loops, holds for every ordered pair of distinct threads
+//!   (of one block or two) that both reach it. A query asserts it for its two thread
+//!   copies in both orders, when both reach it (both predicates) before their
+//!   occurrences; the screening query leaves it out (more pairs: sound). Inside a loop
+//!   the two threads of a query may be at different iterations, so there `other(e)`
+//!   is an arbitrary value (an assumption then constrains less: sound), while the
+//!   interpreter checks each pair at each execution. A precondition whose reads are of
+//!   an array the kernel writes reads an arbitrary value (the CUDA front end: another
+//!   block may have written it before this one reads it). Preconditions (`requires`
+//!   and `assume`s outside loops before the first write, atomic or barrier) that no
+//!   launch satisfies, or no two distinct threads
+//!   of one when some `assume` is two-thread, are an error (`NoFeasibleRun`), never a
+//!   vacuous "verified".
 //! - **Divergent barriers synchronize nothing.** A barrier orders two accesses only when
 //!   it is proved never divergent; then being enabled for one thread means being enabled
 //!   for the block. This is the interpreter's rule (a barrier not reached by all threads
@@ -626,7 +649,7 @@ impl StaticVerifier {
 /// Preconditions that can never hold would make every answer below vacuous: an error
 /// instead of a report (undecided counts as feasible).
 fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Result<(), OracleError> {
-    if checker.sum.requires.is_empty() {
+    if checker.sum.requires.is_empty() && checker.sum.assumes.iter().all(|a| !a.loops.is_empty()) {
         return Ok(());
     }
     let feasible = *cache
@@ -634,7 +657,8 @@ fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Resul
         .get_or_insert_with(|| checker.preconditions_hold() != Ok(false));
     if !feasible {
         return Err(OracleError::NoFeasibleRun(format!(
-            "the preconditions of `{}` can never hold (with the launch and the parameters' types); \
+            "the preconditions of `{}` can never hold (with the launch and the parameters' types, \
+             for two distinct threads when they relate two threads); \
              nothing would be verified",
             kernel.name
         )));

@@ -463,11 +463,32 @@ impl Checker<'_> {
     fn assumes(&self, enc: &mut Encoder, loops: &[LoopId], pos: u32, cx: usize) -> Vec<Bool> {
         let mut out = Vec::new();
         for a in &self.sum.assumes {
-            if a.pos < pos && loops.starts_with(&a.loops) {
+            if !a.two_thread && a.pos < pos && loops.starts_with(&a.loops) {
                 let p = enc.cond(&a.pred, cx);
                 let c = enc.cond(&a.cond, cx);
                 out.push(p.implies(c));
             }
+        }
+        out
+    }
+
+    /// The two-thread `assume`s (outside loops) both thread copies passed on their way
+    /// to their occurrences (`at`: position and context of each): when both threads
+    /// reach one, it holds for the pair in both orders. Pairs the two contexts
+    /// ([`Encoder::pair`]).
+    fn pair_assumes(&self, enc: &mut Encoder, at: [(u32, usize); 2]) -> Vec<Bool> {
+        let [(pos0, cx0), (pos1, cx1)] = at;
+        enc.pair(cx0, cx1);
+        let mut out = Vec::new();
+        for a in self
+            .sum
+            .assumes
+            .iter()
+            .filter(|a| a.two_thread && a.pos < pos0 && a.pos < pos1)
+        {
+            let both = Bool::and(&[enc.cond(&a.pred, cx0), enc.cond(&a.pred, cx1)]);
+            let c = Bool::and(&[enc.cond(&a.cond, cx0), enc.cond(&a.cond, cx1)]);
+            out.push(both.implies(c));
         }
         out
     }
@@ -600,6 +621,7 @@ impl Checker<'_> {
         fs.extend(enc.same_index_bits(&a.index, cx0, &b.index, cx1));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
+        fs.extend(self.pair_assumes(&mut enc, [(a.pos, cx0), (b.pos, cx1)]));
         if differ && let Some(d) = self.values_differ(&mut enc, a, cx0, b, cx1) {
             fs.push(d);
         }
@@ -937,17 +959,45 @@ impl Checker<'_> {
     }
 
     /// Can the preconditions hold at all: some launch (within the options and CUDA's
-    /// limits) and parameter values (within their types) that satisfy every `requires`?
+    /// limits) and parameter values (within their types) that satisfy every `requires`
+    /// and every `assume` outside loops before the first write, atomic or barrier (where
+    /// a precondition over the thread or the inputs stands, GPUVerify's `__requires` in
+    /// CUDA; nothing can race or diverge before them) — for two distinct threads of the
+    /// launch, in both orders, when such an `assume` is two-thread?
     /// `Ok(false)` means they never can, and every kernel property would hold vacuously.
     pub fn preconditions_hold(&self) -> Result<bool, String> {
         let mut enc = Encoder::new(self.sum);
-        let cx = enc.ctx(Ctx {
-            copy: 0,
-            block: 0,
-            iters: Map::new(),
-        });
-        let mut fs = enc.launch_facts(&[(0, 0)]);
-        fs.extend(self.requires(&mut enc, &[cx]));
+        let sum = self.sum;
+        let first = (sum.accesses.iter())
+            .filter(|a| a.kind != AccessKind::Read)
+            .map(|a| a.pos)
+            .chain(sum.barriers.iter().map(|b| b.pos))
+            .min()
+            .unwrap_or(u32::MAX);
+        let pairs = sum.assumes.iter().any(|a| a.two_thread && a.pos < first);
+        let copies: &[(usize, usize)] = if pairs { &[(0, 0), (1, 1)] } else { &[(0, 0)] };
+        let cxs: Vec<usize> = copies
+            .iter()
+            .map(|&(copy, block)| {
+                enc.ctx(Ctx {
+                    copy,
+                    block,
+                    iters: Map::new(),
+                })
+            })
+            .collect();
+        let mut fs = enc.launch_facts(copies);
+        fs.extend(self.requires(&mut enc, &cxs));
+        for &cx in &cxs {
+            fs.extend(self.assumes(&mut enc, &[], first, cx));
+        }
+        if pairs {
+            fs.push(Bool::or(&[
+                enc.distinct_threads(true),
+                enc.distinct_threads(false),
+            ]));
+            fs.extend(self.pair_assumes(&mut enc, [(first, cxs[0]), (first, cxs[1])]));
+        }
         enc.finish();
         fs.append(&mut enc.facts);
         self.solve_with(&fs, self.limits.query, true, |_| ())
@@ -984,6 +1034,7 @@ impl Checker<'_> {
         fs.extend(self.requires(&mut enc, &[cx0, cx1]));
         fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx0));
         fs.extend(self.assumes(&mut enc, &bar.loops, bar.pos, cx1));
+        fs.extend(self.pair_assumes(&mut enc, [(bar.pos, cx0), (bar.pos, cx1)]));
         fs.push(enc.cond(&bar.pred, cx0));
         fs.push(enc.cond(&bar.pred, cx1).not());
         enc.finish();

@@ -62,6 +62,13 @@ pub enum AtomKind {
     After(LoopId, String),
     /// Whether the thread executed `return` inside the loop (0/1).
     Returned(LoopId),
+    /// The contents of a global array that no statement writes (and no atomic updates),
+    /// as one function of the index for the whole launch: its one argument is the
+    /// index, a value, not an iteration (see `Exec::read_class`).
+    Input(String),
+    /// `other(e)` in a two-thread `assume`: its one argument is `e`, evaluated in the
+    /// other thread copy of the query (see [`AssumeFact::two_thread`]).
+    Other,
 }
 
 #[derive(Clone, Debug)]
@@ -76,6 +83,12 @@ impl AtomInfo {
     /// Iteration-valued atoms (trip counts) live in the iteration domain of the encoder.
     pub fn is_iteration(&self) -> bool {
         matches!(self.kind, AtomKind::Trip(_))
+    }
+
+    /// Atoms whose argument is a value rather than iteration numbers
+    /// ([`AtomKind::Input`], [`AtomKind::Other`]).
+    pub fn takes_value(&self) -> bool {
+        matches!(self.kind, AtomKind::Input(_) | AtomKind::Other)
     }
 }
 
@@ -139,6 +152,12 @@ pub struct AssumeFact {
     pub cond: T,
     pub loops: Vec<LoopId>,
     pub pos: u32,
+    /// The condition names the other thread (`other(e)`, [`AtomKind::Other`]): it holds
+    /// for every ordered pair of distinct threads that both reach the `assume`, so a
+    /// query asserts it for its two thread copies jointly, in both orders. Only
+    /// `assume`s outside loops are two-thread (inside one, the two threads of a query
+    /// may be at different iterations, so `other(e)` is an arbitrary value there).
+    pub two_thread: bool,
 }
 
 /// Everything the queries need about one kernel.
@@ -255,6 +274,8 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         loop_ids,
         pos,
         written,
+        inputs: HashMap::new(),
+        two_thread: false,
         reads: ReadCache::default(),
         stack: Vec::new(),
         record: true,
@@ -555,6 +576,10 @@ struct Exec<'k> {
     pos: HashMap<StmtId, u32>,
     /// Arrays some statement writes or updates atomically (the others are read-only).
     written: HashSet<String>,
+    /// The [`AtomKind::Input`] atom of each never-written global array read so far.
+    inputs: HashMap<String, AtomId>,
+    /// Evaluating the condition of an `assume` outside loops: `other(e)` is honoured.
+    two_thread: bool,
     /// The values read so far that a later read of the same element may reuse.
     reads: ReadCache,
     /// Enclosing loops, innermost last.
@@ -666,30 +691,67 @@ impl Exec<'_> {
                 let y = self.eval(env, y);
                 b.bin(*op, x, y)
             }
+            // Outside a two-thread `assume` (or nested), an arbitrary value: sound, as
+            // an assumption about it constrains nothing else.
+            Expr::Other(a) if self.two_thread => {
+                self.two_thread = false;
+                let a = self.eval(env, a);
+                self.two_thread = true;
+                self.atom_with(AtomKind::Other, Class::Thread, vec![a])
+            }
+            Expr::Other(_) => self.atom(AtomKind::Unknown("other(..)".to_string()), Class::Thread),
         }
     }
 
+    /// A global array no statement writes or updates: its contents are fixed for the
+    /// launch, so a read returns a function of the index alone, the same for every
+    /// thread, block and iteration ([`AtomKind::Input`]). Under `--alias` the front end
+    /// makes the pointer parameters that may alias one array, so a write through any of
+    /// them makes it written; atomics count as writes.
+    fn is_input(&self, array: &str) -> bool {
+        self.kernel.array_space(array).unwrap_or(Space::Global) == Space::Global
+            && !self.written.contains(array)
+    }
+
+    /// The value of `array[index]` for an [`Exec::is_input`] array.
+    fn input(&mut self, array: &str, index: T) -> T {
+        let id = match self.inputs.get(array) {
+            Some(id) => *id,
+            None => {
+                let id = self.atoms.len();
+                self.atoms.push(AtomInfo {
+                    kind: AtomKind::Input(array.to_string()),
+                    class: Class::Grid,
+                    arity: 1,
+                });
+                self.inputs.insert(array.to_string(), id);
+                id
+            }
+        };
+        self.b.leaf(Term::Atom(id, vec![index]))
+    }
+
     /// Who shares the value one execution of a read returns (`Read(stmt)` at given
-    /// iteration numbers): the threads of a block when its index is block-uniform, the
-    /// whole grid when the index is grid-uniform and the array is global and never
-    /// written (its contents are fixed for the launch), else each thread its own.
+    /// iteration numbers): the threads of a block when its index is block-uniform, else
+    /// each thread its own. [`Class::Grid`] stands for a read of an [`Exec::is_input`]
+    /// array, whatever its index: its value is the array's [`AtomKind::Input`] function
+    /// of the index, which every thread, block and iteration shares (a thread-dependent
+    /// index included: two threads reading one element read one value).
     ///
     /// Why this is sound (the deviation "Values all threads read alike" in
     /// `verifier/mod.rs`): the threads of a block that execute one instance of a read
     /// statement (the same iterations of its loops) with one index read one element at
     /// one step of the lock-step trace, with no write in between; under delayed
     /// visibility a thread that wrote that element earlier in the barrier interval
-    /// would see its own value, but that write races with the other thread's read.
+    /// would see its own value, but that write races with the other thread's read. An
+    /// input array is never written at all.
     fn read_class(&self, array: &str, index: &T) -> Class {
-        let index_class = self.class(index);
-        if index_class == Class::Thread {
-            return Class::Thread;
+        if self.is_input(array) {
+            return Class::Grid;
         }
-        let global = self.kernel.array_space(array).unwrap_or(Space::Global) == Space::Global;
-        if global && !self.written.contains(array) {
-            index_class
-        } else {
-            Class::Block
+        match self.class(index) {
+            Class::Thread => Class::Thread,
+            _ => Class::Block,
         }
     }
 
@@ -780,6 +842,7 @@ impl Exec<'_> {
                 self.record_access(s, st, array, AccessKind::Read, i.clone(), None);
                 let v = match self.reads.get(array, &i) {
                     Some(v) => v,
+                    None if class == Class::Grid => self.input(array, i),
                     None => {
                         let v = self.atom(AtomKind::Read(s.id), class);
                         self.reads.insert(array, i, v.clone());
@@ -851,7 +914,10 @@ impl Exec<'_> {
             }
             StmtKind::Assume(e) => {
                 if self.record {
+                    let two_thread = self.stack.is_empty() && e.has_other();
+                    self.two_thread = two_thread;
                     let c = self.eval(&st.env, e);
+                    self.two_thread = false;
                     let cond = b.truthy(c);
                     let pred = self.full(st);
                     self.assumes.push(AssumeFact {
@@ -859,6 +925,7 @@ impl Exec<'_> {
                         cond,
                         loops: self.stack.clone(),
                         pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
+                        two_thread,
                     });
                 }
             }

@@ -105,3 +105,16 @@ pub fn assert_static_covers(stat: &Report, dy: &Report, src: &str) {
         );
     }
 }
+
+/// The static report of `src`, after checking that it covers what the interpreter
+/// observes ([`assert_static_covers`]; nothing to compare when no run is feasible).
+pub fn static_covering_dynamic(src: &str, opts: CheckOptions) -> Report {
+    let stat = check_with(src, opts.clone());
+    let dy = match oracle::dynamic::Interpreter::new(opts).check(&kernel(src)) {
+        Ok(r) => r,
+        Err(oracle::OracleError::NoFeasibleRun(_)) => return stat,
+        Err(e) => panic!("interpreter: {e}"),
+    };
+    assert_static_covers(&stat, &dy, src);
+    stat
+}

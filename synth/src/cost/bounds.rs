@@ -198,6 +198,8 @@ impl Cx<'_> {
             Expr::Unary(op, x) => a.unary(*op, self.eval(x, t)?).ok()?,
             Expr::Cast(ty, x) => a.cast(*ty, self.eval(x, t)?).ok()?,
             Expr::Binary(op, x, y) => a.binary(*op, self.eval(x, t)?, self.eval(y, t)?).ok()?,
+            // Another thread's value: unknown here.
+            Expr::Other(_) => return None,
         })
     }
 

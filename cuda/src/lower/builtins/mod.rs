@@ -26,7 +26,7 @@
 //! (the file cannot redefine them); those after it yield to the file's own functions
 //! of the same name. Inlining the file's functions stays in `super::call`.
 
-mod annotations;
+pub(super) mod annotations;
 mod atomics;
 mod bulk;
 mod conversions;
