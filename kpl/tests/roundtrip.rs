@@ -91,6 +91,7 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         Just(StmtKind::Return),
         var.prop_map(|var| StmtKind::Havoc { var }),
         expr().prop_map(StmtKind::Assume),
+        expr().prop_map(StmtKind::Invariant),
     ]
 }
 

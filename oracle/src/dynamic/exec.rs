@@ -374,6 +374,7 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
+            CKind::Nop => {}
             CKind::Return => self.jump(mask, Status::Returned),
             CKind::Break => self.jump(mask, Status::Broken),
             CKind::Continue => self.jump(mask, Status::Continued),

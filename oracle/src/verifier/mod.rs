@@ -209,6 +209,7 @@
 //!   encoded exactly or over-approximated.
 
 pub mod encode;
+pub mod invariants;
 pub mod queries;
 pub mod symbolic;
 pub mod term;
@@ -261,6 +262,8 @@ struct Cache {
     screen: Option<Screen>,
     /// Whether the preconditions can hold (barriers do not change them).
     feasible: Option<bool>,
+    /// What became of each loop's candidate invariants (barriers do not change them).
+    invariants: Option<Vec<Vec<invariants::Verdict>>>,
 }
 
 /// Pairs of accesses (smaller statement id first) that the screening queries proved
@@ -515,10 +518,24 @@ impl Oracle for StaticVerifier {
     /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
     /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
-        let sum = symbolic::summarize(kernel, &self.opts);
+        let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel);
         let z3 = cache.z3.clone();
-        let out = in_context(&z3.ctx, || self.check_in(kernel, &sum, &mut cache, &z3.solver));
+        let out = in_context(&z3.ctx, || {
+            // Loop invariants do not depend on barriers: proved once per kernel, before
+            // any other query of its context.
+            let budget = self.limits.invariants;
+            let verdicts = cache
+                .invariants
+                .get_or_insert_with(|| invariants::prove(&sum, budget))
+                .clone();
+            invariants::apply(&mut sum, &verdicts);
+            let notes = invariants::notes(&sum, &verdicts);
+            self.check_in(kernel, &sum, &mut cache, &z3.solver).map(|mut r| {
+                r.notes.extend(notes);
+                r
+            })
+        });
         self.cache = Some(cache);
         out
     }
@@ -562,6 +579,7 @@ impl StaticVerifier {
                 seen: HashSet::new(),
                 screen: None,
                 feasible: None,
+                invariants: None,
             },
         }
     }
