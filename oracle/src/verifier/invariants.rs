@@ -40,23 +40,43 @@ const MAX_CANDIDATES: usize = 48;
 /// The candidates generated from a loop's terms (over its start atoms `starts`):
 /// monotone bounds, and the comparisons of the guard, the body's conditions and the
 /// exits, with no value read in the body (`body_atom`) in them.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn generate(
     b: &Builder,
+    relevant: &[bool],
     starts: &[T],
     inits: &[T],
     guard: &T,
     ends: &[T],
     exits: &T,
     body_atom: &dyn Fn(AtomId) -> bool,
+    inner_loop_atom: &dyn Fn(AtomId) -> bool,
 ) -> Vec<T> {
     let mut out: Vec<T> = Vec::new();
     let mut push = |t: T| {
-        if t.as_const().is_none() && out.len() < MAX_CANDIDATES && !out.contains(&t) {
+        if t.as_const().is_none() && out.len() < MAX_CANDIDATES && !out.iter().any(|o| same(o, &t)) {
             out.push(t);
         }
     };
-    for ((x, init), end) in starts.iter().zip(inits).zip(ends) {
-        if x == end {
+    // A variable the body always sets before reading it (`iState` of an outer loop
+    // whose body runs `for (iState = 1; ..)`) has no start value in any term: its
+    // carried value does not matter.
+    let read = |x: &T| {
+        std::iter::once(guard)
+            .chain(ends)
+            .chain(std::iter::once(exits))
+            .any(|t| {
+                super::term::any_node(
+                    t,
+                    &mut |n| matches!((n, &**x), (Term::Atom(a, _), Term::Atom(b, _)) if a == b),
+                )
+            })
+    };
+    for (((x, init), end), rel) in starts.iter().zip(inits).zip(ends).zip(relevant) {
+        // A value an inner loop computes (its trip count in it) needs that loop's
+        // invariants to be bounded: not worth the proof (costly terms).
+        let inner = super::term::any_node(end, &mut |n| matches!(n, Term::Atom(a, _) if inner_loop_atom(*a)));
+        if x == end || !rel || inner || !read(x) {
             continue;
         }
         push(b.bin(BinOp::Ge, x.clone(), init.clone()));
@@ -81,7 +101,8 @@ pub(super) fn generate(
     for (x, y) in &cmps {
         for then in [false, true] {
             let p = (project(b, x, then), project(b, y, then));
-            if !cmps.contains(&p) && !projected.contains(&p) {
+            let has = |v: &Vec<(T, T)>| v.iter().any(|(a, c)| same(a, &p.0) && same(c, &p.1));
+            if !has(&cmps) && !has(&projected) {
                 projected.push(p);
             }
         }
@@ -111,6 +132,70 @@ pub(super) fn generate(
     out
 }
 
+/// The variables whose values can matter to an index, a condition or an atomic's
+/// operand (directly or through assignments): only their invariants are worth proving
+/// (a value that only flows into stored data would cost proofs for nothing).
+pub(super) fn relevant_vars(kernel: &kpl::Kernel) -> HashSet<String> {
+    use kpl::StmtKind as K;
+    let mut out = HashSet::new();
+    let stmts = kernel.stmts();
+    let mut add = |e: &kpl::Expr, out: &mut HashSet<String>| {
+        e.for_each_var(&mut |v| {
+            out.insert(v.to_string());
+        })
+    };
+    for s in &stmts {
+        match &s.kind {
+            K::Read { index, .. } | K::Write { index, .. } => add(index, &mut out),
+            K::Atomic { index, value, .. } => {
+                add(index, &mut out);
+                add(value, &mut out);
+            }
+            K::If { cond, .. } | K::While { cond, .. } | K::Assume(cond) | K::Invariant(cond) => {
+                add(cond, &mut out)
+            }
+            K::For { var, cond, .. } => {
+                add(cond, &mut out);
+                out.insert(var.clone());
+            }
+            _ => {}
+        }
+    }
+    loop {
+        let before = out.len();
+        for s in &stmts {
+            match &s.kind {
+                K::Assign { var, value }
+                | K::Local {
+                    var,
+                    init: Some(value),
+                } if out.contains(var) => add(value, &mut out),
+                K::For { var, init, step, .. } if out.contains(var) => {
+                    add(init, &mut out);
+                    add(step, &mut out);
+                }
+                _ => {}
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The same term: the same node, or equal small terms (a deep comparison of large
+/// shared terms can take exponential time).
+pub(super) fn same(a: &T, b: &T) -> bool {
+    let small = |t: &T| {
+        let mut n = 0;
+        !super::term::any_node(t, &mut |_| {
+            n += 1;
+            n > 64
+        })
+    };
+    std::rc::Rc::ptr_eq(a, b) || (small(a) && small(b) && a == b)
+}
+
 /// `t` with every `ite` replaced by its then (`then`) or its else branch.
 fn project(b: &Builder, t: &T, then: bool) -> T {
     let mut r = super::term::Rewriter::new(*b, |_, n| match &**n {
@@ -130,7 +215,7 @@ fn comparisons(t: &T, seen: &mut HashSet<*const Term>, out: &mut Vec<(T, T)>) {
             if matches!(
                 op,
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
-            ) && !out.iter().any(|(a, c)| a == x && c == y)
+            ) && !out.iter().any(|(a, c)| same(a, x) && same(c, y))
             {
                 out.push((x.clone(), y.clone()));
             }
@@ -162,7 +247,10 @@ pub enum Verdict {
 /// Proves the candidates of every loop of `sum` (in the current Z3 context, which must
 /// be the kernel's), within `budget` resource units for all of them together.
 pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
-    let mut meter = Budget { left: budget };
+    let mut meter = Budget {
+        left: budget,
+        solver: Solver::new(),
+    };
     let out: Vec<Vec<Verdict>> = sum
         .invariants
         .iter()
@@ -179,8 +267,10 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
     out
 }
 
+/// The proofs' solver (one per kernel, a scope per query) and their units left.
 struct Budget {
     left: u64,
+    solver: Solver,
 }
 
 /// The substitution of the start atoms by `by`.
@@ -287,16 +377,32 @@ fn houdini(
             mark(verdict, &alive, Verdict::Undecided);
             return;
         }
-        let s = Solver::new();
-        set_limit(&s, limit);
-        let before = resource_count(&s);
+        let s = &meter.solver;
+        s.push();
+        set_limit(s, limit);
+        let before = resource_count(s);
         for f in &fs {
             s.assert(f);
         }
         let result = s.check();
-        meter.left = meter
-            .left
-            .saturating_sub(resource_count(&s).saturating_sub(before));
+        // The candidates a model refutes (none: no model).
+        let refuted: Vec<usize> = match (&result, s.get_model()) {
+            (z3::SatResult::Sat, Some(m)) => alive
+                .iter()
+                .copied()
+                .filter(|&j| m.eval(&goals[j], true).and_then(|v| v.as_bool()) != Some(true))
+                .collect(),
+            _ => Vec::new(),
+        };
+        s.pop(1);
+        let used = resource_count(s).saturating_sub(before);
+        meter.left = meter.left.saturating_sub(used);
+        if std::env::var_os("AUTOSYNC_TRACE_INVARIANTS").is_some() {
+            eprintln!(
+                "autosync: invariant query ({fail:?}, {} alive): {result:?}, {used} units",
+                alive.len()
+            );
+        }
         match result {
             z3::SatResult::Unsat => return,
             z3::SatResult::Unknown if alive.len() > 1 => {
@@ -321,15 +427,6 @@ fn houdini(
                 return;
             }
             z3::SatResult::Sat => {
-                let Some(m) = s.get_model() else {
-                    mark(verdict, &alive, Verdict::Undecided);
-                    return;
-                };
-                let refuted: Vec<usize> = alive
-                    .iter()
-                    .copied()
-                    .filter(|&j| m.eval(&goals[j], true).and_then(|v| v.as_bool()) != Some(true))
-                    .collect();
                 if refuted.is_empty() {
                     mark(verdict, &alive, Verdict::Undecided);
                     return;

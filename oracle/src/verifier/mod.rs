@@ -518,7 +518,11 @@ impl Oracle for StaticVerifier {
     /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
     /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        let t0 = std::time::Instant::now();
         let mut sum = symbolic::summarize(kernel, &self.opts);
+        if std::env::var_os("AUTOSYNC_TRACE_INVARIANTS").is_some() {
+            eprintln!("autosync: summary in {} ms", t0.elapsed().as_millis());
+        }
         let mut cache = self.cache_for(kernel);
         let z3 = cache.z3.clone();
         let out = in_context(&z3.ctx, || {

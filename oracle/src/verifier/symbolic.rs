@@ -320,6 +320,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         barriers: Vec::new(),
         assumes: Vec::new(),
         head_invariants: head_invariants(kernel),
+        relevant: invariants::relevant_vars(kernel),
         inv_terms: HashMap::new(),
         invariants: Vec::new(),
         misplaced: Vec::new(),
@@ -631,6 +632,8 @@ struct Exec<'k> {
     /// `invariant` statements at the head of a loop body (only declarations and other
     /// invariants before them).
     head_invariants: HashSet<StmtId>,
+    /// Variables that can matter to an index or a condition.
+    relevant: HashSet<String>,
     /// Per loop, the head invariants as evaluated in the current pass over its body.
     inv_terms: HashMap<LoopId, Vec<(T, Span)>>,
     invariants: Vec<LoopInvariants>,
@@ -1071,14 +1074,22 @@ impl Exec<'_> {
         let forms = self.resolve(&lcx, &carried, &env0, &ends, &classes);
         let candidates = if self.record {
             let exits = b.or(analysis_exits.0.clone(), analysis_exits.1.clone());
+            let relevant: Vec<bool> = carried.iter().map(|v| self.relevant.contains(v)).collect();
             let mut cands = invariants::generate(
                 &b,
+                &relevant,
                 &starts,
                 &carried.iter().map(|v| env0[v].clone()).collect::<Vec<_>>(),
                 &lcx.guard,
                 &ends,
                 &exits,
                 &|id| id >= first_atom && !lcx.starts.contains(&id),
+                &|id| {
+                    matches!(
+                        self.atoms[id].kind,
+                        AtomKind::Trip(_) | AtomKind::After(..) | AtomKind::Returned(_)
+                    )
+                },
             );
             cands.extend(self.conditional_forms(&lcx, &carried, &env0, &ends, &classes));
             let mut out: Vec<Candidate> = cands
@@ -1310,7 +1321,7 @@ impl Exec<'_> {
         };
         for e in ends {
             if let Term::Ite(c, _, _) = &**e
-                && !conds.contains(c)
+                && !conds.iter().any(|x| invariants::same(x, c))
                 && !reads_body(c)
                 && conds.len() < 4
             {
@@ -1322,14 +1333,15 @@ impl Exec<'_> {
             let forced: Vec<T> = ends
                 .iter()
                 .map(|e| {
-                    let mut r = Rewriter::new(b, |b, n| (n == &c).then(|| b.tt()));
+                    let mut r = Rewriter::new(b, |b, n| std::rc::Rc::ptr_eq(n, &c).then(|| b.tt()));
                     r.run(e)
                 })
                 .collect();
             let forms = self.closed_forms(lcx, carried, env0, &forced, classes);
             for (i, (e, f)) in ends.iter().zip(forms).enumerate() {
                 if let (Term::Ite(ci, _, _), Some(f)) = (&**e, f)
-                    && ci == &c
+                    && std::rc::Rc::ptr_eq(ci, &c)
+                    && self.relevant.contains(&carried[i])
                 {
                     let x = b.leaf(Term::Atom(lcx.starts[i], lcx.args.clone()));
                     out.push(b.or(b.not(c.clone()), b.bin(BinOp::Eq, x, f)));
