@@ -139,7 +139,7 @@ pub(super) fn relevant_vars(kernel: &kpl::Kernel) -> HashSet<String> {
     use kpl::StmtKind as K;
     let mut out = HashSet::new();
     let stmts = kernel.stmts();
-    let mut add = |e: &kpl::Expr, out: &mut HashSet<String>| {
+    let add = |e: &kpl::Expr, out: &mut HashSet<String>| {
         e.for_each_var(&mut |v| {
             out.insert(v.to_string());
         })
@@ -479,8 +479,29 @@ pub(super) fn apply(sum: &mut Summary, verdicts: &[Vec<Verdict>]) {
                 pos: l.head_pos,
             });
         }
+        // After the loop, only the invariants over variables whose value there is a
+        // head value.
+        let inexact: Vec<AtomId> = l
+            .starts
+            .iter()
+            .zip(&l.after_exact)
+            .filter(|(_, e)| !**e)
+            .map(|(s, _)| *s)
+            .collect();
+        let after_ok: Vec<&T> = proved
+            .iter()
+            .copied()
+            .filter(|c| {
+                !super::term::any_node(c, &mut |n| matches!(n, Term::Atom(a, _) if inexact.contains(a)))
+            })
+            .collect();
+        let conj_after = |map: &HashMap<AtomId, T>, k: &T| {
+            after_ok.iter().fold(b.tt(), |acc, c| {
+                b.and(acc, substitute_atoms(&b, &substitute_iter(&b, c, l.lp, k), map))
+            })
+        };
         let after = l.after.iter().fold(b.tt(), |acc, (when, vals, k)| {
-            let holds = conj(&starts_map(l, vals), Some(k));
+            let holds = conj_after(&starts_map(l, vals), k);
             b.and(acc, b.or(b.not(when.clone()), holds))
         });
         if !l.after.is_empty() {

@@ -221,6 +221,10 @@ pub struct LoopInvariants {
     /// After the loop: the head values the thread left the loop with, each under its
     /// condition, when the thread is enabled after the loop (`after_pred`).
     pub after: Vec<(T, Vec<T>, T)>,
+    /// Per carried variable: its value after the loop is one of those (not after a
+    /// `break` that follows an assignment to it): only invariants over such
+    /// variables hold after the loop.
+    pub after_exact: Vec<bool>,
     pub after_pred: T,
     pub after_loops: Vec<LoopId>,
     /// The position of the loop's last statement.
@@ -1177,7 +1181,15 @@ impl Exec<'_> {
         // When nothing is assigned before a `break` (on any path through the body),
         // a thread that breaks in iteration `trip - 1` leaves with that iteration's head
         // values, the others with the head values of iteration `trip`.
-        let exact_break = exit_break && b.arith == Arith::Unbounded && break_before_assign(body, &carried);
+        // Per variable: exact when the loop has no `break`, or no `break` follows an
+        // assignment to it.
+        let exact: Vec<bool> = carried
+            .iter()
+            .map(|v| {
+                !exit_break
+                    || (b.arith == Arith::Unbounded && break_before_assign(body, std::slice::from_ref(v)))
+            })
+            .collect();
         let (prev, broke) = {
             let later = b.bin(BinOp::Lt, b.int(0), trip.clone());
             let prev = b.ite(later.clone(), b.iter_add(trip.clone(), -1), b.int(0));
@@ -1187,14 +1199,14 @@ impl Exec<'_> {
         };
         let at_exit = |form: &T| {
             let normal = substitute_iter(&b, form, lp, &trip);
-            if exact_break {
+            if exit_break {
                 b.ite(broke.clone(), substitute_iter(&b, form, lp, &prev), normal)
             } else {
                 normal
             }
         };
-        for ((v, form), class) in carried.iter().zip(&forms).zip(&classes) {
-            let after = if exit_break && !exact_break {
+        for (((v, form), class), exact) in carried.iter().zip(&forms).zip(&classes).zip(&exact) {
+            let after = if !exact {
                 self.atom_with(
                     AtomKind::After(lp, v.clone()),
                     (*class).max(trip_class),
@@ -1230,9 +1242,7 @@ impl Exec<'_> {
             // Where the proved invariants hold after the loop: the head values of the
             // exit iteration (unknown after a `break` that follows assignments).
             let at = |k: &T| -> Vec<T> { forms.iter().map(|f| substitute_iter(&b, f, lp, k)).collect() };
-            let after = if exit_break && !exact_break {
-                Vec::new()
-            } else if exact_break {
+            let after = if exit_break {
                 vec![
                     (broke.clone(), at(&prev), prev.clone()),
                     (b.not(broke.clone()), at(&trip), trip.clone()),
@@ -1255,6 +1265,7 @@ impl Exec<'_> {
                 exits,
                 candidates,
                 head: forms.clone(),
+                after_exact: exact,
                 in_loop: unresolved,
                 head_pred,
                 head_loops,
@@ -1655,14 +1666,18 @@ fn break_before_assign(body: &Block, carried: &[String]) -> bool {
                 StmtKind::If {
                     then_blk, else_blk, ..
                 } => {
-                    if !go(then_blk, carried, assigned) {
+                    // The branches are alternatives: each starts from what came before.
+                    let mut in_then = *assigned;
+                    let mut in_else = *assigned;
+                    if !go(then_blk, carried, &mut in_then) {
                         return false;
                     }
                     if let Some(e) = else_blk
-                        && !go(e, carried, assigned)
+                        && !go(e, carried, &mut in_else)
                     {
                         return false;
                     }
+                    *assigned = in_then || in_else;
                 }
                 _ => {
                     let mut vars = BTreeSet::new();
