@@ -99,12 +99,20 @@
 //! - **Loop-carried values** without a closed form are arbitrary at every iteration but
 //!   the first, constrained only by the loop guard (and, for geometric sequences with a
 //!   symbolic start, by monotonicity and one-step relations between the iterations a
-//!   query mentions). Possible false alarms, never missed races.
+//!   query mentions), and by the loop invariants [`invariants`] proves (candidates
+//!   generated from the loop and the kernel's `invariant` statements, GPUVerify's
+//!   `__invariant`: base case and inductive step over one thread with every read
+//!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
+//!   proved is reported in a note and ignored, never assumed). Symbolic doubling from a
+//!   non-constant start is exact (`init · 2^(m·k)`, unbounded arithmetic). Possible
+//!   false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
 //!   not tied to the guard becoming false (so `i` after `while (i < n) i++;` is any
 //!   value `≥ 0`; a guard that is a constant at every iteration, as in
-//!   `while (i < 3) i++;`, gives the exact count), and arbitrary after a loop left by
-//!   `break`. This keeps **non-terminating loops** sound: nothing assumes that a loop
+//!   `while (i < 3) i++;`, gives the exact count), constrained by the proved invariants
+//!   (which hold at every loop head, the exit one included), and arbitrary after a loop
+//!   left by `break` unless no `break` follows an assignment to the variable (then the
+//!   head value of the iteration the thread left in: `trip - 1` when it broke out). This keeps **non-terminating loops** sound: nothing assumes that a loop
 //!   exits.
 //! - **Bitwise operations of two variables** (`tid ^ n`) are unknowns with sound bounds;
 //!   with one constant operand they are exact, and so are they when one operand is
