@@ -224,7 +224,7 @@ fn vector_types_field_slots_and_pointer_casts() {
     insta::assert_snapshot!(lower_text(src));
 }
 
-/// `__requires` over parameters and launch sizes is a precondition, `__assume` an assumption; `__invariant`, `__global_invariant`, `__assert` are ignored.
+/// `__requires` over parameters and launch sizes is a precondition, `__assume` an assumption; `__invariant`, `__global_invariant` are `invariant` statements (hints the verifier proves before use: outside a loop head, never used), `__assert` is ignored.
 #[test]
 fn gpuverify_annotations() {
     let src = r#"//--blockDim=64 --gridDim=8

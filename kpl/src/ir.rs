@@ -454,6 +454,11 @@ pub enum StmtKind {
     },
     /// `assume e;`: executions where e is false for an enabled thread are infeasible.
     Assume(Expr),
+    /// `invariant e;` (GPUVerify's `__invariant(e)`): a claimed loop invariant, true at
+    /// the head of every iteration of the innermost loop around it. Written at the top
+    /// of a loop body. A hint, never trusted: the static verifier proves it (base case
+    /// and inductive step) before it uses it; it has no effect on executions.
+    Invariant(Expr),
     /// Turns the thread's predicate off for the rest of the kernel.
     Return,
     /// Turns the thread's predicate off until the innermost loop ends.

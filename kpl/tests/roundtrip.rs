@@ -93,6 +93,7 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         expr().prop_map(StmtKind::Assume),
         // Two-thread assumptions: `other(e)`, only allowed in `assume`.
         (expr(), expr()).prop_map(|(a, b)| StmtKind::Assume(Expr::bin(BinOp::Le, a, Expr::other(b)))),
+        expr().prop_map(StmtKind::Invariant),
     ]
 }
 

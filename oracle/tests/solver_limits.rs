@@ -54,6 +54,8 @@ fn check_within(limit: u64) -> (Vec<(RaceRow, bool)>, usize, Vec<String>) {
         first: 1_000,
         query: limit,
         check: 1_000_000_000,
+
+        ..oracle::verifier::Limits::DEFAULT
     };
     answer(&v.check(&kernel(DIAGONAL)).expect("the verifier answers"))
 }
@@ -111,6 +113,8 @@ fn a_spent_check_budget_leaves_the_rest_undecided() {
         first: 1_000_000,
         query: 1_000_000,
         check: 1,
+
+        ..oracle::verifier::Limits::DEFAULT
     };
     let r = v.check(&kernel(DIAGONAL)).expect("the verifier answers");
     assert!(!r.races.is_empty());

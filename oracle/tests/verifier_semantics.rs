@@ -577,6 +577,8 @@ fn deviation_solver_timeouts_count_as_races() {
         first: 1,
         query: 1,
         check: 1_000,
+
+        ..oracle::verifier::Limits::DEFAULT
     };
     let r = v.check(&kernel(src)).expect("answer");
     assert!(races(&r).iter().any(|x| (x.1, x.2) == (3, 4)), "{:?}", races(&r));

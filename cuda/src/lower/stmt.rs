@@ -410,10 +410,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                 return Ok(());
             }
             let mut blk = self.loop_body(body)?;
-            if cstmts.is_empty() {
+            let (invs, rest) = invariants_first(cstmts);
+            if rest.is_empty() {
+                // `while (__invariant(e), c)`: the invariants go to the top of the body.
+                blk.stmts.splice(0..0, invs);
                 self.emit(StmtKind::While { cond, body: blk }, span);
                 return Ok(());
             }
+            let cstmts: Vec<Stmt> = invs.into_iter().chain(rest).collect();
             let mut stmts = cstmts;
             stmts.push(self.exit_unless(cond, &blk, span));
             stmts.append(&mut blk.stmts);
@@ -587,7 +591,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             Some(c) => self.in_block(|l| l.cond_expr(c))?,
             None => (Expr::Int(1), Vec::new()),
         };
-        if !cstmts.is_empty() {
+        let (invs, rest) = invariants_first(cstmts);
+        if !rest.is_empty() {
             return Ok(false);
         }
         let ((), sstmts) = self.in_block(|l| l.rvalue(update).map(|_| ()))?;
@@ -600,7 +605,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             ] if *v == var => value.clone(),
             _ => return Ok(false),
         };
-        let blk = self.loop_body(body)?;
+        let mut blk = self.loop_body(body)?;
+        // `for (..; __invariant(e), c; ..)`: the invariants go to the top of the body.
+        blk.stmts.splice(0..0, invs);
         self.emit(
             StmtKind::For {
                 var,
@@ -635,6 +642,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         let has_continue = binds(body, "continue_statement", true);
         let mut blk = self.loop_body(body)?;
+        let (invs, rest) = invariants_first(cstmts);
+        let cstmts = if rest.is_empty() {
+            blk.stmts.splice(0..0, invs);
+            rest
+        } else {
+            invs.into_iter().chain(rest).collect()
+        };
         let ((), mut ustmts) = match n.child_by_field_name("update") {
             Some(u) => self.in_block(|l| l.rvalue(u).map(|_| ()))?,
             None => ((), Vec::new()),
@@ -1382,4 +1396,16 @@ impl<'p, 't> Lowerer<'p, 't> {
 /// Whether a body assigns (or increments, or takes the address of) a name.
 fn assigns(prog: &Program, body: Node, name: &str) -> bool {
     assigned_names(prog, body).contains(name)
+}
+
+/// The `invariant` statements at the front of a loop condition's statements
+/// (`__invariant(e), c`), and the others.
+fn invariants_first(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
+    let n = stmts
+        .iter()
+        .take_while(|s| matches!(s.kind, StmtKind::Invariant(_)))
+        .count();
+    let mut invs = stmts;
+    let rest = invs.split_off(n);
+    (invs, rest)
 }

@@ -140,7 +140,10 @@ fn stmt_exprs(k: &StmtKind) -> Vec<&Expr> {
         StmtKind::Assign { value, .. } => vec![value],
         StmtKind::Read { index, .. } => vec![index],
         StmtKind::Write { index, value, .. } | StmtKind::Atomic { index, value, .. } => vec![index, value],
-        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } | StmtKind::Assume(cond) => vec![cond],
+        StmtKind::If { cond, .. }
+        | StmtKind::While { cond, .. }
+        | StmtKind::Assume(cond)
+        | StmtKind::Invariant(cond) => vec![cond],
         StmtKind::For { init, cond, step, .. } => vec![init, cond, step],
         _ => Vec::new(),
     }
@@ -478,6 +481,10 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
             i.next();
             StmtKind::Assume(next_expr(&mut i, span)?)
         }
+        Rule::invariant_stmt => {
+            i.next();
+            StmtKind::Invariant(next_expr(&mut i, span)?)
+        }
         Rule::return_stmt => StmtKind::Return,
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
@@ -765,6 +772,7 @@ impl Scopes {
             )),
             StmtKind::Break | StmtKind::Continue => Ok(()),
             StmtKind::Assume(e) => self.expr_in(e, sp, true),
+            StmtKind::Invariant(e) => self.expr(e, sp),
             StmtKind::If {
                 cond,
                 then_blk,

@@ -145,6 +145,9 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Assume(e) => {
             let _ = write!(out, "assume {};", expr(e));
         }
+        StmtKind::Invariant(e) => {
+            let _ = write!(out, "invariant {};", expr(e));
+        }
         StmtKind::Return => out.push_str("return;"),
         StmtKind::Break => out.push_str("break;"),
         StmtKind::Continue => out.push_str("continue;"),

@@ -104,6 +104,9 @@ pub(super) enum CKind {
     },
     Loop(Box<CLoop>),
     Assume(CExpr),
+    /// `invariant e;`: a hint for the static verifier, no effect on executions (the
+    /// interpreter never assumes it).
+    Nop,
     Return,
     Break,
     Continue,
@@ -249,6 +252,7 @@ fn for_each_expr(stmts: &[CStmt], f: &mut impl FnMut(&CExpr)) {
             CKind::Arbitrary { .. }
             | CKind::Barrier
             | CKind::WarpBarrier
+            | CKind::Nop
             | CKind::Return
             | CKind::Break
             | CKind::Continue => {}
@@ -503,6 +507,7 @@ impl Compiler<'_> {
                 }))
             }
             StmtKind::Assume(e) => CKind::Assume(self.expr(e, sp)?),
+            StmtKind::Invariant(_) => CKind::Nop,
             StmtKind::Return => CKind::Return,
             StmtKind::Break => CKind::Break,
             StmtKind::Continue => CKind::Continue,

@@ -380,6 +380,7 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
+            CKind::Nop => {}
             CKind::Return => self.jump(mask, Status::Returned),
             CKind::Break => self.jump(mask, Status::Broken),
             CKind::Continue => self.jump(mask, Status::Continued),

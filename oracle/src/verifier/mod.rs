@@ -126,12 +126,20 @@
 //! - **Loop-carried values** without a closed form are arbitrary at every iteration but
 //!   the first, constrained only by the loop guard (and, for geometric sequences with a
 //!   symbolic start, by monotonicity and one-step relations between the iterations a
-//!   query mentions). Possible false alarms, never missed races.
+//!   query mentions), and by the loop invariants [`invariants`] proves (candidates
+//!   generated from the loop and the kernel's `invariant` statements, GPUVerify's
+//!   `__invariant`: base case and inductive step over one thread with every read
+//!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
+//!   proved is reported in a note and ignored, never assumed). Symbolic doubling from a
+//!   non-constant start is exact (`init · 2^(m·k)`, unbounded arithmetic). Possible
+//!   false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
 //!   not tied to the guard becoming false (so `i` after `while (i < n) i++;` is any
 //!   value `≥ 0`; a guard that is a constant at every iteration, as in
-//!   `while (i < 3) i++;`, gives the exact count), and arbitrary after a loop left by
-//!   `break`. This keeps **non-terminating loops** sound: nothing assumes that a loop
+//!   `while (i < 3) i++;`, gives the exact count), constrained by the proved invariants
+//!   (which hold at every loop head, the exit one included), and arbitrary after a loop
+//!   left by `break` unless no `break` follows an assignment to the variable (then the
+//!   head value of the iteration the thread left in: `trip - 1` when it broke out). This keeps **non-terminating loops** sound: nothing assumes that a loop
 //!   exits.
 //! - **Bitwise operations of two variables** (`tid ^ n`) are unknowns with sound bounds;
 //!   with one constant operand they are exact, and so are they when one operand is
@@ -238,6 +246,7 @@
 pub mod affine;
 pub mod encode;
 mod fingerprint;
+pub mod invariants;
 pub mod queries;
 pub mod symbolic;
 pub mod term;
@@ -296,6 +305,8 @@ struct Cache {
     screen: Option<Screen>,
     /// Whether the preconditions can hold (barriers do not change them).
     feasible: Option<bool>,
+    /// What became of each loop's candidate invariants (barriers do not change them).
+    invariants: Option<Vec<Vec<invariants::Verdict>>>,
 }
 
 impl Cache {
@@ -309,6 +320,7 @@ impl Cache {
             seen: HashSet::new(),
             screen: None,
             feasible: None,
+            invariants: None,
         }
     }
 }
@@ -566,10 +578,24 @@ impl Oracle for StaticVerifier {
     /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
     /// report order. The per-kernel cache goes back into `self` on every return.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
-        let sum = symbolic::summarize(kernel, &self.opts);
+        let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
         let z3 = cache.z3.clone();
-        let out = in_context(&z3.ctx, || self.check_in(kernel, &sum, &mut cache, &z3.solver));
+        let out = in_context(&z3.ctx, || {
+            // Loop invariants do not depend on barriers: proved once per kernel, before
+            // any other query of its context.
+            let budget = self.limits.invariants;
+            let verdicts = cache
+                .invariants
+                .get_or_insert_with(|| invariants::prove(&sum, budget))
+                .clone();
+            invariants::apply(&mut sum, &verdicts);
+            let notes = invariants::notes(&sum, &verdicts);
+            self.check_in(kernel, &sum, &mut cache, &z3.solver).map(|mut r| {
+                r.notes.extend(notes);
+                r
+            })
+        });
         self.cache = Some(cache);
         out
     }

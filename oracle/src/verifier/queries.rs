@@ -104,6 +104,9 @@ pub struct Limits {
     /// All queries of one check together; past it, the remaining questions count as
     /// undecided (possible defects, with a note) instead of running.
     pub check: u64,
+    /// The proofs of one kernel's loop invariants together (`verifier::invariants`): an
+    /// invariant not proved within them is not used.
+    pub invariants: u64,
 }
 
 impl Limits {
@@ -115,6 +118,7 @@ impl Limits {
         first: 1_000_000,
         query: 10_000_000,
         check: 120_000_000,
+        invariants: 4_000_000,
     };
 
     /// Every limit times `factor` (`--solver-budget`), at least one unit each.
@@ -124,6 +128,7 @@ impl Limits {
             first: scale(self.first),
             query: scale(self.query),
             check: scale(self.check),
+            invariants: scale(self.invariants),
         }
     }
 }
@@ -176,7 +181,7 @@ impl Meter {
 }
 
 /// Z3's resource counter of `solver`'s context (all solvers of a context share it).
-fn resource_count(solver: &Solver) -> u64 {
+pub(super) fn resource_count(solver: &Solver) -> u64 {
     match solver.get_statistics().value("rlimit count") {
         Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
         Some(z3::StatisticsValue::Double(x)) => x as u64,
@@ -383,7 +388,7 @@ fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
 }
 
 /// Sets the resource limit (and the wall-clock safety net) of `s`'s next checks.
-fn set_limit(s: &Solver, limit: u64) {
+pub(super) fn set_limit(s: &Solver, limit: u64) {
     let mut p = Params::new();
     p.set_u32("rlimit", u32::try_from(limit).unwrap_or(u32::MAX).max(1));
     p.set_u32("timeout", WALL_SAFETY_MS);

@@ -32,6 +32,7 @@
 use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::invariants;
 use super::term::{
     AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, exp_nonneg, linear_in,
 };
@@ -186,6 +187,67 @@ pub struct Summary {
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
     pub grid_dim: [Option<i64>; 3],
+    /// Per loop, the candidate invariants to prove ([`super::invariants`]) and where
+    /// the proved ones hold.
+    pub invariants: Vec<LoopInvariants>,
+    /// `invariant` statements that are not at the head of a loop body: never used.
+    pub misplaced_invariants: Vec<Span>,
+}
+
+/// Where a candidate invariant comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Generated from the loop ([`super::invariants`]).
+    Generated,
+    /// An `invariant` statement of the kernel (GPUVerify's `__invariant`).
+    Annotated(Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// A condition over the start-of-iteration atoms of the loop, `Iter(loop)` and values
+    /// from before the loop.
+    pub cond: T,
+    pub origin: Origin,
+}
+
+/// One loop's candidate invariants, the terms to prove them with (from the analysis
+/// pass: the start-of-iteration values are the loop's `Start` atoms) and the places
+/// where the proved ones are used.
+#[derive(Clone, Debug)]
+pub struct LoopInvariants {
+    pub lp: LoopId,
+    /// The `Start` atoms of the carried variables.
+    pub starts: Vec<AtomId>,
+    /// The carried variables' values before the loop.
+    pub inits: Vec<T>,
+    /// Their values at the end of an iteration (over the start atoms).
+    pub ends: Vec<T>,
+    /// The guard over the start atoms.
+    pub guard: T,
+    /// Whether the thread leaves the loop by `break` or `return` in the iteration.
+    pub exits: T,
+    pub candidates: Vec<Candidate>,
+    /// The carried variables at the head of iteration `Iter(loop)` (the final pass's
+    /// forms): a proved invariant holds of them whenever `head_pred` does.
+    pub head: Vec<T>,
+    /// Some carried value has no closed form (else the head needs no invariant).
+    pub in_loop: bool,
+    pub head_pred: T,
+    /// The loops around the body, the loop included, and the loop statement's position.
+    pub head_loops: Vec<LoopId>,
+    pub head_pos: u32,
+    /// After the loop: the head values the thread left the loop with, each under its
+    /// condition, when the thread is enabled after the loop (`after_pred`).
+    pub after: Vec<(T, Vec<T>, T)>,
+    /// Per carried variable: its value after the loop is one of those (not after a
+    /// `break` that follows an assignment to it): only invariants over such
+    /// variables hold after the loop.
+    pub after_exact: Vec<bool>,
+    pub after_pred: T,
+    pub after_loops: Vec<LoopId>,
+    /// The position of the loop's last statement.
+    pub after_pos: u32,
 }
 
 impl Summary {
@@ -282,6 +344,11 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         accesses: Vec::new(),
         barriers: Vec::new(),
         assumes: Vec::new(),
+        head_invariants: head_invariants(kernel),
+        relevant: invariants::relevant_vars(kernel),
+        inv_terms: HashMap::new(),
+        invariants: Vec::new(),
+        misplaced: Vec::new(),
     };
     let requires = kernel
         .requires
@@ -320,6 +387,8 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         dims_used: dims_used(kernel),
         block_dim,
         grid_dim,
+        invariants: ex.invariants,
+        misplaced_invariants: ex.misplaced,
     }
 }
 
@@ -589,6 +658,37 @@ struct Exec<'k> {
     accesses: Vec<AccessFact>,
     barriers: Vec<BarrierFact>,
     assumes: Vec<AssumeFact>,
+    /// `invariant` statements at the head of a loop body (only declarations and other
+    /// invariants before them).
+    head_invariants: HashSet<StmtId>,
+    /// Variables that can matter to an index or a condition.
+    relevant: HashSet<String>,
+    /// Per loop, the head invariants as evaluated in the current pass over its body.
+    inv_terms: HashMap<LoopId, Vec<(T, Span)>>,
+    invariants: Vec<LoopInvariants>,
+    misplaced: Vec<Span>,
+}
+
+/// The `invariant` statements at the head of loop bodies.
+fn head_invariants(kernel: &Kernel) -> HashSet<StmtId> {
+    let mut out = HashSet::new();
+    for s in kernel.stmts() {
+        if !s.kind.is_loop() {
+            continue;
+        }
+        for body in s.blocks() {
+            for t in &body.stmts {
+                match &t.kind {
+                    StmtKind::Invariant(_) => {
+                        out.insert(t.id);
+                    }
+                    StmtKind::Local { .. } => {}
+                    _ => break,
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What the closed-form analysis of one loop works with.
@@ -929,6 +1029,15 @@ impl Exec<'_> {
                     });
                 }
             }
+            StmtKind::Invariant(e) => match self.stack.last() {
+                Some(&lp) if self.head_invariants.contains(&s.id) => {
+                    let c = self.eval(&st.env, e);
+                    let c = b.truthy(c);
+                    self.inv_terms.entry(lp).or_default().push((c, s.span));
+                }
+                _ if self.record => self.misplaced.push(s.span),
+                _ => {}
+            },
             StmtKind::Return => st.ret = b.or(st.ret.clone(), self.active(st)),
             StmtKind::Break => st.brk = b.or(st.brk.clone(), self.active(st)),
             StmtKind::Continue => st.cont = b.or(st.cont.clone(), self.active(st)),
@@ -974,7 +1083,10 @@ impl Exec<'_> {
         // the start-of-iteration values as opaque atoms; repeated until the uniformity
         // classes of those atoms are stable.
         let mut classes: Vec<Class> = carried.iter().map(|v| self.class(&env0[v])).collect();
+        // Atoms from here on belong to the body (or are the start atoms).
+        let first_atom = self.atoms.len();
         let (starts, ends, guard0, analysis_exits) = loop {
+            self.inv_terms.remove(&lp);
             let starts: Vec<T> = carried
                 .iter()
                 .zip(&classes)
@@ -1022,6 +1134,7 @@ impl Exec<'_> {
                 _ => unreachable!("start values are atoms"),
             })
             .collect();
+        let annotated = self.inv_terms.remove(&lp).unwrap_or_default();
         let lcx = LoopCx {
             lp,
             k: k.clone(),
@@ -1030,6 +1143,41 @@ impl Exec<'_> {
             guard: guard0,
         };
         let forms = self.resolve(&lcx, &carried, &env0, &ends, &classes);
+        let candidates = if self.record {
+            let exits = b.or(analysis_exits.0.clone(), analysis_exits.1.clone());
+            let relevant: Vec<bool> = carried.iter().map(|v| self.relevant.contains(v)).collect();
+            let mut cands = invariants::generate(
+                &b,
+                &relevant,
+                &starts,
+                &carried.iter().map(|v| env0[v].clone()).collect::<Vec<_>>(),
+                &lcx.guard,
+                &ends,
+                &exits,
+                &|id| id >= first_atom && !lcx.starts.contains(&id),
+                &|id| {
+                    matches!(
+                        self.atoms[id].kind,
+                        AtomKind::Trip(_) | AtomKind::After(..) | AtomKind::Returned(_)
+                    )
+                },
+            );
+            cands.extend(self.conditional_forms(&lcx, &carried, &env0, &ends, &classes));
+            let mut out: Vec<Candidate> = cands
+                .into_iter()
+                .map(|cond| Candidate {
+                    cond,
+                    origin: Origin::Generated,
+                })
+                .collect();
+            out.extend(annotated.into_iter().map(|(cond, span)| Candidate {
+                cond,
+                origin: Origin::Annotated(span),
+            }));
+            Some((out, exits))
+        } else {
+            None
+        };
 
         // The final pass, which records facts.
         let mut env = env0.clone();
@@ -1070,6 +1218,8 @@ impl Exec<'_> {
         // classes bound the final pass's: the start atoms have the fixpoint classes)
         // are all that is needed; skipping the pass keeps nests linear instead of
         // exponential in their depth.
+        let head_pred = b.and(full_entry, b.leaf(Term::InLoop(lp)));
+        let head_loops = self.stack.clone();
         let (ret, brk) = if self.record {
             let mut inner = State {
                 env,
@@ -1077,7 +1227,7 @@ impl Exec<'_> {
                 ret: b.ff(),
                 brk: b.ff(),
                 cont: b.ff(),
-                ctx: b.and(full_entry, b.leaf(Term::InLoop(lp))),
+                ctx: head_pred.clone(),
             };
             self.reads.clear();
             self.block(body, &mut inner);
@@ -1095,15 +1245,42 @@ impl Exec<'_> {
         self.stack.pop();
 
         // After the loop: carried variables hold their value at the exit iteration.
-        for ((v, form), class) in carried.iter().zip(&forms).zip(&classes) {
-            let after = if exit_break {
+        // When nothing is assigned before a `break` (on any path through the body),
+        // a thread that breaks in iteration `trip - 1` leaves with that iteration's head
+        // values, the others with the head values of iteration `trip`.
+        // Per variable: exact when the loop has no `break`, or no `break` follows an
+        // assignment to it.
+        let exact: Vec<bool> = carried
+            .iter()
+            .map(|v| {
+                !exit_break
+                    || (b.arith == Arith::Unbounded && break_before_assign(body, std::slice::from_ref(v)))
+            })
+            .collect();
+        let (prev, broke) = {
+            let later = b.bin(BinOp::Lt, b.int(0), trip.clone());
+            let prev = b.ite(later.clone(), b.iter_add(trip.clone(), -1), b.int(0));
+            let exits = self.loops[lp].as_ref().map_or(b.tt(), |i| i.exits.clone());
+            let broke = b.and(later, substitute_iter(&b, &exits, lp, &prev));
+            (prev, broke)
+        };
+        let at_exit = |form: &T| {
+            let normal = substitute_iter(&b, form, lp, &trip);
+            if exit_break {
+                b.ite(broke.clone(), substitute_iter(&b, form, lp, &prev), normal)
+            } else {
+                normal
+            }
+        };
+        for (((v, form), class), exact) in carried.iter().zip(&forms).zip(&classes).zip(&exact) {
+            let after = if !exact {
                 self.atom_with(
                     AtomKind::After(lp, v.clone()),
                     (*class).max(trip_class),
                     outer.clone(),
                 )
             } else {
-                substitute_iter(&b, form, lp, &trip)
+                at_exit(form)
             };
             let value = b.ite(active_entry.clone(), after, env0[v].clone());
             st.env.insert(v.clone(), value);
@@ -1111,14 +1288,64 @@ impl Exec<'_> {
         if has_return {
             // Whether a thread returned depends on how many iterations it ran, too.
             let ret_class = self.class(&ret).max(trip_class);
-            let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer);
-            let returned = b.and(active_entry, b.truthy(r));
+            let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer.clone());
+            let returned = b.and(active_entry.clone(), b.truthy(r));
             st.ret = b.or(st.ret.clone(), returned);
+        }
+        // Without a carried value lacking a closed form, an annotation or an unknown
+        // trip count, the closed forms say all there is.
+        let carried_atom = |t: &T| {
+            any_node(t, &mut |n| {
+                matches!(n, Term::Atom(id, _)
+                    if matches!(&self.atoms[*id].kind, AtomKind::Carried(l, _) if *l == lp))
+            })
+        };
+        let unresolved = forms.iter().any(carried_atom);
+        let useful = |c: &Vec<Candidate>| {
+            !c.is_empty()
+                && (unresolved || trip_id.is_some() || c.iter().any(|x| x.origin != Origin::Generated))
+        };
+        if let Some((candidates, exits)) = candidates.filter(|(c, _)| useful(c)) {
+            // Where the proved invariants hold after the loop: the head values of the
+            // exit iteration (unknown after a `break` that follows assignments).
+            let at = |k: &T| -> Vec<T> { forms.iter().map(|f| substitute_iter(&b, f, lp, k)).collect() };
+            let after = if exit_break {
+                vec![
+                    (broke.clone(), at(&prev), prev.clone()),
+                    (b.not(broke.clone()), at(&trip), trip.clone()),
+                ]
+            } else {
+                vec![(b.tt(), at(&trip), trip.clone())]
+            };
+            let after_pred = b.and(self.full(st), active_entry);
+            let pos = |id: &StmtId| self.pos.get(id).copied().unwrap_or(u32::MAX);
+            let mut last = pos(&s.id);
+            for t in subtree(s) {
+                last = last.max(pos(&t.id));
+            }
+            self.invariants.push(LoopInvariants {
+                lp,
+                starts: lcx.starts.clone(),
+                inits: carried.iter().map(|v| env0[v].clone()).collect(),
+                ends,
+                guard: lcx.guard.clone(),
+                exits,
+                candidates,
+                head: forms.clone(),
+                after_exact: exact,
+                in_loop: unresolved,
+                head_pred,
+                head_loops,
+                head_pos: pos(&s.id),
+                after,
+                after_pred,
+                after_loops: self.stack.clone(),
+                after_pos: last,
+            });
         }
     }
 
     /// Finds the value at iteration `k` of every carried variable (see the module doc).
-    #[allow(clippy::too_many_arguments)]
     fn resolve(
         &mut self,
         lcx: &LoopCx,
@@ -1128,7 +1355,91 @@ impl Exec<'_> {
         classes: &[Class],
     ) -> Vec<T> {
         let b = self.b;
-        let (lp, k, args, starts) = (lcx.lp, &lcx.k, &lcx.args[..], &lcx.starts[..]);
+        let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
+        let forms = self.closed_forms(lcx, carried, env0, ends, classes);
+        let mut out = Vec::with_capacity(carried.len());
+        for (i, f) in forms.into_iter().enumerate() {
+            out.push(match f {
+                Some(t) => t,
+                None => {
+                    let h = self.atom_with(
+                        AtomKind::Carried(lp, carried[i].clone()),
+                        classes[i],
+                        args.to_vec(),
+                    );
+                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+                    b.ite(first, env0[&carried[i]].clone(), h)
+                }
+            });
+        }
+        out
+    }
+
+    /// Closed forms under a condition: for variables updated only under one condition
+    /// `c` (`if (tid < n) { n >>= 1; off <<= 1; }`), `c → x == F(k)` where `F` is the
+    /// closed form of the updates taken unconditionally. Inductive whenever `c`, once
+    /// false, stays false (nothing it reads changes when it is false); a candidate
+    /// like any other ([`super::invariants`] proves it or drops it).
+    fn conditional_forms(
+        &mut self,
+        lcx: &LoopCx,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        ends: &[T],
+        classes: &[Class],
+    ) -> Vec<T> {
+        let b = self.b;
+        let mut conds: Vec<T> = Vec::new();
+        let first_body_atom = lcx.starts.first().copied().unwrap_or(0);
+        let reads_body = |c: &T| {
+            any_node(
+                c,
+                &mut |n| matches!(n, Term::Atom(id, _) if *id >= first_body_atom && !lcx.starts.contains(id)),
+            )
+        };
+        for e in ends {
+            if let Term::Ite(c, _, _) = &**e
+                && !conds.iter().any(|x| invariants::same(x, c))
+                && !reads_body(c)
+                && conds.len() < 4
+            {
+                conds.push(c.clone());
+            }
+        }
+        let mut out = Vec::new();
+        for c in conds {
+            let forced: Vec<T> = ends
+                .iter()
+                .map(|e| {
+                    let mut r = Rewriter::new(b, |b, n| std::rc::Rc::ptr_eq(n, &c).then(|| b.tt()));
+                    r.run(e)
+                })
+                .collect();
+            let forms = self.closed_forms(lcx, carried, env0, &forced, classes);
+            for (i, (e, f)) in ends.iter().zip(forms).enumerate() {
+                if let (Term::Ite(ci, _, _), Some(f)) = (&**e, f)
+                    && std::rc::Rc::ptr_eq(ci, &c)
+                    && self.relevant.contains(&carried[i])
+                {
+                    let x = b.leaf(Term::Atom(lcx.starts[i], lcx.args.clone()));
+                    out.push(b.or(b.not(c.clone()), b.bin(BinOp::Eq, x, f)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The closed forms of [`Exec::resolve`], `None` for the variables without one.
+    fn closed_forms(
+        &mut self,
+        lcx: &LoopCx,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        ends: &[T],
+        classes: &[Class],
+    ) -> Vec<Option<T>> {
+        let b = self.b;
+        let (lp, k, starts) = (lcx.lp, &lcx.k, &lcx.starts[..]);
         let mut forms: Vec<Form> = carried.iter().map(|_| Form::Unresolved).collect();
         let is_start = |id: AtomId| starts.contains(&id);
         loop {
@@ -1184,22 +1495,13 @@ impl Exec<'_> {
                 break;
             }
         }
-        let mut out = Vec::with_capacity(carried.len());
-        for (i, f) in forms.into_iter().enumerate() {
-            out.push(match f {
-                Form::Known(t) => t,
-                Form::Unresolved => {
-                    let h = self.atom_with(
-                        AtomKind::Carried(lp, carried[i].clone()),
-                        classes[i],
-                        args.to_vec(),
-                    );
-                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
-                    b.ite(first, env0[&carried[i]].clone(), h)
-                }
-            });
-        }
-        out
+        forms
+            .into_iter()
+            .map(|f| match f {
+                Form::Known(t) => Some(t),
+                Form::Unresolved => None,
+            })
+            .collect()
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1281,6 +1583,13 @@ impl Exec<'_> {
                 return t;
             }
         }
+        // Symbolic doubling: `init · 2^(m·k)` (unbounded arithmetic: no overflow).
+        if b.arith == Arith::Unbounded
+            && let Some(step) = pow2_step(op, c).filter(|s| *s > 0)
+        {
+            let e = b.bin(BinOp::Mul, b.int(step), k.clone());
+            return b.bin(BinOp::Mul, init, b.pow2(e));
+        }
         let g = self.atom_with(
             AtomKind::Geo {
                 lp,
@@ -1352,7 +1661,7 @@ pub fn substitute_iter(b: &Builder, t: &T, lp: LoopId, by: &T) -> T {
 
 /// Replaces the atoms in `map` (whatever their arguments) by the given terms. The terms
 /// are written in the atoms' own iteration context, which is the current one here.
-fn substitute_atoms(b: &Builder, t: &T, map: &HashMap<AtomId, T>) -> T {
+pub(super) fn substitute_atoms(b: &Builder, t: &T, map: &HashMap<AtomId, T>) -> T {
     if map.is_empty() {
         return t.clone();
     }
@@ -1411,6 +1720,69 @@ fn has_jump(blk: &Block, jump: &StmtKind) -> bool {
 /// `switch`).
 fn runs_once(body: &Block) -> bool {
     matches!(body.stmts.last().map(|s| &s.kind), Some(StmtKind::Break)) && !has_continue(body)
+}
+
+/// Every `break` of this loop comes before any assignment to a carried variable on every
+/// path through the body (assignments in branches or nested loops count wherever they
+/// are): a thread that breaks leaves with the head values of its iteration.
+fn break_before_assign(body: &Block, carried: &[String]) -> bool {
+    fn go(blk: &Block, carried: &[String], assigned: &mut bool) -> bool {
+        for s in &blk.stmts {
+            match &s.kind {
+                StmtKind::Break if *assigned => return false,
+                StmtKind::If {
+                    then_blk, else_blk, ..
+                } => {
+                    // The branches are alternatives: each starts from what came before.
+                    let mut in_then = *assigned;
+                    let mut in_else = *assigned;
+                    if !go(then_blk, carried, &mut in_then) {
+                        return false;
+                    }
+                    if let Some(e) = else_blk
+                        && !go(e, carried, &mut in_else)
+                    {
+                        return false;
+                    }
+                    *assigned = in_then || in_else;
+                }
+                _ => {
+                    let mut vars = BTreeSet::new();
+                    match &s.kind {
+                        StmtKind::Local { var, .. }
+                        | StmtKind::Assign { var, .. }
+                        | StmtKind::Havoc { var }
+                        | StmtKind::Read { var, .. }
+                        | StmtKind::For { var, .. }
+                        | StmtKind::Atomic { var: Some(var), .. } => {
+                            vars.insert(var.clone());
+                        }
+                        _ => {}
+                    }
+                    for inner in s.blocks() {
+                        assigned_vars(inner, &mut vars);
+                    }
+                    if vars.iter().any(|v| carried.contains(v)) {
+                        *assigned = true;
+                    }
+                }
+            }
+        }
+        true
+    }
+    go(body, carried, &mut false)
+}
+
+/// The statements of a statement's blocks, at any depth.
+fn subtree(s: &Stmt) -> Vec<&Stmt> {
+    let mut out = Vec::new();
+    for blk in s.blocks() {
+        for t in &blk.stmts {
+            out.push(t);
+            out.extend(subtree(t));
+        }
+    }
+    out
 }
 
 fn has_return(blk: &Block) -> bool {

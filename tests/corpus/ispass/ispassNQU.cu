@@ -1,7 +1,6 @@
 //pass
 //--blockDim=96 --gridDim=256
 //expect: verified
-//expect-tool: race (false alarm: the backtracking depth `i` moves up and down in a while loop; without the invariant 0 <= i < mark the verifier lets row `tid` reach into the next thread's row)
 
 #define THREAD_NUM 96
 
@@ -28,29 +27,29 @@ __global__ void solve_nqueen_cuda_kernel(int n, int mark, unsigned int *total_ma
     unsigned int index;
 
     if (idx < total_conditions) {
-        mask[tid][i] = total_masks[idx]; //~? race(mask)
-        l_mask[tid][i] = total_l_masks[idx]; //~? race(l_mask)
-        r_mask[tid][i] = total_r_masks[idx]; //~? race(r_mask)
-        m[tid][i] = mask[tid][i] | l_mask[tid][i] | r_mask[tid][i]; //~? race(l_mask) race(m) race(mask) race(r_mask)
+        mask[tid][i] = total_masks[idx];
+        l_mask[tid][i] = total_l_masks[idx];
+        r_mask[tid][i] = total_r_masks[idx];
+        m[tid][i] = mask[tid][i] | l_mask[tid][i] | r_mask[tid][i];
 
         while (i >= 0) {
-            if ((m[tid][i] & t_mask) == t_mask) { //~? race(m)
+            if ((m[tid][i] & t_mask) == t_mask) {
                 if (i == 0) break;
                 i--;
                 continue;
             }
-            index = (m[tid][i] + 1) & ~m[tid][i]; //~? race(m)
-            m[tid][i] |= index; //~? race(m)
+            index = (m[tid][i] + 1) & ~m[tid][i];
+            m[tid][i] |= index;
             if ((index & t_mask) != 0) {
                 if (i + 1 == mark) {
                     total++;
                     if (i == 0) break;
                     i--;
                 } else {
-                    mask[tid][i + 1] = mask[tid][i] | index; //~? race(mask)
-                    l_mask[tid][i + 1] = (l_mask[tid][i] | index) << 1; //~? race(l_mask)
-                    r_mask[tid][i + 1] = (r_mask[tid][i] | index) >> 1; //~? race(r_mask)
-                    m[tid][i + 1] = (mask[tid][i + 1] | l_mask[tid][i + 1] | r_mask[tid][i + 1]); //~? race(l_mask) race(m) race(mask) race(r_mask)
+                    mask[tid][i + 1] = mask[tid][i] | index;
+                    l_mask[tid][i + 1] = (l_mask[tid][i] | index) << 1;
+                    r_mask[tid][i + 1] = (r_mask[tid][i] | index) >> 1;
+                    m[tid][i + 1] = (mask[tid][i + 1] | l_mask[tid][i + 1] | r_mask[tid][i + 1]);
                     i++;
                 }
             } else {

@@ -1,7 +1,6 @@
 //pass
 //--blockDim=256 --gridDim=4
 //expect: verified
-//expect-tool: race (false alarm: `num_threads`, `offset_neighbor` and `idata0` change only inside `if (tid < num_threads)` in the level loop; the verifier finds no closed form for these thread-dependent updates and havocs them)
 
 // One-dimensional Haar wavelet: each block decomposes 512 signal values over
 // several levels in shared memory; thread 0 writes the approximation.
@@ -26,7 +25,7 @@ __global__ void dwtHaar1D(float *id, float *od, float *approx_final, const unsig
     float data1 = shared[(2 * tid) + 1];
     __syncthreads();
 
-    od[tid_global + slength_step_half] = (data0 - data1) * 0.7071067811865475f; //~? race(od)
+    od[tid_global + slength_step_half] = (data0 - data1) * 0.7071067811865475f;
 
     unsigned int atid = tid + (tid >> 4);
     shared[atid] = (data0 + data1) * 0.7071067811865475f;
@@ -42,8 +41,8 @@ __global__ void dwtHaar1D(float *id, float *od, float *approx_final, const unsig
                 unsigned int g_wpos = (num_threads * gdim) + (bid * num_threads) + tid;
                 unsigned int c_idata0 = idata0 + (idata0 >> 4);
                 unsigned int c_idata1 = idata1 + (idata1 >> 4);
-                od[g_wpos] = (shared[c_idata0] - shared[c_idata1]) * 0.7071067811865475f; //~? race(od) race(shared)
-                shared[c_idata0] = (shared[c_idata0] + shared[c_idata1]) * 0.7071067811865475f; //~? race(shared)
+                od[g_wpos] = (shared[c_idata0] - shared[c_idata1]) * 0.7071067811865475f;
+                shared[c_idata0] = (shared[c_idata0] + shared[c_idata1]) * 0.7071067811865475f;
                 num_threads = num_threads >> 1;
                 offset_neighbor <<= 1;
                 idata0 = idata0 << 1;

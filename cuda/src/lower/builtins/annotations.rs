@@ -32,10 +32,6 @@ use std::collections::HashSet;
 const IGNORED_ANNOTATIONS: &[&str] = &[
     "__assert",
     "__global_assert",
-    "__invariant",
-    "__global_invariant",
-    "__candidate_invariant",
-    "__candidate_global_invariant",
     "__function_wide_invariant",
     "__function_wide_candidate_invariant",
     "__ensures",
@@ -79,6 +75,37 @@ const GPUVERIFY_FUNCTIONS: &[&str] = &[
     "__return_val_bool",
     "__return_val_ptr",
 ];
+
+/// GPUVerify's loop invariants: KPL `invariant` statements, which the static verifier
+/// proves (base case and inductive step) before it uses them, and otherwise reports and
+/// ignores. Written at the top of a loop body or in its condition
+/// (`for (..; __invariant(e), c; ..)`); an invariant over what autosync cannot express
+/// (GPUVerify's specification functions, reads of memory) is dropped.
+const LOOP_INVARIANTS: &[&str] = &[
+    "__invariant",
+    "__global_invariant",
+    "__candidate_invariant",
+    "__candidate_global_invariant",
+];
+
+/// The loop invariants of [`LOOP_INVARIANTS`], before anything else.
+pub(super) fn invariant<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    if !LOOP_INVARIANTS.contains(&c.name) {
+        return Ok(None);
+    }
+    if let Some(a) = c.args.first() {
+        // A hint: what lowering it has to say (calls of GPUVerify's access predicates,
+        // say) does not concern the kernel.
+        let notes = l.notes.len();
+        let (v, stmts) = l.in_block(|l| l.rvalue(*a))?;
+        l.notes.truncate(notes);
+        if let (V::Int(e), true) = (v.v, stmts.is_empty()) {
+            let span = l.span(c.n);
+            l.emit(StmtKind::Invariant(e), span);
+        }
+    }
+    Ok(Some(Value::void()))
+}
 
 /// The annotations of [`IGNORED_ANNOTATIONS`], before anything else.
 pub(super) fn ignored<'t>(_: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {

@@ -68,6 +68,7 @@ pub(super) type Step = for<'a, 'p, 't> fn(&mut Lowerer<'p, 't>, &Call<'a, 't>) -
 /// appears twice where some of its names are reserved and others are not.
 pub(super) const STEPS: &[Step] = &[
     conversions::cast,
+    annotations::invariant,
     annotations::ignored,
     call::function_object,
     annotations::lower,

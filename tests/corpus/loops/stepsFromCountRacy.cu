@@ -1,0 +1,19 @@
+//fail
+//--blockDim=64 --gridDim=8
+//expect: race
+
+// Binomial-pricing style: a first loop counts the valid steps (at most 32), a
+// second loop walks back from that count. The bound `n <= 32` proved for the
+// first loop is off by one: with 33 steps the walk writes the next thread's row.
+__global__ void stepsFromCountRacy(const float *vals, float *out)
+{
+    __shared__ float buf[64 * 33];
+    unsigned int tid = threadIdx.x;
+    int n = 0;
+    while (n <= 32 && vals[blockIdx.x * 32 + n] > 0.0f)
+        n++;
+    for (int i = n; i > 0; i--)
+        buf[tid * 33 + i] = vals[blockIdx.x * 32 + i - 1]; //~ race(buf)
+    __syncthreads();
+    out[blockIdx.x * 64 + tid] = buf[tid * 33 + 1];
+}
