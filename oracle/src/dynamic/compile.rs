@@ -90,6 +90,8 @@ pub(super) enum CKind {
     Barrier,
     /// `__syncwarp()`.
     WarpBarrier,
+    /// A grid barrier (`this_grid().sync()`).
+    GridBarrier,
     If {
         cond: CExpr,
         then_blk: Vec<CStmt>,
@@ -242,6 +244,7 @@ fn for_each_expr(stmts: &[CStmt], f: &mut impl FnMut(&CExpr)) {
             CKind::Arbitrary { .. }
             | CKind::Barrier
             | CKind::WarpBarrier
+            | CKind::GridBarrier
             | CKind::Return
             | CKind::Break
             | CKind::Continue => {}
@@ -452,6 +455,7 @@ impl Compiler<'_> {
             },
             StmtKind::Barrier => CKind::Barrier,
             StmtKind::WarpBarrier => CKind::WarpBarrier,
+            StmtKind::GridBarrier => CKind::GridBarrier,
             StmtKind::If {
                 cond,
                 then_blk,

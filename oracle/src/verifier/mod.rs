@@ -244,7 +244,7 @@ pub struct StaticVerifier {
 /// Answers that stay true while only barriers change, with the resource limit they
 /// were computed under (an `Unknown` may be decided with more units).
 struct Cache {
-    /// The kernel without its barriers.
+    /// The kernel without its block and grid barriers.
     key: Kernel,
     /// The kernel's own Z3 context and incremental solver: a context's history (the
     /// terms it has seen) steers the solver, so a kernel's answers would otherwise
@@ -253,7 +253,7 @@ struct Cache {
     /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
     /// the barriers).
     same: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
-    /// Cross-block race types of a pair (barriers never matter).
+    /// Cross-block race types of a pair, ignoring (grid) barriers.
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
@@ -425,7 +425,12 @@ impl StaticVerifier {
         let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
         let mut out = Vec::new();
         for bar in &sum.barriers {
-            if sum.class(&bar.pred) > Class::Block {
+            if bar.grid && sum.class(&bar.pred) > Class::Grid {
+                out.push(format!(
+                    "divergence: grid barrier at {}:{} (threads of the grid)",
+                    bar.span.line, bar.span.col
+                ));
+            } else if sum.class(&bar.pred) > Class::Block {
                 out.push(format!(
                     "divergence: barrier at {}:{}",
                     bar.span.line, bar.span.col
@@ -551,7 +556,7 @@ impl StaticVerifier {
     /// but for its barriers (the synthesizer asks again after each barrier it places,
     /// and answers that ignore barriers still hold), else an empty one.
     fn cache_for(&mut self, kernel: &Kernel) -> Cache {
-        let key = kernel.without_barriers();
+        let key = kernel.without_any_barriers();
         match self.cache.take() {
             Some(c) if c.key == key => c,
             _ => Cache {
@@ -605,11 +610,13 @@ fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Resul
 fn divergences(checker: &mut Checker, report: &mut Report) {
     let sum = checker.sum;
     for bar in &sum.barriers {
-        if sum.class(&bar.pred) <= Class::Block {
-            checker.uniform.push(true);
-            continue;
-        }
-        let out = checker.divergence(bar);
+        let out = if bar.grid {
+            grid_divergence(checker, bar)
+        } else if sum.class(&bar.pred) <= Class::Block {
+            Outcome::Unsat
+        } else {
+            checker.divergence(bar)
+        };
         checker.uniform.push(!out.possible());
         match out {
             Outcome::Unsat | Outcome::Benign => {}
@@ -632,6 +639,24 @@ fn divergences(checker: &mut Checker, report: &mut Report) {
             }
         }
     }
+}
+
+/// Whether two threads of the grid can disagree on reaching a grid barrier: two threads
+/// of one block (unless its guard is block-uniform), then two threads of different
+/// blocks (unless it is grid-uniform, or the launch has one block).
+fn grid_divergence(checker: &Checker, bar: &symbolic::BarrierFact) -> Outcome {
+    let sum = checker.sum;
+    let class = sum.class(&bar.pred);
+    if class > Class::Block {
+        let out = checker.divergence(bar);
+        if out.possible() {
+            return out;
+        }
+    }
+    if class > Class::Grid && many_blocks(sum) {
+        return checker.divergence_across_blocks(bar);
+    }
+    Outcome::Unsat
 }
 
 /// The pairs of conflicting accesses, each once (with itself too), the earlier in
@@ -885,10 +910,30 @@ impl PairRace {
         }
         if scopes.cross {
             let mut cross = PairRace::new(false);
+            let grid = ck.sum.barriers.iter().any(|b| b.grid);
             cross.search(a, b, attempts, &mut |order, limit| {
-                cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
-                    ck.race(a, b, Scope::CrossBlock, order, false, limit)
-                })
+                let mut free = || {
+                    cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
+                        ck.race(a, b, Scope::CrossBlock, order, false, limit)
+                    })
+                };
+                if !grid {
+                    return free();
+                }
+                // Grid barriers order threads of different blocks: as for one block,
+                // the query without them first (cached), then with them.
+                match ck.separation_in(a, b, order, Scope::CrossBlock) {
+                    Separation::Always => Outcome::Unsat,
+                    Separation::Never => free(),
+                    Separation::Maybe => {
+                        let f = free();
+                        if f.possible() || matches!(f, Outcome::Benign) {
+                            ck.race(a, b, Scope::CrossBlock, order, true, limit)
+                        } else {
+                            f
+                        }
+                    }
+                }
             });
             if cross.intra || !cross.inter.is_empty() {
                 // No barrier orders threads of different blocks: the pair is unfixable,
