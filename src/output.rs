@@ -54,11 +54,11 @@ fn verb(kind: oracle::AccessKind) -> &'static str {
 /// Whether a barrier can fix a race, and how; `Err` says why none can.
 pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
     if !r.fixable {
-        Err(
-            "no barrier can fix this: the threads are in different blocks, and barriers only order threads \
-             of one block"
-                .to_string(),
-        )
+        Err(format!(
+            "no block barrier can fix this: the threads are in different blocks, and `__syncthreads()` only \
+             orders threads of one block; {}",
+            synth::GRID_HINT
+        ))
     } else if r.is_self_race() && r.intra {
         Err(
             "no barrier can fix this: the statement races with itself; split it (read into a local, then \
@@ -405,7 +405,7 @@ fn witness_json(w: &Witness) -> Value {
 }
 
 fn race_json(r: &Race) -> Value {
-    json!({
+    let mut v = json!({
         "array": r.array,
         "kind": r.kind(),
         "first": pos(r.first.span),
@@ -414,7 +414,12 @@ fn race_json(r: &Race) -> Value {
         "intra": r.intra,
         "inter": r.inter,
         "witness": r.witness.as_ref().map(witness_json),
-    })
+    });
+    if !r.fixable {
+        // What fixes a race between blocks (docs/cli.md).
+        v["hint"] = json!(synth::GRID_HINT);
+    }
+    v
 }
 
 /// The schema version of the JSON documents (`docs/cli.md`): raised when a field is
@@ -491,8 +496,14 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                     if i.split {
                         v["split"] = json!(true);
                     }
-                    if k.warp_barriers {
-                        v["kind"] = json!(if i.warp { "warp" } else { "block" });
+                    if k.warp_barriers || k.cooperative {
+                        v["kind"] = json!(if i.grid {
+                            "grid"
+                        } else if i.warp {
+                            "warp"
+                        } else {
+                            "block"
+                        });
                     }
                     if let (true, Some(e)) = (explain, &i.why) {
                         v["explain"] = explain_json(e);
@@ -562,6 +573,20 @@ pub fn fix_text(out: &mut dyn WriteColor, src: &Source, fix: &FileFix, explain: 
                             warp.len(),
                             src.lang.warp_barrier(),
                             warp.join(", ")
+                        ));
+                    }
+                    let grid: Vec<String> = k
+                        .inserted
+                        .iter()
+                        .filter(|i| i.grid)
+                        .map(|i| i.line.to_string())
+                        .collect();
+                    if !grid.is_empty() {
+                        parts.push(format!(
+                            "of which {} grid barrier(s) (`{}`) at line(s) {}",
+                            grid.len(),
+                            driver::run::grid::statement(src),
+                            grid.join(", ")
                         ));
                     }
                 }
@@ -710,7 +735,13 @@ fn explain_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Res
         writeln!(
             out,
             "  note: the {}barrier inserted at line {} ({} of the original, cost {}) removes:",
-            if i.warp { "warp " } else { "" },
+            if i.grid {
+                "grid "
+            } else if i.warp {
+                "warp "
+            } else {
+                ""
+            },
             i.line,
             e.place,
             e.cost

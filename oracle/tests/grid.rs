@@ -15,7 +15,11 @@ fn both(src: &str, opts: CheckOptions) -> (Vec<RaceRow>, Vec<u32>) {
     let dynamic: Report = Interpreter::new(opts)
         .check(&kernel(src))
         .expect("the interpreter runs");
-    assert_eq!(races(&stat), races(&dynamic), "static and dynamic races differ\n{src}");
+    assert_eq!(
+        races(&stat),
+        races(&dynamic),
+        "static and dynamic races differ\n{src}"
+    );
     assert_eq!(
         divergences(&stat),
         divergences(&dynamic),
@@ -71,7 +75,10 @@ fn a_grid_barrier_under_a_block_dependent_condition_diverges() {
     assert_eq!(divergences(&dynamic), vec![6]);
     // A divergent grid barrier orders nothing (the interpreter, whose blocks then
     // disagree on their grid phases, sees less).
-    assert_eq!(races(&stat), vec![row("part", 3, 12, "write-read", true, &[], false)]);
+    assert_eq!(
+        races(&stat),
+        vec![row("part", 3, 12, "write-read", true, &[], false)]
+    );
     common::assert_static_covers(&stat, &dynamic, &src);
     // Uniform in every block but not across blocks: only the grid query sees it.
     let stat = check_with(&src, common::strict());

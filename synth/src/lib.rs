@@ -74,6 +74,9 @@ pub struct Synthesis {
     /// The labels among `inserted` that get a warp barrier (`__syncwarp()`) instead of a
     /// block barrier (only with [`SynthOptions::warp_barriers`]).
     pub warp: Vec<Label>,
+    /// The labels among `inserted` that get a grid barrier
+    /// (`cooperative_groups::this_grid().sync()`; only with [`SynthOptions::grid_barriers`]).
+    pub grid: Vec<Label>,
     /// The statements prepared for splitting; a barrier at a label with
     /// [`kpl::Place::Split`] among `inserted` means splitting that statement.
     pub splits: Vec<SplitSite>,
@@ -107,11 +110,23 @@ pub struct SynthOptions<'a> {
     pub warp_barriers: bool,
     /// A warp barrier after `ℓ` costs `C(ℓ) · warp_cost` ([`DEFAULT_WARP_COST`]).
     pub warp_cost: f64,
+    /// Also place grid barriers (`fix --cooperative`: the user states that the kernel
+    /// is launched cooperatively), for races between threads of different blocks
+    /// (`oracle::Race::fixable` false), and wherever one is cheaper than a block
+    /// barrier (never, with the default cost). Off: such races have no solution.
+    pub grid_barriers: bool,
+    /// A grid barrier after `ℓ` costs `C(ℓ) · grid_cost` ([`DEFAULT_GRID_COST`]).
+    pub grid_cost: f64,
 }
 
 /// The default [`SynthOptions::warp_cost`]: a warp barrier costs a quarter of a block
 /// barrier at the same place.
 pub const DEFAULT_WARP_COST: f64 = 0.25;
+
+/// The default [`SynthOptions::grid_cost`]: a grid barrier costs a hundred block
+/// barriers at the same place (it waits for every block of the grid, and a
+/// cooperative launch limits the grid to the blocks that fit on the device at once).
+pub const DEFAULT_GRID_COST: f64 = 100.0;
 
 /// See [`SynthOptions::split_check`].
 pub type SplitCheck<'a> = dyn Fn(&SplitSite) -> Result<(), String> + 'a;
@@ -125,6 +140,8 @@ impl<'a> SynthOptions<'a> {
             split_check: None,
             warp_barriers: false,
             warp_cost: DEFAULT_WARP_COST,
+            grid_barriers: false,
+            grid_cost: DEFAULT_GRID_COST,
         }
     }
 }
@@ -142,7 +159,7 @@ fn unfixable(report: &Report) -> Option<NoSolution> {
         return Some(NoSolution {
             reason: format!(
                 "the {} race between line {} and line {} on global array `{}` is between threads of \
-                 different blocks; barriers only order threads of one block",
+                 different blocks; block barriers only order threads of one block ({GRID_HINT})",
                 r.kind(),
                 r.first.span.line,
                 r.second.span.line,
@@ -153,6 +170,11 @@ fn unfixable(report: &Report) -> Option<NoSolution> {
     }
     None
 }
+
+/// What fixes races between blocks, for messages: a cooperative launch with a grid barrier.
+pub const GRID_HINT: &str = "a cooperative launch (`cudaLaunchCooperativeKernel`) with a grid-wide barrier, \
+    `cooperative_groups::this_grid().sync()`, between the accesses orders them: `autosync fix --cooperative` \
+    places it";
 
 /// A divergent barrier the synthesis did not insert (`own`): nothing synthesis does
 /// removes it.
@@ -175,11 +197,28 @@ pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
 
 /// Sum of the model costs of the warp barriers in `kernel`, each `C(ℓ) · factor`.
 pub fn warp_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
+    barrier_cost_of(kernel, model, factor, &|k| {
+        matches!(k, kpl::StmtKind::WarpBarrier)
+    })
+}
+
+/// Sum of the model costs of the grid barriers in `kernel`, each `C(ℓ) · factor`.
+pub fn grid_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
+    barrier_cost_of(kernel, model, factor, &kpl::StmtKind::is_grid_barrier)
+}
+
+/// Sum of the model costs of the statements of `kernel` of a kind, each `C(ℓ) · factor`.
+fn barrier_cost_of(
+    kernel: &Kernel,
+    model: &dyn CostModel,
+    factor: f64,
+    kind: &dyn Fn(&kpl::StmtKind) -> bool,
+) -> f64 {
     let tree = LabelTree::new(kernel);
     kernel
         .stmts()
         .iter()
-        .filter(|s| matches!(s.kind, kpl::StmtKind::WarpBarrier))
+        .filter(|s| kind(&s.kind))
         .filter_map(|s| tree.label_of(s.id))
         .map(|l| model.cost(&tree, tree.position_of_barrier(l).unwrap_or(l)) * factor)
         .fold(0.0, |a, b| a + b)
@@ -227,9 +266,15 @@ impl<'a> Run<'a> {
         kpl::insert_barriers(self.kernel, &self.tree, after)
     }
 
-    /// [`Run::with_barriers`] where the labels of `warp` get warp barriers.
-    pub fn with_barriers_of(&self, after: &[Label], warp: &[Label]) -> (Kernel, Vec<StmtId>) {
-        kpl::insert_barriers_of(self.kernel, &self.tree, after, warp)
+    /// [`Run::with_barriers`] where the labels of `warp` get warp barriers and those of
+    /// `grid` grid barriers.
+    pub fn with_barriers_kinds(
+        &self,
+        after: &[Label],
+        warp: &[Label],
+        grid: &[Label],
+    ) -> (Kernel, Vec<StmtId>) {
+        kpl::insert_barriers_kinds(self.kernel, &self.tree, after, warp, grid)
     }
 
     pub fn finish(self, outcome: Outcome, inserted: Vec<Label>) -> Synthesis {
@@ -237,17 +282,32 @@ impl<'a> Run<'a> {
     }
 
     /// [`Run::finish`] where the labels of `warp` (among `inserted`) are warp barriers.
-    pub fn finish_with_warp(self, outcome: Outcome, mut inserted: Vec<Label>, warp: Vec<Label>) -> Synthesis {
+    pub fn finish_with_warp(self, outcome: Outcome, inserted: Vec<Label>, warp: Vec<Label>) -> Synthesis {
+        self.finish_with_kinds(outcome, inserted, warp, Vec::new())
+    }
+
+    /// [`Run::finish_with_warp`] where the labels of `grid` are grid barriers.
+    pub fn finish_with_kinds(
+        self,
+        outcome: Outcome,
+        mut inserted: Vec<Label>,
+        warp: Vec<Label>,
+        grid: Vec<Label>,
+    ) -> Synthesis {
         inserted.sort_by_key(|l| self.tree.node(*l).post);
-        let (k, _) = self.with_barriers_of(&inserted, &warp);
+        let (k, _) = self.with_barriers_kinds(&inserted, &warp, &grid);
         let mut stats = self.stats;
         stats.time = self.start.elapsed();
         let mut cost = placement_cost(&k, self.opts.cost);
         if self.opts.warp_barriers {
             cost += warp_barrier_cost(&k, self.opts.cost, self.opts.warp_cost);
         }
+        if self.opts.grid_barriers {
+            cost += grid_barrier_cost(&k, self.opts.cost, self.opts.grid_cost);
+        }
         Synthesis {
             warp,
+            grid,
             cost,
             outcome,
             inserted,
