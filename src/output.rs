@@ -253,6 +253,11 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
     )];
+    // A grid barrier that threads of different blocks disagree on.
+    let across_blocks = d
+        .witness
+        .as_ref()
+        .is_some_and(|w| w.threads[0].bid != w.threads[1].bid);
     if let Some(g) = guard {
         let what = match g.kind {
             StmtKind::If { .. } => "this condition",
@@ -270,8 +275,9 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
                 .with_message(format!("{who} disagree on {what}")),
         );
         let guard_text = src.text[first_line(g.span, &src.text)].trim().to_string();
+        let whose = if across_blocks { "the grid" } else { "a block" };
         notes[0] = format!(
-            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of a block reach the \
+            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of {whose} reach the \
              barrier and not others; barrier divergence is undefined behaviour",
             g.span.line
         );
@@ -279,11 +285,20 @@ fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnost
     if let Some(w) = &d.witness {
         notes.push(launch_note(w));
     }
-    notes.push(format!(
-        "help: every thread of a block must reach the barrier, or none: move it out of the guard, or \
-         run `autosync fix --strip {}` to place the barriers anew",
-        src.path.display()
-    ));
+    notes.push(if across_blocks {
+        format!(
+            "help: a grid barrier (`this_grid().sync()`) must be reached by every thread of the grid, or \
+             none: move it out of the guard, or run `autosync fix --cooperative --strip {}` to place the \
+             barriers anew",
+            src.path.display()
+        )
+    } else {
+        format!(
+            "help: every thread of a block must reach the barrier, or none: move it out of the guard, or \
+             run `autosync fix --strip {}` to place the barriers anew",
+            src.path.display()
+        )
+    });
     Diagnostic::error()
         .with_code("divergence")
         .with_message("barrier divergence")
