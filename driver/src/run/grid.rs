@@ -44,7 +44,11 @@ fn namespace_alias(text: &str) -> String {
 /// leading comment lines (the GPUVerify header stays first). Written with `\n`, as
 /// every edit: `rewrite::with_line_ending` adapts them to the file.
 pub fn include_edit(src: &Source) -> Option<Edit> {
-    if src.lang != Lang::Cuda || src.text.contains("cooperative_groups.h") {
+    let included = src.text.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with('#') && t.contains("include") && t.contains("cooperative_groups.h")
+    });
+    if src.lang != Lang::Cuda || included {
         return None;
     }
     let first_kernel = src.text.find("__global__").unwrap_or(src.text.len());

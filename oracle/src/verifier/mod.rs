@@ -181,10 +181,20 @@
 //!   `--warp-size` or 32) orders only threads of one warp, and is divergent when two
 //!   threads of one warp disagree on reaching it. The screening queries ignore warps
 //!   (more candidate pairs, never fewer).
+//! - **Grid barriers** (`grid_barrier`, CUDA's `this_grid().sync()`; tests in
+//!   `tests/grid.rs`, `tests/corpus/grid/`): the kernel is taken to be launched
+//!   cooperatively (a grid sync is undefined otherwise). A grid barrier orders threads
+//!   of different blocks only when it is proved never divergent over the whole grid
+//!   (two threads of one block, then of two blocks); its instances are credited as for
+//!   block barriers (the same under-approximation: possible false alarms only). The
+//!   interpreter runs blocks one after another and separates their global accesses by
+//!   grid phase; a block that runs later reads what earlier blocks wrote in later
+//!   phases too (values only: memory contents are arbitrary here anyway), and when the
+//!   blocks disagree on their grid barriers it reports the divergence and may see fewer
+//!   races than the verifier, which orders nothing by a divergent barrier.
 //! - **Cooperative groups and surfaces** (the CUDA front end, `cuda/src/lower/builtins/`;
 //!   tests in `tests/corpus/coop/` and `tests/corpus/language/surface*.cu`): a grid sync
-//!   is lowered as a block barrier, so races between blocks across it are reported
-//!   (false alarms, issue #19); the sync of a tile smaller than a warp (or of a group of
+//!   is a grid barrier (above); the sync of a tile smaller than a warp (or of a group of
 //!   unknown size) is no synchronization and its divergence is not checked; texture
 //!   fetches have no memory effect (a kernel writing what a texture reads in the same
 //!   launch is not reported); all surfaces are one array, indexed
