@@ -247,3 +247,46 @@ fn grid_cost_needs_cooperative_and_a_positive_factor() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(dir.path().join("k.cu")).unwrap(), PUBLISH);
 }
+
+#[test]
+fn every_cost_model_prices_grid_barriers_at_the_grid_cost_times_its_own() {
+    // A race between blocks inside a loop of 4 iterations: within one iteration and
+    // across iterations, so two grid barriers in the loop.
+    let src = "kernel k(global G[]) {\n  for (i = 0; i < 4; i = i + 1) {\n    G[bid] = i;\n    local x = 0;\n    x = G[(bid + 1) % gdim];\n  }\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.json"),
+        r#"{"weights": {"3": 2}, "default": 1}"#,
+    )
+    .unwrap();
+    let table = format!("table:{}", dir.path().join("t.json").display());
+    let launch = [
+        "--cooperative",
+        "--grid-dim",
+        "2",
+        "--block-dim",
+        "4",
+        "--cost-model",
+    ];
+    let run = |model: &str| {
+        let mut args = launch.to_vec();
+        args.push(model);
+        let (code, k, _) = fix("k.kpl", src, &args);
+        assert_eq!(code, Some(0), "{model}");
+        (inserted(&k), k["cost"].as_f64().unwrap())
+    };
+    let top_and_middle = vec![(3, 2, "grid".to_string()), (5, 3, "grid".to_string())];
+    // paper: 100 (one loop) x 100 each; bounds: 4 iterations x 100 each; profile:
+    // 4 iterations in each of 2 blocks x 100 each.
+    assert_eq!(run("paper"), (top_and_middle.clone(), 20000.0));
+    assert_eq!(run("bounds"), (top_and_middle.clone(), 800.0));
+    assert_eq!(run("profile"), (top_and_middle, 1600.0));
+    // table: line 3 weighs 2, so the second barrier goes after line 4 (weight 1).
+    assert_eq!(
+        run(&table),
+        (
+            vec![(3, 2, "grid".to_string()), (6, 4, "grid".to_string())],
+            200.0
+        )
+    );
+}

@@ -98,7 +98,11 @@ impl<'t> Encoding<'t> {
             }
             if opts.grid_barriers {
                 let gv = Bool::new_const(format!("G{}", c.0));
-                opt.assert_soft(&gv.not(), weight(cost * opts.grid_cost), None);
+                opt.assert_soft(
+                    &gv.not(),
+                    weight(opts.cost.grid_cost(tree, c, opts.grid_cost)),
+                    None,
+                );
                 opt.assert(Bool::and(&[v.clone(), gv.clone()]).not());
                 if let Some(wv) = warp.get(&c) {
                     opt.assert(Bool::and(&[wv.clone(), gv.clone()]).not());

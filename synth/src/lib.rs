@@ -197,22 +197,24 @@ pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
 
 /// Sum of the model costs of the warp barriers in `kernel`, each `C(ℓ) · factor`.
 pub fn warp_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
-    barrier_cost_of(kernel, model, factor, &|k| {
-        matches!(k, kpl::StmtKind::WarpBarrier)
+    barrier_cost_of(kernel, &|k| matches!(k, kpl::StmtKind::WarpBarrier), &|t, l| {
+        model.cost(t, l) * factor
     })
 }
 
-/// Sum of the model costs of the grid barriers in `kernel`, each `C(ℓ) · factor`.
+/// Sum of the model costs of the grid barriers in `kernel`, each
+/// [`CostModel::grid_cost`] (`C(ℓ) · factor`).
 pub fn grid_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
-    barrier_cost_of(kernel, model, factor, &kpl::StmtKind::is_grid_barrier)
+    barrier_cost_of(kernel, &kpl::StmtKind::is_grid_barrier, &|t, l| {
+        model.grid_cost(t, l, factor)
+    })
 }
 
-/// Sum of the model costs of the statements of `kernel` of a kind, each `C(ℓ) · factor`.
+/// Sum of `cost` over the statements of `kernel` of a kind, at their barrier positions.
 fn barrier_cost_of(
     kernel: &Kernel,
-    model: &dyn CostModel,
-    factor: f64,
     kind: &dyn Fn(&kpl::StmtKind) -> bool,
+    cost: &dyn Fn(&LabelTree, Label) -> f64,
 ) -> f64 {
     let tree = LabelTree::new(kernel);
     kernel
@@ -220,7 +222,7 @@ fn barrier_cost_of(
         .iter()
         .filter(|s| kind(&s.kind))
         .filter_map(|s| tree.label_of(s.id))
-        .map(|l| model.cost(&tree, tree.position_of_barrier(l).unwrap_or(l)) * factor)
+        .map(|l| cost(&tree, tree.position_of_barrier(l).unwrap_or(l)))
         .fold(0.0, |a, b| a + b)
 }
 
