@@ -170,21 +170,20 @@ fn nested_loops_inter_iteration_at_the_outer_depth() {
     assert!(f.stats.oracle_calls > s.stats.oracle_calls);
 }
 
-/// `SynthOptions::warp_barriers`: (block barriers, warp barriers) as label names, and
-/// the cost, with the static verifier and with the interpreter (which must agree).
-fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+/// (block barriers, barriers of another kind) as label names, and the cost, of a
+/// synthesis with `configure`d options, with the static verifier and with the
+/// interpreter (which must agree); `other` picks the labels of the other kind.
+fn kinds_run(
+    src: &str,
+    check: CheckOptions,
+    configure: &dyn Fn(&mut SynthOptions),
+    other: fn(&Synthesis) -> &Vec<kpl::Label>,
+) -> (Vec<String>, Vec<String>, f64) {
     let k = parse(src).unwrap().remove(0);
     let t = LabelTree::new(&k);
-    let check = CheckOptions {
-        block_dim: Some([64, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
-        classify_warps: true,
-        ..CheckOptions::default()
-    };
     let cost = PaperCost::default();
     let mut opts = SynthOptions::new(&cost);
-    opts.warp_barriers = true;
-    opts.warp_cost = warp_cost;
+    configure(&mut opts);
     let mut answers = Vec::new();
     let oracles: [Box<dyn oracle::Oracle>; 2] = [
         Box::new(oracle::verifier::StaticVerifier::new(check.clone())),
@@ -194,11 +193,27 @@ fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
         let s = synth::synthesize(&k, o.as_mut(), &opts).unwrap();
         assert_eq!(s.outcome, Outcome::Fixed, "{}", o.name());
         let names = |ls: &mut dyn Iterator<Item = &kpl::Label>| ls.map(|l| t.name(*l)).collect::<Vec<_>>();
-        let block = names(&mut s.inserted.iter().filter(|l| !s.warp.contains(l)));
-        answers.push((block, names(&mut s.warp.iter()), s.cost));
+        let block = names(&mut s.inserted.iter().filter(|l| !other(&s).contains(l)));
+        answers.push((block, names(&mut other(&s).iter()), s.cost));
     }
     assert_eq!(answers[0], answers[1], "static and dynamic oracles disagree");
     answers.remove(0)
+}
+
+/// `SynthOptions::warp_barriers`: (block barriers, warp barriers) as label names, and
+/// the cost, with the static verifier and with the interpreter (which must agree).
+fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+    let check = CheckOptions {
+        block_dim: Some([64, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        classify_warps: true,
+        ..CheckOptions::default()
+    };
+    let configure = |o: &mut SynthOptions| {
+        o.warp_barriers = true;
+        o.warp_cost = warp_cost;
+    };
+    kinds_run(src, check, &configure, |s| &s.warp)
 }
 
 #[test]
@@ -260,31 +275,16 @@ fn a_divergent_warp_barrier_excludes_its_block() {
 /// `SynthOptions::grid_barriers`: (block barriers, grid barriers) as label names, and
 /// the cost, with the static verifier and with the interpreter (which must agree).
 fn grid_run(src: &str, grid_cost: f64) -> (Vec<String>, Vec<String>, f64) {
-    let k = parse(src).unwrap().remove(0);
-    let t = LabelTree::new(&k);
     let check = CheckOptions {
         block_dim: Some([4, 1, 1]),
         grid_dim: Some([3, 1, 1]),
         ..CheckOptions::default()
     };
-    let cost = PaperCost::default();
-    let mut opts = SynthOptions::new(&cost);
-    opts.grid_barriers = true;
-    opts.grid_cost = grid_cost;
-    let mut answers = Vec::new();
-    let oracles: [Box<dyn oracle::Oracle>; 2] = [
-        Box::new(oracle::verifier::StaticVerifier::new(check.clone())),
-        Box::new(Interpreter::new(check)),
-    ];
-    for mut o in oracles {
-        let s = synth::synthesize(&k, o.as_mut(), &opts).unwrap();
-        assert_eq!(s.outcome, Outcome::Fixed, "{}", o.name());
-        let names = |ls: &mut dyn Iterator<Item = &kpl::Label>| ls.map(|l| t.name(*l)).collect::<Vec<_>>();
-        let block = names(&mut s.inserted.iter().filter(|l| !s.grid.contains(l)));
-        answers.push((block, names(&mut s.grid.iter()), s.cost));
-    }
-    assert_eq!(answers[0], answers[1], "static and dynamic oracles disagree");
-    answers.remove(0)
+    let configure = |o: &mut SynthOptions| {
+        o.grid_barriers = true;
+        o.grid_cost = grid_cost;
+    };
+    kinds_run(src, check, &configure, |s| &s.grid)
 }
 
 /// A shared exchange inside each block (line 4), then one value per block that the
