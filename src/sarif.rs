@@ -26,7 +26,7 @@ const RULES: [(&str, &str, &str); 4] = [
         "cross-block-race",
         "CrossBlockRace",
         "Threads of different blocks access the same global array element and at least one writes: \
-         no barrier can order them.",
+         no block barrier can order them (a grid-wide barrier in a cooperative launch can).",
     ),
     (
         "barrier-divergence",
@@ -98,8 +98,16 @@ pub fn file_results(src: &Source, results: &[KernelCheck]) -> Vec<SarifResult> {
         for d in &k.report.divergences {
             let mut msg = format!("Barrier divergence in kernel `{}`", k.name);
             if let Some(w) = &d.witness {
+                let (whose, why) = if w.threads[0].bid == w.threads[1].bid {
+                    (" of the same block", "")
+                } else {
+                    (
+                        "",
+                        " (a grid barrier must be reached by every thread of the grid)",
+                    )
+                };
                 msg.push_str(&format!(
-                    ": {} reaches the barrier at line {} while {} of the same block does not",
+                    ": {} reaches the barrier at line {} while {}{whose} does not{why}",
                     w.threads[0], d.span.line, w.threads[1]
                 ));
             }
