@@ -170,6 +170,20 @@ pub struct FixArgs {
     /// block barrier at the same place.
     #[arg(long, default_value_t = synth::DEFAULT_WARP_COST, value_name = "FACTOR", requires = "warp_barriers", value_parser = parse_warp_cost)]
     pub warp_cost: f64,
+
+    /// The kernels are launched cooperatively (`cudaLaunchCooperativeKernel`): also place
+    /// grid-wide barriers, `cooperative_groups::this_grid().sync()` (`grid_barrier;` in
+    /// .kpl), for races between threads of different blocks, priced at --grid-cost times
+    /// a block barrier at the same place (a block barrier wherever one suffices). Adds
+    /// `#include <cooperative_groups.h>` where missing; with --strip, existing grid syncs
+    /// are removed and placed again too.
+    #[arg(long, conflicts_with = "naive")]
+    pub cooperative: bool,
+
+    /// With --cooperative: the cost of a grid barrier as a multiple of the cost of a
+    /// block barrier at the same place.
+    #[arg(long, default_value_t = synth::DEFAULT_GRID_COST, value_name = "FACTOR", requires = "cooperative", value_parser = parse_warp_cost)]
+    pub grid_cost: f64,
 }
 
 #[derive(Args, Debug)]
@@ -412,6 +426,8 @@ impl FixArgs {
             faithful: self.faithful,
             warp_barriers: self.warp_barriers,
             warp_cost: self.warp_cost,
+            cooperative: self.cooperative,
+            grid_cost: self.grid_cost,
         }
     }
 }
@@ -497,6 +513,7 @@ pub fn parse_macro_name(s: &str) -> Result<String, String> {
     }
 }
 
+/// A cost factor (`--warp-cost`, `--grid-cost`): a positive number.
 fn parse_warp_cost(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),

@@ -54,11 +54,11 @@ fn verb(kind: oracle::AccessKind) -> &'static str {
 /// Whether a barrier can fix a race, and how; `Err` says why none can.
 pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
     if !r.fixable {
-        Err(
-            "no barrier can fix this: the threads are in different blocks, and barriers only order threads \
-             of one block"
-                .to_string(),
-        )
+        Err(format!(
+            "no block barrier can fix this: the threads are in different blocks, and `__syncthreads()` only \
+             orders threads of one block; {}",
+            synth::GRID_HINT
+        ))
     } else if r.is_self_race() && r.intra {
         Err(
             "no barrier can fix this: the statement races with itself; split it (read into a local, then \
@@ -262,6 +262,11 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
     )];
+    // A grid barrier that threads of different blocks disagree on.
+    let across_blocks = d
+        .witness
+        .as_ref()
+        .is_some_and(|w| w.threads[0].bid != w.threads[1].bid);
     if let Some(g) = guard {
         let what = match g.kind {
             StmtKind::If { .. } => "this condition",
@@ -279,8 +284,9 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
                 .with_message(format!("{who} disagree on {what}")),
         );
         let guard_text = src.text[first_line(g.span, &src.text)].trim().to_string();
+        let whose = if across_blocks { "the grid" } else { "a block" };
         notes[0] = format!(
-            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of a block reach the \
+            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of {whose} reach the \
              barrier and not others; barrier divergence is undefined behaviour",
             g.span.line
         );
@@ -288,11 +294,20 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
     if let Some(w) = &d.witness {
         notes.push(launch_note(w));
     }
-    notes.push(format!(
-        "help: every thread of a block must reach the barrier, or none: move it out of the guard, or \
-         run `autosync fix --strip {}` to place the barriers anew",
-        src.path.display()
-    ));
+    notes.push(if across_blocks {
+        format!(
+            "help: a grid barrier (`this_grid().sync()`) must be reached by every thread of the grid, or \
+             none: move it out of the guard, or run `autosync fix --cooperative --strip {}` to place the \
+             barriers anew",
+            src.path.display()
+        )
+    } else {
+        format!(
+            "help: every thread of a block must reach the barrier, or none: move it out of the guard, or \
+             run `autosync fix --strip {}` to place the barriers anew",
+            src.path.display()
+        )
+    });
     Diagnostic::error()
         .with_code("divergence")
         .with_message("barrier divergence")
@@ -414,7 +429,7 @@ fn witness_json(w: &Witness) -> Value {
 }
 
 fn race_json(r: &Race) -> Value {
-    json!({
+    let mut v = json!({
         "array": r.array,
         "kind": r.kind(),
         "first": pos(r.first.span),
@@ -423,7 +438,12 @@ fn race_json(r: &Race) -> Value {
         "intra": r.intra,
         "inter": r.inter,
         "witness": r.witness.as_ref().map(witness_json),
-    })
+    });
+    if !r.fixable {
+        // What fixes a race between blocks (docs/cli.md).
+        v["hint"] = json!(synth::GRID_HINT);
+    }
+    v
 }
 
 /// The schema version of the JSON documents (`docs/cli.md`): raised when a field is
@@ -500,8 +520,14 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                     if i.split {
                         v["split"] = json!(true);
                     }
-                    if k.warp_barriers {
-                        v["kind"] = json!(if i.warp { "warp" } else { "block" });
+                    if k.warp_barriers || k.cooperative {
+                        v["kind"] = json!(if i.grid {
+                            "grid"
+                        } else if i.warp {
+                            "warp"
+                        } else {
+                            "block"
+                        });
                     }
                     if let (true, Some(e)) = (explain, &i.why) {
                         v["explain"] = explain_json(e);
@@ -583,6 +609,20 @@ pub fn fix_text(
                             warp.len(),
                             src.lang.warp_barrier(),
                             warp.join(", ")
+                        ));
+                    }
+                    let grid: Vec<String> = k
+                        .inserted
+                        .iter()
+                        .filter(|i| i.grid)
+                        .map(|i| i.line.to_string())
+                        .collect();
+                    if !grid.is_empty() {
+                        parts.push(format!(
+                            "of which {} grid barrier(s) (`{}`) at line(s) {}",
+                            grid.len(),
+                            driver::run::grid::statement(src),
+                            grid.join(", ")
                         ));
                     }
                 }
@@ -731,7 +771,13 @@ fn explain_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Res
         writeln!(
             out,
             "  note: the {}barrier inserted at line {} ({} of the original, cost {}) removes:",
-            if i.warp { "warp " } else { "" },
+            if i.grid {
+                "grid "
+            } else if i.warp {
+                "warp "
+            } else {
+                ""
+            },
             i.line,
             e.place,
             e.cost

@@ -61,11 +61,13 @@ const RULES: [Rule; 4] = [
         id: "cross-block-race",
         name: "CrossBlockRace",
         short: "Threads of different blocks access the same global array element and at least one \
-                writes: no barrier can order them.",
+                writes: no block barrier can order them (a grid-wide barrier in a cooperative launch \
+                can).",
         full: "Two threads of different blocks access the same element of a global array and at \
                least one writes. __syncthreads() only orders the threads of one block, so no barrier \
-               placement fixes this: give each block its own part of the array, use atomics, or \
-               split the kernel into two launches.",
+               placement fixes this: give each block its own part of the array, use atomics, \
+               split the kernel into two launches, or launch it cooperatively with a grid-wide \
+               barrier (`autosync fix --cooperative` places it).",
     },
     Rule {
         id: "barrier-divergence",
@@ -276,8 +278,16 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
         for d in &k.report.divergences {
             let mut msg = format!("Barrier divergence in kernel `{}`", k.name);
             if let Some(w) = &d.witness {
+                let (whose, why) = if w.threads[0].bid == w.threads[1].bid {
+                    (" of the same block", "")
+                } else {
+                    (
+                        "",
+                        " (a grid barrier must be reached by every thread of the grid)",
+                    )
+                };
                 msg.push_str(&format!(
-                    ": {} reaches the barrier at line {} while {} of the same block does not",
+                    ": {} reaches the barrier at line {} while {}{whose} does not{why}",
                     w.threads[0], d.span.line, w.threads[1]
                 ));
             }

@@ -6,7 +6,9 @@
 //!    `tests/cuda_shim/` for `#include <cuda_runtime.h>` and friends, and the header's
 //!    `-D` options): this validates the shim;
 //! 2. `autosync fix --strip --stdout` is run and what it prints is checked the same way;
-//! 3. for files whose `//expect:` is `race`, so is `autosync fix --stdout`.
+//! 3. for files whose `//expect:` is `race`, so is `autosync fix --stdout`;
+//! 4. for the cooperative kernels of `tests/corpus/grid/`, so are
+//!    `autosync fix --cooperative --strip --stdout` and (racy files) `fix --cooperative`.
 //!
 //! Kernel launches `k<<<g, b>>>(...)` are the one thing a header cannot declare: the
 //! test removes the `<<<...>>>` before compiling. A file `fix` does not print (no
@@ -178,6 +180,14 @@ fn check_file(cxx: &str, file: &Path, tally: &Mutex<Tally>) {
     let mut runs: Vec<(&str, Vec<&str>)> = vec![("fix --strip", vec!["--strip"])];
     if header(&text, "//expect:").as_deref() == Some("race") {
         runs.push(("fix", vec![]));
+    }
+    // Cooperative kernels (`tests/corpus/grid/`): the grid barriers `fix --cooperative`
+    // writes, and the header it adds, compile too.
+    if name.contains("grid/") {
+        runs.push(("fix --cooperative --strip", vec!["--cooperative", "--strip"]));
+        if header(&text, "//expect:").as_deref() == Some("race") {
+            runs.push(("fix --cooperative", vec!["--cooperative"]));
+        }
     }
     let mut results = Vec::new();
     for (what, args) in runs {

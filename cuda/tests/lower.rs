@@ -576,6 +576,43 @@ __global__ void k(int *a) {
     );
 }
 
+#[test]
+fn every_spelling_of_a_grid_sync_is_a_grid_barrier() {
+    let src = r#"#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+using namespace cooperative_groups;
+__global__ void k(int *a) {
+    cg::grid_group grid = cg::this_grid();
+    a[threadIdx.x] = 1;
+    grid.sync();
+    a[threadIdx.x] = 2;
+    cg::sync(grid);
+    a[threadIdx.x] = 3;
+    cooperative_groups::this_grid().sync();
+    a[threadIdx.x] = 4;
+    grid_group g = this_grid();
+    g.sync();
+    a[threadIdx.x] = 5;
+}
+"#;
+    let text = lower_text(src);
+    assert_eq!(text.matches("grid_barrier;").count(), 4, "{text}");
+    assert!(!text.contains("    barrier;"), "{text}");
+    // Each is the statement's own: `fix --cooperative --strip` may move it.
+    let t = cuda::translate(&common::cuda_dir().join("g.cu"), src, &common::options()).expect("lowers");
+    let k = &t.kernels[0].kernel;
+    let grids: Vec<_> = k
+        .stmts()
+        .into_iter()
+        .filter(|s| s.kind.is_grid_barrier())
+        .collect();
+    assert!(grids.iter().all(|s| s.is_movable_grid_barrier()), "{grids:?}");
+    assert_eq!(
+        grids.iter().map(|s| s.span.line).collect::<Vec<_>>(),
+        [7, 9, 11, 14]
+    );
+}
+
 /// Surface writes and reads are accesses of one byte-addressed `surface` array at
 /// `x + 2^20 * (y + 2^20 * z)`, one cell per byte of the texel.
 #[test]

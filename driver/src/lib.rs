@@ -83,6 +83,11 @@ pub struct FixSettings {
     pub warp_barriers: bool,
     /// A warp barrier's cost as a fraction of a block barrier's.
     pub warp_cost: f64,
+    /// `--cooperative`: the kernels are launched cooperatively, so grid barriers may be
+    /// placed (and `--strip` removes the existing ones too).
+    pub cooperative: bool,
+    /// A grid barrier's cost as a multiple of a block barrier's.
+    pub grid_cost: f64,
 }
 
 impl Default for FixSettings {
@@ -97,6 +102,8 @@ impl Default for FixSettings {
             faithful: false,
             warp_barriers: false,
             warp_cost: synth::DEFAULT_WARP_COST,
+            cooperative: false,
+            grid_cost: synth::DEFAULT_GRID_COST,
         }
     }
 }

@@ -435,6 +435,12 @@ pub enum StmtKind {
     /// `__syncwarp()`: a barrier for the threads of one warp (32 threads, or the
     /// `--warp-size`). Not a candidate for synthesis and never removed by `--strip`.
     WarpBarrier,
+    /// `cooperative_groups::this_grid().sync()` (`grid_barrier;` in `.kpl`): a barrier
+    /// for every thread of the grid, threads of different blocks too (the kernel is
+    /// launched cooperatively). It orders what a block barrier orders and more, and
+    /// must be reached by all threads of the grid. Kept by `--strip` unless
+    /// `fix --cooperative` may place grid barriers itself.
+    GridBarrier,
     If {
         cond: Expr,
         then_blk: Block,
@@ -470,6 +476,11 @@ pub enum StmtKind {
 impl StmtKind {
     pub fn is_barrier(&self) -> bool {
         matches!(self, StmtKind::Barrier)
+    }
+
+    /// A grid-wide barrier ([`StmtKind::GridBarrier`]).
+    pub fn is_grid_barrier(&self) -> bool {
+        matches!(self, StmtKind::GridBarrier)
     }
 
     pub fn is_loop(&self) -> bool {
@@ -584,6 +595,23 @@ impl Kernel {
         k
     }
 
+    /// [`without_movable_barriers`](Self::without_movable_barriers), and without the
+    /// grid barriers written directly in its text too (`fix --cooperative --strip`).
+    pub fn without_movable_syncs(&self) -> Kernel {
+        let mut k = self.clone();
+        strip_block(&mut k.body, &|s| {
+            s.is_movable_barrier() || s.is_movable_grid_barrier()
+        });
+        k
+    }
+
+    /// The kernel without its block and grid barriers.
+    pub fn without_any_barriers(&self) -> Kernel {
+        let mut k = self.clone();
+        strip_block(&mut k.body, &|s| s.kind.is_barrier() || s.kind.is_grid_barrier());
+        k
+    }
+
     /// The same kernel with every span cleared: structural equality for round trips.
     pub fn without_spans(&self) -> Kernel {
         let mut k = self.clone();
@@ -607,6 +635,12 @@ impl Stmt {
     /// A barrier that `--strip` removes: one written directly in the kernel's text.
     pub fn is_movable_barrier(&self) -> bool {
         self.kind.is_barrier() && self.place != Place::Nowhere
+    }
+
+    /// A grid barrier written directly in the kernel's text (`fix --cooperative
+    /// --strip` removes it).
+    pub fn is_movable_grid_barrier(&self) -> bool {
+        self.kind.is_grid_barrier() && self.place != Place::Nowhere
     }
 
     /// The blocks directly inside this statement, in program order.

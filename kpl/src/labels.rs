@@ -363,12 +363,26 @@ pub fn insert_barriers_of(
     after: &[Label],
     warp: &[Label],
 ) -> (Kernel, Vec<StmtId>) {
+    insert_barriers_kinds(kernel, tree, after, warp, &[])
+}
+
+/// [`insert_barriers_of`], where the labels of `grid` get a grid barrier
+/// ([`StmtKind::GridBarrier`]).
+pub fn insert_barriers_kinds(
+    kernel: &Kernel,
+    tree: &LabelTree,
+    after: &[Label],
+    warp: &[Label],
+    grid: &[Label],
+) -> (Kernel, Vec<StmtId>) {
     let mut k = kernel.clone();
     let first_free = kernel.max_id().map_or(0, |m| m.0 + 1);
     let mut ids = Vec::with_capacity(after.len());
     for (id, &l) in (first_free..).map(StmtId).zip(after) {
         ids.push(id);
-        let kind = if warp.contains(&l) {
+        let kind = if grid.contains(&l) {
+            StmtKind::GridBarrier
+        } else if warp.contains(&l) {
             StmtKind::WarpBarrier
         } else {
             StmtKind::Barrier

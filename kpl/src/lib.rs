@@ -18,5 +18,5 @@ pub mod syntax;
 pub use arith::Arith;
 pub use ctype::IntTy;
 pub use ir::*;
-pub use labels::{Label, LabelTree, NodeKind, insert_barriers, insert_barriers_of};
+pub use labels::{Label, LabelTree, NodeKind, insert_barriers, insert_barriers_kinds, insert_barriers_of};
 pub use syntax::{ParseError, parse, print};

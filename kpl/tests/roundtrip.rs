@@ -88,6 +88,8 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
                 value
             }),
         Just(StmtKind::Barrier),
+        Just(StmtKind::WarpBarrier),
+        Just(StmtKind::GridBarrier),
         Just(StmtKind::Return),
         var.prop_map(|var| StmtKind::Havoc { var }),
         expr().prop_map(StmtKind::Assume),

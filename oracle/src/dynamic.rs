@@ -29,6 +29,7 @@ use crate::{CheckOptions, Dim3, Oracle, OracleError, Report};
 
 mod compile;
 mod exec;
+mod grid;
 pub mod profile;
 mod races;
 #[cfg(test)]

@@ -12,7 +12,8 @@
 //! thread 0 (or every thread) publishes, with or without a barrier after it, and that
 //! all threads then read and branch on or index with (values all threads read alike),
 //! barriers anywhere (inside conditionals too, so that
-//! divergence occurs), `return`, `break`, `continue`, `havoc`, `assume`; with or
+//! divergence occurs), grid barriers (also under a block-dependent condition, so
+//! that they diverge across blocks), `return`, `break`, `continue`, `havoc`, `assume`; with or
 //! without a precondition, in either arithmetic; reads of a global input array `I`
 //! that nothing writes (one function of the index), whose values become indices, and
 //! two-thread assumptions (`assume e != other(e);`, `==`, a monotone input); with concrete or symbolic launches;
@@ -122,6 +123,9 @@ enum S {
     Barrier,
     /// `warp_barrier;` (warps of 2 or 4 threads, or of 32 without `--warp-size`).
     WarpBarrier,
+    /// `grid_barrier;`, or (flag set) `if (bid == 0) { grid_barrier; }` (divergent
+    /// across blocks).
+    GridBarrier(bool),
     If(Cond, Vec<S>, Option<Vec<S>>),
     For(Loop, Vec<S>),
     Return,
@@ -235,6 +239,7 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => Just(S::ReadP),
         4 => Just(S::Barrier),
         1 => Just(S::WarpBarrier),
+        2 => prop::bool::weighted(0.25).prop_map(S::GridBarrier),
         1 => Just(S::Return),
         1 => Just(S::Break),
         1 => Just(S::Continue),
@@ -369,6 +374,12 @@ impl Render {
             }
             S::Barrier => self.line("barrier;"),
             S::WarpBarrier => self.line("warp_barrier;"),
+            S::GridBarrier(false) => self.line("grid_barrier;"),
+            S::GridBarrier(true) => {
+                self.line("if (bid == 0) {");
+                self.line("    grid_barrier;");
+                self.line("}");
+            }
             S::Return => self.line("return;"),
             S::Break if in_loop => self.line("break;"),
             S::Continue if in_loop => self.line("continue;"),

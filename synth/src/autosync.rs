@@ -20,6 +20,15 @@
 //! (instead of losing its `P` assignment); a divergent warp barrier excludes `W` and `L`
 //! in its block, a divergent block barrier only `L`.
 //!
+//! With `SynthOptions::grid_barriers` (`fix --cooperative`), each candidate also gets
+//! `G_ℓ` ("a grid barrier after ℓ", soft `¬G_ℓ` of weight `C(ℓ) · grid_cost`, never
+//! together with `L_ℓ` or `W_ℓ`). A grid barrier orders everything a block barrier
+//! does, so it realises every option: `P^j → ⋁ L_ℓ ∨ … ∨ ⋁ G_ℓ`; a race between
+//! threads of different blocks (`Race::fixable` false) only by grid barriers:
+//! `P^j → ⋁ G_ℓ`. The grid cost keeps block barriers wherever they suffice. A grid
+//! barrier that diverges (across blocks) excludes `G` in its block; a divergent block
+//! or warp barrier excludes `G` there too (threads of one block disagree).
+//!
 //! A statement that races with itself within one iteration (`kept[slot] = v` with a slot
 //! from an atomic counter that is not yet known to be set up) is not given up on while
 //! other races or divergences remain: fixing those can remove it (a barrier after the
@@ -91,6 +100,8 @@ struct Encoding<'t> {
     l: BTreeMap<Label, Bool>,
     /// `W_ℓ` for every candidate label (empty without `SynthOptions::warp_barriers`).
     w: BTreeMap<Label, Bool>,
+    /// `G_ℓ` for every candidate label (empty without `SynthOptions::grid_barriers`).
+    g: BTreeMap<Label, Bool>,
     /// `P^0 … P^d` per race location, keyed by its labels in text order.
     races: BTreeMap<(Label, Label), (RaceOptions, Vec<Bool>)>,
     /// Per race location, `V`: warp barriers may realise its options, and whether `¬V`
@@ -115,6 +126,7 @@ impl<'t> Encoding<'t> {
         let candidates = tree.candidates();
         let rank_unit = (TIE_BREAK / 64 / (candidates.len() as u128 + 1)).max(1);
         let mut warp = BTreeMap::new();
+        let mut grid = BTreeMap::new();
         for (rank, &c) in candidates.iter().enumerate() {
             let v = Bool::new_const(format!("L{}", c.0));
             let cost = opts.cost.cost(tree, c);
@@ -129,6 +141,19 @@ impl<'t> Encoding<'t> {
                 opt.assert(Bool::and(&[v.clone(), wv.clone()]).not());
                 warp.insert(c, wv);
             }
+            if opts.grid_barriers {
+                let gv = Bool::new_const(format!("G{}", c.0));
+                opt.assert_soft(
+                    &gv.not(),
+                    weight(opts.cost.grid_cost(tree, c, opts.grid_cost)),
+                    None,
+                );
+                opt.assert(Bool::and(&[v.clone(), gv.clone()]).not());
+                if let Some(wv) = warp.get(&c) {
+                    opt.assert(Bool::and(&[wv.clone(), gv.clone()]).not());
+                }
+                grid.insert(c, gv);
+            }
             l.insert(c, v);
         }
         Encoding {
@@ -136,6 +161,7 @@ impl<'t> Encoding<'t> {
             opt,
             l,
             w: warp,
+            g: grid,
             races: BTreeMap::new(),
             warp_ok: BTreeMap::new(),
             excluded: Vec::new(),
@@ -171,6 +197,7 @@ impl<'t> Encoding<'t> {
                 let ws: Vec<Bool> = option.iter().filter_map(|x| self.w.get(x).cloned()).collect();
                 realised = Bool::or(&[realised, Bool::and(&[v.clone(), Bool::or(&ws)])]);
             }
+            let realised = self.with_grid(option, race, realised);
             self.opt.assert(p[j].implies(realised));
         }
         if let Some(v) = v {
@@ -190,6 +217,20 @@ impl<'t> Encoding<'t> {
         }
         self.trace.race(&ro, race, use_types);
         self.races.insert(key, (ro, p));
+    }
+
+    /// Option `option` of `race` realised by `realised` (block and warp barriers), or by
+    /// a grid barrier; a race between blocks only by a grid barrier.
+    fn with_grid(&self, option: &[Label], race: &Race, realised: Bool) -> Bool {
+        if self.g.is_empty() {
+            return realised;
+        }
+        let gs: Vec<Bool> = option.iter().filter_map(|x| self.g.get(x).cloned()).collect();
+        if race.fixable {
+            Bool::or(&[realised, Bool::or(&gs)])
+        } else {
+            Bool::or(&gs)
+        }
     }
 
     fn add_race_types(&self, p: &[Bool], race: &Race) {
@@ -290,13 +331,18 @@ impl<'t> Encoding<'t> {
     /// Line 25: no barrier directly inside `block` (`at`: the barrier that diverged).
     /// A warp barrier that diverged (`warp`) excludes warp barriers there too: threads of
     /// one warp disagreeing means threads of the block do.
-    fn exclude_block(&mut self, block: Label, at: Label, warp: bool) {
+    /// A grid barrier that diverged (`grid`) excludes only grid barriers there: its
+    /// guard may still be the same for the threads of each block.
+    fn exclude_block(&mut self, block: Label, at: Label, warp: bool, grid: bool) {
         self.trace.excluded(block, at);
         for c in self.tree.children_of(block) {
-            if let Some(v) = self.l.get(&c) {
+            if let Some(v) = self.l.get(&c).filter(|_| !grid) {
                 self.opt.assert(v.not());
             }
             if let Some(v) = self.w.get(&c).filter(|_| warp) {
+                self.opt.assert(v.not());
+            }
+            if let Some(v) = self.g.get(&c) {
                 self.opt.assert(v.not());
             }
         }
@@ -305,9 +351,13 @@ impl<'t> Encoding<'t> {
         }
     }
 
-    /// The chosen block barriers, the chosen warp barriers, and the model.
+    /// The chosen block barriers, the chosen warp barriers, the chosen grid barriers,
+    /// and the model.
     #[allow(clippy::type_complexity)]
-    fn solve(&self, stats: &mut Stats) -> Result<Option<(Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
+    fn solve(
+        &self,
+        stats: &mut Stats,
+    ) -> Result<Option<(Vec<Label>, Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
         stats.solver_calls += 1;
         let start = std::time::Instant::now();
         let result = self.opt.check(&[]);
@@ -328,11 +378,22 @@ impl<'t> Encoding<'t> {
                         .map(|(l, _)| *l)
                         .collect()
                 };
-                let (chosen, warp) = (pick(&self.l), pick(&self.w));
-                Ok(Some((chosen, warp, model)))
+                let (chosen, warp, grid) = (pick(&self.l), pick(&self.w), pick(&self.g));
+                Ok(Some((chosen, warp, grid, model)))
             }
         }
     }
+}
+
+/// The races a placement must remove: those a block barrier can order, and with grid
+/// barriers (`SynthOptions::grid_barriers`) those between blocks too.
+fn targets(report: &oracle::Report, opts: &SynthOptions) -> Vec<Race> {
+    report
+        .races
+        .iter()
+        .filter(|r| r.fixable || opts.grid_barriers)
+        .cloned()
+        .collect()
 }
 
 /// The race location of a race, as labels of the input tree in text order.
@@ -430,8 +491,9 @@ fn synthesize_from(
     }
     // Races between blocks: no barrier orders them. They are reported, and the others
     // are still fixed as far as barriers can, so the report can show that placement.
-    let blocked = unfixable(&report);
-    let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
+    // With grid barriers (`fix --cooperative`), those too are races to fix.
+    let blocked = unfixable(&report).filter(|_| !opts.grid_barriers);
+    let fixable = targets(&report, opts);
     if let Some(ns) =
         diverging_existing(&report, &[]).or_else(|| self_race(&fixable, report.divergences.len()))
     {
@@ -441,7 +503,8 @@ fn synthesize_from(
         return Ok(run.give_up(ns.clone()));
     }
     let sites = if may_split {
-        split_sites(kernel, &fixable)
+        let in_blocks: Vec<Race> = fixable.iter().filter(|r| r.fixable).cloned().collect();
+        split_sites(kernel, &in_blocks)
     } else {
         Vec::new()
     };
@@ -451,7 +514,7 @@ fn synthesize_from(
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
     let mut enc = Encoding::new(&tree, opts);
-    if opts.uniform_regions && !opts.warp_barriers {
+    if opts.uniform_regions && !opts.warp_barriers && !opts.grid_barriers {
         enc.uniform = regions::uniform_candidates(run.oracle, kernel, &tree);
     }
     for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
@@ -462,18 +525,18 @@ fn synthesize_from(
         if run.stats.iterations >= opts.max_iterations {
             return Err(SynthError::IterationLimit(run.stats.iterations));
         }
-        let Some((mut chosen, warp, model)) = enc.solve(&mut run.stats)? else {
+        let Some((mut chosen, warp, grid, model)) = enc.solve(&mut run.stats)? else {
             let ns = unsat_reason(&tree, &enc, last_races);
             return Ok(run.give_up(ns));
         };
         run.stats.iterations += 1;
-        if !warp.is_empty() {
-            chosen.extend(warp.iter().copied());
+        if !warp.is_empty() || !grid.is_empty() {
+            chosen.extend(warp.iter().chain(&grid).copied());
             chosen.sort_by_key(|l| tree.node(*l).post);
         }
-        let (candidate, ids) = run.with_barriers_of(&chosen, &warp);
+        let (candidate, ids) = run.with_barriers_kinds(&chosen, &warp, &grid);
         let report = run.ask(&candidate)?;
-        let fixable: Vec<Race> = report.races.iter().filter(|r| r.fixable).cloned().collect();
+        let fixable = targets(&report, opts);
         if let Some(ns) =
             diverging_existing(&report, &ids).or_else(|| self_race(&fixable, report.divergences.len()))
         {
@@ -483,7 +546,7 @@ fn synthesize_from(
             for d in &report.divergences {
                 let after = ids.iter().position(|id| *id == d.stmt).map(|i| chosen[i]);
                 if let Some((a, block)) = after.and_then(|a| Some((a, block_of(&tree, a)?))) {
-                    enc.exclude_block(block, a, warp.contains(&a));
+                    enc.exclude_block(block, a, warp.contains(&a), grid.contains(&a));
                 }
             }
             continue;
@@ -494,7 +557,7 @@ fn synthesize_from(
                 Some(ns) => Outcome::NoSolution(ns),
                 None => Outcome::Fixed,
             };
-            let mut s = run.finish_with_warp(outcome, chosen, warp);
+            let mut s = run.finish_with_kinds(outcome, chosen, warp, grid);
             s.trace = Some(enc.trace);
             return Ok(s);
         }

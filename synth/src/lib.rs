@@ -77,6 +77,9 @@ pub struct Synthesis {
     /// The labels among `inserted` that get a warp barrier (`__syncwarp()`) instead of a
     /// block barrier (only with [`SynthOptions::warp_barriers`]).
     pub warp: Vec<Label>,
+    /// The labels among `inserted` that get a grid barrier
+    /// (`cooperative_groups::this_grid().sync()`; only with [`SynthOptions::grid_barriers`]).
+    pub grid: Vec<Label>,
     /// The statements prepared for splitting; a barrier at a label with
     /// [`kpl::Place::Split`] among `inserted` means splitting that statement.
     pub splits: Vec<SplitSite>,
@@ -112,13 +115,25 @@ pub struct SynthOptions<'a> {
     pub warp_cost: f64,
     /// Beyond the paper: also place barriers inside conditionals and loops between the
     /// racing accesses whose guard is block-uniform by the oracle's analysis
-    /// ([`regions`]). On by default; not with `warp_barriers`.
+    /// ([`regions`]). On by default; not with `warp_barriers` or `grid_barriers`.
     pub uniform_regions: bool,
+    /// Also place grid barriers (`fix --cooperative`: the user states that the kernel
+    /// is launched cooperatively), for races between threads of different blocks
+    /// (`oracle::Race::fixable` false), and wherever one is cheaper than a block
+    /// barrier (never, with the default cost). Off: such races have no solution.
+    pub grid_barriers: bool,
+    /// A grid barrier after `ℓ` costs `C(ℓ) · grid_cost` ([`DEFAULT_GRID_COST`]).
+    pub grid_cost: f64,
 }
 
 /// The default [`SynthOptions::warp_cost`]: a warp barrier costs a quarter of a block
 /// barrier at the same place.
 pub const DEFAULT_WARP_COST: f64 = 0.25;
+
+/// The default [`SynthOptions::grid_cost`]: a grid barrier costs a hundred block
+/// barriers at the same place (it waits for every block of the grid, and a
+/// cooperative launch limits the grid to the blocks that fit on the device at once).
+pub const DEFAULT_GRID_COST: f64 = 100.0;
 
 /// See [`SynthOptions::split_check`].
 pub type SplitCheck<'a> = dyn Fn(&SplitSite) -> Result<(), String> + 'a;
@@ -133,6 +148,8 @@ impl<'a> SynthOptions<'a> {
             warp_barriers: false,
             warp_cost: DEFAULT_WARP_COST,
             uniform_regions: true,
+            grid_barriers: false,
+            grid_cost: DEFAULT_GRID_COST,
         }
     }
 }
@@ -150,7 +167,7 @@ fn unfixable(report: &Report) -> Option<NoSolution> {
         return Some(NoSolution {
             reason: format!(
                 "the {} race between line {} and line {} on global array `{}` is between threads of \
-                 different blocks; barriers only order threads of one block",
+                 different blocks; block barriers only order threads of one block ({GRID_HINT})",
                 r.kind(),
                 r.first.span.line,
                 r.second.span.line,
@@ -161,6 +178,11 @@ fn unfixable(report: &Report) -> Option<NoSolution> {
     }
     None
 }
+
+/// What fixes races between blocks, for messages: a cooperative launch with a grid barrier.
+pub const GRID_HINT: &str = "a cooperative launch (`cudaLaunchCooperativeKernel`) with a grid-wide barrier, \
+    `cooperative_groups::this_grid().sync()`, between the accesses orders them: `autosync fix --cooperative` \
+    places it";
 
 /// A divergent barrier the synthesis did not insert (`own`): nothing synthesis does
 /// removes it.
@@ -183,13 +205,32 @@ pub fn placement_cost(kernel: &Kernel, model: &dyn CostModel) -> f64 {
 
 /// Sum of the model costs of the warp barriers in `kernel`, each `C(ℓ) · factor`.
 pub fn warp_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
+    barrier_cost_of(kernel, &|k| matches!(k, kpl::StmtKind::WarpBarrier), &|t, l| {
+        model.cost(t, l) * factor
+    })
+}
+
+/// Sum of the model costs of the grid barriers in `kernel`, each
+/// [`CostModel::grid_cost`] (`C(ℓ) · factor`).
+pub fn grid_barrier_cost(kernel: &Kernel, model: &dyn CostModel, factor: f64) -> f64 {
+    barrier_cost_of(kernel, &kpl::StmtKind::is_grid_barrier, &|t, l| {
+        model.grid_cost(t, l, factor)
+    })
+}
+
+/// Sum of `cost` over the statements of `kernel` of a kind, at their barrier positions.
+fn barrier_cost_of(
+    kernel: &Kernel,
+    kind: &dyn Fn(&kpl::StmtKind) -> bool,
+    cost: &dyn Fn(&LabelTree, Label) -> f64,
+) -> f64 {
     let tree = LabelTree::new(kernel);
     kernel
         .stmts()
         .iter()
-        .filter(|s| matches!(s.kind, kpl::StmtKind::WarpBarrier))
+        .filter(|s| kind(&s.kind))
         .filter_map(|s| tree.label_of(s.id))
-        .map(|l| model.cost(&tree, tree.position_of_barrier(l).unwrap_or(l)) * factor)
+        .map(|l| cost(&tree, tree.position_of_barrier(l).unwrap_or(l)))
         .fold(0.0, |a, b| a + b)
 }
 
@@ -235,9 +276,15 @@ impl<'a> Run<'a> {
         kpl::insert_barriers(self.kernel, &self.tree, after)
     }
 
-    /// [`Run::with_barriers`] where the labels of `warp` get warp barriers.
-    pub fn with_barriers_of(&self, after: &[Label], warp: &[Label]) -> (Kernel, Vec<StmtId>) {
-        kpl::insert_barriers_of(self.kernel, &self.tree, after, warp)
+    /// [`Run::with_barriers`] where the labels of `warp` get warp barriers and those of
+    /// `grid` grid barriers.
+    pub fn with_barriers_kinds(
+        &self,
+        after: &[Label],
+        warp: &[Label],
+        grid: &[Label],
+    ) -> (Kernel, Vec<StmtId>) {
+        kpl::insert_barriers_kinds(self.kernel, &self.tree, after, warp, grid)
     }
 
     pub fn finish(self, outcome: Outcome, inserted: Vec<Label>) -> Synthesis {
@@ -245,17 +292,32 @@ impl<'a> Run<'a> {
     }
 
     /// [`Run::finish`] where the labels of `warp` (among `inserted`) are warp barriers.
-    pub fn finish_with_warp(self, outcome: Outcome, mut inserted: Vec<Label>, warp: Vec<Label>) -> Synthesis {
+    pub fn finish_with_warp(self, outcome: Outcome, inserted: Vec<Label>, warp: Vec<Label>) -> Synthesis {
+        self.finish_with_kinds(outcome, inserted, warp, Vec::new())
+    }
+
+    /// [`Run::finish_with_warp`] where the labels of `grid` are grid barriers.
+    pub fn finish_with_kinds(
+        self,
+        outcome: Outcome,
+        mut inserted: Vec<Label>,
+        warp: Vec<Label>,
+        grid: Vec<Label>,
+    ) -> Synthesis {
         inserted.sort_by_key(|l| self.tree.node(*l).post);
-        let (k, _) = self.with_barriers_of(&inserted, &warp);
+        let (k, _) = self.with_barriers_kinds(&inserted, &warp, &grid);
         let mut stats = self.stats;
         stats.time = self.start.elapsed();
         let mut cost = placement_cost(&k, self.opts.cost);
         if self.opts.warp_barriers {
             cost += warp_barrier_cost(&k, self.opts.cost, self.opts.warp_cost);
         }
+        if self.opts.grid_barriers {
+            cost += grid_barrier_cost(&k, self.opts.cost, self.opts.grid_cost);
+        }
         Synthesis {
             warp,
+            grid,
             cost,
             outcome,
             inserted,

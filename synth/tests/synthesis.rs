@@ -170,21 +170,20 @@ fn nested_loops_inter_iteration_at_the_outer_depth() {
     assert!(f.stats.oracle_calls > s.stats.oracle_calls);
 }
 
-/// `SynthOptions::warp_barriers`: (block barriers, warp barriers) as label names, and
-/// the cost, with the static verifier and with the interpreter (which must agree).
-fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+/// (block barriers, barriers of another kind) as label names, and the cost, of a
+/// synthesis with `configure`d options, with the static verifier and with the
+/// interpreter (which must agree); `other` picks the labels of the other kind.
+fn kinds_run(
+    src: &str,
+    check: CheckOptions,
+    configure: &dyn Fn(&mut SynthOptions),
+    other: fn(&Synthesis) -> &Vec<kpl::Label>,
+) -> (Vec<String>, Vec<String>, f64) {
     let k = parse(src).unwrap().remove(0);
     let t = LabelTree::new(&k);
-    let check = CheckOptions {
-        block_dim: Some([64, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
-        classify_warps: true,
-        ..CheckOptions::default()
-    };
     let cost = PaperCost::default();
     let mut opts = SynthOptions::new(&cost);
-    opts.warp_barriers = true;
-    opts.warp_cost = warp_cost;
+    configure(&mut opts);
     let mut answers = Vec::new();
     let oracles: [Box<dyn oracle::Oracle>; 2] = [
         Box::new(oracle::verifier::StaticVerifier::new(check.clone())),
@@ -194,11 +193,27 @@ fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
         let s = synth::synthesize(&k, o.as_mut(), &opts).unwrap();
         assert_eq!(s.outcome, Outcome::Fixed, "{}", o.name());
         let names = |ls: &mut dyn Iterator<Item = &kpl::Label>| ls.map(|l| t.name(*l)).collect::<Vec<_>>();
-        let block = names(&mut s.inserted.iter().filter(|l| !s.warp.contains(l)));
-        answers.push((block, names(&mut s.warp.iter()), s.cost));
+        let block = names(&mut s.inserted.iter().filter(|l| !other(&s).contains(l)));
+        answers.push((block, names(&mut other(&s).iter()), s.cost));
     }
     assert_eq!(answers[0], answers[1], "static and dynamic oracles disagree");
     answers.remove(0)
+}
+
+/// `SynthOptions::warp_barriers`: (block barriers, warp barriers) as label names, and
+/// the cost, with the static verifier and with the interpreter (which must agree).
+fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+    let check = CheckOptions {
+        block_dim: Some([64, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        classify_warps: true,
+        ..CheckOptions::default()
+    };
+    let configure = |o: &mut SynthOptions| {
+        o.warp_barriers = true;
+        o.warp_cost = warp_cost;
+    };
+    kinds_run(src, check, &configure, |s| &s.warp)
 }
 
 #[test]
@@ -255,4 +270,78 @@ fn a_divergent_warp_barrier_excludes_its_block() {
     let s = synth::synthesize(&k, &mut o, &opts).unwrap();
     assert!(matches!(s.outcome, Outcome::NoSolution(_)), "{:?}", s.outcome);
     assert!(s.inserted.is_empty() && s.warp.is_empty());
+}
+
+/// `SynthOptions::grid_barriers`: (block barriers, grid barriers) as label names, and
+/// the cost, with the static verifier and with the interpreter (which must agree).
+fn grid_run(src: &str, grid_cost: f64) -> (Vec<String>, Vec<String>, f64) {
+    let check = CheckOptions {
+        block_dim: Some([4, 1, 1]),
+        grid_dim: Some([3, 1, 1]),
+        ..CheckOptions::default()
+    };
+    let configure = |o: &mut SynthOptions| {
+        o.grid_barriers = true;
+        o.grid_cost = grid_cost;
+    };
+    kinds_run(src, check, &configure, |s| &s.grid)
+}
+
+/// A shared exchange inside each block (line 4), then one value per block that the
+/// next block reads (line 7).
+const BLOCKS: &str = "kernel k(shared s[], global g[]) {
+    local x;
+    s[tid] = tid;
+    x = s[(tid + 1) % bdim];
+    g[bid * bdim + tid] = x;
+    x = g[((bid + 1) % gdim) * bdim + tid];
+}";
+
+#[test]
+fn grid_barriers_fix_races_between_blocks_and_block_barriers_the_rest() {
+    assert_eq!(
+        grid_run(BLOCKS, synth::DEFAULT_GRID_COST),
+        (vec!["3".into()], vec!["5".into()], 101.0)
+    );
+    // Cheaper than a block barrier, a grid barrier does both.
+    assert_eq!(grid_run(BLOCKS, 0.5), (vec![], vec!["3".into(), "5".into()], 1.0));
+}
+
+#[test]
+fn without_grid_barriers_a_race_between_blocks_has_no_solution() {
+    let k = parse(BLOCKS).unwrap().remove(0);
+    let cost = PaperCost::default();
+    let opts = SynthOptions::new(&cost);
+    let mut o = oracle::verifier::StaticVerifier::new(CheckOptions {
+        block_dim: Some([4, 1, 1]),
+        grid_dim: Some([3, 1, 1]),
+        ..CheckOptions::default()
+    });
+    let s = synth::synthesize(&k, &mut o, &opts).unwrap();
+    let Outcome::NoSolution(ns) = &s.outcome else {
+        panic!("{:?}", s.outcome)
+    };
+    assert!(ns.reason.contains("fix --cooperative"), "{}", ns.reason);
+    // The partial placement still fixes the race inside the block.
+    assert_eq!(placed(BLOCKS, &s), ["3"]);
+}
+
+#[test]
+fn a_grid_barrier_under_a_block_uniform_guard_is_excluded_but_a_block_barrier_is_not() {
+    // Only block 0 publishes and reads back: inside `if (bid == 0)` a block barrier is
+    // fine, a grid barrier diverges. The race between blocks (lines 8 and 5) needs
+    // a grid barrier after the conditional (100), not inside it (50: it diverges).
+    let src = "kernel k(shared s[], global g[]) {
+    local x;
+    if (bid == 0) {
+        s[tid] = tid;
+        x = s[(tid + 1) % bdim];
+        g[tid] = x;
+    }
+    x = g[tid];
+}";
+    assert_eq!(
+        grid_run(src, synth::DEFAULT_GRID_COST),
+        (vec!["4".into()], vec!["3:7".into()], 100.5)
+    );
 }

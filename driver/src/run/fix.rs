@@ -43,6 +43,8 @@ pub struct Inserted {
     pub split: bool,
     /// A warp barrier (`__syncwarp()`, `fix --warp-barriers`), not a block barrier.
     pub warp: bool,
+    /// A grid barrier (`cooperative_groups::this_grid().sync()`, `fix --cooperative`).
+    pub grid: bool,
     /// Why it is there (AutoSync synthesis only).
     pub why: Option<Explained>,
 }
@@ -85,6 +87,9 @@ pub struct KernelFix {
     /// Synthesized with `--warp-barriers` (the JSON report then gives each inserted
     /// barrier's `kind`).
     pub warp_barriers: bool,
+    /// Synthesized with `--cooperative` (grid barriers; the JSON report then gives each
+    /// inserted barrier's `kind`).
+    pub cooperative: bool,
 }
 
 pub struct FileFix {
@@ -115,6 +120,8 @@ struct KernelEdits {
     split: Vec<bool>,
     /// For each of `insert`: the barrier is a warp barrier.
     warp: Vec<bool>,
+    /// For each of `insert`: the barrier is a grid barrier.
+    grid: Vec<bool>,
     /// For each of `insert`: why the barrier is there.
     why: Vec<Option<Explained>>,
     remove: Vec<(rewrite::Edit, u32)>,
@@ -126,6 +133,7 @@ impl KernelEdits {
             insert: Vec::new(),
             split: Vec::new(),
             warp: Vec::new(),
+            grid: Vec::new(),
             why: Vec::new(),
             remove: Vec::new(),
         }
@@ -169,6 +177,8 @@ pub fn fix_file(
         opts.use_race_types = !args.faithful;
         opts.warp_barriers = args.warp_barriers;
         opts.warp_cost = args.warp_cost;
+        opts.grid_barriers = args.cooperative;
+        opts.grid_cost = args.grid_cost;
         if src.lang == Lang::Cuda {
             opts.split_check = Some(&split_check);
         }
@@ -274,6 +284,13 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
         }
     };
     let mut at: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    // A grid barrier written into a CUDA file needs its header.
+    let header = all_edits
+        .iter()
+        .any(|e| e.grid.contains(&true))
+        .then(|| super::grid::include_edit(src))
+        .flatten()
+        .map(|e| index(&e, &mut edits));
     for e in all_edits {
         let ins = e.insert.iter().map(|(x, _)| index(x, &mut edits)).collect();
         let rem = e.remove.iter().map(|(x, _)| index(x, &mut edits)).collect();
@@ -282,13 +299,26 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
     let edits = rewrite::with_line_ending(edits, rewrite::line_ending(&src.text));
     let (fixed_text, lines) = rewrite::apply(&src.text, &edits);
     let mut what = vec![String::new(); edits.len()];
+    if let Some(i) = header {
+        what[i] = "Include <cooperative_groups.h> for the grid barrier (`this_grid().sync()`).".to_string();
+    }
+    let grid_text = super::grid::statement(src);
     for ((fix, e), (ins, rem)) in kernels.iter_mut().zip(all_edits).zip(&at) {
         fix.inserted.clear();
         let warps = e.warp.iter().copied().chain(std::iter::repeat(false));
-        for (((((_, after_line), why), split), i), warp) in
-            e.insert.iter().zip(&e.why).zip(&e.split).zip(ins).zip(warps)
+        let grids = e.grid.iter().copied().chain(std::iter::repeat(false));
+        for ((((((_, after_line), why), split), i), warp), grid) in e
+            .insert
+            .iter()
+            .zip(&e.why)
+            .zip(&e.split)
+            .zip(ins)
+            .zip(warps)
+            .zip(grids)
         {
-            let barrier = if warp {
+            let barrier = if grid {
+                grid_text.as_str()
+            } else if warp {
                 src.lang.warp_barrier()
             } else {
                 src.lang.barrier()
@@ -319,6 +349,7 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
                     after_line: *after_line,
                     split: *split,
                     warp,
+                    grid,
                     why: why.clone(),
                 });
             } else if what[*i].is_empty() {
@@ -465,6 +496,7 @@ fn initial_report_of(name: &str) -> KernelFix {
         optimal_instead: Vec::new(),
         partial: Vec::new(),
         warp_barriers: false,
+        cooperative: false,
     }
 }
 
@@ -480,12 +512,16 @@ fn initial_report(
     if opts.warp_barriers {
         original_cost += synth::warp_barrier_cost(k, cost, opts.warp_cost);
     }
+    if opts.grid_barriers {
+        original_cost += synth::grid_barrier_cost(k, cost, opts.grid_cost);
+    }
     KernelFix {
         notes: src.notes_of(&k.name).to_vec(),
         barriers: k.barrier_count(),
         cost: original_cost,
         original_cost,
         warp_barriers: opts.warp_barriers,
+        cooperative: opts.grid_barriers,
         ..initial_report_of(&k.name)
     }
 }
@@ -499,7 +535,9 @@ fn plan(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
 ) -> Result<Result<Synthesis, String>> {
-    let input = if args.strip {
+    let input = if args.strip && args.cooperative {
+        k.without_movable_syncs()
+    } else if args.strip {
         k.without_movable_barriers()
     } else {
         k.clone()
@@ -529,9 +567,10 @@ fn strip_edits(
 ) -> Vec<Label> {
     let mut inserted: Vec<Label> = s.inserted.clone();
     if args.strip {
-        for (st, place) in existing_places(k, original_tree, tree) {
-            // A block barrier stays where synthesis puts a block barrier back.
-            let same = |x: &Label| Some(*x) == place && !s.warp.contains(x);
+        for (st, place) in existing_places(k, original_tree, tree, args.cooperative) {
+            // A block (grid) barrier stays where synthesis puts a block (grid) barrier back.
+            let grid = st.kind.is_grid_barrier();
+            let same = |x: &Label| Some(*x) == place && !s.warp.contains(x) && s.grid.contains(x) == grid;
             if let Some(i) = inserted.iter().position(same) {
                 inserted.remove(i);
             } else {
@@ -560,6 +599,7 @@ fn explanations<'a>(
         .as_ref()
         .map(|t| synth::explain::explain(tree, t, inserted, cost));
     let warp_cost = opts.warp_cost;
+    let grid_cost = opts.grid_cost;
     move |n: usize| {
         explained
             .as_ref()
@@ -569,6 +609,9 @@ fn explanations<'a>(
                 let mut e = explained_in_source(tree, t, w);
                 if s.warp.contains(&w.at) {
                     e.cost *= warp_cost;
+                }
+                if s.grid.contains(&w.at) {
+                    e.cost *= grid_cost;
                 }
                 e
             })
@@ -617,6 +660,7 @@ fn split_edits(
         edits.insert.push((edit, Some(site.statement.line)));
         edits.split.push(true);
         edits.warp.push(warp);
+        edits.grid.push(false);
         edits.why.push(why_of(n));
     }
     Ok(())
@@ -638,9 +682,15 @@ fn insert_edits(
             let mut line_of = vec![None; ins.edits.len()];
             let mut why = vec![None; ins.edits.len()];
             let mut warp = vec![false; ins.edits.len()];
+            let mut grid = vec![false; ins.edits.len()];
             for (&(n, l), &i) in plain.iter().zip(&ins.of_label) {
                 line_of[i] = Some(tree.line(l));
                 why[i] = why_of(n);
+                if s.grid.contains(&l) {
+                    grid[i] = true;
+                    let e = &mut ins.edits[i];
+                    e.text = e.text.replace(src.lang.barrier(), &super::grid::statement(src));
+                }
                 if s.warp.contains(&l) {
                     // Written as a block barrier, then renamed: one pass places both kinds.
                     warp[i] = true;
@@ -650,6 +700,7 @@ fn insert_edits(
             }
             edits.split.extend(std::iter::repeat_n(false, ins.edits.len()));
             edits.warp.extend(warp);
+            edits.grid.extend(grid);
             edits.insert.extend(ins.edits.into_iter().zip(line_of));
             edits.why.extend(why);
             Ok(())
@@ -701,10 +752,11 @@ fn existing_places<'k>(
     k: &'k Kernel,
     original: &LabelTree,
     tree: &LabelTree,
+    grid: bool,
 ) -> Vec<(&'k kpl::Stmt, Option<Label>)> {
     k.stmts()
         .into_iter()
-        .filter(|s| s.is_movable_barrier())
+        .filter(|s| s.is_movable_barrier() || (grid && s.is_movable_grid_barrier()))
         .map(|st| {
             let place = original
                 .label_of(st.id)
@@ -741,7 +793,7 @@ fn optimal_placement(
     let tree = LabelTree::new(&s.input);
     let mut left: Vec<Label> = s.inserted.clone();
     let mut redundant = Vec::new();
-    for (st, place) in existing_places(k, original_tree, &tree) {
+    for (st, place) in existing_places(k, original_tree, &tree, false) {
         match place.and_then(|p| left.iter().position(|x| *x == p)) {
             Some(i) => {
                 left.remove(i);

@@ -4,6 +4,7 @@
 
 pub mod explain;
 pub mod fix;
+pub mod grid;
 
 use std::time::Instant;
 

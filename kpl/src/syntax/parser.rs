@@ -431,6 +431,7 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
         }
         Rule::barrier_stmt => StmtKind::Barrier,
         Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
+        Rule::grid_barrier_stmt => StmtKind::GridBarrier,
         Rule::if_stmt => {
             i.next();
             let cond = next_expr(&mut i, span)?;
@@ -765,7 +766,7 @@ impl Scopes {
                     None => Ok(()),
                 }
             }
-            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::Return => Ok(()),
+            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier | StmtKind::Return => Ok(()),
             StmtKind::Break | StmtKind::Continue if self.loop_depth == 0 => Err(err_at(
                 sp,
                 "`break` and `continue` must be inside a loop".to_string(),

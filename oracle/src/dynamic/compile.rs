@@ -97,6 +97,8 @@ pub(super) enum CKind {
     Barrier,
     /// `__syncwarp()`.
     WarpBarrier,
+    /// A grid barrier (`this_grid().sync()`).
+    GridBarrier,
     If {
         cond: CExpr,
         then_blk: Vec<CStmt>,
@@ -253,6 +255,7 @@ fn for_each_expr(stmts: &[CStmt], f: &mut impl FnMut(&CExpr)) {
             | CKind::Barrier
             | CKind::WarpBarrier
             | CKind::Nop
+            | CKind::GridBarrier
             | CKind::Return
             | CKind::Break
             | CKind::Continue => {}
@@ -464,6 +467,7 @@ impl Compiler<'_> {
             },
             StmtKind::Barrier => CKind::Barrier,
             StmtKind::WarpBarrier => CKind::WarpBarrier,
+            StmtKind::GridBarrier => CKind::GridBarrier,
             StmtKind::If {
                 cond,
                 then_blk,

@@ -13,7 +13,8 @@ use kpl::arith::ArithError;
 use kpl::{Arith, AtomicOp, BinOp, Builtin, Space};
 
 use super::compile::{CExpr, CKind, CLoop, CStmt, Program, Slot, StmtIx};
-use super::races::{AccessLog, Entry, Findings, History, Interner, Loc, RunContext, RunInfo, unlinear};
+use super::grid::GridPhases;
+use super::races::{AccessLog, Entry, Findings, Interner, Loc, RunContext, RunInfo, unlinear};
 use super::values::{FastMap, Rng, initial_content};
 use crate::{AccessKind, Dim3, Witness};
 
@@ -78,7 +79,8 @@ pub(super) struct Machine<'p> {
     /// Benign tolerance (`CheckOptions::no_benign_tolerance` off): two plain writes of
     /// equal values do not race.
     benign: bool,
-    history: History,
+    /// Global accesses of the blocks run so far, per grid phase, and the grid barriers.
+    grid: GridPhases,
     interner: Interner,
     /// Per enclosing loop, outermost first: the interned iteration vector up to it. The
     /// top is the iteration vector of the current statement.
@@ -122,7 +124,7 @@ impl<'p> Machine<'p> {
             step: 0,
             only_intra_group: false,
             benign: false,
-            history: History::default(),
+            grid: GridPhases::default(),
             interner: Interner::default(),
             loop_stack: Vec::new(),
             masks: Vec::new(),
@@ -199,7 +201,7 @@ impl<'p> Machine<'p> {
         self.seed = spec.seed;
         self.rng = Rng::new(spec.seed);
         self.global_mem.clear();
-        self.history.clear();
+        self.grid.clear();
         self.interner.clear();
         self.passed.clear();
         self.run = RunInfo {
@@ -219,7 +221,8 @@ impl<'p> Machine<'p> {
             let body = &self.prog.body;
             let result = self.exec_block(body, &mut mask, out);
             self.masks.push(mask);
-            self.history.end_block(&self.interner);
+            self.grid
+                .end_block(self.prog, &self.interner, &self.run, block, out);
             result?;
         }
         Ok(())
@@ -351,8 +354,17 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            CKind::Barrier => self.barrier(ix, mask, out),
+            CKind::Barrier => {
+                self.barrier(ix, mask, out);
+            }
             CKind::WarpBarrier => self.warp_barrier(ix, mask, out),
+            CKind::GridBarrier => {
+                // A grid barrier is a barrier of the block too; completed by every
+                // thread of the block, it also ends the block's grid phase.
+                if self.barrier(ix, mask, out) {
+                    self.grid.completed(ix, self.iters());
+                }
+            }
             CKind::If {
                 cond,
                 then_blk,
@@ -509,7 +521,8 @@ impl<'p> Machine<'p> {
 
     /// A barrier executed by all threads of the block ends its barrier interval; one
     /// that only some threads reach diverges (and synchronizes nothing).
-    fn barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) {
+    /// Returns whether every thread of the block executed it.
+    fn barrier(&mut self, ix: StmtIx, mask: &[bool], out: &mut Findings) -> bool {
         let enabled = mask.iter().position(|m| *m);
         let disabled = mask.iter().position(|m| !*m);
         if let (Some(_), Some(h)) = (enabled, self.barrier_hits.get_mut(ix as usize)) {
@@ -535,9 +548,11 @@ impl<'p> Machine<'p> {
                 {
                     self.epoch += 1;
                 }
+                return true;
             }
             _ => {}
         }
+        false
     }
 
     fn memory(&mut self, array: u32) -> &mut FastMap<Loc, i64> {
@@ -684,8 +699,9 @@ impl<'p> Machine<'p> {
         };
         self.log.access(loc, &new, &cx, out);
         if self.prog.arrays[loc.0 as usize].space == Space::Global && !self.only_intra_group {
-            self.history.access(loc, &new, &cx, out);
-            self.history.record(loc, new);
+            let history = self.grid.history();
+            history.access(loc, &new, &cx, out);
+            history.record(loc, new);
         }
     }
 }

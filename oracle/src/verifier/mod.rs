@@ -216,10 +216,20 @@
 //!   `--warp-size` or 32) orders only threads of one warp, and is divergent when two
 //!   threads of one warp disagree on reaching it. The screening queries ignore warps
 //!   (more candidate pairs, never fewer).
+//! - **Grid barriers** (`grid_barrier`, CUDA's `this_grid().sync()`; tests in
+//!   `tests/grid.rs`, `tests/corpus/grid/`): the kernel is taken to be launched
+//!   cooperatively (a grid sync is undefined otherwise). A grid barrier orders threads
+//!   of different blocks only when it is proved never divergent over the whole grid
+//!   (two threads of one block, then of two blocks); its instances are credited as for
+//!   block barriers (the same under-approximation: possible false alarms only). The
+//!   interpreter runs blocks one after another and separates their global accesses by
+//!   grid phase; a block that runs later reads what earlier blocks wrote in later
+//!   phases too (values only: memory contents are arbitrary here anyway), and when the
+//!   blocks disagree on their grid barriers it reports the divergence and may see fewer
+//!   races than the verifier, which orders nothing by a divergent barrier.
 //! - **Cooperative groups and surfaces** (the CUDA front end, `cuda/src/lower/builtins/`;
 //!   tests in `tests/corpus/coop/` and `tests/corpus/language/surface*.cu`): a grid sync
-//!   is lowered as a block barrier, so races between blocks across it are reported
-//!   (false alarms, issue #19); the sync of a tile smaller than a warp (or of a group of
+//!   is a grid barrier (above); the sync of a tile smaller than a warp (or of a group of
 //!   unknown size) is no synchronization and its divergence is not checked; texture
 //!   fetches have no memory effect (a kernel writing what a texture reads in the same
 //!   launch is not reported); all surfaces are one array, indexed
@@ -285,7 +295,7 @@ pub struct StaticVerifier {
 /// Answers that stay true while only barriers change, with the resource limit they
 /// were computed under (an `Unknown` may be decided with more units).
 struct Cache {
-    /// The kernel without its barriers.
+    /// The kernel without its block and grid barriers.
     key: Kernel,
     /// What the answers below depend on beyond the kernel's text ([`fingerprint`]): a
     /// barrier can change it, and then they are dropped.
@@ -297,7 +307,7 @@ struct Cache {
     /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
     /// the barriers).
     same: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
-    /// Cross-block race types of a pair (barriers never matter).
+    /// Cross-block race types of a pair, ignoring (grid) barriers.
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
@@ -488,7 +498,12 @@ impl StaticVerifier {
         let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
         let mut out = Vec::new();
         for bar in &sum.barriers {
-            if sum.class(&bar.pred) > Class::Block {
+            if bar.grid && sum.class(&bar.pred) > Class::Grid {
+                out.push(format!(
+                    "divergence: grid barrier at {}:{} (threads of the grid)",
+                    bar.span.line, bar.span.col
+                ));
+            } else if sum.class(&bar.pred) > Class::Block {
                 out.push(format!(
                     "divergence: barrier at {}:{}",
                     bar.span.line, bar.span.col
@@ -650,7 +665,7 @@ impl StaticVerifier {
     /// what the answers are about (`facts`), else an empty one. The Z3 session stays
     /// with the kernel either way.
     fn cache_for(&mut self, kernel: &Kernel, facts: u64) -> Cache {
-        let key = kernel.without_barriers();
+        let key = kernel.without_any_barriers();
         match self.cache.take() {
             Some(c) if c.key == key && c.facts == facts => c,
             Some(c) if c.key == key => Cache::new(key, facts, c.z3),
@@ -698,11 +713,13 @@ fn preconditions(checker: &Checker, kernel: &Kernel, cache: &mut Cache) -> Resul
 fn divergences(checker: &mut Checker, report: &mut Report) {
     let sum = checker.sum;
     for bar in &sum.barriers {
-        if sum.class(&bar.pred) <= Class::Block {
-            checker.uniform.push(true);
-            continue;
-        }
-        let out = checker.divergence(bar);
+        let out = if bar.grid {
+            grid_divergence(checker, bar)
+        } else if sum.class(&bar.pred) <= Class::Block {
+            Outcome::Unsat
+        } else {
+            checker.divergence(bar)
+        };
         checker.uniform.push(!out.possible());
         match out {
             Outcome::Unsat | Outcome::Benign => {}
@@ -725,6 +742,24 @@ fn divergences(checker: &mut Checker, report: &mut Report) {
             }
         }
     }
+}
+
+/// Whether two threads of the grid can disagree on reaching a grid barrier: two threads
+/// of one block (unless its guard is block-uniform), then two threads of different
+/// blocks (unless it is grid-uniform, or the launch has one block).
+fn grid_divergence(checker: &Checker, bar: &symbolic::BarrierFact) -> Outcome {
+    let sum = checker.sum;
+    let class = sum.class(&bar.pred);
+    if class > Class::Block {
+        let out = checker.divergence(bar);
+        if out.possible() {
+            return out;
+        }
+    }
+    if class > Class::Grid && many_blocks(sum) {
+        return checker.divergence_across_blocks(bar);
+    }
+    Outcome::Unsat
 }
 
 /// The pairs of conflicting accesses, each once (with itself too), the earlier in
@@ -1048,10 +1083,30 @@ impl PairRace {
         }
         if scopes.cross {
             let mut cross = PairRace::new(false);
+            let grid = ck.sum.barriers.iter().any(|b| b.grid);
             cross.search(a, b, attempts, &mut |order, limit| {
-                cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
-                    ck.race(a, b, Scope::CrossBlock, order, false, limit)
-                })
+                let mut free = || {
+                    cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
+                        ck.race(a, b, Scope::CrossBlock, order, false, limit)
+                    })
+                };
+                if !grid {
+                    return free();
+                }
+                // Grid barriers order threads of different blocks: as for one block,
+                // the query without them first (cached), then with them.
+                match ck.separation_in(a, b, order, Scope::CrossBlock) {
+                    Separation::Always => Outcome::Unsat,
+                    Separation::Never => free(),
+                    Separation::Maybe => {
+                        let f = free();
+                        if f.possible() || matches!(f, Outcome::Benign) {
+                            ck.race(a, b, Scope::CrossBlock, order, true, limit)
+                        } else {
+                            f
+                        }
+                    }
+                }
             });
             if cross.intra || !cross.inter.is_empty() {
                 // No barrier orders threads of different blocks: the pair is unfixable,

@@ -60,7 +60,7 @@ fn outcome(r: Result<Option<Witness>, String>) -> Outcome {
 pub enum Scope {
     /// Two threads of one block (barriers order them).
     SameBlock,
-    /// Threads of different blocks (global arrays; nothing orders them).
+    /// Threads of different blocks (global arrays; only grid barriers order them).
     CrossBlock,
 }
 
@@ -630,9 +630,9 @@ impl Checker<'_> {
         if differ && let Some(d) = self.values_differ(&mut enc, a, cx0, b, cx1) {
             fs.push(d);
         }
-        if sync && scope == Scope::SameBlock {
+        if sync {
             let (x, y) = in_trace_order(a, &ka, b, &kb, order);
-            match self.barrier_between(&mut enc, &rel, &x, &y) {
+            match self.barrier_between(&mut enc, &rel, &x, &y, scope) {
                 Sb::Known(true) => return Outcome::Unsat,
                 sync => fs.push(sync.bool().not()),
             }
@@ -884,10 +884,16 @@ impl Checker<'_> {
     /// Whether barriers order the occurrences of this race type: never (the query
     /// without barriers answers), always (no query needed), or maybe.
     pub fn separation(&self, a: &AccessFact, b: &AccessFact, order: Order) -> Separation {
+        self.separation_in(a, b, order, Scope::SameBlock)
+    }
+
+    /// [`Checker::separation`] for the threads of `scope`: across blocks, only grid
+    /// barriers count.
+    pub fn separation_in(&self, a: &AccessFact, b: &AccessFact, order: Order, scope: Scope) -> Separation {
         let mut enc = Encoder::new(self.sum);
         let (ka, kb, rel) = self.occurrences(&mut enc, a, b, order);
         let (x, y) = in_trace_order(a, &ka, b, &kb, order);
-        match self.barrier_between(&mut enc, &rel, &x, &y) {
+        match self.barrier_between(&mut enc, &rel, &x, &y, scope) {
             Sb::Known(false) => Separation::Never,
             Sb::Known(true) => Separation::Always,
             Sb::Dyn(_) => Separation::Maybe,
@@ -895,11 +901,13 @@ impl Checker<'_> {
     }
 
     /// Some never-divergent barrier executes strictly between `x` and `y` (`x` first),
-    /// under-approximated as described in the module comment.
-    fn barrier_between(&self, enc: &mut Encoder, rel: &Rel, x: &Point, y: &Point) -> Sb {
+    /// under-approximated as described in the module comment. Threads of different
+    /// blocks (`scope`) are ordered by grid barriers only; a never-divergent grid
+    /// barrier enabled for one thread is enabled for the whole grid.
+    fn barrier_between(&self, enc: &mut Encoder, rel: &Rel, x: &Point, y: &Point, scope: Scope) -> Sb {
         let mut any = Sb::Known(false);
         for (bi, bar) in self.sum.barriers.iter().enumerate() {
-            if !self.uniform.get(bi).copied().unwrap_or(false) {
+            if !self.uniform.get(bi).copied().unwrap_or(false) || (scope == Scope::CrossBlock && !bar.grid) {
                 continue;
             }
             let mut cands: Vec<Vec<It>> = Vec::new();
@@ -1011,6 +1019,21 @@ impl Checker<'_> {
 
     /// Can two threads of a block disagree on reaching this barrier?
     pub fn divergence(&self, bar: &BarrierFact) -> Outcome {
+        self.divergence_in(bar, Scope::SameBlock)
+    }
+
+    /// Can two threads of different blocks disagree on reaching this grid barrier
+    /// (grid barriers must be reached by every thread of the grid)?
+    pub fn divergence_across_blocks(&self, bar: &BarrierFact) -> Outcome {
+        self.divergence_in(bar, Scope::CrossBlock)
+    }
+
+    /// The divergence query for two threads of `scope`.
+    fn divergence_in(&self, bar: &BarrierFact, scope: Scope) -> Outcome {
+        let block1 = match scope {
+            Scope::SameBlock => 0,
+            Scope::CrossBlock => 1,
+        };
         let mut enc = Encoder::new(self.sum);
         let mut iters = Iters { next: 0 };
         let k: Vec<It> = bar.loops.iter().map(|_| iters.fresh(&mut enc, "k")).collect();
@@ -1027,11 +1050,11 @@ impl Checker<'_> {
         });
         let cx1 = enc.ctx(Ctx {
             copy: 1,
-            block: 0,
+            block: block1,
             iters: map,
         });
-        let mut fs = enc.launch_facts(&[(0, 0), (1, 0)]);
-        fs.push(enc.distinct_threads(true));
+        let mut fs = enc.launch_facts(&[(0, 0), (1, block1)]);
+        fs.push(enc.distinct_threads(scope == Scope::SameBlock));
         if bar.warp {
             // `__syncwarp()` must be reached by all threads of the warp.
             fs.push(enc.same_warp(self.opts.warp_barrier_size()));
@@ -1045,7 +1068,7 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let out = self.solve(&fs, self.limits.query, |m| {
-            self.witness(&enc, m, [(0, 0), (1, 0)], None, [&k, &k])
+            self.witness(&enc, m, [(0, 0), (1, block1)], None, [&k, &k])
         });
         outcome(out)
     }

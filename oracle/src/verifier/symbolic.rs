@@ -145,6 +145,8 @@ pub struct BarrierFact {
     /// `__syncwarp()`: synchronizes (and must be reached by) the threads of one warp
     /// only.
     pub warp: bool,
+    /// A grid barrier: synchronizes (and must be reached by) every thread of the grid.
+    pub grid: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -974,7 +976,7 @@ impl Exec<'_> {
                     self.assign(st, var, v);
                 }
             }
-            StmtKind::Barrier | StmtKind::WarpBarrier => {
+            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier => {
                 if self.record {
                     let pred = self.full(st);
                     let unconditional = self.active(st).as_const() == Some(1);
@@ -986,6 +988,7 @@ impl Exec<'_> {
                         loops: self.stack.clone(),
                         pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
                         warp: matches!(s.kind, StmtKind::WarpBarrier),
+                        grid: s.kind.is_grid_barrier(),
                     });
                 }
             }

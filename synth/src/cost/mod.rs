@@ -8,6 +8,12 @@
 //!   dynamic interpreter measures them, see `oracle::dynamic::profile`), so this crate
 //!   stays independent of any particular oracle;
 //! - [`TableCost`]: a user table, line → weight.
+//!
+//! Grid barriers (`fix --cooperative`) cost [`CostModel::grid_cost`]: in every model,
+//! `C(ℓ)` times the grid-cost factor (`--grid-cost`, default 100). A grid barrier after
+//! `ℓ` executes exactly where a block barrier there would (the static models' trip
+//! counts and guard fractions, the profile's measured counts and the table's weights
+//! all describe the place), and the factor prices the wait for every block of the grid.
 
 use kpl::{Label, LabelTree};
 
@@ -27,6 +33,11 @@ pub trait CostModel {
 
     /// `C(ℓ)`: the cost of a barrier inserted as the right sibling of `l`.
     fn cost(&self, tree: &LabelTree, l: Label) -> f64;
+
+    /// The cost of a grid barrier there, `factor` block barriers' worth.
+    fn grid_cost(&self, tree: &LabelTree, l: Label, factor: f64) -> f64 {
+        self.cost(tree, l) * factor
+    }
 }
 
 /// The paper's static model: `C(ℓ) = LC^|loops(ℓ)| · IC^|conds(ℓ)|`, where `LC` stands for

@@ -4,9 +4,8 @@
 //! (`__threadfence*`) order nothing between threads in the SDV semantics and vanish.
 //!
 //! Cooperative groups (see [`GroupKind`]): a `thread_block`'s sync is a barrier; a
-//! `grid_group`'s sync is a barrier of the block (it orders at least the threads of
-//! one block; races between blocks across it are still reported: grid-wide barriers
-//! are not modelled, issue #19); a `thread_block_tile<32>`'s sync is a warp barrier
+//! `grid_group`'s sync is a grid barrier ([`StmtKind::GridBarrier`]: it orders every
+//! thread of the grid, and must be reached by all of them); a `thread_block_tile<32>`'s sync is a warp barrier
 //! when warps have 32 threads (the tile is then the warp: same threads, same
 //! divergence rule); the sync of any other group (smaller tiles, `coalesced_group`, a
 //! `thread_group` whose size is not known here) synchronizes nothing, which can only
@@ -111,18 +110,9 @@ impl<'t> Lowerer<'_, 't> {
         let span = self.span(n);
         match GroupKind::of(group) {
             GroupKind::Block => self.emit(StmtKind::Barrier, span),
-            GroupKind::Grid => {
-                self.note(
-                    "a grid-wide sync (`grid.sync()`) is checked as a barrier of each block: it orders the threads \
-                     of one block, and races between threads of different blocks across it are still reported"
-                        .to_string(),
-                );
-                // Not the statement's own barrier (see `Lowerer::finalize`): `fix --strip`
-                // keeps it, and never trades a grid sync for a `__syncthreads()`.
-                let var = self.fresh("_grid_sync");
-                self.emit(StmtKind::Local { var, init: None }, span);
-                self.emit(StmtKind::Barrier, span);
-            }
+            // A grid-wide barrier (the kernel is launched cooperatively, or the sync
+            // is undefined): it orders every thread of the grid.
+            GroupKind::Grid => self.emit(StmtKind::GridBarrier, span),
             GroupKind::Tile(Some(32)) if self.opts.warp_size.is_none_or(|w| w == 32) => {
                 self.emit(StmtKind::WarpBarrier, span);
             }
