@@ -113,7 +113,7 @@ fn snapshot_unfixable_race() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(
-        text.contains("no barrier can fix this: the threads are in different blocks"),
+        text.contains("no block barrier can fix this: the threads are in different blocks"),
         "{text}"
     );
     insta::assert_snapshot!("check_unfixable_race", redact_times(&text));
