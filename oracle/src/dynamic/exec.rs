@@ -222,7 +222,7 @@ impl<'p> Machine<'p> {
             let result = self.exec_block(body, &mut mask, out);
             self.masks.push(mask);
             self.grid
-                .end_block(self.prog, &self.interner, &self.run, block, out);
+                .end_block(self.prog, &self.interner, &self.run, block, result.is_ok(), out);
             result?;
         }
         Ok(())

@@ -85,6 +85,7 @@ impl GridPhases {
         interner: &Interner,
         run: &RunInfo,
         block: u32,
+        completed: bool,
         out: &mut Findings,
     ) {
         for h in self.histories.values_mut() {
@@ -92,6 +93,11 @@ impl GridPhases {
         }
         let seq = std::mem::take(&mut self.seq);
         self.phase = START;
+        // A block cut short (a false `assume`, the loop bound) reached only a prefix of
+        // its grid barriers: comparing it would report a divergence no run has.
+        if !completed {
+            return;
+        }
         let Some((first, reference)) = &self.reference else {
             self.reference = Some((block, seq));
             return;

@@ -798,8 +798,10 @@ impl<'s> Encoder<'s> {
                     facts.push(g1.eq(g2).implies(p1.eq(p2)));
                     facts.push(Bool::and(&[pos.clone(), g1.lt(g2)]).implies((p1 + f).le(p2)));
                     facts.push(Bool::and(&[pos, g2.lt(g1)]).implies((p2 + f).le(p1)));
-                    facts.push(Bool::and(&[neg.clone(), g1.lt(g2)]).implies((p2 + f).ge(p1)));
-                    facts.push(Bool::and(&[neg, g2.lt(g1)]).implies((p1 + f).ge(p2)));
+                    // A negative factor reverses the order: `g1 < g2` gives
+                    // `p1 - p2 = (g1 - g2)·f ≥ -f`.
+                    facts.push(Bool::and(&[neg.clone(), g1.lt(g2)]).implies((p2 - f).le(p1)));
+                    facts.push(Bool::and(&[neg, g2.lt(g1)]).implies((p1 - f).le(p2)));
                     break;
                 }
             }
