@@ -776,37 +776,7 @@ impl<'s> Encoder<'s> {
     /// are the index shapes of slice and stride loops; with them such queries are linear.
     fn product_lemmas(&mut self) {
         let prods = std::mem::take(&mut self.products);
-        for (i, (x1, y1, p1)) in prods.iter().enumerate() {
-            let mut facts = vec![
-                Bool::and(&[x1.ge(0), y1.ge(0)]).implies(p1.ge(0)),
-                Bool::and(&[x1.ge(1), y1.ge(0)]).implies(p1.ge(y1)),
-                Bool::and(&[y1.ge(1), x1.ge(0)]).implies(p1.ge(x1)),
-            ];
-            for (x2, y2, p2) in &prods[i + 1..] {
-                for (f1, g1, f2, g2) in [
-                    (x1, y1, x2, y2),
-                    (x1, y1, y2, x2),
-                    (y1, x1, x2, y2),
-                    (y1, x1, y2, x2),
-                ] {
-                    if !f1.ast_eq(f2) {
-                        continue;
-                    }
-                    let f = f1;
-                    let pos = f.ge(1);
-                    let neg = f.le(-1);
-                    facts.push(g1.eq(g2).implies(p1.eq(p2)));
-                    facts.push(Bool::and(&[pos.clone(), g1.lt(g2)]).implies((p1 + f).le(p2)));
-                    facts.push(Bool::and(&[pos, g2.lt(g1)]).implies((p2 + f).le(p1)));
-                    // A negative factor reverses the order: `g1 < g2` gives
-                    // `p1 - p2 = (g1 - g2)·f ≥ -f`.
-                    facts.push(Bool::and(&[neg.clone(), g1.lt(g2)]).implies((p2 - f).le(p1)));
-                    facts.push(Bool::and(&[neg, g2.lt(g1)]).implies((p1 - f).le(p2)));
-                    break;
-                }
-            }
-            self.facts.extend(facts);
-        }
+        self.facts.extend(product_facts(&prods));
     }
 
     /// Facts relating two iterations of the same geometric sequence (one step apart is
@@ -1840,27 +1810,7 @@ impl<'s> Encoder<'s> {
             .apply(&[a as &dyn Ast, b as &dyn Ast])
             .as_int()
             .unwrap_or_else(|| Int::fresh_const("bitop"));
-        let (an, bn) = (a.ge(0), b.ge(0));
-        let facts = match op {
-            BinOp::BitAnd => vec![
-                an.implies(Bool::and(&[r.ge(0), r.le(a)])),
-                bn.implies(Bool::and(&[r.ge(0), r.le(b)])),
-                Bool::and(&[an.not(), bn.not()]).implies(Bool::and(&[r.lt(0), r.le(a), r.le(b)])),
-                a.eq(b).implies(r.eq(a)),
-            ],
-            BinOp::BitOr => vec![
-                Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(a), r.ge(b), r.le(a + b)])),
-                Bool::or(&[an.not(), bn.not()]).implies(r.lt(0)),
-                a.eq(b).implies(r.eq(a)),
-            ],
-            _ => vec![
-                Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(0), r.le(a + b)])),
-                an.iff(&bn).implies(r.ge(0)),
-                an.iff(&bn).not().implies(r.lt(0)),
-                a.eq(b).implies(r.eq(0)),
-            ],
-        };
-        self.facts.extend(facts);
+        self.facts.extend(bitop_facts(op, a, b, &r));
         r
     }
 }
@@ -2059,6 +2009,70 @@ fn tdiv(a: &Int, b: &Int) -> Int {
     )
 }
 
+/// The lemmas of [`Encoder::product_lemmas`] for products `p = x·y` (as Z3 terms: the
+/// factors are compared syntactically, so a common factor is one term). Pure, so that
+/// every lemma can be checked on concrete integers (the tests below).
+fn product_facts(prods: &[(Int, Int, Int)]) -> Vec<Bool> {
+    let mut out = Vec::new();
+    for (i, (x1, y1, p1)) in prods.iter().enumerate() {
+        let mut facts = vec![
+            Bool::and(&[x1.ge(0), y1.ge(0)]).implies(p1.ge(0)),
+            Bool::and(&[x1.ge(1), y1.ge(0)]).implies(p1.ge(y1)),
+            Bool::and(&[y1.ge(1), x1.ge(0)]).implies(p1.ge(x1)),
+        ];
+        for (x2, y2, p2) in &prods[i + 1..] {
+            for (f1, g1, f2, g2) in [
+                (x1, y1, x2, y2),
+                (x1, y1, y2, x2),
+                (y1, x1, x2, y2),
+                (y1, x1, y2, x2),
+            ] {
+                if !f1.ast_eq(f2) {
+                    continue;
+                }
+                let f = f1;
+                let pos = f.ge(1);
+                let neg = f.le(-1);
+                facts.push(g1.eq(g2).implies(p1.eq(p2)));
+                facts.push(Bool::and(&[pos.clone(), g1.lt(g2)]).implies((p1 + f).le(p2)));
+                facts.push(Bool::and(&[pos, g2.lt(g1)]).implies((p2 + f).le(p1)));
+                // A negative factor reverses the order: `g1 < g2` gives
+                // `p1 - p2 = (g1 - g2)·f ≥ -f`.
+                facts.push(Bool::and(&[neg.clone(), g1.lt(g2)]).implies((p2 - f).le(p1)));
+                facts.push(Bool::and(&[neg, g2.lt(g1)]).implies((p1 - f).le(p2)));
+                break;
+            }
+        }
+        out.extend(facts);
+    }
+    out
+}
+
+/// What is true of `r = a op b` for a bitwise `op` on two's complement integers of any
+/// width ([`Encoder::bitop`]). Pure, so that the tests check it on concrete values.
+fn bitop_facts(op: BinOp, a: &Int, b: &Int, r: &Int) -> Vec<Bool> {
+    let (an, bn) = (a.ge(0), b.ge(0));
+    match op {
+        BinOp::BitAnd => vec![
+            an.implies(Bool::and(&[r.ge(0), r.le(a)])),
+            bn.implies(Bool::and(&[r.ge(0), r.le(b)])),
+            Bool::and(&[an.not(), bn.not()]).implies(Bool::and(&[r.lt(0), r.le(a), r.le(b)])),
+            a.eq(b).implies(r.eq(a)),
+        ],
+        BinOp::BitOr => vec![
+            Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(a), r.ge(b), r.le(a + b)])),
+            Bool::or(&[an.not(), bn.not()]).implies(r.lt(0)),
+            a.eq(b).implies(r.eq(a)),
+        ],
+        _ => vec![
+            Bool::and(&[an.clone(), bn.clone()]).implies(Bool::and(&[r.ge(0), r.le(a + b)])),
+            an.iff(&bn).implies(r.ge(0)),
+            an.iff(&bn).not().implies(r.lt(0)),
+            a.eq(b).implies(r.eq(0)),
+        ],
+    }
+}
+
 /// `a << c` is `a·2^c`; `a >> c` is `⌊a / 2^c⌋` (Z3's `div` by a positive number floors).
 fn shift_const(op: BinOp, a: &Int, c: i64) -> Int {
     let p = Int::from_i128(1i128 << c);
@@ -2102,5 +2116,101 @@ fn and_const(a: &Int, c: i64) -> Int {
         terms.pop().unwrap_or_else(|| Int::from_i64(0))
     } else {
         Int::add(&terms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The encoder's lemmas and exact operations, checked on concrete integers
+    //! (negative ones included): a false lemma silently removes witnesses, which is
+    //! how the product lemma for a negative factor once hid races.
+
+    use super::*;
+
+    const SMALL: std::ops::RangeInclusive<i64> = -9..=9;
+
+    fn holds(f: &Bool) -> bool {
+        f.simplify().as_bool() == Some(true)
+    }
+
+    fn value(t: &Int) -> Option<i64> {
+        t.simplify().as_i64()
+    }
+
+    /// Every product lemma is true of `p1 = x1·y1` and `p2 = x2·y2` for concrete values,
+    /// with the common factor in each of the four positions.
+    #[test]
+    fn product_lemmas_are_true_of_every_small_integer() {
+        for f in SMALL {
+            for g1 in SMALL {
+                for g2 in SMALL {
+                    let (fv, a, b) = (Int::from_i64(f), Int::from_i64(g1), Int::from_i64(g2));
+                    let (p1, p2) = (Int::from_i64(f * g1), Int::from_i64(f * g2));
+                    for (x1, y1, x2, y2) in [
+                        (&fv, &a, &fv, &b),
+                        (&fv, &a, &b, &fv),
+                        (&a, &fv, &fv, &b),
+                        (&a, &fv, &b, &fv),
+                    ] {
+                        let prods = [
+                            (x1.clone(), y1.clone(), p1.clone()),
+                            (x2.clone(), y2.clone(), p2.clone()),
+                        ];
+                        let facts = product_facts(&prods);
+                        assert!(facts.len() > 6, "the common factor was not found");
+                        for fact in &facts {
+                            assert!(holds(fact), "f={f} g1={g1} g2={g2}: {fact}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bounds on `&`, `|`, `^` hold of two's complement results.
+    #[test]
+    fn bitop_facts_are_true_of_every_small_integer() {
+        for x in -20..=20i64 {
+            for y in -20..=20i64 {
+                for (op, r) in [
+                    (BinOp::BitAnd, x & y),
+                    (BinOp::BitOr, x | y),
+                    (BinOp::BitXor, x ^ y),
+                ] {
+                    let facts = bitop_facts(op, &Int::from_i64(x), &Int::from_i64(y), &Int::from_i64(r));
+                    for fact in &facts {
+                        assert!(holds(fact), "{x} {op:?} {y} = {r}: {fact}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `and_const`, `shift_const` and the truncating divisions compute what C does on
+    /// signed values.
+    #[test]
+    fn exact_operations_agree_with_two_s_complement_and_c_division() {
+        for x in -70..=70i64 {
+            let xv = Int::from_i64(x);
+            for c in [0i64, 1, 2, 3, 5, 6, 7, 12, 15, 16, 31, 255, -1, -4, -16] {
+                assert_eq!(value(&and_const(&xv, c)), Some(x & c), "{x} & {c}");
+            }
+            for c in 0..6 {
+                assert_eq!(
+                    value(&shift_const(BinOp::Shl, &xv, c)),
+                    Some(x << c),
+                    "{x} << {c}"
+                );
+                assert_eq!(
+                    value(&shift_const(BinOp::Shr, &xv, c)),
+                    Some(x >> c),
+                    "{x} >> {c}"
+                );
+            }
+            for d in [-7i64, -3, -2, -1, 1, 2, 3, 8] {
+                assert_eq!(value(&tdiv_const(&xv, d)), Some(x / d), "{x} / {d}");
+                assert_eq!(value(&tdiv(&xv, &Int::from_i64(d))), Some(x / d), "{x} / {d}");
+            }
+        }
     }
 }
