@@ -265,7 +265,7 @@ fn fallthrough_switches_without_inner_breaks_are_a_flagged_chain() {
         if (_m || mode == 2) {
             _m = 1;
             local _t;
-            _t = a[tid];
+            _t = i32(a[tid]);
             a[tid] = _t + 2;
             _m = 0;
         }

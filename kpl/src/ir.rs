@@ -411,11 +411,15 @@ pub enum StmtKind {
     Havoc {
         var: String,
     },
-    /// `x = A[e];`
+    /// `x = A[e];`, or `x = u32(A[e]);`: the element read through an integer type
+    /// (`ty`), as C reads an lvalue of that type. The value is the element converted
+    /// to the type: exact whatever was stored, and in the type's range, which the
+    /// verifier knows without a wrap-around unknown (memory is otherwise untyped).
     Read {
         var: String,
         array: String,
         index: Expr,
+        ty: Option<IntTy>,
     },
     /// `A[e] = v;`
     Write {
@@ -423,13 +427,16 @@ pub enum StmtKind {
         index: Expr,
         value: Expr,
     },
-    /// `x = atomic_add(A[e], v);` and the other read-modify-write operations.
+    /// `x = atomic_add(A[e], v);` and the other read-modify-write operations;
+    /// `x = u32(atomic_add(A[e], v));` when the element has an integer type (`ty`):
+    /// the old value is read through it, as for [`StmtKind::Read`].
     Atomic {
         var: Option<String>,
         op: AtomicOp,
         array: String,
         index: Expr,
         value: Expr,
+        ty: Option<IntTy>,
     },
     Barrier,
     /// `__syncwarp()`: a barrier for the threads of one warp (32 threads, or the

@@ -249,7 +249,13 @@ pub fn prepare(kernel: &Kernel, sites: &[(StmtId, Vec<StmtId>)]) -> Result<(Kern
                 rest.push(s.clone());
                 continue;
             }
-            let StmtKind::Read { var, array, index } = &s.kind else {
+            let StmtKind::Read {
+                var,
+                array,
+                index,
+                ty,
+            } = &s.kind
+            else {
                 continue;
             };
             let f = fresh(&mut used);
@@ -273,6 +279,7 @@ pub fn prepare(kernel: &Kernel, sites: &[(StmtId, Vec<StmtId>)]) -> Result<(Kern
                     var: f.clone(),
                     array: array.clone(),
                     index: index.clone(),
+                    ty: *ty,
                 },
                 span: s.span,
                 place: Place::Nowhere,

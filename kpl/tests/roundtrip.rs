@@ -63,11 +63,18 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
     let arr = prop::sample::select(vec!["A", "B"]).prop_map(String::from);
     prop_oneof![
         (var.clone(), expr()).prop_map(|(var, value)| StmtKind::Assign { var, value }),
-        (var.clone(), arr.clone(), expr()).prop_map(|(var, array, index)| StmtKind::Read {
-            var,
-            array,
-            index
-        }),
+        (
+            var.clone(),
+            arr.clone(),
+            expr(),
+            prop::option::of(prop::sample::select(IntTy::ALL.to_vec()))
+        )
+            .prop_map(|(var, array, index, ty)| StmtKind::Read {
+                var,
+                array,
+                index,
+                ty
+            }),
         (arr.clone(), expr(), expr()).prop_map(|(array, index, value)| StmtKind::Write {
             array,
             index,
@@ -78,14 +85,16 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
             prop::sample::select(AtomicOp::ALL.to_vec()),
             arr,
             expr(),
-            expr()
+            expr(),
+            prop::option::of(prop::sample::select(IntTy::ALL.to_vec()))
         )
-            .prop_map(|(var, op, array, index, value)| StmtKind::Atomic {
+            .prop_map(|(var, op, array, index, value, ty)| StmtKind::Atomic {
                 var,
                 op,
                 array,
                 index,
-                value
+                value,
+                ty
             }),
         Just(StmtKind::Barrier),
         Just(StmtKind::WarpBarrier),

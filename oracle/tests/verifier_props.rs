@@ -323,7 +323,8 @@ impl Render {
         let arr = |g: bool| if g { "G" } else { "A" };
         match s {
             S::Read(g, e) => {
-                let l = format!("x = {}[{}];", arr(*g), self.expr(e));
+                let element = format!("{}[{}]", arr(*g), self.expr(e));
+                let l = format!("x = {};", typed(&element));
                 self.line(&l);
             }
             S::Write(g, e, v) => {
@@ -336,7 +337,7 @@ impl Render {
             }
             S::Take(op, e) => {
                 let l = match op {
-                    TakeOp::Add => format!("x = atomic_add(C[0], {});", self.expr(e)),
+                    TakeOp::Add => format!("x = {};", typed(&format!("atomic_add(C[0], {})", self.expr(e)))),
                     TakeOp::Sub => format!("x = atomic_sub(C[0], {});", self.expr(e)),
                     TakeOp::Inc => format!("x = atomic_inc(C[0], {});", self.expr(e)),
                     TakeOp::IncMax => "x = atomic_inc(C[0], 4294967295);".to_string(),
@@ -532,6 +533,15 @@ fn race_map(r: &Report) -> Vec<(Key, bool, Vec<usize>, bool)> {
             )
         })
         .collect()
+}
+
+/// A read through a type (`u32(A[i])`, docs/semantics.md, typed reads) or untyped,
+/// chosen by the text so that every kind shows up without a strategy of its own.
+fn typed(read: &str) -> String {
+    match ["", "u32", "i8", "u8", "i32", "u16"][read.len() % 6] {
+        "" => read.to_string(),
+        ty => format!("{ty}({read})"),
+    }
 }
 
 /// Everything the interpreter saw, the verifier reports.

@@ -172,6 +172,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                             var: s.clone(),
                             array: array.clone(),
                             index: Expr::Var(i.clone()),
+                            ty: None,
                         },
                         span,
                     );

@@ -235,9 +235,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let cells = self.cells(a, p, ty.first_leaf());
                 let span = self.span(n);
                 let int = ty.is_int() && cells.len() == 1;
-                // A narrow unsigned element is read with its range (below).
-                let narrow = narrow_unsigned(ty).filter(|_| int);
-                let dest = dest.filter(|_| narrow.is_none());
+                let elem = element_type(ty).filter(|_| int);
                 let var = match (int, dest) {
                     (true, Some(d)) => d.to_string(),
                     (true, None) => self.local("_t", None, span),
@@ -249,15 +247,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                             var: var.clone(),
                             array: array.clone(),
                             index,
+                            ty: elem,
                         },
                         span,
                     );
                 }
                 Ok(match ty {
-                    Ty::Int { .. } | Ty::Bool if int => match narrow {
-                        Some(t) => Value::int(Expr::cast(t, Expr::Var(var)), ty.clone()),
-                        None => Value::int(Expr::Var(var), ty.clone()),
-                    },
+                    Ty::Int { .. } | Ty::Bool if int => Value::int(Expr::Var(var), ty.clone()),
                     Ty::Ptr(_) => Value {
                         v: V::Ptr(Ptr {
                             target: Target::Unknown,
@@ -1911,14 +1907,16 @@ pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
 }
 
 /// `e` converted to `t`: folded for a constant, else an [`Expr::Cast`].
-/// The type of an `unsigned char`/`unsigned short`/`bool` element. Memory is untyped
-/// for the oracles (a read returns any integer), so a value read from such an element
-/// is converted into its type where it is read (`u8(_t)`): exact for memory written
-/// through its type, and it tells the verifier that counts stored in bytes are never
-/// negative (repetition-free counters: `atomicAdd(&n, count[i])`). Wider types keep
-/// untyped reads: a conversion costs the solver a wrap-around unknown per read.
-fn narrow_unsigned(ty: &Ty) -> Option<kpl::IntTy> {
-    ty.int_ty().filter(|t| !t.signed && t.bits <= 16)
+/// The type an integer element is read through (`_t = u32(A[i]);`). Memory is untyped
+/// for the oracles (it holds any integer), so the read converts the value to the
+/// lvalue's type, as C does: exact for memory written through the type (stores convert
+/// to it), and the verifier knows the value is in the type's range without a
+/// wrap-around unknown: counts and slots read from unsigned elements are never
+/// negative (repetition-free counters `atomicAdd(&n, count[i])`, histogram bins
+/// `data[i] % BINS`). `unsigned long long` stays untyped: the interpreter computes in
+/// 64-bit signed integers, where its upper half does not fit.
+pub(crate) fn element_type(ty: &Ty) -> Option<kpl::IntTy> {
+    ty.int_ty().filter(|t| t.bits <= 32 || t.signed)
 }
 
 pub(crate) fn cast_to(t: kpl::IntTy, e: Expr) -> Expr {

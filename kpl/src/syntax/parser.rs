@@ -371,6 +371,12 @@ fn ident<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<S
     Ok(next_pair(i, "a name", at)?.as_str().to_string())
 }
 
+/// The integer type an element is read through (`x = u32(A[i]);`), if one is named.
+fn element_type<'a, I: Iterator<Item = Pair<'a, Rule>>>(i: &mut std::iter::Peekable<I>) -> Option<IntTy> {
+    let q = i.next_if(|q| q.as_rule() == Rule::int_ty)?;
+    IntTy::from_name(q.as_str())
+}
+
 fn next_expr<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<Expr, ParseError> {
     expr(next_pair(i, "an expression", at)?)
 }
@@ -397,26 +403,30 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
             var: ident(&mut i, span)?,
             value: next_expr(&mut i, span)?,
         },
-        Rule::read_stmt => StmtKind::Read {
-            var: ident(&mut i, span)?,
-            array: ident(&mut i, span)?,
-            index: next_expr(&mut i, span)?,
-        },
+        Rule::read_stmt => {
+            let var = ident(&mut i, span)?;
+            let mut i = i.peekable();
+            let ty = element_type(&mut i);
+            StmtKind::Read {
+                var,
+                array: ident(&mut i, span)?,
+                index: next_expr(&mut i, span)?,
+                ty,
+            }
+        }
         Rule::write_stmt => StmtKind::Write {
             array: ident(&mut i, span)?,
             index: next_expr(&mut i, span)?,
             value: next_expr(&mut i, span)?,
         },
         Rule::atomic_stmt => {
-            let first = next_pair(&mut i, "an atomic operation", span)?;
-            let (var, op_pair) = if first.as_rule() == Rule::ident {
-                (
-                    Some(first.as_str().to_string()),
-                    next_pair(&mut i, "an atomic operation", span)?,
-                )
-            } else {
-                (None, first)
+            let mut i = i.peekable();
+            let var = match i.peek() {
+                Some(q) if q.as_rule() == Rule::ident => Some(ident(&mut i, span)?),
+                _ => None,
             };
+            let ty = element_type(&mut i);
+            let op_pair = next_pair(&mut i, "an atomic operation", span)?;
             let op = AtomicOp::ALL
                 .into_iter()
                 .find(|o| o.keyword() == op_pair.as_str())
@@ -427,6 +437,7 @@ fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
                 array: ident(&mut i, span)?,
                 index: next_expr(&mut i, span)?,
                 value: next_expr(&mut i, span)?,
+                ty,
             }
         }
         Rule::barrier_stmt => StmtKind::Barrier,
@@ -741,7 +752,9 @@ impl Scopes {
                 self.target(var, sp)
             }
             StmtKind::Havoc { var } => self.target(var, sp),
-            StmtKind::Read { var, array, index } => {
+            StmtKind::Read {
+                var, array, index, ..
+            } => {
                 self.array(array, sp)?;
                 self.expr(index, sp)?;
                 self.target(var, sp)

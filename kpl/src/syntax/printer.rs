@@ -84,8 +84,16 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Havoc { var } => {
             let _ = write!(out, "havoc {var};");
         }
-        StmtKind::Read { var, array, index } => {
-            let _ = write!(out, "{var} = {array}[{}];", expr(index));
+        StmtKind::Read {
+            var,
+            array,
+            index,
+            ty,
+        } => {
+            let _ = match ty {
+                Some(t) => write!(out, "{var} = {}({array}[{}]);", t.name(), expr(index)),
+                None => write!(out, "{var} = {array}[{}];", expr(index)),
+            };
         }
         StmtKind::Write { array, index, value } => {
             let _ = write!(out, "{array}[{}] = {};", expr(index), expr(value));
@@ -96,17 +104,16 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut String) {
             array,
             index,
             value,
+            ty,
         } => {
             if let Some(v) = var {
                 let _ = write!(out, "{v} = ");
             }
-            let _ = write!(
-                out,
-                "{}({array}[{}], {});",
-                op.keyword(),
-                expr(index),
-                expr(value)
-            );
+            let call = format!("{}({array}[{}], {})", op.keyword(), expr(index), expr(value));
+            let _ = match ty {
+                Some(t) => write!(out, "{}({call});", t.name()),
+                None => write!(out, "{call};"),
+            };
         }
         StmtKind::Barrier => out.push_str("barrier;"),
         StmtKind::WarpBarrier => out.push_str("warp_barrier;"),

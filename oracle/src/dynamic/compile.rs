@@ -81,6 +81,8 @@ pub(super) enum CKind {
         slot: Slot,
         array: u32,
         index: CExpr,
+        /// The type the element is read through (the value is converted to it).
+        ty: Option<kpl::IntTy>,
     },
     Write {
         array: u32,
@@ -93,6 +95,8 @@ pub(super) enum CKind {
         array: u32,
         index: CExpr,
         value: CExpr,
+        /// The type the old value is read through.
+        ty: Option<kpl::IntTy>,
     },
     Barrier,
     /// `__syncwarp()`.
@@ -442,10 +446,16 @@ impl Compiler<'_> {
             StmtKind::Havoc { var } => CKind::Arbitrary {
                 slot: self.lookup(var, sp)?,
             },
-            StmtKind::Read { var, array, index } => CKind::Read {
+            StmtKind::Read {
+                var,
+                array,
+                index,
+                ty,
+            } => CKind::Read {
                 array: self.array(array, sp)?,
                 index: self.expr(index, sp)?,
                 slot: self.lookup(var, sp)?,
+                ty: *ty,
             },
             StmtKind::Write { array, index, value } => CKind::Write {
                 array: self.array(array, sp)?,
@@ -458,12 +468,14 @@ impl Compiler<'_> {
                 array,
                 index,
                 value,
+                ty,
             } => CKind::Atomic {
                 array: self.array(array, sp)?,
                 index: self.expr(index, sp)?,
                 value: self.expr(value, sp)?,
                 slot: var.as_ref().map(|v| self.lookup(v, sp)).transpose()?,
                 op: *op,
+                ty: *ty,
             },
             StmtKind::Barrier => CKind::Barrier,
             StmtKind::WarpBarrier => CKind::WarpBarrier,

@@ -310,13 +310,19 @@ impl<'p> Machine<'p> {
                     self.set(t, *slot, v);
                 }
             }
-            CKind::Read { slot, array, index } => {
+            CKind::Read {
+                slot,
+                array,
+                index,
+                ty,
+            } => {
                 self.access_step(mask);
                 for t in (0..n).filter(|t| mask[*t]) {
                     let i = self.eval(index, t, ix)?;
                     let loc = (*array, i);
                     self.access(t, ix, AccessKind::Read, loc, 0, out);
-                    let v = self.load(loc);
+                    let raw = self.load(loc);
+                    let v = self.read_as(*ty, raw, ix)?;
                     self.set(t, *slot, v);
                 }
             }
@@ -336,6 +342,7 @@ impl<'p> Machine<'p> {
                 array,
                 index,
                 value,
+                ty,
             } => {
                 self.access_step(mask);
                 for t in (0..n).filter(|t| mask[*t]) {
@@ -343,7 +350,8 @@ impl<'p> Machine<'p> {
                     let v = self.eval(value, t, ix)?;
                     let loc = (*array, i);
                     self.access(t, ix, AccessKind::Atomic, loc, 0, out);
-                    let old = self.load(loc);
+                    let raw = self.load(loc);
+                    let old = self.read_as(*ty, raw, ix)?;
                     let new = self.atomic(*op, old, v).map_err(|err| Stop::Arith {
                         line: self.prog.stmts[ix as usize].span.line,
                         err,
@@ -429,6 +437,19 @@ impl<'p> Machine<'p> {
         self.passed
             .extend(here.into_iter().map(|(env, frame)| (ix, env, frame)));
         Ok(())
+    }
+
+    /// A value of memory read through `ty`: converted to it, as C reads an lvalue of
+    /// that type (memory holds any integer: what was stored through other types, or
+    /// the run's initial contents).
+    fn read_as(&self, ty: Option<kpl::IntTy>, v: i64, ix: StmtIx) -> Result<i64, Stop> {
+        match ty {
+            None => Ok(v),
+            Some(t) => self.arith.cast(t, v).map_err(|err| Stop::Arith {
+                line: self.prog.stmts[ix as usize].span.line,
+                err,
+            }),
+        }
     }
 
     /// `return`, `break`, `continue`: the enabled threads stop until the jump's target.

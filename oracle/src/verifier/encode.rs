@@ -540,11 +540,13 @@ impl<'s> Encoder<'s> {
                     Val::I(x) => f.apply(&[x as &dyn Ast]),
                     Val::B(x) => f.apply(&[x as &dyn Ast]),
                 };
-                return if self.wrap {
+                let v = if self.wrap {
                     Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
                 } else {
                     Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
                 };
+                self.type_range(id, &v);
+                return v;
             }
             _ => {}
         }
@@ -591,7 +593,28 @@ impl<'s> Encoder<'s> {
         v
     }
 
+    /// A read through a type (`AtomInfo::ty`) returns a value of the type. The old
+    /// value of a repetition-free counter only gets the lower bound: its lemma places
+    /// the executions' ranges apart (even executions that do not happen), which an
+    /// upper bound could make impossible for huge amounts, and an impossible query
+    /// would hide its race.
+    fn type_range(&mut self, id: AtomId, v: &Val) {
+        let Some(info) = self.sum.atoms.get(id) else {
+            return;
+        };
+        if let (Some(t), Val::I(x)) = (info.ty, v) {
+            let lo = x.ge(Int::from_i128(t.min()));
+            let counter = matches!(info.kind, AtomKind::Read(s) if self.sum.counters.contains(&s));
+            if counter {
+                self.facts.push(lo);
+            } else {
+                self.facts.push(Bool::and(&[lo, x.le(Int::from_i128(t.max()))]));
+            }
+        }
+    }
+
     fn atom_facts(&mut self, id: AtomId, owner: usize, argv: &[Val], v: &Val, cx: usize) {
+        self.type_range(id, v);
         let Some(info) = self.sum.atoms.get(id) else {
             return;
         };
@@ -826,6 +849,13 @@ impl<'s> Encoder<'s> {
                 }
             }
             Term::Param(i, _) => self.params.get(*i).cloned().unwrap_or_else(|| self.num(0)),
+            // A read through its type (`AtomInfo::ty`): in range by the atom's facts.
+            Term::Cast(ty, a)
+                if matches!(&**a, Term::Atom(id, _)
+                    if self.sum.atoms.get(*id).is_some_and(|i| i.ty == Some(*ty))) =>
+            {
+                self.val(a, cx)
+            }
             Term::Cast(ty, a) => {
                 let range = self.sum.builder().range(a);
                 match self.val(a, cx) {

@@ -33,7 +33,7 @@ pub fn of(sum: &Summary) -> u64 {
     counters.sort_unstable();
     counters.hash(&mut h);
     for atom in &sum.atoms {
-        (atom.class, atom.arity).hash(&mut h);
+        (atom.class, atom.arity, atom.ty).hash(&mut h);
         match &atom.kind {
             AtomKind::Geo { lp, op, c, init } => (lp, op, c, fp.term(init)).hash(&mut h),
             other => format!("{other:?}").hash(&mut h),

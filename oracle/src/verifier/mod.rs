@@ -179,10 +179,9 @@
 //!   atomics update is read adversarially (any value, as all memory). Repetition-free
 //!   counters: on an array that only `atomic_add`s of amounts that are never negative
 //!   modify (syntactically: built from ids, sizes, parameters, iteration numbers,
-//!   non-negative constants and conversions to unsigned types; a value read from memory
-//!   may be negative, since values are untyped, but the CUDA front end converts the
-//!   operand of an atomic on an unsigned element to its type, and values read from
-//!   `unsigned char`/`unsigned short`/`bool` elements to theirs), two distinct
+//!   non-negative constants and conversions to unsigned types, which include values
+//!   read through an unsigned type; the CUDA front end also converts the operand of an
+//!   atomic on an unsigned element to its type), two distinct
 //!   executions with positive amounts on one element claim disjoint ranges
 //!   `[old, old + amount)`; likewise `(old - amount, old]` for arrays only such
 //!   `atomic_sub`s modify, and `atomic_inc` with the largest bound (`0xffffffff`, which
@@ -195,10 +194,21 @@
 //!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
 //!   are not repetition-free (false alarms where the values happen to be distinct). The
-//!   result of an atomic is untyped too (a slot from an unsigned counter may be
-//!   negative), and so are values read from 32- and 64-bit unsigned elements (a count
-//!   `n` read from an `unsigned int` may exceed its type, so the amount `u32(n)` of
-//!   `atomicAdd(&c, n)` may claim fewer slots than a loop `j < n` fills: false alarm).
+//!   result of an atomic and a value read from memory have the type they are read
+//!   through (`x = u32(A[i]);`, see *Typed reads* below); `unsigned long long` elements
+//!   stay untyped (a count read from one may exceed its type: false alarm).
+//! - **Typed reads** (`kpl::StmtKind::Read::ty`, `Atomic::ty`): the value is an atom
+//!   with the facts `min(ty) <= v <= max(ty)`, encoded without a wrap-around unknown
+//!   (`Cast(ty, atom)` is the atom itself, `AtomInfo::ty`); the old value of a
+//!   repetition-free counter gets only `min(ty) <= v` (its lemma spreads executions
+//!   apart, which an upper bound could make unsatisfiable). This is C's reading of an
+//!   lvalue of the type: exact for memory written through it (the front end converts
+//!   every store to the element type) and, since memory values are arbitrary anyway, a
+//!   read through another type than the stores' is an arbitrary value of its own type
+//!   (the read cache and the input functions are keyed by the type, so a punned read
+//!   never shares a term with a read through another type). Under `Wrap32` the read is
+//!   the masked value (`Builder::cast`). Tests: `tests/corpus/typed/`,
+//!   `atomics/histogram_slots.cu`.
 //! - **Benign write-write races are not races** (GPUVerify's default;
 //!   `CheckOptions::no_benign_tolerance` turns it off): two plain writes of one element
 //!   race only when the values they store may differ. A race query of two writes that

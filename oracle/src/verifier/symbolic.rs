@@ -29,7 +29,7 @@
 //! agree on a variable when its updates are uniform, whatever happened before the loop.
 //! Predicates of statements do include the entry predicate and `InLoop` of every loop.
 
-use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, Kernel, Space, Span, Stmt, StmtId, StmtKind};
+use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, IntTy, Kernel, Space, Span, Stmt, StmtId, StmtKind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::invariants;
@@ -78,6 +78,10 @@ pub struct AtomInfo {
     pub class: Class,
     /// Number of iteration arguments.
     pub arity: usize,
+    /// The type a read's value is known to have (`x = u32(A[i]);`): the encoder adds
+    /// that it is in the type's range, and encodes `Cast(ty, atom)` as the atom itself
+    /// (unbounded arithmetic). Reads through distinct types get distinct atoms.
+    pub ty: Option<IntTy>,
 }
 
 impl AtomInfo {
@@ -587,28 +591,30 @@ fn dims_used(kernel: &Kernel) -> [bool; 3] {
 /// under a condition, ends its entries for the rest of the run.
 #[derive(Default)]
 struct ReadCache {
-    /// (array, index, value, when), oldest first.
-    entries: Vec<(String, T, T, u64)>,
+    /// (array, the type it was read through, index, value, when), oldest first. A read
+    /// through another type gets a value of its own (over-approximate, and sound: the
+    /// two are not related).
+    entries: Vec<(String, Option<IntTy>, T, T, u64)>,
     /// Per array, the last write or atomic (entries not newer are stale).
     written: HashMap<String, u64>,
     now: u64,
 }
 
 impl ReadCache {
-    fn get(&self, array: &str, index: &T) -> Option<T> {
+    fn get(&self, array: &str, ty: Option<IntTy>, index: &T) -> Option<T> {
         let stale = self.written.get(array).copied().unwrap_or(0);
         self.entries
             .iter()
             .rev()
-            .find(|(a, i, _, when)| {
-                *when > stale && a == array && (std::rc::Rc::ptr_eq(i, index) || i == index)
+            .find(|(a, t, i, _, when)| {
+                *when > stale && a == array && *t == ty && (std::rc::Rc::ptr_eq(i, index) || i == index)
             })
-            .map(|(_, _, v, _)| v.clone())
+            .map(|(_, _, _, v, _)| v.clone())
     }
 
-    fn insert(&mut self, array: &str, index: T, value: T) {
+    fn insert(&mut self, array: &str, ty: Option<IntTy>, index: T, value: T) {
         self.now += 1;
-        self.entries.push((array.to_string(), index, value, self.now));
+        self.entries.push((array.to_string(), ty, index, value, self.now));
     }
 
     fn invalidate(&mut self, array: &str) {
@@ -648,7 +654,7 @@ struct Exec<'k> {
     /// Arrays some statement writes or updates atomically (the others are read-only).
     written: HashSet<String>,
     /// The [`AtomKind::Input`] atom of each never-written global array read so far.
-    inputs: HashMap<String, AtomId>,
+    inputs: HashMap<(String, Option<IntTy>), AtomId>,
     /// Evaluating the condition of an `assume` outside loops: `other(e)` is honoured.
     two_thread: bool,
     /// The values read so far that a later read of the same element may reuse.
@@ -724,8 +730,35 @@ impl Exec<'_> {
             kind,
             class,
             arity: args.len(),
+            ty: None,
         });
         self.b.leaf(Term::Atom(id, args))
+    }
+
+    /// The value of a read of memory through `ty` (`x = u32(A[i]);`): a fresh atom that
+    /// the encoder knows to be in the type's range, as `Cast(ty, atom)` so that
+    /// [`Builder::range`] knows it too (the encoder does not wrap it: see
+    /// [`AtomInfo::ty`]).
+    fn typed_atom(&mut self, kind: AtomKind, class: Class, ty: Option<IntTy>) -> T {
+        let v = self.atom(kind, class);
+        self.typed(v, ty)
+    }
+
+    /// `v`, a fresh atom, as a value of `ty`.
+    fn typed(&mut self, v: T, ty: Option<IntTy>) -> T {
+        let Some(t) = ty else {
+            return v;
+        };
+        if self.b.arith == Arith::Wrap32 {
+            // Bit-vector values: the conversion is the mask (nothing for 32 bits).
+            return self.b.cast(t, v);
+        }
+        if let Term::Atom(id, _) = &*v
+            && let Some(info) = self.atoms.get_mut(*id)
+        {
+            info.ty = Some(t);
+        }
+        self.b.leaf(Term::Cast(t, v))
     }
 
     /// A fresh atom over the iterations of the enclosing loops.
@@ -816,8 +849,9 @@ impl Exec<'_> {
     }
 
     /// The value of `array[index]` for an [`Exec::is_input`] array.
-    fn input(&mut self, array: &str, index: T) -> T {
-        let id = match self.inputs.get(array) {
+    fn input(&mut self, array: &str, index: T, ty: Option<IntTy>) -> T {
+        let key = (array.to_string(), ty);
+        let id = match self.inputs.get(&key) {
             Some(id) => *id,
             None => {
                 let id = self.atoms.len();
@@ -825,12 +859,14 @@ impl Exec<'_> {
                     kind: AtomKind::Input(array.to_string()),
                     class: Class::Grid,
                     arity: 1,
+                    ty: None,
                 });
-                self.inputs.insert(array.to_string(), id);
+                self.inputs.insert(key, id);
                 id
             }
         };
-        self.b.leaf(Term::Atom(id, vec![index]))
+        let v = self.b.leaf(Term::Atom(id, vec![index]));
+        self.typed(v, ty)
     }
 
     /// Who shares the value one execution of a read returns (`Read(stmt)` at given
@@ -938,16 +974,21 @@ impl Exec<'_> {
                 let v = self.atom(AtomKind::Arbitrary(s.id), Class::Thread);
                 self.assign(st, var, v);
             }
-            StmtKind::Read { var, array, index } => {
+            StmtKind::Read {
+                var,
+                array,
+                index,
+                ty,
+            } => {
                 let i = self.eval(&st.env, index);
                 let class = self.read_class(array, &i);
                 self.record_access(s, st, array, AccessKind::Read, i.clone(), None);
-                let v = match self.reads.get(array, &i) {
+                let v = match self.reads.get(array, *ty, &i) {
                     Some(v) => v,
-                    None if class == Class::Grid => self.input(array, i),
+                    None if class == Class::Grid => self.input(array, i, *ty),
                     None => {
-                        let v = self.atom(AtomKind::Read(s.id), class);
-                        self.reads.insert(array, i, v.clone());
+                        let v = self.typed_atom(AtomKind::Read(s.id), class, *ty);
+                        self.reads.insert(array, *ty, i, v.clone());
                         v
                     }
                 };
@@ -966,13 +1007,14 @@ impl Exec<'_> {
                 array,
                 index,
                 value,
+                ty,
             } => {
                 let i = self.eval(&st.env, index);
                 let operand = self.eval(&st.env, value);
                 self.reads.invalidate(array);
                 self.record_access(s, st, array, AccessKind::Atomic, i, Some((*op, operand)));
                 if let Some(var) = var {
-                    let v = self.atom(AtomKind::Read(s.id), Class::Thread);
+                    let v = self.typed_atom(AtomKind::Read(s.id), Class::Thread, *ty);
                     self.assign(st, var, v);
                 }
             }

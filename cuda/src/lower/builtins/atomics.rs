@@ -83,6 +83,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
                         array: array.clone(),
                         index,
                         value: v.clone(),
+                        ty: crate::lower::expr::element_type(&ty).filter(|_| result.is_some()),
                     },
                     span,
                 );

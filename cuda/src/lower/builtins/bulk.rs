@@ -92,7 +92,12 @@ impl<'t> Lowerer<'_, 't> {
         let stmts = match write {
             None => {
                 let var = self.scratch();
-                vec![StmtKind::Read { var, array, index }]
+                vec![StmtKind::Read {
+                    var,
+                    array,
+                    index,
+                    ty: None,
+                }]
             }
             Some(Some(value)) => vec![StmtKind::Write { array, index, value }],
             Some(None) => {
