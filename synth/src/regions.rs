@@ -138,6 +138,51 @@ pub(crate) struct OptionCover {
     /// The paper's candidates of the option.
     pub full: Vec<Label>,
     pub regions: Vec<Region>,
+    /// Loop-instance places ([`instance_places`]) in neither `full` nor a region: each
+    /// one a class of its own.
+    pub instance: Vec<Label>,
+}
+
+impl OptionCover {
+    /// Every place of the option: its interval's, its regions', its loop-instance places.
+    fn all(&self) -> impl Iterator<Item = Label> + '_ {
+        self.full
+            .iter()
+            .chain(self.regions.iter().flat_map(|r| r.places.iter()))
+            .chain(&self.instance)
+            .copied()
+    }
+}
+
+/// The *loop-instance places* of a race between `first ⪯ second` with common loops
+/// `common`: the uniform places inside a loop around one access only. A barrier there
+/// runs between the access of one iteration of that loop and the other access on every
+/// iteration but one (the last for a loop around `first` when the place precedes it, the
+/// first for a loop around `second` when the place follows it): it orders a race whose
+/// instances happen only in the other iterations (equal values stored in the first one,
+/// the last iteration's writer being the reader itself), and may be shared with the
+/// loop's own races. No option of the paper holds such a place (see the module doc).
+pub fn instance_places(
+    tree: &LabelTree,
+    first: Label,
+    second: Label,
+    common: usize,
+    uniform: &BTreeSet<Label>,
+) -> Vec<Label> {
+    let own: Vec<Label> = [first, second]
+        .iter()
+        .flat_map(|a| tree.loops(*a).into_iter().skip(common))
+        .collect();
+    if own.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<Label> = uniform
+        .iter()
+        .copied()
+        .filter(|c| tree.blks(*c).iter().any(|b| own.contains(b)))
+        .collect();
+    out.sort_by_key(|l| tree.node(*l).post);
+    out
 }
 
 /// A race location whose options have regions (see the module doc).
@@ -151,18 +196,28 @@ impl CoverRace {
     /// region (the paper's encoding applies).
     pub fn new(tree: &LabelTree, ro: &RaceOptions, uniform: &BTreeSet<Label>) -> Option<CoverRace> {
         let intervals = option_intervals(tree, ro.first, ro.second, &ro.loops);
+        let instance = instance_places(tree, ro.first, ro.second, ro.depth(), uniform);
         let options: Vec<OptionCover> = ro
             .options
             .iter()
             .zip(&intervals)
-            .map(|(full, interval)| OptionCover {
-                full: full.clone(),
-                regions: regions(tree, interval, [ro.first, ro.second], uniform),
+            .map(|(full, interval)| {
+                let regions = regions(tree, interval, [ro.first, ro.second], uniform);
+                let instance = instance
+                    .iter()
+                    .copied()
+                    .filter(|l| !full.contains(l) && !regions.iter().any(|r| r.places.contains(l)))
+                    .collect();
+                OptionCover {
+                    full: full.clone(),
+                    regions,
+                    instance,
+                }
             })
             .collect();
         options
             .iter()
-            .any(|o| !o.regions.is_empty())
+            .any(|o| !o.regions.is_empty() || !o.instance.is_empty())
             .then_some(CoverRace { options })
     }
 
@@ -170,7 +225,7 @@ impl CoverRace {
     pub fn extended(&self, ro: &RaceOptions, tree: &LabelTree) -> RaceOptions {
         let mut ro = ro.clone();
         for (opt, cover) in ro.options.iter_mut().zip(&self.options) {
-            opt.extend(cover.regions.iter().flat_map(|r| r.places.iter().copied()));
+            opt.extend(cover.all());
             opt.sort_by_key(|l| tree.node(*l).post);
             opt.dedup();
         }
@@ -195,13 +250,7 @@ impl CoverRace {
         race: &Race,
         use_types: bool,
     ) {
-        let touched = |o: &OptionCover| {
-            let all = o
-                .full
-                .iter()
-                .chain(o.regions.iter().flat_map(|r| r.places.iter()));
-            any(all.copied(), var)
-        };
+        let touched = |o: &OptionCover| any(o.all(), var);
         match self.needed(race, use_types) {
             Some(types) => types.iter().for_each(|j| opt.assert(touched(&self.options[*j]))),
             None => opt.assert(Bool::or(&self.options.iter().map(touched).collect::<Vec<_>>())),
@@ -221,16 +270,17 @@ impl CoverRace {
             let has = |ls: &[Label]| ls.iter().any(|l| chosen.contains(l));
             if !has(&o.full) {
                 let fresh = o.regions.iter().filter(|r| !has(&r.places));
+                let singles = o.instance.iter().filter(|l| !chosen.contains(l));
                 any(
-                    o.full.iter().chain(fresh.flat_map(|r| r.places.iter())).copied(),
+                    o.full
+                        .iter()
+                        .chain(fresh.flat_map(|r| r.places.iter()))
+                        .chain(singles)
+                        .copied(),
                     var,
                 )
             } else {
-                let all = o
-                    .full
-                    .iter()
-                    .chain(o.regions.iter().flat_map(|r| r.places.iter()));
-                any(all.copied().filter(|l| !chosen.contains(l)), var)
+                any(o.all().filter(|l| !chosen.contains(l)), var)
             }
         };
         match self.needed(race, use_types) {
