@@ -19,6 +19,7 @@ fn main() -> anyhow::Result<()> {
     let mut o = StaticVerifier::new(CheckOptions {
         block_dim: Some([8, 1, 1]),
         grid_dim: Some([2, 1, 1]),
+        race_directions: true,
         ..CheckOptions::default()
     });
     let s = synth::synthesize(&k, &mut o, &opts)?;

@@ -115,6 +115,8 @@ struct Encoding<'t> {
     uniform: Option<BTreeSet<Label>>,
     /// Race locations with places in uniform regions, encoded by coverage instead of `P`.
     covers: BTreeMap<(Label, Label), CoverRace>,
+    /// `SynthOptions::loop_instances`.
+    loop_instances: bool,
     /// What `--explain` reports (recorded only, never read by the algorithm).
     trace: Trace,
 }
@@ -167,6 +169,7 @@ impl<'t> Encoding<'t> {
             excluded: Vec::new(),
             uniform: None,
             covers: BTreeMap::new(),
+            loop_instances: opts.loop_instances,
             trace: Trace::default(),
         }
     }
@@ -182,7 +185,7 @@ impl<'t> Encoding<'t> {
         if let Some(cover) = self
             .uniform
             .as_ref()
-            .and_then(|u| CoverRace::new(self.tree, &ro, u))
+            .and_then(|u| CoverRace::new(self.tree, &ro, u, self.loop_instances))
         {
             return self.add_cover_race(key, &ro, cover, race, use_types);
         }
@@ -237,8 +240,13 @@ impl<'t> Encoding<'t> {
         if race.intra {
             self.opt.assert(&p[0]);
         }
-        let inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
+        let mut inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
         if !inter.is_empty() {
+            // Across iterations only with the first access in the earlier one: a barrier
+            // between the accesses (`P^0`) orders those too.
+            if self.loop_instances && race.inter.iter().all(|j| race.forward_only.contains(j)) {
+                inter.push(p[0].clone());
+            }
             self.opt.assert(Bool::or(&inter));
         }
     }

@@ -189,14 +189,25 @@ pub fn instance_places(
 #[derive(Clone, Debug)]
 pub(crate) struct CoverRace {
     pub options: Vec<OptionCover>,
+    /// `SynthOptions::loop_instances`: loop-instance places and `Race::forward_only`.
+    pub loop_instances: bool,
 }
 
 impl CoverRace {
     /// The coverage encoding of a race with options `ro`, or `None` when no option has a
     /// region (the paper's encoding applies).
-    pub fn new(tree: &LabelTree, ro: &RaceOptions, uniform: &BTreeSet<Label>) -> Option<CoverRace> {
+    pub fn new(
+        tree: &LabelTree,
+        ro: &RaceOptions,
+        uniform: &BTreeSet<Label>,
+        loop_instances: bool,
+    ) -> Option<CoverRace> {
         let intervals = option_intervals(tree, ro.first, ro.second, &ro.loops);
-        let instance = instance_places(tree, ro.first, ro.second, ro.depth(), uniform);
+        let instance = if loop_instances {
+            instance_places(tree, ro.first, ro.second, ro.depth(), uniform)
+        } else {
+            Vec::new()
+        };
         let options: Vec<OptionCover> = ro
             .options
             .iter()
@@ -218,7 +229,10 @@ impl CoverRace {
         options
             .iter()
             .any(|o| !o.regions.is_empty() || !o.instance.is_empty())
-            .then_some(CoverRace { options })
+            .then_some(CoverRace {
+                options,
+                loop_instances,
+            })
     }
 
     /// `ro` with every option's region places added (what `--explain` shows).
@@ -232,14 +246,48 @@ impl CoverRace {
         ro
     }
 
-    /// The options a race report says must be covered (`None`: some option, unknown which).
-    fn needed(&self, race: &Race, use_types: bool) -> Option<Vec<usize>> {
+    /// The race types a report says must be ordered, each as the options whose places
+    /// may order it (`None`: some option, unknown which). Within one iteration (type 0)
+    /// only `[ℓ, ℓ')` does. Across iterations of common loop `j` (type `j`) with the
+    /// second access in the earlier iteration, the paper's option `j` and the deeper ones
+    /// (they run between the two iterations of loop `j` too); when the oracle proved that
+    /// only the first access can be in the earlier iteration (`Race::forward_only`: `if
+    /// (i < 1) x = A[tid + 1]; A[tid] = x;`), option 0 as well, whose places run between
+    /// the accesses in program order.
+    fn needed(&self, race: &Race, use_types: bool) -> Option<Vec<Vec<usize>>> {
         if !use_types {
             return None;
         }
-        let mut out: Vec<usize> = race.intra.then_some(0).into_iter().collect();
-        out.extend(race.inter.iter().copied().filter(|j| *j < self.options.len()));
+        let d = self.options.len();
+        let mut out: Vec<Vec<usize>> = race.intra.then(|| vec![0]).into_iter().collect();
+        out.extend(race.inter.iter().filter(|j| (1..d).contains(*j)).map(|j| {
+            if !self.loop_instances {
+                return vec![*j];
+            }
+            let forward = race.forward_only.contains(j).then_some(0);
+            forward.into_iter().chain(*j..d).collect()
+        }));
         (!out.is_empty()).then_some(out)
+    }
+
+    /// One clause per racing type (or one over all options): some option of the type
+    /// satisfies `per_option`.
+    fn assert_types(
+        &self,
+        opt: &Optimize,
+        race: &Race,
+        use_types: bool,
+        per_option: &dyn Fn(&OptionCover) -> Bool,
+    ) {
+        let over = |js: &mut dyn Iterator<Item = usize>| {
+            Bool::or(&js.map(|j| per_option(&self.options[j])).collect::<Vec<_>>())
+        };
+        match self.needed(race, use_types) {
+            Some(types) => types
+                .iter()
+                .for_each(|js| opt.assert(over(&mut js.iter().copied()))),
+            None => opt.assert(over(&mut (0..self.options.len()))),
+        }
     }
 
     /// The initial constraints: the racing types (or some option) touched.
@@ -250,11 +298,7 @@ impl CoverRace {
         race: &Race,
         use_types: bool,
     ) {
-        let touched = |o: &OptionCover| any(o.all(), var);
-        match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(touched(&self.options[*j]))),
-            None => opt.assert(Bool::or(&self.options.iter().map(touched).collect::<Vec<_>>())),
-        }
+        self.assert_types(opt, race, use_types, &|o| any(o.all(), var));
     }
 
     /// The race survived placement `chosen`: its coverage must grow (module doc).
@@ -283,10 +327,7 @@ impl CoverRace {
                 any(o.all().filter(|l| !chosen.contains(l)), var)
             }
         };
-        match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(grow(&self.options[*j]))),
-            None => opt.assert(Bool::or(&self.options.iter().map(grow).collect::<Vec<_>>())),
-        }
+        self.assert_types(opt, race, use_types, &grow);
     }
 }
 

@@ -932,6 +932,14 @@ impl<'a, 's> RacePhase<'a, 's> {
                 first: access(a),
                 second: access(b),
                 intra: found.intra,
+                forward_only: found
+                    .inter
+                    .iter()
+                    .copied()
+                    .filter(|j| {
+                        self.verifier.opts.race_directions && a.stmt != b.stmt && !found.backward.contains(j)
+                    })
+                    .collect(),
                 inter: found.inter,
                 fixable: found.fixable,
                 warp_local,
@@ -1021,6 +1029,10 @@ struct Scopes {
 struct PairRace {
     intra: bool,
     inter: Vec<usize>,
+    /// Depths at which the second access's iteration may be the earlier one (decided
+    /// racing or undecided); with `CheckOptions::race_directions` both directions are
+    /// asked, so `inter` minus these is `Race::forward_only`.
+    backward: Vec<usize>,
     fixable: bool,
     witness: Option<Witness>,
     notes: Vec<String>,
@@ -1033,6 +1045,7 @@ impl PairRace {
         PairRace {
             intra: false,
             inter: Vec::new(),
+            backward: Vec::new(),
             fixable,
             witness: None,
             notes: Vec::new(),
@@ -1052,8 +1065,9 @@ impl PairRace {
         attempts: &[u64],
     ) -> PairRace {
         let mut found = PairRace::new(true);
+        let both = ck.opts.race_directions;
         if scopes.same {
-            found.search(a, b, attempts, &mut |order, limit| {
+            found.search(a, b, attempts, both, &mut |order, limit| {
                 let key = (a.stmt, b.stmt, order);
                 match ck.separation(a, b, order) {
                     Separation::Always => Outcome::Unsat,
@@ -1084,7 +1098,7 @@ impl PairRace {
         if scopes.cross {
             let mut cross = PairRace::new(false);
             let grid = ck.sum.barriers.iter().any(|b| b.grid);
-            cross.search(a, b, attempts, &mut |order, limit| {
+            cross.search(a, b, attempts, both, &mut |order, limit| {
                 let mut free = || {
                     cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
                         ck.race(a, b, Scope::CrossBlock, order, false, limit)
@@ -1116,6 +1130,7 @@ impl PairRace {
                 found.inter.extend(cross.inter);
                 found.inter.sort_unstable();
                 found.inter.dedup();
+                found.backward.extend(cross.backward);
                 found.witness = cross.witness.or(found.witness);
             }
             found.benign |= cross.benign;
@@ -1129,6 +1144,7 @@ impl PairRace {
         a: &AccessFact,
         b: &AccessFact,
         attempts: &[u64],
+        both_directions: bool,
         query: &mut dyn FnMut(Order, u64) -> Outcome,
     ) {
         let mut pending = orders(a, b);
@@ -1138,6 +1154,7 @@ impl PairRace {
             for order in pending {
                 if let Order::Inter { depth, .. } = order
                     && self.inter.contains(&depth)
+                    && !both_directions
                 {
                     continue;
                 }
@@ -1171,7 +1188,10 @@ impl PairRace {
         }
         match order {
             Order::Intra => self.intra = true,
-            Order::Inter { depth, .. } => {
+            Order::Inter { depth, forward } => {
+                if !forward && !self.backward.contains(&depth) {
+                    self.backward.push(depth);
+                }
                 if !self.inter.contains(&depth) {
                     self.inter.push(depth);
                     self.inter.sort_unstable();
