@@ -1,6 +1,7 @@
 //! Prints what one AutoSync run on a `.kpl` file tried (races with options, refuted
 //! placements) with the static verifier on an 8×2 launch: a debugging aid for the
-//! brute-force comparison (`cargo run --release -p synth --example rounds -- FILE.kpl`).
+//! brute-force comparison (`cargo run --release -p synth --example rounds -- FILE.kpl`;
+//! `ROUNDS_BEFORE=1` without loop-instance places).
 
 use kpl::LabelTree;
 use oracle::CheckOptions;
@@ -15,7 +16,9 @@ fn main() -> anyhow::Result<()> {
     let k = kpl::parse(&src)?.remove(0);
     let t = LabelTree::new(&k);
     let cost = PaperCost::default();
-    let opts = SynthOptions::new(&cost);
+    let mut opts = SynthOptions::new(&cost);
+    // `ROUNDS_BEFORE=1`: without loop-instance places (issue #19 part 1's options).
+    opts.loop_instances = std::env::var_os("ROUNDS_BEFORE").is_none();
     let mut o = StaticVerifier::new(CheckOptions {
         block_dim: Some([8, 1, 1]),
         grid_dim: Some([2, 1, 1]),

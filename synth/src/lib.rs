@@ -93,6 +93,10 @@ pub enum SynthError {
     Solver(String),
     #[error("no placement found after {0} refinement rounds (limit reached)")]
     IterationLimit(u32),
+    /// Options the strategy does not implement (the naive baseline places block barriers
+    /// only).
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 /// Options shared by both strategies.
