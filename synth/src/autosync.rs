@@ -66,6 +66,17 @@
 //! which a uniform `break` or `return` between them can falsify). Each clause excludes
 //! `M` itself, so the loop terminates; the oracle checks every placement, divergence
 //! included. The module doc of [`crate::regions`] gives the details.
+//!
+//! With `SynthOptions::loop_instances` (on by default, with uniform regions), the
+//! uniform places inside a loop around one of the two accesses only (*loop-instance
+//! places*: a barrier there orders the accesses of every iteration but the first or the
+//! last) are coverage classes of their own in every option, so a race location with such
+//! a loop is encoded by coverage too; and a race the oracle proved to happen across
+//! iterations only with the first access in the earlier one (`Race::forward_only`, asked
+//! with `CheckOptions::race_directions`) counts option 0 among the options that may order
+//! it, in both encodings (`P^0` joins the inter-iteration clause of the paper's
+//! encoding, whose `P` refinement stays complete: a barrier between the accesses does
+//! order such a race).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -20,40 +20,64 @@
 //! option; the paper's interval labels (`full`) always *cover* it (every path of the
 //! option's race type passes them), a region only on the paths that enter it.
 //!
+//! *Loop-instance places* ([`instance_places`], `SynthOptions::loop_instances`): the
+//! uniform places inside a loop around one access only (not a common loop). A barrier
+//! there runs between the two accesses for every iteration of that loop but one (the last
+//! iteration's accesses when the loop is around the first access and the place precedes
+//! it; the first iteration's when the loop is around the second and the place follows
+//! it), so it orders a race whose instances happen only in the other iterations: the
+//! first iteration stores the value stored before the loop (a benign pair), the last
+//! iteration's accesses are by the thread of the other access (Blelloch's scan: the
+//! up-sweep's last writer of the root is thread 0, which zeroes it), and it can be a
+//! barrier the loop needs anyway. No option of the paper holds such a place. Each is a
+//! class of its own: they do not run on the same paths.
+//!
+//! *Race types*: within one iteration of every common loop (type 0) only `[ℓ, ℓ')` orders
+//! the pair. Across iterations of common loop `j` (type `j`), with the second access in
+//! the earlier iteration, option `j` does and so does every deeper option (it runs
+//! between the two iterations of loop `j` too: the paper's "deeper subsumes
+//! shallower"). When the oracle proved that the race only happens with the *first*
+//! access in the earlier iteration (`oracle::Race::forward_only`: `if (i < 1) x = A[tid
+//! + 1]; A[tid] = x;`), option 0 orders it too: its places run after the first access
+//! and before the second in program order, so between the two iterations.
+//!
 //! # Encoding ([`CoverRace`]; see also `crate::autosync`)
 //!
-//! A race location with at least one region in one of its options is encoded by
-//! coverage alone, without the `P^j` variables and their mutual exclusion (which assume
-//! that an inter-iteration barrier at depth `k` always subsumes one at a shallower depth,
-//! false once a barrier covers only some paths). With `touched_j = ⋁ full_j ∨ ⋁_b R_b`,
-//! `R_b = ⋁ L_ℓ` over the places of region `b`:
+//! A race location with at least one region or loop-instance place in one of its options
+//! is encoded by coverage alone, without the `P^j` variables and their mutual exclusion
+//! (which assume that an inter-iteration barrier at depth `k` always subsumes one at a
+//! shallower depth, false once a barrier covers only some paths). With
+//! `touched_j = ⋁ full_j ∨ ⋁_b R_b ∨ ⋁ I_j`, `R_b = ⋁ L_ℓ` over the places of region `b`,
+//! `I_j` the loop-instance places (not already in `full_j` or a region of option `j`):
 //!
 //! - initially, with the race types the oracle reports (`SynthOptions::use_race_types`):
-//!   `touched_0` when the race happens within one iteration, `touched_j` for every depth
-//!   `j` it happens across iterations of (each racing type needs a barrier on its paths,
-//!   and only an option's labels or its regions' lie on them); without race types, some
-//!   `touched_j`;
+//!   per racing type, some option that may order it (above) touched (each racing type
+//!   needs a barrier on its paths, and only those options' labels, regions and
+//!   loop-instance places lie on them); without race types, some `touched_j`;
 //! - when the oracle still reports the race for a placement `M`: its *coverage* must
-//!   grow on every race type still reported (without race types: on some option). Growing
-//!   on option `j` means a label of `full_j` when `M` has none, else a place of a region
-//!   `M` has no barrier in; when `M` has a `full_j` label already (which should cover the
-//!   type, but the oracle found otherwise), any label of the option or its regions that
-//!   `M` lacks.
+//!   grow on every race type still reported (without race types: on some option), on
+//!   some option that may order the type. Growing on option `j` means a label of `full_j`
+//!   when `M` has none, else a place of a region `M` has no barrier in, else a
+//!   loop-instance place `M` lacks; when `M` has a `full_j` label already (which should
+//!   cover the type, but the oracle found otherwise), any label of the option, its
+//!   regions or its loop-instance places that `M` lacks.
 //!
 //! Why this never excludes a placement the oracle would accept: barriers only remove
-//! races (monotonicity), and the barriers of one class (`full_j`, or the places of one
-//! region) run on the same paths. A placement `M'` that does not grow on a type `t` that
-//! `M` left racing has, per class of `t`, only classes `M` has, so it leaves the same
-//! paths of type `t` unordered and the race stays. Each refutation excludes its own
-//! placement (it violates its clause), so the loop terminates. The oracle checks every
-//! placement, including absence of divergence, so soundness is the oracle's.
+//! races (monotonicity), and the barriers of one class (`full_j`, the places of one
+//! region, one loop-instance place) run on the same paths. A placement `M'` that does not
+//! grow on a type `t` that `M` left racing has, per class of the options that may order
+//! `t`, only classes `M` has, so it leaves the same paths of type `t` unordered and the
+//! race stays. Each refutation excludes its own placement (it violates its clause: every
+//! disjunct is a label `M` lacks), so the loop terminates: there are finitely many
+//! placements. The oracle checks every placement, including absence of divergence, so
+//! soundness is the oracle's; `forward_only` only widens which options count (an oracle
+//! that does not prove it leaves it empty: the paper's types).
 //!
-//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option
-//! and region are never tried. The costlier placements left are races whose instances
-//! happen only in some iterations of a loop (the first iteration stores equal values, a
-//! guard `i < 1` makes an inter-iteration race one-directional), where a barrier after
-//! the first access, or later in a loop around only one access, orders them from the
-//! iteration before: such a place is in no option of the paper either.
+//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option,
+//! region and loop-instance place are never tried (a place in a loop around neither
+//! access that is not between them; a non-uniform place that the oracle would still find
+//! non-divergent), nor are a race location's options split when a `break` or `return`
+//! between the labels of one class makes them run on different paths.
 
 use std::collections::BTreeSet;
 

@@ -21,7 +21,10 @@
 //! 4. [`queries`] asks, per pair of accesses and per race type (same iteration of all
 //!    common loops; different iterations of common loop `j`), whether two threads can
 //!    touch the same element with no barrier executing in between, and per barrier
-//!    whether two threads of a block can disagree on reaching it. Before any query,
+//!    whether two threads of a block can disagree on reaching it. Across iterations both
+//!    directions (the first access's iteration earlier, or the second's) are queried
+//!    until one races; under `CheckOptions::race_directions` (for synthesis) both
+//!    always, so that `Race::forward_only` says which only race forward. Before any query,
 //!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
