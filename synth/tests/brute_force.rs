@@ -12,14 +12,18 @@
 //! A correct AutoSync result is also re-checked.
 //!
 //! `cargo test --release -p synth --test brute_force` runs 50 kernels; the `#[ignore]`d
-//! variant runs 2,000 (`-- --ignored --nocapture`, about 20 minutes) and prints the
-//! counts and every costlier case, and `AUTOSYNC_BRUTE_BEFORE=1` runs it without the
-//! places inside uniform regions (the paper's candidates only) to count the placements
-//! that were costlier before. The kernels come from a fixed seed, so both runs see the
-//! same ones (`BRUTE_DEBUG=1` prints each kernel's checks and each costlier case as found).
+//! variant runs 2,000 (`-- --ignored --nocapture`, about 10 minutes) and prints the
+//! counts and every costlier case. `AUTOSYNC_BRUTE_BEFORE=regions` runs it without
+//! loop-instance places and forward-only races (issue #19 part 1's options),
+//! `AUTOSYNC_BRUTE_BEFORE=paper` (any other value) with the paper's candidates only, to
+//! count the placements that were costlier before. The kernels come from a fixed seed, so
+//! every run sees the same ones (`BRUTE_DEBUG=1` prints each kernel's checks and each
+//! costlier case as found; `cargo run --release -p synth --example rounds -- FILE.kpl`
+//! shows what AutoSync tried on one).
 //! Measured (2026-11-26, same 2,000 kernels, 1,101 of them fixed): paper's candidates
-//! only 68 placements costlier than the brute force, with uniform regions 17 (see the
-//! ignored test for the shape of the ones examined).
+//! only 68 placements costlier than the brute force; with uniform regions 17 (races
+//! that happen only in some iterations of a loop); with loop-instance places and
+//! forward-only races 0.
 
 use std::fmt::Write as _;
 
