@@ -37,9 +37,10 @@
 //! the earlier iteration, option `j` does and so does every deeper option (it runs
 //! between the two iterations of loop `j` too: the paper's "deeper subsumes
 //! shallower"). When the oracle proved that the race only happens with the *first*
-//! access in the earlier iteration (`oracle::Race::forward_only`: `if (i < 1) x = A[tid
-//! + 1]; A[tid] = x;`), option 0 orders it too: its places run after the first access
-//! and before the second in program order, so between the two iterations.
+//! access in the earlier iteration (`oracle::Race::forward_only`:
+//! `if (i < 1) x = A[tid + 1]; A[tid] = x;`), option 0 orders it too: its places run
+//! after the first access and before the second in program order, so between the two
+//! iterations.
 //!
 //! # Encoding ([`CoverRace`]; see also `crate::autosync`)
 //!
