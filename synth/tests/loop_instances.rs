@@ -62,18 +62,13 @@ fn a_barrier_in_the_loop_orders_the_later_iterations() {
 
 /// Twin: line 3 stores 1, the first iteration 0: the race with the first iteration is
 /// real, a barrier before the loop is needed.
-const DIFFERENT_FIRST: &str = "kernel k(shared A[]) {
-    local x = 0;
-    A[(tid + 1) % 8] = 1;
-    for (i = 0; i < 2; i = i + 1) {
-        A[tid] = x;
-        x = A[tid + i];
-    }
-}";
+fn different_first() -> String {
+    EQUAL_FIRST.replace("8] = x;", "8] = 1;")
+}
 
 #[test]
 fn a_race_in_the_first_iteration_needs_a_barrier_before_the_loop() {
-    assert_eq!(placed(DIFFERENT_FIRST, true), (names(&["3", "5"]), 101.0));
+    assert_eq!(placed(&different_first(), true), (names(&["3", "5"]), 101.0));
 }
 
 /// [`EQUAL_FIRST`] inside an outer loop: across iterations of the outer loop, line 5 of
@@ -100,19 +95,14 @@ fn nested_in_an_outer_loop() {
 /// Twin: the loop's trip count depends on the thread, a barrier in it diverges, and the
 /// loop's own race (line 5 of one iteration, line 6 of the next) has no place outside:
 /// no barrier helps.
-const THREAD_BOUND: &str = "kernel k(shared A[]) {
-    local x = 0;
-    A[(tid + 1) % 8] = x;
-    for (i = 0; i < tid % 2 + 1; i = i + 1) {
-        A[tid] = x;
-        x = A[tid + i];
-    }
-}";
+fn thread_bound() -> String {
+    EQUAL_FIRST.replace("i < 2", "i < tid % 2 + 1")
+}
 
 #[test]
 fn a_thread_dependent_loop_has_no_solution() {
     for loop_instances in [true, false] {
-        let s = run_with(THREAD_BOUND, loop_instances);
+        let s = run_with(&thread_bound(), loop_instances);
         let Outcome::NoSolution(ns) = &s.outcome else {
             panic!("{:?}", s.outcome)
         };
@@ -167,37 +157,25 @@ fn a_forward_race_across_iterations_of_a_while_loop() {
 
 /// Twin: two iterations read, so the write of the first races with the read of the
 /// second (backward): a second barrier, at the top of the `if`.
-const TWO_READS: &str = "kernel k(shared A[], n) {
-    local x = 0;
-    for (i = 0; i < n; i = i + 1) {
-        if (i < 2) {
-            x = A[tid + 2];
-        }
-        A[tid] = x;
-    }
-}";
+fn two_reads() -> String {
+    FIRST_ONLY_READ.replace("i < 1", "i < 2")
+}
 
 #[test]
 fn a_backward_race_across_iterations_needs_its_own_barrier() {
-    assert_eq!(placed(TWO_READS, true), (names(&["4:6s", "5"]), 100.0));
+    assert_eq!(placed(&two_reads(), true), (names(&["4:6s", "5"]), 100.0));
 }
 
 /// Twin: the read's guard is thread-dependent, so the barrier goes after the `if`
 /// (which orders the forward race too); without forward races, a second one at the top.
-const THREAD_GUARD: &str = "kernel k(shared A[], n) {
-    local x = 0;
-    for (i = 0; i < n; i = i + 1) {
-        if (tid < 4 && i < 1) {
-            x = A[tid + 2];
-        }
-        A[tid] = x;
-    }
-}";
+fn thread_guard() -> String {
+    FIRST_ONLY_READ.replace("if (i < 1)", "if (tid < 4 && i < 1)")
+}
 
 #[test]
 fn a_forward_race_under_a_thread_dependent_guard() {
-    assert_eq!(placed(THREAD_GUARD, true), (names(&["4:6"]), 100.0));
-    assert_eq!(placed(THREAD_GUARD, false), (names(&["3:8s", "4:6"]), 200.0));
+    assert_eq!(placed(&thread_guard(), true), (names(&["4:6"]), 100.0));
+    assert_eq!(placed(&thread_guard(), false), (names(&["3:8s", "4:6"]), 200.0));
 }
 
 /// A tree sweep whose last iteration is run by thread 0 alone, followed by thread 0
@@ -228,24 +206,13 @@ fn the_loop_top_barrier_orders_the_accesses_before_the_loop_exit() {
 
 /// Twin: thread 1 zeroes `A[0]`, which thread 0 accessed in the last iteration: the
 /// barrier must follow the last iteration's accesses, at the end of the loop body.
-const ZERO_BY_ANOTHER: &str = "kernel k(shared A[]) {
-    local x = 0;
-    local y = 0;
-    for (d = 4; d > 0; d = d / 2) {
-        if (tid < d) {
-            x = A[2 * d - 1 - tid];
-            y = A[d - 1 - tid];
-            A[d - 1 - tid] = x + y;
-        }
-    }
-    if (tid == 1) {
-        A[0] = 0;
-    }
-}";
+fn zero_by_another() -> String {
+    SWEEP_THEN_ZERO.replace("tid == 0", "tid == 1")
+}
 
 #[test]
 fn a_race_with_the_last_iteration_needs_a_barrier_after_it() {
-    assert_eq!(placed(ZERO_BY_ANOTHER, true), (names(&["5:9"]), 100.0));
+    assert_eq!(placed(&zero_by_another(), true), (names(&["5:9"]), 100.0));
 }
 
 /// Twin: the zeroing is of the other block's element of a global array: no block
@@ -308,5 +275,5 @@ fn the_verifier_tells_forward_only_races_when_asked() {
     };
     assert_eq!(race(FIRST_ONLY_READ, true), (true, vec![1], vec![1]));
     assert_eq!(race(FIRST_ONLY_READ, false), (true, vec![1], vec![]));
-    assert_eq!(race(TWO_READS, true), (true, vec![1], vec![]));
+    assert_eq!(race(&two_reads(), true), (true, vec![1], vec![]));
 }
