@@ -245,6 +245,11 @@ fn grid_cost_needs_cooperative_and_a_positive_factor() {
     assert_eq!(out.status.code(), Some(2));
     let out = autosync_in(dir.path(), &["fix", "--cooperative", "--naive", "k.cu"]);
     assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'--cooperative' cannot be used with '--naive'"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(dir.path().join("k.cu")).unwrap(), PUBLISH);
 }
 

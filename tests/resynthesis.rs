@@ -16,28 +16,11 @@ use serde_json::Value;
 
 /// Files (relative to `tests/corpus`) where `fix --strip` does not give back a verified
 /// placement with at most the original number of barriers, and why.
-const KNOWN: &[(&str, &str)] = &[
-    (
-        "language/templateDeviceSpecialization.cu",
-        "no-solution: the float instantiation needs no barrier, the double one needs one, and one text \
+const KNOWN: &[(&str, &str)] = &[(
+    "language/templateDeviceSpecialization.cu",
+    "no-solution: the float instantiation needs no barrier, the double one needs one, and one text \
          serves both",
-    ),
-    (
-        "scan/blellochPadded.cu",
-        "more barriers (4 > 3): the original's loop-top barrier orders the up-sweep's writes before the \
-         zeroing only because the last iteration's writer is thread 0 itself; the placement options of a \
-         race across a loop exit do not include the loop top",
-    ),
-    (
-        "sdk/scanWorkEfficient.cu",
-        "more barriers (4 > 3): as blellochPadded",
-    ),
-    (
-        "uniform/nested_bound.cu",
-        "no-solution: blocking the race's P assignment after the shared bound's race types changed \
-         leaves no assignment",
-    ),
-];
+)];
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus")

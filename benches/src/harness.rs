@@ -113,7 +113,13 @@ fn one_line(s: &str) -> String {
 fn run_strategy(stripped: &kpl::Kernel, naive: bool, which: Which, launch: &CheckOptions) -> Run {
     let cost = PaperCost::default();
     let opts = SynthOptions::new(&cost);
-    let mut o = oracle(which, launch.clone());
+    let mut o = oracle(
+        which,
+        CheckOptions {
+            race_directions: true,
+            ..launch.clone()
+        },
+    );
     let start = Instant::now();
     let result: Result<Synthesis, _> = if naive {
         synth::naive(stripped, o.as_mut(), &opts)

@@ -264,7 +264,13 @@ pub fn compare_file(
     src: &Source,
 ) -> Result<Vec<KernelCost>> {
     let check = check_options(settings, src);
-    let mut oracle = make_oracle(settings, check.clone());
+    let mut oracle = make_oracle(
+        settings,
+        CheckOptions {
+            race_directions: true,
+            ..check.clone()
+        },
+    );
     selected(settings, src)?
         .into_iter()
         .map(|k| compare_kernel(paper, table, &check, k, oracle.as_mut()))

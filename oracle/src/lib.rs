@@ -37,6 +37,9 @@ pub struct CheckOptions {
     /// Work out [`Race::warp_local`] (for `fix --warp-barriers`); off, every race is
     /// reported not warp-local and the check costs nothing extra.
     pub classify_warps: bool,
+    /// Work out [`Race::forward_only`] (for synthesis: one more query per racing pair and
+    /// depth found across iterations); off, it stays empty.
+    pub race_directions: bool,
     /// GPUVerify's `--no-benign-tolerance`: report every write-write pair of distinct
     /// threads on one element. Off (the default, as GPUVerify), two plain writes race only
     /// when the values they store may differ (`found[0] = 1` by every thread is benign);
@@ -136,6 +139,12 @@ pub struct Race {
     /// iterations: the two accesses are in different iterations of common loop `j` and
     /// the same iteration of the loops around it.
     pub inter: Vec<usize>,
+    /// Of `inter`, the depths at which the race only happens with the first access (in
+    /// program text order) in the earlier iteration: a barrier between the accesses in
+    /// program order orders them too. Only computed under
+    /// [`CheckOptions::race_directions`] by the static verifier, which proves it (an
+    /// undecided direction counts as racing); empty otherwise.
+    pub forward_only: Vec<usize>,
     /// False when no barrier can order the two accesses (threads of different blocks).
     pub fixable: bool,
     /// Every occurrence of the race is between two threads of one warp (of

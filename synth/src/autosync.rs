@@ -66,6 +66,17 @@
 //! which a uniform `break` or `return` between them can falsify). Each clause excludes
 //! `M` itself, so the loop terminates; the oracle checks every placement, divergence
 //! included. The module doc of [`crate::regions`] gives the details.
+//!
+//! With `SynthOptions::loop_instances` (on by default, with uniform regions), the
+//! uniform places inside a loop around one of the two accesses only (*loop-instance
+//! places*: a barrier there orders the accesses of every iteration but the first or the
+//! last) are coverage classes of their own in every option, so a race location with such
+//! a loop is encoded by coverage too; and a race the oracle proved to happen across
+//! iterations only with the first access in the earlier one (`Race::forward_only`, asked
+//! with `CheckOptions::race_directions`) counts option 0 among the options that may order
+//! it, in both encodings (`P^0` joins the inter-iteration clause of the paper's
+//! encoding, whose `P` refinement stays complete: a barrier between the accesses does
+//! order such a race).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -115,6 +126,8 @@ struct Encoding<'t> {
     uniform: Option<BTreeSet<Label>>,
     /// Race locations with places in uniform regions, encoded by coverage instead of `P`.
     covers: BTreeMap<(Label, Label), CoverRace>,
+    /// `SynthOptions::loop_instances`.
+    loop_instances: bool,
     /// What `--explain` reports (recorded only, never read by the algorithm).
     trace: Trace,
 }
@@ -167,6 +180,7 @@ impl<'t> Encoding<'t> {
             excluded: Vec::new(),
             uniform: None,
             covers: BTreeMap::new(),
+            loop_instances: opts.loop_instances,
             trace: Trace::default(),
         }
     }
@@ -182,7 +196,7 @@ impl<'t> Encoding<'t> {
         if let Some(cover) = self
             .uniform
             .as_ref()
-            .and_then(|u| CoverRace::new(self.tree, &ro, u))
+            .and_then(|u| CoverRace::new(self.tree, &ro, u, self.loop_instances))
         {
             return self.add_cover_race(key, &ro, cover, race, use_types);
         }
@@ -237,8 +251,13 @@ impl<'t> Encoding<'t> {
         if race.intra {
             self.opt.assert(&p[0]);
         }
-        let inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
+        let mut inter: Vec<Bool> = race.inter.iter().filter_map(|j| p.get(*j).cloned()).collect();
         if !inter.is_empty() {
+            // Across iterations only with the first access in the earlier one: a barrier
+            // between the accesses (`P^0`) orders those too.
+            if self.loop_instances && race.inter.iter().all(|j| race.forward_only.contains(j)) {
+                inter.push(p[0].clone());
+            }
             self.opt.assert(Bool::or(&inter));
         }
     }

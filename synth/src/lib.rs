@@ -93,6 +93,10 @@ pub enum SynthError {
     Solver(String),
     #[error("no placement found after {0} refinement rounds (limit reached)")]
     IterationLimit(u32),
+    /// Options the strategy does not implement (the naive baseline places block barriers
+    /// only).
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 /// Options shared by both strategies.
@@ -117,6 +121,13 @@ pub struct SynthOptions<'a> {
     /// racing accesses whose guard is block-uniform by the oracle's analysis
     /// ([`regions`]). On by default; not with `warp_barriers` or `grid_barriers`.
     pub uniform_regions: bool,
+    /// Beyond the paper, with `uniform_regions`: also place barriers in a loop around one
+    /// of the racing accesses only (*loop-instance places*, [`regions::instance_places`]),
+    /// and let a barrier between the accesses order a race across iterations that the
+    /// oracle proved to happen only with the first access in the earlier iteration
+    /// (`oracle::Race::forward_only`). On by default; off, the placement options of
+    /// issue #19 part 1 exactly (for before/after measurements).
+    pub loop_instances: bool,
     /// Also place grid barriers (`fix --cooperative`: the user states that the kernel
     /// is launched cooperatively), for races between threads of different blocks
     /// (`oracle::Race::fixable` false), and wherever one is cheaper than a block
@@ -148,6 +159,7 @@ impl<'a> SynthOptions<'a> {
             warp_barriers: false,
             warp_cost: DEFAULT_WARP_COST,
             uniform_regions: true,
+            loop_instances: true,
             grid_barriers: false,
             grid_cost: DEFAULT_GRID_COST,
         }

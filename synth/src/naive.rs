@@ -8,7 +8,22 @@ use oracle::Oracle;
 
 use crate::{NoSolution, Outcome, Run, SynthError, SynthOptions, Synthesis, hopeless};
 
+/// Block barriers only: with `SynthOptions::grid_barriers` or `warp_barriers` it refuses
+/// ([`SynthError::Unsupported`]) rather than ignore them (the CLI rejects `--naive` with
+/// `--cooperative` or `--warp-barriers` before that).
 pub fn naive(kernel: &Kernel, oracle: &mut dyn Oracle, opts: &SynthOptions) -> Result<Synthesis, SynthError> {
+    if opts.grid_barriers {
+        return Err(SynthError::Unsupported(
+            "the naive baseline places block barriers only: grid barriers (--cooperative) need the AutoSync \
+             synthesis",
+        ));
+    }
+    if opts.warp_barriers {
+        return Err(SynthError::Unsupported(
+            "the naive baseline places block barriers only: warp barriers (--warp-barriers) need the AutoSync \
+             synthesis",
+        ));
+    }
     let mut run = Run::new(kernel, oracle, opts);
     let report = run.ask(kernel)?;
     if report.is_clean() {

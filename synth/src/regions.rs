@@ -20,40 +20,65 @@
 //! option; the paper's interval labels (`full`) always *cover* it (every path of the
 //! option's race type passes them), a region only on the paths that enter it.
 //!
+//! *Loop-instance places* ([`instance_places`], `SynthOptions::loop_instances`): the
+//! uniform places inside a loop around one access only (not a common loop). A barrier
+//! there runs between the two accesses for every iteration of that loop but one (the last
+//! iteration's accesses when the loop is around the first access and the place precedes
+//! it; the first iteration's when the loop is around the second and the place follows
+//! it), so it orders a race whose instances happen only in the other iterations: the
+//! first iteration stores the value stored before the loop (a benign pair), the last
+//! iteration's accesses are by the thread of the other access (Blelloch's scan: the
+//! up-sweep's last writer of the root is thread 0, which zeroes it), and it can be a
+//! barrier the loop needs anyway. No option of the paper holds such a place. Each is a
+//! class of its own: they do not run on the same paths.
+//!
+//! *Race types*: within one iteration of every common loop (type 0) only `[ℓ, ℓ')` orders
+//! the pair. Across iterations of common loop `j` (type `j`), with the second access in
+//! the earlier iteration, option `j` does and so does every deeper option (it runs
+//! between the two iterations of loop `j` too: the paper's "deeper subsumes
+//! shallower"). When the oracle proved that the race only happens with the *first*
+//! access in the earlier iteration (`oracle::Race::forward_only`:
+//! `if (i < 1) x = A[tid + 1]; A[tid] = x;`), option 0 orders it too: its places run
+//! after the first access and before the second in program order, so between the two
+//! iterations.
+//!
 //! # Encoding ([`CoverRace`]; see also `crate::autosync`)
 //!
-//! A race location with at least one region in one of its options is encoded by
-//! coverage alone, without the `P^j` variables and their mutual exclusion (which assume
-//! that an inter-iteration barrier at depth `k` always subsumes one at a shallower depth,
-//! false once a barrier covers only some paths). With `touched_j = ⋁ full_j ∨ ⋁_b R_b`,
-//! `R_b = ⋁ L_ℓ` over the places of region `b`:
+//! A race location with at least one region or loop-instance place in one of its options
+//! is encoded by coverage alone, without the `P^j` variables and their mutual exclusion
+//! (which assume that an inter-iteration barrier at depth `k` always subsumes one at a
+//! shallower depth, false once a barrier covers only some paths). With
+//! `touched_j = ⋁ full_j ∨ ⋁_b R_b ∨ ⋁ I_j`, `R_b = ⋁ L_ℓ` over the places of region `b`,
+//! `I_j` the loop-instance places (not already in `full_j` or a region of option `j`):
 //!
 //! - initially, with the race types the oracle reports (`SynthOptions::use_race_types`):
-//!   `touched_0` when the race happens within one iteration, `touched_j` for every depth
-//!   `j` it happens across iterations of (each racing type needs a barrier on its paths,
-//!   and only an option's labels or its regions' lie on them); without race types, some
-//!   `touched_j`;
+//!   per racing type, some option that may order it (above) touched (each racing type
+//!   needs a barrier on its paths, and only those options' labels, regions and
+//!   loop-instance places lie on them); without race types, some `touched_j`;
 //! - when the oracle still reports the race for a placement `M`: its *coverage* must
-//!   grow on every race type still reported (without race types: on some option). Growing
-//!   on option `j` means a label of `full_j` when `M` has none, else a place of a region
-//!   `M` has no barrier in; when `M` has a `full_j` label already (which should cover the
-//!   type, but the oracle found otherwise), any label of the option or its regions that
-//!   `M` lacks.
+//!   grow on every race type still reported (without race types: on some option), on
+//!   some option that may order the type. Growing on option `j` means a label of `full_j`
+//!   when `M` has none, else a place of a region `M` has no barrier in, else a
+//!   loop-instance place `M` lacks; when `M` has a `full_j` label already (which should
+//!   cover the type, but the oracle found otherwise), any label of the option, its
+//!   regions or its loop-instance places that `M` lacks.
 //!
 //! Why this never excludes a placement the oracle would accept: barriers only remove
-//! races (monotonicity), and the barriers of one class (`full_j`, or the places of one
-//! region) run on the same paths. A placement `M'` that does not grow on a type `t` that
-//! `M` left racing has, per class of `t`, only classes `M` has, so it leaves the same
-//! paths of type `t` unordered and the race stays. Each refutation excludes its own
-//! placement (it violates its clause), so the loop terminates. The oracle checks every
-//! placement, including absence of divergence, so soundness is the oracle's.
+//! races (monotonicity), and the barriers of one class (`full_j`, the places of one
+//! region, one loop-instance place) run on the same paths. A placement `M'` that does not
+//! grow on a type `t` that `M` left racing has, per class of the options that may order
+//! `t`, only classes `M` has, so it leaves the same paths of type `t` unordered and the
+//! race stays. Each refutation excludes its own placement (it violates its clause: every
+//! disjunct is a label `M` lacks), so the loop terminates: there are finitely many
+//! placements. The oracle checks every placement, including absence of divergence, so
+//! soundness is the oracle's; `forward_only` only widens which options count (an oracle
+//! that does not prove it leaves it empty: the paper's types).
 //!
-//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option
-//! and region are never tried. The costlier placements left are races whose instances
-//! happen only in some iterations of a loop (the first iteration stores equal values, a
-//! guard `i < 1` makes an inter-iteration race one-directional), where a barrier after
-//! the first access, or later in a loop around only one access, orders them from the
-//! iteration before: such a place is in no option of the paper either.
+//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option,
+//! region and loop-instance place are never tried (a place in a loop around neither
+//! access that is not between them; a non-uniform place that the oracle would still find
+//! non-divergent), nor are a race location's options split when a `break` or `return`
+//! between the labels of one class makes them run on different paths.
 
 use std::collections::BTreeSet;
 
@@ -138,53 +163,156 @@ pub(crate) struct OptionCover {
     /// The paper's candidates of the option.
     pub full: Vec<Label>,
     pub regions: Vec<Region>,
+    /// Loop-instance places ([`instance_places`]) in neither `full` nor a region: each
+    /// one a class of its own.
+    pub instance: Vec<Label>,
+}
+
+impl OptionCover {
+    /// Every place of the option: its interval's, its regions', its loop-instance places.
+    fn all(&self) -> impl Iterator<Item = Label> + '_ {
+        self.full
+            .iter()
+            .chain(self.regions.iter().flat_map(|r| r.places.iter()))
+            .chain(&self.instance)
+            .copied()
+    }
+}
+
+/// The *loop-instance places* of a race between `first ⪯ second` with common loops
+/// `common`: the uniform places inside a loop around one access only. A barrier there
+/// runs between the access of one iteration of that loop and the other access on every
+/// iteration but one (the last for a loop around `first` when the place precedes it, the
+/// first for a loop around `second` when the place follows it): it orders a race whose
+/// instances happen only in the other iterations (equal values stored in the first one,
+/// the last iteration's writer being the reader itself), and may be shared with the
+/// loop's own races. No option of the paper holds such a place (see the module doc).
+pub fn instance_places(
+    tree: &LabelTree,
+    first: Label,
+    second: Label,
+    common: usize,
+    uniform: &BTreeSet<Label>,
+) -> Vec<Label> {
+    let own: Vec<Label> = [first, second]
+        .iter()
+        .flat_map(|a| tree.loops(*a).into_iter().skip(common))
+        .collect();
+    if own.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<Label> = uniform
+        .iter()
+        .copied()
+        .filter(|c| tree.blks(*c).iter().any(|b| own.contains(b)))
+        .collect();
+    out.sort_by_key(|l| tree.node(*l).post);
+    out
 }
 
 /// A race location whose options have regions (see the module doc).
 #[derive(Clone, Debug)]
 pub(crate) struct CoverRace {
     pub options: Vec<OptionCover>,
+    /// `SynthOptions::loop_instances`: loop-instance places and `Race::forward_only`.
+    pub loop_instances: bool,
 }
 
 impl CoverRace {
     /// The coverage encoding of a race with options `ro`, or `None` when no option has a
     /// region (the paper's encoding applies).
-    pub fn new(tree: &LabelTree, ro: &RaceOptions, uniform: &BTreeSet<Label>) -> Option<CoverRace> {
+    pub fn new(
+        tree: &LabelTree,
+        ro: &RaceOptions,
+        uniform: &BTreeSet<Label>,
+        loop_instances: bool,
+    ) -> Option<CoverRace> {
         let intervals = option_intervals(tree, ro.first, ro.second, &ro.loops);
+        let instance = if loop_instances {
+            instance_places(tree, ro.first, ro.second, ro.depth(), uniform)
+        } else {
+            Vec::new()
+        };
         let options: Vec<OptionCover> = ro
             .options
             .iter()
             .zip(&intervals)
-            .map(|(full, interval)| OptionCover {
-                full: full.clone(),
-                regions: regions(tree, interval, [ro.first, ro.second], uniform),
+            .map(|(full, interval)| {
+                let regions = regions(tree, interval, [ro.first, ro.second], uniform);
+                let instance = instance
+                    .iter()
+                    .copied()
+                    .filter(|l| !full.contains(l) && !regions.iter().any(|r| r.places.contains(l)))
+                    .collect();
+                OptionCover {
+                    full: full.clone(),
+                    regions,
+                    instance,
+                }
             })
             .collect();
         options
             .iter()
-            .any(|o| !o.regions.is_empty())
-            .then_some(CoverRace { options })
+            .any(|o| !o.regions.is_empty() || !o.instance.is_empty())
+            .then_some(CoverRace {
+                options,
+                loop_instances,
+            })
     }
 
     /// `ro` with every option's region places added (what `--explain` shows).
     pub fn extended(&self, ro: &RaceOptions, tree: &LabelTree) -> RaceOptions {
         let mut ro = ro.clone();
         for (opt, cover) in ro.options.iter_mut().zip(&self.options) {
-            opt.extend(cover.regions.iter().flat_map(|r| r.places.iter().copied()));
+            opt.extend(cover.all());
             opt.sort_by_key(|l| tree.node(*l).post);
             opt.dedup();
         }
         ro
     }
 
-    /// The options a race report says must be covered (`None`: some option, unknown which).
-    fn needed(&self, race: &Race, use_types: bool) -> Option<Vec<usize>> {
+    /// The race types a report says must be ordered, each as the options whose places
+    /// may order it (`None`: some option, unknown which). Within one iteration (type 0)
+    /// only `[ℓ, ℓ')` does. Across iterations of common loop `j` (type `j`) with the
+    /// second access in the earlier iteration, the paper's option `j` and the deeper ones
+    /// (they run between the two iterations of loop `j` too); when the oracle proved that
+    /// only the first access can be in the earlier iteration (`Race::forward_only`: `if
+    /// (i < 1) x = A[tid + 1]; A[tid] = x;`), option 0 as well, whose places run between
+    /// the accesses in program order.
+    fn needed(&self, race: &Race, use_types: bool) -> Option<Vec<Vec<usize>>> {
         if !use_types {
             return None;
         }
-        let mut out: Vec<usize> = race.intra.then_some(0).into_iter().collect();
-        out.extend(race.inter.iter().copied().filter(|j| *j < self.options.len()));
+        let d = self.options.len();
+        let mut out: Vec<Vec<usize>> = race.intra.then(|| vec![0]).into_iter().collect();
+        out.extend(race.inter.iter().filter(|j| (1..d).contains(*j)).map(|j| {
+            if !self.loop_instances {
+                return vec![*j];
+            }
+            let forward = race.forward_only.contains(j).then_some(0);
+            forward.into_iter().chain(*j..d).collect()
+        }));
         (!out.is_empty()).then_some(out)
+    }
+
+    /// One clause per racing type (or one over all options): some option of the type
+    /// satisfies `per_option`.
+    fn assert_types(
+        &self,
+        opt: &Optimize,
+        race: &Race,
+        use_types: bool,
+        per_option: &dyn Fn(&OptionCover) -> Bool,
+    ) {
+        let over = |js: &mut dyn Iterator<Item = usize>| {
+            Bool::or(&js.map(|j| per_option(&self.options[j])).collect::<Vec<_>>())
+        };
+        match self.needed(race, use_types) {
+            Some(types) => types
+                .iter()
+                .for_each(|js| opt.assert(over(&mut js.iter().copied()))),
+            None => opt.assert(over(&mut (0..self.options.len()))),
+        }
     }
 
     /// The initial constraints: the racing types (or some option) touched.
@@ -195,17 +323,7 @@ impl CoverRace {
         race: &Race,
         use_types: bool,
     ) {
-        let touched = |o: &OptionCover| {
-            let all = o
-                .full
-                .iter()
-                .chain(o.regions.iter().flat_map(|r| r.places.iter()));
-            any(all.copied(), var)
-        };
-        match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(touched(&self.options[*j]))),
-            None => opt.assert(Bool::or(&self.options.iter().map(touched).collect::<Vec<_>>())),
-        }
+        self.assert_types(opt, race, use_types, &|o| any(o.all(), var));
     }
 
     /// The race survived placement `chosen`: its coverage must grow (module doc).
@@ -221,22 +339,20 @@ impl CoverRace {
             let has = |ls: &[Label]| ls.iter().any(|l| chosen.contains(l));
             if !has(&o.full) {
                 let fresh = o.regions.iter().filter(|r| !has(&r.places));
+                let singles = o.instance.iter().filter(|l| !chosen.contains(l));
                 any(
-                    o.full.iter().chain(fresh.flat_map(|r| r.places.iter())).copied(),
+                    o.full
+                        .iter()
+                        .chain(fresh.flat_map(|r| r.places.iter()))
+                        .chain(singles)
+                        .copied(),
                     var,
                 )
             } else {
-                let all = o
-                    .full
-                    .iter()
-                    .chain(o.regions.iter().flat_map(|r| r.places.iter()));
-                any(all.copied().filter(|l| !chosen.contains(l)), var)
+                any(o.all().filter(|l| !chosen.contains(l)), var)
             }
         };
-        match self.needed(race, use_types) {
-            Some(types) => types.iter().for_each(|j| opt.assert(grow(&self.options[*j]))),
-            None => opt.assert(Bool::or(&self.options.iter().map(grow).collect::<Vec<_>>())),
-        }
+        self.assert_types(opt, race, use_types, &grow);
     }
 }
 

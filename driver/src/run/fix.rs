@@ -146,10 +146,11 @@ impl KernelEdits {
 }
 
 /// Fixes the selected kernels of a file with a fresh oracle (asked to classify warps
-/// under `--warp-barriers`).
+/// under `--warp-barriers`, and the directions of races across loop iterations).
 pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileFix> {
     let mut opts = check_options(settings, src);
     opts.classify_warps = fix.warp_barriers;
+    opts.race_directions = true;
     let mut oracle = make_oracle(settings, opts);
     fix_file(settings, fix, src, oracle.as_mut())
 }

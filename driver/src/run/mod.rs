@@ -31,6 +31,7 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
         warp_size: common.warp_size.or(src.warp_size),
         only_intra_group: src.only_intra_group,
         classify_warps: false,
+        race_directions: false,
         no_benign_tolerance: common.no_benign_tolerance,
     }
 }

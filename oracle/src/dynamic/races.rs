@@ -682,6 +682,7 @@ impl Findings {
                     second,
                     intra: acc.intra,
                     inter: (1..=acc.inter.len()).filter(|j| acc.inter[j - 1]).collect(),
+                    forward_only: Vec::new(),
                     fixable: acc.fixable,
                     warp_local: acc.warp_local && acc.fixable,
                     witness: Some(witness),

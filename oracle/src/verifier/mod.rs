@@ -21,7 +21,10 @@
 //! 4. [`queries`] asks, per pair of accesses and per race type (same iteration of all
 //!    common loops; different iterations of common loop `j`), whether two threads can
 //!    touch the same element with no barrier executing in between, and per barrier
-//!    whether two threads of a block can disagree on reaching it. Before any query,
+//!    whether two threads of a block can disagree on reaching it. Across iterations both
+//!    directions (the first access's iteration earlier, or the second's) are queried
+//!    until one races; under `CheckOptions::race_directions` (for synthesis) both
+//!    always, so that `Race::forward_only` says which only race forward. Before any query,
 //!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
@@ -942,6 +945,14 @@ impl<'a, 's> RacePhase<'a, 's> {
                 first: access(a),
                 second: access(b),
                 intra: found.intra,
+                forward_only: found
+                    .inter
+                    .iter()
+                    .copied()
+                    .filter(|j| {
+                        self.verifier.opts.race_directions && a.stmt != b.stmt && !found.backward.contains(j)
+                    })
+                    .collect(),
                 inter: found.inter,
                 fixable: found.fixable,
                 warp_local,
@@ -1031,6 +1042,10 @@ struct Scopes {
 struct PairRace {
     intra: bool,
     inter: Vec<usize>,
+    /// Depths at which the second access's iteration may be the earlier one (decided
+    /// racing or undecided); with `CheckOptions::race_directions` both directions are
+    /// asked, so `inter` minus these is `Race::forward_only`.
+    backward: Vec<usize>,
     fixable: bool,
     witness: Option<Witness>,
     notes: Vec<String>,
@@ -1043,6 +1058,7 @@ impl PairRace {
         PairRace {
             intra: false,
             inter: Vec::new(),
+            backward: Vec::new(),
             fixable,
             witness: None,
             notes: Vec::new(),
@@ -1062,8 +1078,9 @@ impl PairRace {
         attempts: &[u64],
     ) -> PairRace {
         let mut found = PairRace::new(true);
+        let both = ck.opts.race_directions;
         if scopes.same {
-            found.search(a, b, attempts, &mut |order, limit| {
+            found.search(a, b, attempts, both, &mut |order, limit| {
                 let key = (a.stmt, b.stmt, order);
                 match ck.separation(a, b, order) {
                     Separation::Always => Outcome::Unsat,
@@ -1094,7 +1111,7 @@ impl PairRace {
         if scopes.cross {
             let mut cross = PairRace::new(false);
             let grid = ck.sum.barriers.iter().any(|b| b.grid);
-            cross.search(a, b, attempts, &mut |order, limit| {
+            cross.search(a, b, attempts, both, &mut |order, limit| {
                 let mut free = || {
                     cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
                         ck.race(a, b, Scope::CrossBlock, order, false, limit)
@@ -1126,6 +1143,7 @@ impl PairRace {
                 found.inter.extend(cross.inter);
                 found.inter.sort_unstable();
                 found.inter.dedup();
+                found.backward.extend(cross.backward);
                 found.witness = cross.witness.or(found.witness);
             }
             found.benign |= cross.benign;
@@ -1139,6 +1157,7 @@ impl PairRace {
         a: &AccessFact,
         b: &AccessFact,
         attempts: &[u64],
+        both_directions: bool,
         query: &mut dyn FnMut(Order, u64) -> Outcome,
     ) {
         let mut pending = orders(a, b);
@@ -1148,6 +1167,7 @@ impl PairRace {
             for order in pending {
                 if let Order::Inter { depth, .. } = order
                     && self.inter.contains(&depth)
+                    && !both_directions
                 {
                     continue;
                 }
@@ -1181,7 +1201,10 @@ impl PairRace {
         }
         match order {
             Order::Intra => self.intra = true,
-            Order::Inter { depth, .. } => {
+            Order::Inter { depth, forward } => {
+                if !forward && !self.backward.contains(&depth) {
+                    self.backward.push(depth);
+                }
                 if !self.inter.contains(&depth) {
                     self.inter.push(depth);
                     self.inter.sort_unstable();
