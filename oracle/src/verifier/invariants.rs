@@ -250,6 +250,7 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
     let mut meter = Budget {
         left: budget,
         solver: Solver::new(),
+        limit_set: 0,
     };
     let out: Vec<Vec<Verdict>> = sum
         .invariants
@@ -271,6 +272,9 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
 struct Budget {
     left: u64,
     solver: Solver,
+    /// The limit last set on `solver` (0: none yet): setting it costs more than most
+    /// proofs, so it is set only when it changes.
+    limit_set: u64,
 }
 
 /// The substitution of the start atoms by `by`.
@@ -377,9 +381,12 @@ fn houdini(
             mark(verdict, &alive, Verdict::Undecided);
             return;
         }
+        let changed = std::mem::replace(&mut meter.limit_set, limit) != limit;
         let s = &meter.solver;
         s.push();
-        set_limit(s, limit);
+        if changed {
+            set_limit(s, limit);
+        }
         let before = resource_count(s);
         for f in &fs {
             s.assert(f);

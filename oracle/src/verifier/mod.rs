@@ -683,6 +683,7 @@ impl StaticVerifier {
             two_pass: self.warp_two_pass,
             meter: Meter::new(solver, self.limits.check),
             solver,
+            limit_set: std::cell::Cell::new(0),
         }
     }
 }

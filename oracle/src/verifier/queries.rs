@@ -89,6 +89,10 @@ pub struct Checker<'s> {
     pub meter: Meter,
     /// The kernel's incremental solver (in the kernel's own Z3 context).
     pub solver: &'s Solver,
+    /// The resource limit last set on `solver` by this check (0: none yet). Setting
+    /// solver parameters costs Z3 a lookup of its whole parameter table, more than most
+    /// queries take, so it is done only when the limit changes.
+    pub limit_set: Cell<u64>,
 }
 
 /// Solver limits in Z3 resource units (`rlimit`): a count of the solver's elementary
@@ -447,7 +451,9 @@ impl Checker<'_> {
             out
         } else {
             let s = self.solver;
-            set_limit(s, limit);
+            if self.limit_set.replace(limit) != limit {
+                set_limit(s, limit);
+            }
             s.push();
             let out = decide(s, fs, model);
             self.meter.update(s);
