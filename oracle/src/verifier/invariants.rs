@@ -376,7 +376,13 @@ fn houdini(
         fs.push(Bool::and(&alive_goals).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let limit = meter.left.min(PER_QUERY);
+        // Below a whole query's units, a power of two: the limit then changes a few
+        // times rather than at every query (setting it costs more than most proofs).
+        let limit = match meter.left {
+            0 => 0,
+            left if left >= PER_QUERY => PER_QUERY,
+            left => 1 << left.ilog2(),
+        };
         if limit == 0 {
             mark(verdict, &alive, Verdict::Undecided);
             return;
