@@ -276,7 +276,8 @@ pub struct Analysis {
     /// Solver effort, as a multiple of the default limits. Every limit is counted in Z3
     /// resource units (the solver's own step count), never in time, so a verdict depends
     /// only on the file and the options, not on the machine or its load. Default (1):
-    /// 1 M units for a race query's first attempt, 10 M for any query, 120 M for all the
+    /// a race query is probed with 200 k units on the kernel's incremental solver and 50 k
+    /// on a fresh one, then gets 1 M, then 10 M (any other query: 10 M); 120 M for all the
     /// queries of one kernel. A question left undecided is reported as a possible defect
     /// with a note ("the solver could not decide ..."); raise this to decide it.
     #[arg(long, value_name = "FACTOR", value_parser = parse_budget)]

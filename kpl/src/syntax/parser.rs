@@ -43,13 +43,14 @@ pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
         end_line: 1,
     };
     let file = next_pair(&mut pairs, "file", start)?;
+    let src = Src::new(src);
     let mut kernels = Vec::new();
     let mut names = HashSet::new();
     for p in file.into_inner() {
         if p.as_rule() != Rule::kernel {
             continue;
         }
-        let k = kernel(p)?;
+        let k = src.kernel(p)?;
         if !names.insert(k.name.clone()) {
             return Err(err_at(k.span, format!("kernel `{}` is defined twice", k.name)));
         }
@@ -229,39 +230,389 @@ fn rule_name(r: Rule) -> &'static str {
     }
 }
 
-/// The span of a pair, without the blanks and comments pest lets a rule swallow after
-/// its last token (statements and blocks end with `;` or `}`, which is where they end).
-fn span_of(p: &Pair<Rule>) -> Span {
-    let s = p.as_span();
-    let (line, col) = s.start_pos().line_col();
-    let end = s.start() + code_len(s.as_str());
-    let end_line = line + s.as_str()[..end - s.start()].matches('\n').count();
-    Span {
-        start: s.start(),
-        end,
-        line: line as u32,
-        col: col as u32,
-        end_line: end_line as u32,
-    }
+/// What spans need from the source, computed once per file (computing them from the
+/// pair's text alone is linear in the pair's length, so quadratic over nested blocks).
+struct Src {
+    /// The start of every line, in bytes.
+    line_starts: Vec<usize>,
+    /// Per byte offset `i`, the end of the last character before `i` outside comments
+    /// (0: none).
+    code_end: Vec<usize>,
 }
 
-/// Length of `text` up to its last character outside a comment.
-fn code_len(text: &str) -> usize {
-    let b = text.as_bytes();
-    let (mut i, mut last) = (0, 0);
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            i += text[i..].find('\n').unwrap_or(b.len() - i);
-        } else if b[i..].starts_with(b"/*") {
-            i += text[i + 2..].find("*/").map_or(b.len() - i, |j| j + 4);
-        } else {
-            if !b[i].is_ascii_whitespace() {
-                last = i + 1;
+impl Src {
+    fn new(text: &str) -> Src {
+        let b = text.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            b.iter()
+                .enumerate()
+                .filter(|(_, c)| **c == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        let mut code_end = vec![0; b.len() + 1];
+        let (mut i, mut last) = (0, 0);
+        while i < b.len() {
+            let skip = if b[i..].starts_with(b"//") {
+                text[i..].find('\n').unwrap_or(b.len() - i)
+            } else if b[i..].starts_with(b"/*") {
+                text[i + 2..].find("*/").map_or(b.len() - i, |j| j + 4)
+            } else {
+                if !b[i].is_ascii_whitespace() {
+                    last = i + 1;
+                }
+                1
+            };
+            for e in &mut code_end[i + 1..=i + skip] {
+                *e = last;
             }
-            i += 1;
+            i += skip;
+        }
+        Src {
+            line_starts,
+            code_end,
         }
     }
-    last
+
+    /// The span of a pair, without the blanks and comments pest lets a rule swallow after
+    /// its last token (statements and blocks end with `;` or `}`, which is where they end).
+    fn span_of(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        let (line, col) = p.line_col();
+        let end = self.code_end.get(s.end()).copied().unwrap_or(0).max(s.start());
+        // Lines are numbered from 1: the number of line starts at or before `end`.
+        let end_line = self.line_starts.partition_point(|&l| l <= end);
+        Span {
+            start: s.start(),
+            end,
+            line: line as u32,
+            col: col as u32,
+            end_line: end_line as u32,
+        }
+    }
+
+    fn kernel(&self, p: Pair<Rule>) -> Result<Kernel, ParseError> {
+        let span = self.span_of(&p);
+        let mut inner = p.into_inner();
+        let name = next_pair(&mut inner, "a kernel name", span)?.as_str().to_string();
+        let mut params = Vec::new();
+        let mut requires = Vec::new();
+        let mut body = None;
+        for q in inner {
+            match q.as_rule() {
+                Rule::params => {
+                    for param in q.into_inner() {
+                        params.push(self.parameter(param)?);
+                    }
+                }
+                Rule::requires => {
+                    let at = self.span_of(&q);
+                    let e = next_pair(&mut q.into_inner(), "an expression", at)?;
+                    requires.push(self.expr(e)?);
+                }
+                Rule::block => body = Some(self.block(q)?),
+                _ => {}
+            }
+        }
+        let body = body.ok_or_else(|| internal(span, "a kernel body"))?;
+        let header_end = body.span.start;
+        let mut k = Kernel {
+            name,
+            params,
+            requires,
+            body,
+            span: Span {
+                end: header_end,
+                end_line: span.line,
+                ..span
+            },
+        };
+        k.renumber();
+        Ok(k)
+    }
+
+    fn parameter(&self, p: Pair<Rule>) -> Result<Param, ParseError> {
+        let at = self.span_of(&p);
+        let q = next_pair(&mut p.into_inner(), "a parameter", at)?;
+        Ok(match q.as_rule() {
+            Rule::array_param => {
+                let mut i = q.into_inner();
+                let space = match next_pair(&mut i, "a memory space", at)?.as_str() {
+                    "shared" => Space::Shared,
+                    _ => Space::Global,
+                };
+                Param::Array {
+                    space,
+                    name: next_pair(&mut i, "an array name", at)?.as_str().to_string(),
+                }
+            }
+            _ => {
+                let parts: Vec<Pair<Rule>> = q.into_inner().collect();
+                let ty = parts
+                    .iter()
+                    .find(|p| p.as_rule() == Rule::int_ty)
+                    .and_then(|p| IntTy::from_name(p.as_str()))
+                    .unwrap_or_default();
+                let name = parts.last().ok_or_else(|| internal(at, "a parameter name"))?;
+                Param::Scalar {
+                    name: name.as_str().to_string(),
+                    ty,
+                }
+            }
+        })
+    }
+
+    fn block(&self, p: Pair<Rule>) -> Result<Block, ParseError> {
+        let span = self.span_of(&p);
+        let stmts = p
+            .into_inner()
+            .map(|q| self.stmt(q))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Block {
+            span,
+            ..Block::new(stmts)
+        })
+    }
+
+    fn ident<'a>(
+        &self,
+        i: &mut impl Iterator<Item = Pair<'a, Rule>>,
+        at: Span,
+    ) -> Result<String, ParseError> {
+        Ok(next_pair(i, "a name", at)?.as_str().to_string())
+    }
+
+    fn next_expr<'a>(
+        &self,
+        i: &mut impl Iterator<Item = Pair<'a, Rule>>,
+        at: Span,
+    ) -> Result<Expr, ParseError> {
+        self.expr(next_pair(i, "an expression", at)?)
+    }
+
+    fn next_block<'a>(
+        &self,
+        i: &mut impl Iterator<Item = Pair<'a, Rule>>,
+        at: Span,
+    ) -> Result<Block, ParseError> {
+        self.block(next_pair(i, "a block", at)?)
+    }
+
+    fn stmt(&self, p: Pair<Rule>) -> Result<Stmt, ParseError> {
+        let span = self.span_of(&p);
+        let rule = p.as_rule();
+        // Punctuation is a rule only so syntax errors can name it.
+        let mut i = p
+            .into_inner()
+            .filter(|q| !matches!(q.as_rule(), Rule::semi | Rule::lparen));
+        let kind = match rule {
+            Rule::local_stmt => {
+                i.next(); // the keyword
+                let var = self.ident(&mut i, span)?;
+                let init = i.next().map(|e| self.expr(e)).transpose()?;
+                StmtKind::Local { var, init }
+            }
+            Rule::assign_stmt => StmtKind::Assign {
+                var: self.ident(&mut i, span)?,
+                value: self.next_expr(&mut i, span)?,
+            },
+            Rule::read_stmt => {
+                let var = self.ident(&mut i, span)?;
+                let mut i = i.peekable();
+                let ty = element_type(&mut i);
+                StmtKind::Read {
+                    var,
+                    array: self.ident(&mut i, span)?,
+                    index: self.next_expr(&mut i, span)?,
+                    ty,
+                }
+            }
+            Rule::write_stmt => StmtKind::Write {
+                array: self.ident(&mut i, span)?,
+                index: self.next_expr(&mut i, span)?,
+                value: self.next_expr(&mut i, span)?,
+            },
+            Rule::atomic_stmt => {
+                let mut i = i.peekable();
+                let var = match i.peek() {
+                    Some(q) if q.as_rule() == Rule::ident => Some(self.ident(&mut i, span)?),
+                    _ => None,
+                };
+                let ty = element_type(&mut i);
+                let op_pair = next_pair(&mut i, "an atomic operation", span)?;
+                let op = AtomicOp::ALL
+                    .into_iter()
+                    .find(|o| o.keyword() == op_pair.as_str())
+                    .ok_or_else(|| internal(self.span_of(&op_pair), "an atomic operation"))?;
+                StmtKind::Atomic {
+                    var,
+                    op,
+                    array: self.ident(&mut i, span)?,
+                    index: self.next_expr(&mut i, span)?,
+                    value: self.next_expr(&mut i, span)?,
+                    ty,
+                }
+            }
+            Rule::barrier_stmt => StmtKind::Barrier,
+            Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
+            Rule::grid_barrier_stmt => StmtKind::GridBarrier,
+            Rule::if_stmt => {
+                i.next();
+                let cond = self.next_expr(&mut i, span)?;
+                let then_blk = self.next_block(&mut i, span)?;
+                let else_blk = match i.next() {
+                    Some(_kw_else) => Some(self.next_block(&mut i, span)?),
+                    None => None,
+                };
+                StmtKind::If {
+                    cond,
+                    then_blk,
+                    else_blk,
+                }
+            }
+            Rule::while_stmt => {
+                i.next();
+                StmtKind::While {
+                    cond: self.next_expr(&mut i, span)?,
+                    body: self.next_block(&mut i, span)?,
+                }
+            }
+            Rule::for_stmt => {
+                i.next();
+                let var_pair = next_pair(&mut i, "a loop variable", span)?;
+                let var = var_pair.as_str().to_string();
+                let init = self.next_expr(&mut i, span)?;
+                let cond = self.next_expr(&mut i, span)?;
+                let step_var = next_pair(&mut i, "a step variable", span)?;
+                if step_var.as_str() != var {
+                    return Err(err_at(
+                        self.span_of(&step_var),
+                        format!(
+                            "the step of this `for` assigns `{}`, but the loop variable is `{var}`",
+                            step_var.as_str()
+                        ),
+                    ));
+                }
+                let step = self.next_expr(&mut i, span)?;
+                StmtKind::For {
+                    var,
+                    init,
+                    cond,
+                    step,
+                    body: self.next_block(&mut i, span)?,
+                }
+            }
+            Rule::assume_stmt => {
+                i.next();
+                StmtKind::Assume(self.next_expr(&mut i, span)?)
+            }
+            Rule::invariant_stmt => {
+                i.next();
+                StmtKind::Invariant(self.next_expr(&mut i, span)?)
+            }
+            Rule::return_stmt => StmtKind::Return,
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::havoc_stmt => {
+                i.next();
+                StmtKind::Havoc {
+                    var: self.ident(&mut i, span)?,
+                }
+            }
+            r => return Err(internal(span, &format!("a statement, not {r:?},"))),
+        };
+        Ok(Stmt::new(StmtId(0), kind, span))
+    }
+
+    fn expr(&self, p: Pair<Rule>) -> Result<Expr, ParseError> {
+        pratt()
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let u = match op.as_rule() {
+                    Rule::neg => UnOp::Neg,
+                    Rule::not => UnOp::Not,
+                    _ => UnOp::BitNot,
+                };
+                Ok(Expr::un(u, rhs?))
+            })
+            .map_infix(|lhs, op, rhs| {
+                let b = match op.as_rule() {
+                    Rule::or => BinOp::Or,
+                    Rule::and => BinOp::And,
+                    Rule::bitor => BinOp::BitOr,
+                    Rule::bitxor => BinOp::BitXor,
+                    Rule::bitand => BinOp::BitAnd,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::shl => BinOp::Shl,
+                    Rule::shr => BinOp::Shr,
+                    Rule::le => BinOp::Le,
+                    Rule::ge => BinOp::Ge,
+                    Rule::lt => BinOp::Lt,
+                    Rule::gt => BinOp::Gt,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    _ => BinOp::Rem,
+                };
+                Ok(Expr::bin(b, lhs?, rhs?))
+            })
+            .parse(p.into_inner())
+    }
+
+    fn primary(&self, p: Pair<Rule>) -> Result<Expr, ParseError> {
+        match p.as_rule() {
+            Rule::int => p
+                .as_str()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| *v <= u32::MAX as i64)
+                .map(Expr::Int)
+                .ok_or_else(|| {
+                    err_at(
+                        self.span_of(&p),
+                        format!("integer `{}` does not fit in 32 bits", p.as_str()),
+                    )
+                }),
+            Rule::ident => Ok(Expr::Var(p.as_str().to_string())),
+            Rule::builtin => {
+                let at = self.span_of(&p);
+                let mut i = p.into_inner();
+                let name = next_pair(&mut i, "a builtin name", at)?.as_str();
+                let dim = match i.next().map(|d| d.as_str()) {
+                    Some("y") => Dim::Y,
+                    Some("z") => Dim::Z,
+                    _ => Dim::X,
+                };
+                Ok(Expr::Builtin(match name {
+                    "tid" => Builtin::Tid(dim),
+                    "bid" => Builtin::Bid(dim),
+                    "bdim" => Builtin::Bdim(dim),
+                    _ => Builtin::Gdim(dim),
+                }))
+            }
+            Rule::cast => {
+                let at = self.span_of(&p);
+                let mut i = p.into_inner();
+                let ty = next_pair(&mut i, "a type", at)?;
+                let ty = IntTy::from_name(ty.as_str()).ok_or_else(|| internal(at, "a type"))?;
+                Ok(Expr::cast(
+                    ty,
+                    self.expr(next_pair(&mut i, "an expression", at)?)?,
+                ))
+            }
+            Rule::other => {
+                let at = self.span_of(&p);
+                let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr);
+                Ok(Expr::other(
+                    self.expr(inner.ok_or_else(|| internal(at, "an expression"))?)?,
+                ))
+            }
+            Rule::expr => self.expr(p),
+            r => Err(internal(self.span_of(&p), &format!("an operand, not {r:?},"))),
+        }
+    }
 }
 
 fn err_at(span: Span, message: String) -> ParseError {
@@ -274,6 +625,12 @@ fn err_at(span: Span, message: String) -> ParseError {
 
 /// The next pair of a rule's children, which the grammar guarantees; an internal error at
 /// `at` (the parent's span) rather than a panic if it is missing after all.
+/// The integer type an element is read through (`x = u32(A[i]);`), if one is named.
+fn element_type<'a, I: Iterator<Item = Pair<'a, Rule>>>(i: &mut std::iter::Peekable<I>) -> Option<IntTy> {
+    let q = i.next_if(|q| q.as_rule() == Rule::int_ty)?;
+    IntTy::from_name(q.as_str())
+}
+
 fn next_pair<'a>(
     pairs: &mut impl Iterator<Item = Pair<'a, Rule>>,
     what: &str,
@@ -285,230 +642,6 @@ fn next_pair<'a>(
 /// An error for input the grammar accepted but the parser does not expect (a bug).
 fn internal(at: Span, what: &str) -> ParseError {
     err_at(at, format!("internal error: the parser expected {what} here"))
-}
-
-fn kernel(p: Pair<Rule>) -> Result<Kernel, ParseError> {
-    let span = span_of(&p);
-    let mut inner = p.into_inner();
-    let name = next_pair(&mut inner, "a kernel name", span)?.as_str().to_string();
-    let mut params = Vec::new();
-    let mut requires = Vec::new();
-    let mut body = None;
-    for q in inner {
-        match q.as_rule() {
-            Rule::params => {
-                for param in q.into_inner() {
-                    params.push(parameter(param)?);
-                }
-            }
-            Rule::requires => {
-                let at = span_of(&q);
-                let e = next_pair(&mut q.into_inner(), "an expression", at)?;
-                requires.push(expr(e)?);
-            }
-            Rule::block => body = Some(block(q)?),
-            _ => {}
-        }
-    }
-    let body = body.ok_or_else(|| internal(span, "a kernel body"))?;
-    let header_end = body.span.start;
-    let mut k = Kernel {
-        name,
-        params,
-        requires,
-        body,
-        span: Span {
-            end: header_end,
-            end_line: span.line,
-            ..span
-        },
-    };
-    k.renumber();
-    Ok(k)
-}
-
-fn parameter(p: Pair<Rule>) -> Result<Param, ParseError> {
-    let at = span_of(&p);
-    let q = next_pair(&mut p.into_inner(), "a parameter", at)?;
-    Ok(match q.as_rule() {
-        Rule::array_param => {
-            let mut i = q.into_inner();
-            let space = match next_pair(&mut i, "a memory space", at)?.as_str() {
-                "shared" => Space::Shared,
-                _ => Space::Global,
-            };
-            Param::Array {
-                space,
-                name: next_pair(&mut i, "an array name", at)?.as_str().to_string(),
-            }
-        }
-        _ => {
-            let parts: Vec<Pair<Rule>> = q.into_inner().collect();
-            let ty = parts
-                .iter()
-                .find(|p| p.as_rule() == Rule::int_ty)
-                .and_then(|p| IntTy::from_name(p.as_str()))
-                .unwrap_or_default();
-            let name = parts.last().ok_or_else(|| internal(at, "a parameter name"))?;
-            Param::Scalar {
-                name: name.as_str().to_string(),
-                ty,
-            }
-        }
-    })
-}
-
-fn block(p: Pair<Rule>) -> Result<Block, ParseError> {
-    let span = span_of(&p);
-    let stmts = p.into_inner().map(stmt).collect::<Result<Vec<_>, _>>()?;
-    Ok(Block {
-        span,
-        ..Block::new(stmts)
-    })
-}
-
-fn ident<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<String, ParseError> {
-    Ok(next_pair(i, "a name", at)?.as_str().to_string())
-}
-
-/// The integer type an element is read through (`x = u32(A[i]);`), if one is named.
-fn element_type<'a, I: Iterator<Item = Pair<'a, Rule>>>(i: &mut std::iter::Peekable<I>) -> Option<IntTy> {
-    let q = i.next_if(|q| q.as_rule() == Rule::int_ty)?;
-    IntTy::from_name(q.as_str())
-}
-
-fn next_expr<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<Expr, ParseError> {
-    expr(next_pair(i, "an expression", at)?)
-}
-
-fn next_block<'a>(i: &mut impl Iterator<Item = Pair<'a, Rule>>, at: Span) -> Result<Block, ParseError> {
-    block(next_pair(i, "a block", at)?)
-}
-
-fn stmt(p: Pair<Rule>) -> Result<Stmt, ParseError> {
-    let span = span_of(&p);
-    let rule = p.as_rule();
-    // Punctuation is a rule only so syntax errors can name it.
-    let mut i = p
-        .into_inner()
-        .filter(|q| !matches!(q.as_rule(), Rule::semi | Rule::lparen));
-    let kind = match rule {
-        Rule::local_stmt => {
-            i.next(); // the keyword
-            let var = ident(&mut i, span)?;
-            let init = i.next().map(expr).transpose()?;
-            StmtKind::Local { var, init }
-        }
-        Rule::assign_stmt => StmtKind::Assign {
-            var: ident(&mut i, span)?,
-            value: next_expr(&mut i, span)?,
-        },
-        Rule::read_stmt => {
-            let var = ident(&mut i, span)?;
-            let mut i = i.peekable();
-            let ty = element_type(&mut i);
-            StmtKind::Read {
-                var,
-                array: ident(&mut i, span)?,
-                index: next_expr(&mut i, span)?,
-                ty,
-            }
-        }
-        Rule::write_stmt => StmtKind::Write {
-            array: ident(&mut i, span)?,
-            index: next_expr(&mut i, span)?,
-            value: next_expr(&mut i, span)?,
-        },
-        Rule::atomic_stmt => {
-            let mut i = i.peekable();
-            let var = match i.peek() {
-                Some(q) if q.as_rule() == Rule::ident => Some(ident(&mut i, span)?),
-                _ => None,
-            };
-            let ty = element_type(&mut i);
-            let op_pair = next_pair(&mut i, "an atomic operation", span)?;
-            let op = AtomicOp::ALL
-                .into_iter()
-                .find(|o| o.keyword() == op_pair.as_str())
-                .ok_or_else(|| internal(span_of(&op_pair), "an atomic operation"))?;
-            StmtKind::Atomic {
-                var,
-                op,
-                array: ident(&mut i, span)?,
-                index: next_expr(&mut i, span)?,
-                value: next_expr(&mut i, span)?,
-                ty,
-            }
-        }
-        Rule::barrier_stmt => StmtKind::Barrier,
-        Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
-        Rule::grid_barrier_stmt => StmtKind::GridBarrier,
-        Rule::if_stmt => {
-            i.next();
-            let cond = next_expr(&mut i, span)?;
-            let then_blk = next_block(&mut i, span)?;
-            let else_blk = match i.next() {
-                Some(_kw_else) => Some(next_block(&mut i, span)?),
-                None => None,
-            };
-            StmtKind::If {
-                cond,
-                then_blk,
-                else_blk,
-            }
-        }
-        Rule::while_stmt => {
-            i.next();
-            StmtKind::While {
-                cond: next_expr(&mut i, span)?,
-                body: next_block(&mut i, span)?,
-            }
-        }
-        Rule::for_stmt => {
-            i.next();
-            let var_pair = next_pair(&mut i, "a loop variable", span)?;
-            let var = var_pair.as_str().to_string();
-            let init = next_expr(&mut i, span)?;
-            let cond = next_expr(&mut i, span)?;
-            let step_var = next_pair(&mut i, "a step variable", span)?;
-            if step_var.as_str() != var {
-                return Err(err_at(
-                    span_of(&step_var),
-                    format!(
-                        "the step of this `for` assigns `{}`, but the loop variable is `{var}`",
-                        step_var.as_str()
-                    ),
-                ));
-            }
-            let step = next_expr(&mut i, span)?;
-            StmtKind::For {
-                var,
-                init,
-                cond,
-                step,
-                body: next_block(&mut i, span)?,
-            }
-        }
-        Rule::assume_stmt => {
-            i.next();
-            StmtKind::Assume(next_expr(&mut i, span)?)
-        }
-        Rule::invariant_stmt => {
-            i.next();
-            StmtKind::Invariant(next_expr(&mut i, span)?)
-        }
-        Rule::return_stmt => StmtKind::Return,
-        Rule::break_stmt => StmtKind::Break,
-        Rule::continue_stmt => StmtKind::Continue,
-        Rule::havoc_stmt => {
-            i.next();
-            StmtKind::Havoc {
-                var: ident(&mut i, span)?,
-            }
-        }
-        r => return Err(internal(span, &format!("a statement, not {r:?},"))),
-    };
-    Ok(Stmt::new(StmtId(0), kind, span))
 }
 
 fn pratt() -> &'static PrattParser<Rule> {
@@ -532,93 +665,6 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not) | Op::prefix(Rule::bitnot))
     })
-}
-
-fn expr(p: Pair<Rule>) -> Result<Expr, ParseError> {
-    pratt()
-        .map_primary(primary)
-        .map_prefix(|op, rhs| {
-            let u = match op.as_rule() {
-                Rule::neg => UnOp::Neg,
-                Rule::not => UnOp::Not,
-                _ => UnOp::BitNot,
-            };
-            Ok(Expr::un(u, rhs?))
-        })
-        .map_infix(|lhs, op, rhs| {
-            let b = match op.as_rule() {
-                Rule::or => BinOp::Or,
-                Rule::and => BinOp::And,
-                Rule::bitor => BinOp::BitOr,
-                Rule::bitxor => BinOp::BitXor,
-                Rule::bitand => BinOp::BitAnd,
-                Rule::eq => BinOp::Eq,
-                Rule::ne => BinOp::Ne,
-                Rule::shl => BinOp::Shl,
-                Rule::shr => BinOp::Shr,
-                Rule::le => BinOp::Le,
-                Rule::ge => BinOp::Ge,
-                Rule::lt => BinOp::Lt,
-                Rule::gt => BinOp::Gt,
-                Rule::add => BinOp::Add,
-                Rule::sub => BinOp::Sub,
-                Rule::mul => BinOp::Mul,
-                Rule::div => BinOp::Div,
-                _ => BinOp::Rem,
-            };
-            Ok(Expr::bin(b, lhs?, rhs?))
-        })
-        .parse(p.into_inner())
-}
-
-fn primary(p: Pair<Rule>) -> Result<Expr, ParseError> {
-    match p.as_rule() {
-        Rule::int => p
-            .as_str()
-            .parse::<i64>()
-            .ok()
-            .filter(|v| *v <= u32::MAX as i64)
-            .map(Expr::Int)
-            .ok_or_else(|| {
-                err_at(
-                    span_of(&p),
-                    format!("integer `{}` does not fit in 32 bits", p.as_str()),
-                )
-            }),
-        Rule::ident => Ok(Expr::Var(p.as_str().to_string())),
-        Rule::builtin => {
-            let at = span_of(&p);
-            let mut i = p.into_inner();
-            let name = next_pair(&mut i, "a builtin name", at)?.as_str();
-            let dim = match i.next().map(|d| d.as_str()) {
-                Some("y") => Dim::Y,
-                Some("z") => Dim::Z,
-                _ => Dim::X,
-            };
-            Ok(Expr::Builtin(match name {
-                "tid" => Builtin::Tid(dim),
-                "bid" => Builtin::Bid(dim),
-                "bdim" => Builtin::Bdim(dim),
-                _ => Builtin::Gdim(dim),
-            }))
-        }
-        Rule::cast => {
-            let at = span_of(&p);
-            let mut i = p.into_inner();
-            let ty = next_pair(&mut i, "a type", at)?;
-            let ty = IntTy::from_name(ty.as_str()).ok_or_else(|| internal(at, "a type"))?;
-            Ok(Expr::cast(ty, expr(next_pair(&mut i, "an expression", at)?)?))
-        }
-        Rule::other => {
-            let at = span_of(&p);
-            let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr);
-            Ok(Expr::other(expr(
-                inner.ok_or_else(|| internal(at, "an expression"))?,
-            )?))
-        }
-        Rule::expr => expr(p),
-        r => Err(internal(span_of(&p), &format!("an operand, not {r:?},"))),
-    }
 }
 
 /// The scope check described in the module comment.
@@ -752,9 +798,7 @@ impl Scopes {
                 self.target(var, sp)
             }
             StmtKind::Havoc { var } => self.target(var, sp),
-            StmtKind::Read {
-                var, array, index, ..
-            } => {
+            StmtKind::Read { var, array, index, .. } => {
                 self.array(array, sp)?;
                 self.expr(index, sp)?;
                 self.target(var, sp)

@@ -250,6 +250,7 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
     let mut meter = Budget {
         left: budget,
         solver: Solver::new(),
+        limit_set: 0,
     };
     let out: Vec<Vec<Verdict>> = sum
         .invariants
@@ -271,6 +272,9 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
 struct Budget {
     left: u64,
     solver: Solver,
+    /// The limit last set on `solver` (0: none yet): setting it costs more than most
+    /// proofs, so it is set only when it changes.
+    limit_set: u64,
 }
 
 /// The substitution of the start atoms by `by`.
@@ -372,14 +376,23 @@ fn houdini(
         fs.push(Bool::and(&alive_goals).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let limit = meter.left.min(PER_QUERY);
+        // Below a whole query's units, a power of two: the limit then changes a few
+        // times rather than at every query (setting it costs more than most proofs).
+        let limit = match meter.left {
+            0 => 0,
+            left if left >= PER_QUERY => PER_QUERY,
+            left => 1 << left.ilog2(),
+        };
         if limit == 0 {
             mark(verdict, &alive, Verdict::Undecided);
             return;
         }
+        let changed = std::mem::replace(&mut meter.limit_set, limit) != limit;
         let s = &meter.solver;
         s.push();
-        set_limit(s, limit);
+        if changed {
+            set_limit(s, limit);
+        }
         let before = resource_count(s);
         for f in &fs {
             s.assert(f);

@@ -279,7 +279,7 @@ use std::collections::{HashMap, HashSet};
 use kpl::{Kernel, Space, StmtId};
 
 use crate::{Access, BenignPair, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
-pub use queries::Limits;
+pub use queries::{Attempt, Limits};
 use queries::{Checker, Meter, Order, Outcome, Scope, Separation};
 use symbolic::{AccessFact, Summary};
 use term::Class;
@@ -319,9 +319,9 @@ struct Cache {
     z3: std::rc::Rc<Z3Session>,
     /// Same-block race types of a pair, ignoring barriers (unsat: impossible whatever
     /// the barriers).
-    same: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
+    same: HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     /// Cross-block race types of a pair, ignoring (grid) barriers.
-    cross: HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
+    cross: HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
     /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
@@ -432,13 +432,13 @@ impl PairProgress {
 /// The cached outcome for `key`, or a fresh one from `run` when there is none yet or
 /// the cached one is undecided under a smaller resource limit.
 fn cached(
-    map: &mut HashMap<(StmtId, StmtId, Order), (Outcome, u64)>,
+    map: &mut HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     key: (StmtId, StmtId, Order),
-    limit: u64,
+    limit: Attempt,
     run: impl FnOnce() -> Outcome,
 ) -> Outcome {
     if let Some((out, l)) = map.get(&key)
-        && (!matches!(out, Outcome::Unknown(_)) || *l >= limit)
+        && (!matches!(out, Outcome::Unknown(_)) || l.covers(limit))
     {
         return out.clone();
     }
@@ -696,6 +696,7 @@ impl StaticVerifier {
             two_pass: self.warp_two_pass,
             meter: Meter::new(solver, self.limits.check),
             solver,
+            limit_set: std::cell::Cell::new(0),
         }
     }
 }
@@ -908,11 +909,7 @@ impl<'a, 's> RacePhase<'a, 's> {
     fn pair(&mut self, a: &AccessFact, b: &AccessFact, scopes: Scopes, report: &mut Report) {
         let limits = self.verifier.limits;
         let spent_before = self.checker.meter.spent();
-        let attempts = if limits.first < limits.query {
-            vec![limits.first, limits.query]
-        } else {
-            vec![limits.query]
-        };
+        let attempts = limits.attempts();
         let key = pair_key(a, b);
         let scopes = Scopes {
             same: scopes.same && !self.screened.same.contains(&key),
@@ -929,7 +926,14 @@ impl<'a, 's> RacePhase<'a, 's> {
         report.notes.extend(found.notes);
         let warp_local = self.verifier.opts.classify_warps
             && found.fixable
-            && warp_local(self.checker, a, b, found.intra, &found.inter, limits.query);
+            && warp_local(
+                self.checker,
+                a,
+                b,
+                found.intra,
+                &found.inter,
+                limits.last_attempt(),
+            );
         let racing = found.intra || !found.inter.is_empty();
         if found.benign && !racing {
             report.benign.push(BenignPair {
@@ -1017,7 +1021,7 @@ fn warp_local(
     b: &AccessFact,
     intra: bool,
     inter: &[usize],
-    limit: u64,
+    limit: Attempt,
 ) -> bool {
     let warp = ck.opts.warp_barrier_size();
     let mut types: Vec<Order> = orders(a, b);
@@ -1075,7 +1079,7 @@ impl PairRace {
         a: &AccessFact,
         b: &AccessFact,
         scopes: Scopes,
-        attempts: &[u64],
+        attempts: &[Attempt],
     ) -> PairRace {
         let mut found = PairRace::new(true);
         let both = ck.opts.race_directions;
@@ -1156,9 +1160,9 @@ impl PairRace {
         &mut self,
         a: &AccessFact,
         b: &AccessFact,
-        attempts: &[u64],
+        attempts: &[Attempt],
         both_directions: bool,
-        query: &mut dyn FnMut(Order, u64) -> Outcome,
+        query: &mut dyn FnMut(Order, Attempt) -> Outcome,
     ) {
         let mut pending = orders(a, b);
         for (pass, &limit) in attempts.iter().enumerate() {

@@ -89,6 +89,10 @@ pub struct Checker<'s> {
     pub meter: Meter,
     /// The kernel's incremental solver (in the kernel's own Z3 context).
     pub solver: &'s Solver,
+    /// The resource limit last set on `solver` by this check (0: none yet). Setting
+    /// solver parameters costs Z3 a lookup of its whole parameter table, more than most
+    /// queries take, so it is done only when the limit changes.
+    pub limit_set: Cell<u64>,
 }
 
 /// Solver limits in Z3 resource units (`rlimit`): a count of the solver's elementary
@@ -96,6 +100,14 @@ pub struct Checker<'s> {
 /// or the load of the machine (wall-clock timeouts made verdicts flip under load).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// A race query's probes, before its first attempt (when smaller than `first`): on
+    /// the kernel's incremental solver, where nearly every query needs far less, then
+    /// `probe_fresh` on a solver of its own. Z3 preprocesses a fresh solver's first check
+    /// (bit-blasting, for one), which decides in a few thousand units some queries the
+    /// incremental solver cannot decide in millions (block indices modulo the grid, as
+    /// in `tests/corpus/slow/transposeDiagonal.cu`), and the other way round for others.
+    pub probe: u64,
+    pub probe_fresh: u64,
     /// A race query's first attempt: most queries need a tiny fraction of it, and a
     /// hard one may turn out not to matter.
     pub first: u64,
@@ -115,6 +127,8 @@ impl Limits {
     /// of solver time on the reference machine, depending on the theory; the median
     /// query takes a few hundred units, the slowest of the corpus about 4.5 million.
     pub const DEFAULT: Limits = Limits {
+        probe: 200_000,
+        probe_fresh: 50_000,
         first: 1_000_000,
         query: 10_000_000,
         check: 120_000_000,
@@ -125,11 +139,71 @@ impl Limits {
     pub fn scaled(self, factor: f64) -> Limits {
         let scale = |x: u64| ((x as f64 * factor).round() as u64).max(1);
         Limits {
+            probe: scale(self.probe),
+            probe_fresh: scale(self.probe_fresh),
             first: scale(self.first),
             query: scale(self.query),
             check: scale(self.check),
             invariants: scale(self.invariants),
         }
+    }
+
+    /// The attempts at a race query, in order, each after the previous one ran out of
+    /// units: the probes (when smaller than the first attempt), the first attempt on the
+    /// incremental solver, then the query limit on a solver of its own (one that ran out
+    /// of units would otherwise change what the incremental solver answers next).
+    pub fn attempts(&self) -> Vec<Attempt> {
+        let mut out = Vec::new();
+        if self.probe < self.first.min(self.query) {
+            out.push(Attempt {
+                units: self.probe,
+                fresh: false,
+            });
+            out.push(Attempt {
+                units: self.probe_fresh.min(self.probe),
+                fresh: true,
+            });
+        }
+        if self.first < self.query {
+            out.push(Attempt {
+                units: self.first,
+                fresh: false,
+            });
+            out.push(Attempt {
+                units: self.query,
+                fresh: true,
+            });
+        } else {
+            out.push(Attempt {
+                units: self.query,
+                fresh: false,
+            });
+        }
+        out
+    }
+
+    /// The single attempt of a query asked once (the query limit; on a solver of its
+    /// own when larger than the first attempt, as in [`Limits::attempts`]).
+    pub fn last_attempt(&self) -> Attempt {
+        Attempt {
+            units: self.query,
+            fresh: self.query > self.first,
+        }
+    }
+}
+
+/// One attempt at a race query: its resource units, on the kernel's incremental solver
+/// or on a solver of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub units: u64,
+    pub fresh: bool,
+}
+
+impl Attempt {
+    /// Whether a query undecided in this attempt is undecided in `other` too.
+    pub fn covers(self, other: Attempt) -> bool {
+        self.fresh == other.fresh && self.units >= other.units
     }
 }
 
@@ -447,7 +521,9 @@ impl Checker<'_> {
             out
         } else {
             let s = self.solver;
-            set_limit(s, limit);
+            if self.limit_set.replace(limit) != limit {
+                set_limit(s, limit);
+            }
             s.push();
             let out = decide(s, fs, model);
             self.meter.update(s);
@@ -517,7 +593,7 @@ impl Checker<'_> {
         scope: Scope,
         order: Order,
         sync: bool,
-        limit: u64,
+        limit: Attempt,
     ) -> Outcome {
         self.race_in(a, b, scope, order, sync, None, limit)
     }
@@ -531,7 +607,7 @@ impl Checker<'_> {
         b: &AccessFact,
         order: Order,
         warp: u32,
-        limit: u64,
+        limit: Attempt,
     ) -> Outcome {
         self.race_in(a, b, Scope::SameBlock, order, true, Some(warp), limit)
     }
@@ -550,7 +626,7 @@ impl Checker<'_> {
         order: Order,
         sync: bool,
         apart: Option<u32>,
-        limit: u64,
+        limit: Attempt,
     ) -> Outcome {
         let out = self.race_query(a, b, scope, order, sync, apart, limit, false);
         let tolerated = !self.opts.no_benign_tolerance
@@ -579,7 +655,7 @@ impl Checker<'_> {
         order: Order,
         sync: bool,
         apart: Option<u32>,
-        limit: u64,
+        limit: Attempt,
         differ: bool,
     ) -> Outcome {
         let mut enc = Encoder::new(self.sum);
@@ -640,10 +716,8 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
-        // The second attempt follows one that ran out of units: a solver of its own.
-        let fresh = limit > self.limits.first;
         let solve = |fs: &[Bool]| {
-            self.solve_with(fs, limit, fresh, |m| {
+            self.solve_with(fs, limit.units, limit.fresh, |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })

@@ -352,6 +352,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         assumes: Vec::new(),
         head_invariants: head_invariants(kernel),
         relevant: invariants::relevant_vars(kernel),
+        self_contained: self_contained_loops(kernel),
         inv_terms: HashMap::new(),
         invariants: Vec::new(),
         misplaced: Vec::new(),
@@ -671,6 +672,8 @@ struct Exec<'k> {
     head_invariants: HashSet<StmtId>,
     /// Variables that can matter to an index or a condition.
     relevant: HashSet<String>,
+    /// Loops with no effect outside them but on arrays ([`self_contained_loops`]).
+    self_contained: HashSet<StmtId>,
     /// Per loop, the head invariants as evaluated in the current pass over its body.
     inv_terms: HashMap<LoopId, Vec<(T, Span)>>,
     invariants: Vec<LoopInvariants>,
@@ -1054,7 +1057,13 @@ impl Exec<'_> {
                 // Reads before the loop, in other iterations or after it may see the
                 // writes of its iterations.
                 self.reads.clear();
-                self.run_loop(s, st);
+                // An analysis pass of an enclosing loop only needs the loop's effect on
+                // variables, and a self-contained loop has none that anything outside
+                // it sees: skipping it keeps loop nests linear in their depth (each
+                // loop is otherwise analysed once per enclosing loop).
+                if self.record || !self.self_contained.contains(&s.id) {
+                    self.run_loop(s, st);
+                }
                 self.reads.clear();
             }
             StmtKind::Assume(e) => {
@@ -1715,6 +1724,98 @@ pub(super) fn substitute_atoms(b: &Builder, t: &T, map: &HashMap<AtomId, T>) -> 
         _ => None,
     });
     r.run(t)
+}
+
+/// The loops that do not `return` and none of whose variables (those assigned or
+/// declared anywhere in them) is mentioned outside them: running such a loop changes
+/// nothing later statements or enclosing loops can see but array contents (which the
+/// read cache forgets after every loop anyway) and fresh atoms.
+fn self_contained_loops(kernel: &Kernel) -> HashSet<StmtId> {
+    fn count(s: &Stmt, out: &mut HashMap<String, usize>) {
+        mentions(s, &mut |v| *out.entry(v.to_string()).or_default() += 1);
+    }
+    let stmts = kernel.stmts();
+    let mut total = HashMap::new();
+    for s in &stmts {
+        count(s, &mut total);
+    }
+    for e in &kernel.requires {
+        e.for_each_var(&mut |v| *total.entry(v.to_string()).or_default() += 1);
+    }
+    let mut out = HashSet::new();
+    for s in stmts.iter().filter(|s| s.kind.is_loop()) {
+        let inner: Vec<&Stmt> = std::iter::once(*s).chain(subtree(s)).collect();
+        if inner.iter().any(|t| matches!(t.kind, StmtKind::Return)) {
+            continue;
+        }
+        let mut here = HashMap::new();
+        for t in &inner {
+            count(t, &mut here);
+        }
+        let assigned = inner.iter().filter_map(|t| match &t.kind {
+            StmtKind::Local { var, .. }
+            | StmtKind::Assign { var, .. }
+            | StmtKind::Havoc { var }
+            | StmtKind::Read { var, .. }
+            | StmtKind::For { var, .. }
+            | StmtKind::Atomic { var: Some(var), .. } => Some(var),
+            _ => None,
+        });
+        if assigned.into_iter().all(|v| here.get(v) == total.get(v)) {
+            out.insert(s.id);
+        }
+    }
+    out
+}
+
+/// Every mention of a variable by `s` itself (not its blocks): read, assigned or declared.
+fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match &s.kind {
+        StmtKind::Local { var, init } => {
+            f(var);
+            exprs.extend(init);
+        }
+        StmtKind::Assign { var, value } => {
+            f(var);
+            exprs.push(value);
+        }
+        StmtKind::Havoc { var } => f(var),
+        StmtKind::Read { var, index, .. } => {
+            f(var);
+            exprs.push(index);
+        }
+        StmtKind::Write { index, value, .. } => exprs.extend([index, value]),
+        StmtKind::Atomic {
+            var, index, value, ..
+        } => {
+            if let Some(v) = var {
+                f(v);
+            }
+            exprs.extend([index, value]);
+        }
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => exprs.push(cond),
+        StmtKind::For {
+            var,
+            init,
+            cond,
+            step,
+            ..
+        } => {
+            f(var);
+            exprs.extend([init, cond, step]);
+        }
+        StmtKind::Assume(e) | StmtKind::Invariant(e) => exprs.push(e),
+        StmtKind::Barrier
+        | StmtKind::WarpBarrier
+        | StmtKind::GridBarrier
+        | StmtKind::Return
+        | StmtKind::Break
+        | StmtKind::Continue => {}
+    }
+    for e in exprs {
+        e.for_each_var(f);
+    }
 }
 
 /// Variables a block assigns or declares (at any depth).
