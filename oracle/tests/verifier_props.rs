@@ -18,7 +18,11 @@
 //! that nothing writes (one function of the index), whose values become indices, and
 //! two-thread assumptions (`assume e != other(e);`, `==`, a monotone input); with concrete or symbolic launches;
 //! the parameter `n` is untyped (`u32`) or of a C integer type (negative values too),
-//! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...).
+//! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...); loop-carried counters
+//! `y`, `z` that go up and down, updated under thread-dependent conditions (the shape of
+//! the verifier's conditional closed forms and loop invariants) and used in indices,
+//! loops left by `break`, `while` loops stepping by a thread-dependent amount
+//! (`w = w + (tid + 1)`), and products whose factors may be negative.
 //!
 //! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
 //! variant runs 5000 (`-- --ignored`).
@@ -61,6 +65,11 @@ enum E {
     /// `a >> c`, `a << c`.
     Shr(Box<E>, i64),
     Shl(Box<E>, i64),
+    /// A loop-carried counter `y` (false) or `z` (true), updated by [`S::Bump`].
+    Carried(bool),
+    /// `a * b`: a product of two expressions, where a factor may be negative
+    /// (`(tid + 1) * (k - 1)`).
+    Prod(Box<E>, Box<E>),
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +97,9 @@ enum Loop {
     /// `w = 0; while (w < bound) { body; w = w + step; }` (a `continue` skips the step,
     /// which may make the loop run until the interpreter's bound)
     While(E, E),
+    /// `w = 0; while (w < 16) { if (!(w < bound)) { break; } body; w = w + step; }`: a
+    /// loop left by `break` (the values after it are those of the breaking iteration).
+    Until(E, E),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +151,14 @@ enum S {
     /// A two-thread assumption: `assume e != other(e);` (0), `assume e == other(e);` (1)
     /// or `assume !(tid < other(tid)) || x < other(x);` (2, a monotone input).
     AssumePair(u8, E),
+    /// `y = y + e;` (op 0), `y = y - e;` (1) or `y = e;` (2) on the carried counter `y`
+    /// (false) or `z` (true): inside loops, and under a thread-dependent `if` (see
+    /// [`S::CondBump`]), the loop-carried values without a closed form that the
+    /// verifier's conditional closed forms and invariants are for.
+    Bump(bool, u8, E),
+    /// `if (c) { y = y + s; } else { z = z + t; }` (no else: `t` is `None`): a
+    /// conditional update (Haar levels, bisection).
+    CondBump(Cond, E, Option<E>),
 }
 
 fn expr() -> impl Strategy<Value = E> {
@@ -149,12 +169,14 @@ fn expr() -> impl Strategy<Value = E> {
         1 => Just(E::Bdim),
         3 => (0u8..3).prop_map(E::Var),
         2 => (0i64..5).prop_map(E::Const),
+        2 => any::<bool>().prop_map(E::Carried),
     ];
     leaf.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
             3 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(Box::new(a), Box::new(b))),
             1 => (inner.clone(), 1i64..3).prop_map(|(a, c)| E::Sub(Box::new(a), c)),
-            2 => (inner.clone(), 0i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
+            2 => (inner.clone(), -3i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Prod(Box::new(a), Box::new(b))),
             2 => (inner.clone(), 1i64..5).prop_map(|(a, c)| E::Rem(Box::new(a), c)),
             1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
             1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
@@ -209,8 +231,30 @@ fn looph() -> impl Strategy<Value = Loop> {
         1 => Just(Loop::Halve),
         1 => prop::option::weighted(0.6, prop_oneof![Just(1i64), Just(2), Just(4), Just(8)]).prop_map(Loop::HalveFrom),
         1 => (1i64..9).prop_map(|c| Loop::ShlUp(E::Const(c))),
-        1 => (small2(), prop_oneof![Just(E::Const(1)), Just(E::Const(2)), Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1))))])
-            .prop_map(|(b, st)| Loop::While(b, st)),
+        1 => (small2(), step()).prop_map(|(b, st)| Loop::While(b, st)),
+        1 => (small2(), step()).prop_map(|(b, st)| Loop::Until(b, st)),
+    ]
+}
+
+/// The step of a `while` loop or of a carried counter: a constant, or a thread-dependent
+/// amount (`w = w + (tid + 1)`).
+fn step() -> impl Strategy<Value = E> {
+    prop_oneof![
+        2 => Just(E::Const(1)),
+        1 => Just(E::Const(2)),
+        2 => Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1)))),
+        1 => Just(E::Add(Box::new(E::Rem(Box::new(E::Tid), 2)), Box::new(E::Const(1)))),
+    ]
+}
+
+/// The amount a carried counter changes by: a step, a loop variable, or an amount that
+/// may be negative (`tid - 1`).
+fn bump() -> impl Strategy<Value = E> {
+    prop_oneof![
+        3 => step(),
+        1 => (0u8..3).prop_map(E::Var),
+        1 => Just(E::Sub(Box::new(E::Tid), 1)),
+        1 => Just(E::Mul(Box::new(E::Var(2)), -1)),
     ]
 }
 
@@ -247,6 +291,9 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => cond().prop_map(S::Assume),
         3 => expr().prop_map(S::ReadInput),
         1 => (0u8..3, expr()).prop_map(|(k, e)| S::AssumePair(k, e)),
+        2 => (any::<bool>(), prop_oneof![3 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)], bump())
+            .prop_map(|(z, op, e)| S::Bump(z, op, e)),
+        2 => (cond(), bump(), prop::option::weighted(0.4, bump())).prop_map(|(c, s, t)| S::CondBump(c, s, t)),
     ];
     leaf.prop_recursive(3, 16, 3, |inner| {
         let body = prop::collection::vec(inner, 1..4);
@@ -297,6 +344,8 @@ impl Render {
             E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(a), self.expr(b)),
             E::Shr(a, c) => format!("({} >> {c})", self.expr(a)),
             E::Shl(a, c) => format!("({} << {c})", self.expr(a)),
+            E::Carried(z) => if *z { "z" } else { "y" }.into(),
+            E::Prod(a, b) => format!("({} * {})", self.expr(a), self.expr(b)),
         }
     }
 
@@ -398,6 +447,28 @@ impl Render {
                 };
                 self.line(&l);
             }
+            S::Bump(z, op, e) => {
+                let v = if *z { "z" } else { "y" };
+                let e = self.expr(e);
+                let l = match op {
+                    0 => format!("{v} = {v} + {e};"),
+                    1 => format!("{v} = {v} - {e};"),
+                    _ => format!("{v} = {e};"),
+                };
+                self.line(&l);
+            }
+            S::CondBump(c, s, t) => {
+                let l = format!("if ({}) {{", self.cond(c));
+                self.line(&l);
+                let l = format!("    y = y + {};", self.expr(s));
+                self.line(&l);
+                if let Some(t) = t {
+                    self.line("} else {");
+                    let l = format!("    z = z + {};", self.expr(t));
+                    self.line(&l);
+                }
+                self.line("}");
+            }
             S::Assume(c) => {
                 let l = format!("assume {};", self.cond(c));
                 self.line(&l);
@@ -425,6 +496,23 @@ impl Render {
                 self.vars.pop();
                 self.line("}");
             }
+            S::For(Loop::Until(bound, step), body) => {
+                let w = format!("w{}", self.vars.len());
+                let l = format!("{w} = 0;");
+                self.line(&l);
+                let l = format!("while ({w} < 16) {{");
+                self.line(&l);
+                let l = format!("    if (!({w} < {})) {{", self.expr(bound));
+                self.line(&l);
+                self.line("        break;");
+                self.line("    }");
+                self.vars.push(w.clone());
+                self.nested(body, true);
+                let l = format!("    {w} = {w} + {};", self.expr(step));
+                self.line(&l);
+                self.vars.pop();
+                self.line("}");
+            }
             S::For(lp, body) => {
                 let i = format!("i{}", self.vars.len());
                 let head = match lp {
@@ -439,7 +527,7 @@ impl Render {
                         format!("for ({i} = {outer} / 2; {i} > 0; {i} = {i} >> 1) {{")
                     }
                     Loop::ShlUp(b) => format!("for ({i} = 2; {i} <= {}; {i} = {i} << 1) {{", self.expr(b)),
-                    Loop::Halve | Loop::While(..) => {
+                    Loop::Halve | Loop::While(..) | Loop::Until(..) => {
                         format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
                     }
                 };
@@ -509,8 +597,7 @@ fn render(case: &Case) -> String {
         c => format!(" requires n < {c}"),
     });
     let n = case.param_ty.map_or("n".to_string(), |t| format!("{t} n"));
-    let locals =
-        "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
+    let locals = "    local x = 0;\n    local y = 0;\n    local z = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
         "kernel gen(shared A[], global G[], global C[], shared P[], global I[], {n}){requires} {{\n{locals}{}}}\n",
         r.out
