@@ -141,9 +141,10 @@ fn an_invariant_before_a_loop_is_reported_and_ignored() {
     // GPUVerify takes loop invariants at the head of a loop only (its condition, or the
     // top of its body). One written just before the loop is not taken as the loop's:
     // reported, ignored, and the false alarm stays.
-    let before = PARITY
-        .replace("        invariant x % 2 == 0;\n", "")
-        .replace("    while (i < n) {\n", "    invariant x % 2 == 0;\n    while (i < n) {\n");
+    let before = PARITY.replace("        invariant x % 2 == 0;\n", "").replace(
+        "    while (i < n) {\n",
+        "    invariant x % 2 == 0;\n    while (i < n) {\n",
+    );
     let r = check(&before);
     assert_eq!(races(&r), [row("A", 14, 15, "write-read", true, &[], true)]);
     assert_eq!(
@@ -151,9 +152,10 @@ fn an_invariant_before_a_loop_is_reported_and_ignored() {
         ["line 5: invariant not at the head of a loop body, ignored"]
     );
     // After another statement of the body it is not at the head either.
-    let late = PARITY
-        .replace("        invariant x % 2 == 0;\n", "")
-        .replace("        i = i + 1;\n", "        i = i + 1;\n        invariant x % 2 == 0;\n");
+    let late = PARITY.replace("        invariant x % 2 == 0;\n", "").replace(
+        "        i = i + 1;\n",
+        "        i = i + 1;\n        invariant x % 2 == 0;\n",
+    );
     let r = check(&late);
     assert_eq!(races(&r), [row("A", 14, 15, "write-read", true, &[], true)]);
     assert_eq!(

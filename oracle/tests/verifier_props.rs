@@ -25,7 +25,9 @@
 //! (`w = w + (tid + 1)`), and products whose factors may be negative.
 //!
 //! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
-//! variant runs 5000 (`-- --ignored`).
+//! variant runs 5000 (`-- --ignored`). `AUTOSYNC_PROPS_SEED` (a number, or `random`)
+//! picks other kernels, `AUTOSYNC_PROPS_CASES` another count, and
+//! `AUTOSYNC_PROPS_SLOW=MS` prints the kernels slower than MS milliseconds.
 
 use std::fmt::Write as _;
 
@@ -171,12 +173,33 @@ fn expr() -> impl Strategy<Value = E> {
         2 => (0i64..5).prop_map(E::Const),
         2 => any::<bool>().prop_map(E::Carried),
     ];
+    // `(a ± c) * (b ± c)` over ids, `n`, loop and carried variables: a product whose
+    // factors may be negative (`(tid + 1) * (k - 1)`), kept small (a product of
+    // conversions and bitwise terms can take the solver minutes).
+    let factor = (
+        prop_oneof![
+            Just(E::Tid),
+            Just(E::N),
+            (0u8..3).prop_map(E::Var),
+            any::<bool>().prop_map(E::Carried)
+        ],
+        -2i64..3,
+    )
+        .prop_map(|(a, c)| match c {
+            0 => a,
+            c if c > 0 => E::Add(Box::new(a), Box::new(E::Const(c))),
+            c => E::Sub(Box::new(a), -c),
+        });
+    let leaf = prop_oneof![
+        12 => leaf,
+        1 => (factor.clone(), factor).prop_map(|(a, b)| E::Prod(Box::new(a), Box::new(b))),
+    ];
     leaf.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
             3 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(Box::new(a), Box::new(b))),
             1 => (inner.clone(), 1i64..3).prop_map(|(a, c)| E::Sub(Box::new(a), c)),
             2 => (inner.clone(), -3i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
-            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Prod(Box::new(a), Box::new(b))),
+
             2 => (inner.clone(), 1i64..5).prop_map(|(a, c)| E::Rem(Box::new(a), c)),
             1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
             1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
@@ -705,6 +728,10 @@ fn run(cases: u32, default_seed: u64) {
     let algorithm = proptest::test_runner::RngAlgorithm::ChaCha;
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let cases = std::env::var("AUTOSYNC_PROPS_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     let mut runner = TestRunner::new_with_rng(
         Config {
             cases,
@@ -714,7 +741,20 @@ fn run(cases: u32, default_seed: u64) {
         },
         proptest::test_runner::TestRng::from_seed(algorithm, &bytes),
     );
-    let result = runner.run(&case(), |c| compare(&c));
+    // `AUTOSYNC_PROPS_CASES=N` runs N cases instead; `AUTOSYNC_PROPS_SLOW=MS` prints the
+    // kernels that take longer than MS milliseconds (both oracles) on stderr.
+    let slow: Option<u128> = std::env::var("AUTOSYNC_PROPS_SLOW")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let result = runner.run(&case(), |c| {
+        let start = std::time::Instant::now();
+        let r = compare(&c);
+        let ms = start.elapsed().as_millis();
+        if slow.is_some_and(|m| ms > m) {
+            eprintln!("slow case ({ms} ms):\n{}", render(&c));
+        }
+        r
+    });
     if let Err(e) = result {
         panic!("seed {seed}: {e}");
     }
