@@ -333,6 +333,30 @@ fn kernel_body() -> impl Strategy<Value = Vec<S>> {
     prop::collection::vec(stmt(), 1..5)
 }
 
+/// `e` with every product replaced by its first factor: the operand of a conversion,
+/// `%`, `/`, a shift or a bitwise operation stays linear (the solver can spend minutes,
+/// beyond its resource limit, on a product under a modulus, as `u32((n + 2) * (n - 2))`).
+fn linear(e: &E) -> E {
+    let b = |x: &E| Box::new(linear(x));
+    match e {
+        E::Prod(a, _) => linear(a),
+        E::Add(x, y) => E::Add(b(x), b(y)),
+        E::Sub(x, c) => E::Sub(b(x), *c),
+        E::Mul(x, c) => E::Mul(b(x), *c),
+        E::Rem(x, c) => E::Rem(b(x), *c),
+        E::Div(x, c) => E::Div(b(x), *c),
+        E::And(x, c) => E::And(b(x), *c),
+        E::Xor(x, c) => E::Xor(b(x), *c),
+        E::Cast(t, x) => E::Cast(*t, b(x)),
+        E::Bits(op, x, y) => E::Bits(*op, b(x), b(y)),
+        E::LowMask(x, y) => E::LowMask(b(x), b(y)),
+        E::HighMask(x, y) => E::HighMask(b(x), b(y)),
+        E::Shr(x, c) => E::Shr(b(x), *c),
+        E::Shl(x, c) => E::Shl(b(x), *c),
+        E::Tid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
+    }
+}
+
 /// Renders a generated kernel as `.kpl`, one statement per line.
 struct Render {
     out: String,
@@ -357,16 +381,16 @@ impl Render {
             E::Add(a, b) => format!("({} + {})", self.expr(a), self.expr(b)),
             E::Sub(a, c) => format!("({} - {c})", self.expr(a)),
             E::Mul(a, c) => format!("({} * {c})", self.expr(a)),
-            E::Rem(a, c) => format!("({} % {c})", self.expr(a)),
-            E::Div(a, c) => format!("({} / {c})", self.expr(a)),
-            E::And(a, c) => format!("({} & {c})", self.expr(a)),
-            E::Xor(a, c) => format!("({} ^ {c})", self.expr(a)),
-            E::Cast(t, a) => format!("{t}({})", self.expr(a)),
-            E::Bits(op, a, b) => format!("({} {op} {})", self.expr(a), self.expr(b)),
-            E::LowMask(a, b) => format!("({} & ({} - 1))", self.expr(a), self.expr(b)),
-            E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(a), self.expr(b)),
-            E::Shr(a, c) => format!("({} >> {c})", self.expr(a)),
-            E::Shl(a, c) => format!("({} << {c})", self.expr(a)),
+            E::Rem(a, c) => format!("({} % {c})", self.expr(&linear(a))),
+            E::Div(a, c) => format!("({} / {c})", self.expr(&linear(a))),
+            E::And(a, c) => format!("({} & {c})", self.expr(&linear(a))),
+            E::Xor(a, c) => format!("({} ^ {c})", self.expr(&linear(a))),
+            E::Cast(t, a) => format!("{t}({})", self.expr(&linear(a))),
+            E::Bits(op, a, b) => format!("({} {op} {})", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::LowMask(a, b) => format!("({} & ({} - 1))", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::Shr(a, c) => format!("({} >> {c})", self.expr(&linear(a))),
+            E::Shl(a, c) => format!("({} << {c})", self.expr(&linear(a))),
             E::Carried(z) => if *z { "z" } else { "y" }.into(),
             E::Prod(a, b) => format!("({} * {})", self.expr(a), self.expr(b)),
         }
