@@ -530,29 +530,22 @@ impl Render {
                 }
                 self.line("}");
             }
-            S::For(Loop::While(bound, step), body) => {
+            S::For(lp @ (Loop::While(bound, step) | Loop::Until(bound, step)), body) => {
                 let w = format!("w{}", self.vars.len());
                 let l = format!("{w} = 0;");
                 self.line(&l);
-                let l = format!("while ({w} < {}) {{", self.expr(bound));
-                self.line(&l);
-                self.vars.push(w.clone());
-                self.nested(body, true);
-                let l = format!("    {w} = {w} + {};", self.expr(step));
-                self.line(&l);
-                self.vars.pop();
-                self.line("}");
-            }
-            S::For(Loop::Until(bound, step), body) => {
-                let w = format!("w{}", self.vars.len());
-                let l = format!("{w} = 0;");
-                self.line(&l);
-                let l = format!("while ({w} < 16) {{");
-                self.line(&l);
-                let l = format!("    if (!({w} < {})) {{", self.expr(bound));
-                self.line(&l);
-                self.line("        break;");
-                self.line("    }");
+                let bound = self.expr(bound);
+                if matches!(lp, Loop::While(..)) {
+                    let l = format!("while ({w} < {bound}) {{");
+                    self.line(&l);
+                } else {
+                    let l = format!("while ({w} < 16) {{");
+                    self.line(&l);
+                    let l = format!("    if (!({w} < {bound})) {{");
+                    self.line(&l);
+                    self.line("        break;");
+                    self.line("    }");
+                }
                 self.vars.push(w.clone());
                 self.nested(body, true);
                 let l = format!("    {w} = {w} + {};", self.expr(step));
