@@ -18,10 +18,16 @@
 //! that nothing writes (one function of the index), whose values become indices, and
 //! two-thread assumptions (`assume e != other(e);`, `==`, a monotone input); with concrete or symbolic launches;
 //! the parameter `n` is untyped (`u32`) or of a C integer type (negative values too),
-//! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...).
+//! and expressions contain C conversions (`i8(e)`, `u32(e)`, ...); loop-carried counters
+//! `y`, `z` that go up and down, updated under thread-dependent conditions (the shape of
+//! the verifier's conditional closed forms and loop invariants) and used in indices,
+//! loops left by `break`, `while` loops stepping by a thread-dependent amount
+//! (`w = w + (tid + 1)`), and products whose factors may be negative.
 //!
 //! `cargo test -p oracle --test verifier_props` runs 500 cases; the `#[ignore]`d
-//! variant runs 5000 (`-- --ignored`).
+//! variant runs 5000 (`-- --ignored`). `AUTOSYNC_PROPS_SEED` (a number, or `random`)
+//! picks other kernels, `AUTOSYNC_PROPS_CASES` another count, and
+//! `AUTOSYNC_PROPS_SLOW=MS` prints the kernels slower than MS milliseconds.
 
 use std::fmt::Write as _;
 
@@ -61,6 +67,11 @@ enum E {
     /// `a >> c`, `a << c`.
     Shr(Box<E>, i64),
     Shl(Box<E>, i64),
+    /// A loop-carried counter `y` (false) or `z` (true), updated by [`S::Bump`].
+    Carried(bool),
+    /// `a * b`: a product of two expressions, where a factor may be negative
+    /// (`(tid + 1) * (k - 1)`).
+    Prod(Box<E>, Box<E>),
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +99,9 @@ enum Loop {
     /// `w = 0; while (w < bound) { body; w = w + step; }` (a `continue` skips the step,
     /// which may make the loop run until the interpreter's bound)
     While(E, E),
+    /// `w = 0; while (w < 16) { if (!(w < bound)) { break; } body; w = w + step; }`: a
+    /// loop left by `break` (the values after it are those of the breaking iteration).
+    Until(E, E),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +153,14 @@ enum S {
     /// A two-thread assumption: `assume e != other(e);` (0), `assume e == other(e);` (1)
     /// or `assume !(tid < other(tid)) || x < other(x);` (2, a monotone input).
     AssumePair(u8, E),
+    /// `y = y + e;` (op 0), `y = y - e;` (1) or `y = e;` (2) on the carried counter `y`
+    /// (false) or `z` (true): inside loops, and under a thread-dependent `if` (see
+    /// [`S::CondBump`]), the loop-carried values without a closed form that the
+    /// verifier's conditional closed forms and invariants are for.
+    Bump(bool, u8, E),
+    /// `if (c) { y = y + s; } else { z = z + t; }` (no else: `t` is `None`): a
+    /// conditional update (Haar levels, bisection).
+    CondBump(Cond, E, Option<E>),
 }
 
 fn expr() -> impl Strategy<Value = E> {
@@ -149,12 +171,35 @@ fn expr() -> impl Strategy<Value = E> {
         1 => Just(E::Bdim),
         3 => (0u8..3).prop_map(E::Var),
         2 => (0i64..5).prop_map(E::Const),
+        2 => any::<bool>().prop_map(E::Carried),
+    ];
+    // `(a ± c) * (b ± c)` over ids, `n`, loop and carried variables: a product whose
+    // factors may be negative (`(tid + 1) * (k - 1)`), kept small (a product of
+    // conversions and bitwise terms can take the solver minutes).
+    let factor = (
+        prop_oneof![
+            Just(E::Tid),
+            Just(E::N),
+            (0u8..3).prop_map(E::Var),
+            any::<bool>().prop_map(E::Carried)
+        ],
+        -2i64..3,
+    )
+        .prop_map(|(a, c)| match c {
+            0 => a,
+            c if c > 0 => E::Add(Box::new(a), Box::new(E::Const(c))),
+            c => E::Sub(Box::new(a), -c),
+        });
+    let leaf = prop_oneof![
+        12 => leaf,
+        1 => (factor.clone(), factor).prop_map(|(a, b)| E::Prod(Box::new(a), Box::new(b))),
     ];
     leaf.prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
             3 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(Box::new(a), Box::new(b))),
             1 => (inner.clone(), 1i64..3).prop_map(|(a, c)| E::Sub(Box::new(a), c)),
-            2 => (inner.clone(), 0i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
+            2 => (inner.clone(), -3i64..4).prop_map(|(a, c)| E::Mul(Box::new(a), c)),
+
             2 => (inner.clone(), 1i64..5).prop_map(|(a, c)| E::Rem(Box::new(a), c)),
             1 => (inner.clone(), 1i64..4).prop_map(|(a, c)| E::Div(Box::new(a), c)),
             1 => (inner.clone(), 0i64..8).prop_map(|(a, c)| E::And(Box::new(a), c)),
@@ -209,8 +254,30 @@ fn looph() -> impl Strategy<Value = Loop> {
         1 => Just(Loop::Halve),
         1 => prop::option::weighted(0.6, prop_oneof![Just(1i64), Just(2), Just(4), Just(8)]).prop_map(Loop::HalveFrom),
         1 => (1i64..9).prop_map(|c| Loop::ShlUp(E::Const(c))),
-        1 => (small2(), prop_oneof![Just(E::Const(1)), Just(E::Const(2)), Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1))))])
-            .prop_map(|(b, st)| Loop::While(b, st)),
+        1 => (small2(), step()).prop_map(|(b, st)| Loop::While(b, st)),
+        1 => (small2(), step()).prop_map(|(b, st)| Loop::Until(b, st)),
+    ]
+}
+
+/// The step of a `while` loop or of a carried counter: a constant, or a thread-dependent
+/// amount (`w = w + (tid + 1)`).
+fn step() -> impl Strategy<Value = E> {
+    prop_oneof![
+        2 => Just(E::Const(1)),
+        1 => Just(E::Const(2)),
+        2 => Just(E::Add(Box::new(E::Tid), Box::new(E::Const(1)))),
+        1 => Just(E::Add(Box::new(E::Rem(Box::new(E::Tid), 2)), Box::new(E::Const(1)))),
+    ]
+}
+
+/// The amount a carried counter changes by: a step, a loop variable, or an amount that
+/// may be negative (`tid - 1`).
+fn bump() -> impl Strategy<Value = E> {
+    prop_oneof![
+        3 => step(),
+        1 => (0u8..3).prop_map(E::Var),
+        1 => Just(E::Sub(Box::new(E::Tid), 1)),
+        1 => Just(E::Mul(Box::new(E::Var(2)), -1)),
     ]
 }
 
@@ -247,6 +314,9 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => cond().prop_map(S::Assume),
         3 => expr().prop_map(S::ReadInput),
         1 => (0u8..3, expr()).prop_map(|(k, e)| S::AssumePair(k, e)),
+        2 => (any::<bool>(), prop_oneof![3 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)], bump())
+            .prop_map(|(z, op, e)| S::Bump(z, op, e)),
+        2 => (cond(), bump(), prop::option::weighted(0.4, bump())).prop_map(|(c, s, t)| S::CondBump(c, s, t)),
     ];
     leaf.prop_recursive(3, 16, 3, |inner| {
         let body = prop::collection::vec(inner, 1..4);
@@ -261,6 +331,30 @@ fn stmt() -> impl Strategy<Value = S> {
 
 fn kernel_body() -> impl Strategy<Value = Vec<S>> {
     prop::collection::vec(stmt(), 1..5)
+}
+
+/// `e` with every product replaced by its first factor: the operand of a conversion,
+/// `%`, `/`, a shift or a bitwise operation stays linear (the solver can spend minutes,
+/// beyond its resource limit, on a product under a modulus, as `u32((n + 2) * (n - 2))`).
+fn linear(e: &E) -> E {
+    let b = |x: &E| Box::new(linear(x));
+    match e {
+        E::Prod(a, _) => linear(a),
+        E::Add(x, y) => E::Add(b(x), b(y)),
+        E::Sub(x, c) => E::Sub(b(x), *c),
+        E::Mul(x, c) => E::Mul(b(x), *c),
+        E::Rem(x, c) => E::Rem(b(x), *c),
+        E::Div(x, c) => E::Div(b(x), *c),
+        E::And(x, c) => E::And(b(x), *c),
+        E::Xor(x, c) => E::Xor(b(x), *c),
+        E::Cast(t, x) => E::Cast(*t, b(x)),
+        E::Bits(op, x, y) => E::Bits(*op, b(x), b(y)),
+        E::LowMask(x, y) => E::LowMask(b(x), b(y)),
+        E::HighMask(x, y) => E::HighMask(b(x), b(y)),
+        E::Shr(x, c) => E::Shr(b(x), *c),
+        E::Shl(x, c) => E::Shl(b(x), *c),
+        E::Tid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
+    }
 }
 
 /// Renders a generated kernel as `.kpl`, one statement per line.
@@ -287,16 +381,18 @@ impl Render {
             E::Add(a, b) => format!("({} + {})", self.expr(a), self.expr(b)),
             E::Sub(a, c) => format!("({} - {c})", self.expr(a)),
             E::Mul(a, c) => format!("({} * {c})", self.expr(a)),
-            E::Rem(a, c) => format!("({} % {c})", self.expr(a)),
-            E::Div(a, c) => format!("({} / {c})", self.expr(a)),
-            E::And(a, c) => format!("({} & {c})", self.expr(a)),
-            E::Xor(a, c) => format!("({} ^ {c})", self.expr(a)),
-            E::Cast(t, a) => format!("{t}({})", self.expr(a)),
-            E::Bits(op, a, b) => format!("({} {op} {})", self.expr(a), self.expr(b)),
-            E::LowMask(a, b) => format!("({} & ({} - 1))", self.expr(a), self.expr(b)),
-            E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(a), self.expr(b)),
-            E::Shr(a, c) => format!("({} >> {c})", self.expr(a)),
-            E::Shl(a, c) => format!("({} << {c})", self.expr(a)),
+            E::Rem(a, c) => format!("({} % {c})", self.expr(&linear(a))),
+            E::Div(a, c) => format!("({} / {c})", self.expr(&linear(a))),
+            E::And(a, c) => format!("({} & {c})", self.expr(&linear(a))),
+            E::Xor(a, c) => format!("({} ^ {c})", self.expr(&linear(a))),
+            E::Cast(t, a) => format!("{t}({})", self.expr(&linear(a))),
+            E::Bits(op, a, b) => format!("({} {op} {})", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::LowMask(a, b) => format!("({} & ({} - 1))", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::HighMask(a, b) => format!("({} & ~({} - 1))", self.expr(&linear(a)), self.expr(&linear(b))),
+            E::Shr(a, c) => format!("({} >> {c})", self.expr(&linear(a))),
+            E::Shl(a, c) => format!("({} << {c})", self.expr(&linear(a))),
+            E::Carried(z) => if *z { "z" } else { "y" }.into(),
+            E::Prod(a, b) => format!("({} * {})", self.expr(a), self.expr(b)),
         }
     }
 
@@ -399,6 +495,28 @@ impl Render {
                 };
                 self.line(&l);
             }
+            S::Bump(z, op, e) => {
+                let v = if *z { "z" } else { "y" };
+                let e = self.expr(e);
+                let l = match op {
+                    0 => format!("{v} = {v} + {e};"),
+                    1 => format!("{v} = {v} - {e};"),
+                    _ => format!("{v} = {e};"),
+                };
+                self.line(&l);
+            }
+            S::CondBump(c, s, t) => {
+                let l = format!("if ({}) {{", self.cond(c));
+                self.line(&l);
+                let l = format!("    y = y + {};", self.expr(s));
+                self.line(&l);
+                if let Some(t) = t {
+                    self.line("} else {");
+                    let l = format!("    z = z + {};", self.expr(t));
+                    self.line(&l);
+                }
+                self.line("}");
+            }
             S::Assume(c) => {
                 let l = format!("assume {};", self.cond(c));
                 self.line(&l);
@@ -413,12 +531,22 @@ impl Render {
                 }
                 self.line("}");
             }
-            S::For(Loop::While(bound, step), body) => {
+            S::For(lp @ (Loop::While(bound, step) | Loop::Until(bound, step)), body) => {
                 let w = format!("w{}", self.vars.len());
                 let l = format!("{w} = 0;");
                 self.line(&l);
-                let l = format!("while ({w} < {}) {{", self.expr(bound));
-                self.line(&l);
+                let bound = self.expr(bound);
+                if matches!(lp, Loop::While(..)) {
+                    let l = format!("while ({w} < {bound}) {{");
+                    self.line(&l);
+                } else {
+                    let l = format!("while ({w} < 16) {{");
+                    self.line(&l);
+                    let l = format!("    if (!({w} < {bound})) {{");
+                    self.line(&l);
+                    self.line("        break;");
+                    self.line("    }");
+                }
                 self.vars.push(w.clone());
                 self.nested(body, true);
                 let l = format!("    {w} = {w} + {};", self.expr(step));
@@ -440,7 +568,7 @@ impl Render {
                         format!("for ({i} = {outer} / 2; {i} > 0; {i} = {i} >> 1) {{")
                     }
                     Loop::ShlUp(b) => format!("for ({i} = 2; {i} <= {}; {i} = {i} << 1) {{", self.expr(b)),
-                    Loop::Halve | Loop::While(..) => {
+                    Loop::Halve | Loop::While(..) | Loop::Until(..) => {
                         format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
                     }
                 };
@@ -510,8 +638,7 @@ fn render(case: &Case) -> String {
         c => format!(" requires n < {c}"),
     });
     let n = case.param_ty.map_or("n".to_string(), |t| format!("{t} n"));
-    let locals =
-        "    local x = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
+    let locals = "    local x = 0;\n    local y = 0;\n    local z = 0;\n    local w0 = 0;\n    local w1 = 0;\n    local w2 = 0;\n    local w3 = 0;\n";
     format!(
         "kernel gen(shared A[], global G[], global C[], shared P[], global I[], {n}){requires} {{\n{locals}{}}}\n",
         r.out
@@ -628,6 +755,10 @@ fn run(cases: u32, default_seed: u64) {
     let algorithm = proptest::test_runner::RngAlgorithm::ChaCha;
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let cases = std::env::var("AUTOSYNC_PROPS_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     let mut runner = TestRunner::new_with_rng(
         Config {
             cases,
@@ -637,7 +768,20 @@ fn run(cases: u32, default_seed: u64) {
         },
         proptest::test_runner::TestRng::from_seed(algorithm, &bytes),
     );
-    let result = runner.run(&case(), |c| compare(&c));
+    // `AUTOSYNC_PROPS_CASES=N` runs N cases instead; `AUTOSYNC_PROPS_SLOW=MS` prints the
+    // kernels that take longer than MS milliseconds (both oracles) on stderr.
+    let slow: Option<u128> = std::env::var("AUTOSYNC_PROPS_SLOW")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let result = runner.run(&case(), |c| {
+        let start = std::time::Instant::now();
+        let r = compare(&c);
+        let ms = start.elapsed().as_millis();
+        if slow.is_some_and(|m| ms > m) {
+            eprintln!("slow case ({ms} ms):\n{}", render(&c));
+        }
+        r
+    });
     if let Err(e) = result {
         panic!("seed {seed}: {e}");
     }

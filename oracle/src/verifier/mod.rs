@@ -133,7 +133,8 @@
 //!   generated from the loop and the kernel's `invariant` statements, GPUVerify's
 //!   `__invariant`: base case and inductive step over one thread with every read
 //!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
-//!   proved is reported in a note and ignored, never assumed). Symbolic doubling from a
+//!   proved, or not at the head of a loop body, is reported in a note and ignored,
+//!   never assumed: tests in `tests/verifier_invariants.rs`). Symbolic doubling from a
 //!   non-constant start is exact (`init · 2^(m·k)`, unbounded arithmetic). Possible
 //!   false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
