@@ -798,7 +798,9 @@ impl Scopes {
                 self.target(var, sp)
             }
             StmtKind::Havoc { var } => self.target(var, sp),
-            StmtKind::Read { var, array, index, .. } => {
+            StmtKind::Read {
+                var, array, index, ..
+            } => {
                 self.array(array, sp)?;
                 self.expr(index, sp)?;
                 self.target(var, sp)
