@@ -747,21 +747,20 @@ impl Exec<'_> {
         self.typed(v, ty)
     }
 
-    /// `v`, a fresh atom, as a value of `ty`.
+    /// `v`, a fresh atom, as a value of `ty`: `Builder::cast`, which keeps `Cast(ty, v)`
+    /// under unbounded arithmetic (an atom's range is unknown to it), where the atom is
+    /// marked as in the type's range; bit vectors get the mask (nothing for 32 bits).
     fn typed(&mut self, v: T, ty: Option<IntTy>) -> T {
         let Some(t) = ty else {
             return v;
         };
-        if self.b.arith == Arith::Wrap32 {
-            // Bit-vector values: the conversion is the mask (nothing for 32 bits).
-            return self.b.cast(t, v);
-        }
-        if let Term::Atom(id, _) = &*v
+        if self.b.arith == Arith::Unbounded
+            && let Term::Atom(id, _) = &*v
             && let Some(info) = self.atoms.get_mut(*id)
         {
             info.ty = Some(t);
         }
-        self.b.leaf(Term::Cast(t, v))
+        self.b.cast(t, v)
     }
 
     /// A fresh atom over the iterations of the enclosing loops.
