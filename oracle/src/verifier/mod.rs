@@ -134,7 +134,10 @@
 //!   `__invariant`: base case and inductive step over one thread with every read
 //!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
 //!   proved, or not at the head of a loop body, is reported in a note and ignored,
-//!   never assumed: tests in `tests/verifier_invariants.rs`). Symbolic doubling from a
+//!   never assumed: tests in `tests/verifier_invariants.rs`). Generated invariants are
+//!   proved only when a check without them finds a possible defect (they only add
+//!   assumptions, so a check that finds none without them finds none with them;
+//!   `tests/verifier_lazy_invariants.rs`). Symbolic doubling from a
 //!   non-constant start is exact (`init · 2^(m·k)`, unbounded arithmetic). Possible
 //!   false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
@@ -282,7 +285,7 @@ use kpl::{Kernel, Space, StmtId};
 use crate::{Access, BenignPair, CheckOptions, Divergence, Oracle, OracleError, Race, Report, Witness};
 pub use queries::{Attempt, Limits};
 use queries::{Checker, Meter, Order, Outcome, Scope, Separation};
-use symbolic::{AccessFact, Summary};
+use symbolic::{AccessFact, Origin, Summary};
 use term::Class;
 
 /// The static verifier (the `static` oracle).
@@ -303,6 +306,9 @@ pub struct StaticVerifier {
     /// default: measured faster on the warp-synchronous reductions, see
     /// `benches/README.md`).
     pub warp_two_pass: bool,
+    /// Prove the loop invariants only once a check without them finds a possible
+    /// defect ([`Oracle::check`]); off only to check that it changes no verdict.
+    pub lazy_invariants: bool,
     cache: Option<Cache>,
 }
 
@@ -347,6 +353,42 @@ impl Cache {
             invariants: None,
         }
     }
+
+    /// What a check without the loop invariants must not leave behind when it finds a
+    /// possible defect (see [`Cache::after_first_pass`]).
+    fn before_first_pass(&self) -> FirstPass {
+        FirstPass {
+            seen: self.seen.clone(),
+            screened: self.screen.as_ref().map(|s| s.arrays.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// Keeps, of a check without the loop invariants, only what holds with them too:
+    /// the unsatisfiable answers (the invariants only add assumptions) and the pairs a
+    /// screen ruled out. Satisfiable and undecided answers are dropped, and the arrays
+    /// screened and the pairs asked once are as they were, and the Z3 session is a
+    /// fresh one, so that the check with the invariants runs as if the first had not
+    /// been (but for the queries it need not ask again).
+    fn after_first_pass(&mut self, before: FirstPass) {
+        self.z3 = std::rc::Rc::new(Z3Session::new());
+        self.same.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
+        self.cross.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
+        self.seen = before.seen;
+        if let Some(screen) = &mut self.screen {
+            screen.arrays = before.screened;
+        }
+    }
+}
+
+/// The part of a [`Cache`] restored after a check without loop invariants.
+struct FirstPass {
+    seen: HashSet<(StmtId, StmtId, Order)>,
+    screened: HashSet<String>,
+}
+
+fn with_notes(mut report: Report, notes: Vec<String>) -> Report {
+    report.notes.extend(notes);
+    report
 }
 
 /// Pairs of accesses (smaller statement id first) that the screening queries proved
@@ -496,6 +538,7 @@ impl StaticVerifier {
             screening: true,
             dependence_test: true,
             warp_two_pass: false,
+            lazy_invariants: true,
             cache: None,
         }
     }
@@ -606,9 +649,39 @@ impl Oracle for StaticVerifier {
 
     /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
     /// report order. The per-kernel cache goes back into `self` on every return.
+    ///
+    /// Loop invariants are proved only when they can matter: a kernel whose
+    /// queries are all unsatisfiable without them is verified without them (they only
+    /// add assumptions, so every such answer stands with them too). Otherwise the check
+    /// stops at its first possible defect, proves the invariants, and starts again
+    /// with the unsatisfiable answers kept. A kernel with `invariant` statements has
+    /// them proved first, since the user is told which were not.
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
+        let annotated = sum.invariants.iter().any(|l| {
+            l.candidates
+                .iter()
+                .any(|c| matches!(c.origin, Origin::Annotated(_)))
+        });
+        if self.lazy_invariants && cache.invariants.is_none() && !annotated && !sum.invariants.is_empty() {
+            let before = cache.before_first_pass();
+            let z3 = cache.z3.clone();
+            let first = in_context(&z3.ctx, || {
+                self.check_in(kernel, &sum, &mut cache, &z3.solver, true)
+            });
+            match first {
+                Ok(r) if r.is_clean() && r.benign.is_empty() => {
+                    self.cache = Some(cache);
+                    return Ok(with_notes(r, invariants::notes(&sum, &[])));
+                }
+                Err(e) => {
+                    self.cache = Some(cache);
+                    return Err(e);
+                }
+                Ok(_) => cache.after_first_pass(before),
+            }
+        }
         let z3 = cache.z3.clone();
         let out = in_context(&z3.ctx, || {
             // Loop invariants do not depend on barriers: proved once per kernel, before
@@ -620,10 +693,8 @@ impl Oracle for StaticVerifier {
                 .clone();
             invariants::apply(&mut sum, &verdicts);
             let notes = invariants::notes(&sum, &verdicts);
-            self.check_in(kernel, &sum, &mut cache, &z3.solver).map(|mut r| {
-                r.notes.extend(notes);
-                r
-            })
+            self.check_in(kernel, &sum, &mut cache, &z3.solver, false)
+                .map(|r| with_notes(r, notes))
         });
         self.cache = Some(cache);
         out
@@ -653,18 +724,25 @@ impl Oracle for StaticVerifier {
 impl StaticVerifier {
     /// The phases of a check, in the kernel's Z3 context: preconditions, divergence,
     /// race queries per pair, report order.
+    /// With `first_defect`, stops at the first barrier that may diverge or pair that
+    /// may race (or is benign): the report then only says whether there is one.
     fn check_in(
         &self,
         kernel: &Kernel,
         sum: &Summary,
         cache: &mut Cache,
         solver: &z3::Solver,
+        first_defect: bool,
     ) -> Result<Report, OracleError> {
         let mut report = Report::default();
         let mut checker = self.checker(sum, solver);
         preconditions(&checker, kernel, cache)?;
         divergences(&mut checker, &mut report);
+        if first_defect && !report.divergences.is_empty() {
+            return Ok(report);
+        }
         let mut races = RacePhase::new(self, &checker, cache);
+        races.first_defect = first_defect;
         races.run(&mut report);
         races.finish();
         order_races(&mut report);
@@ -847,6 +925,8 @@ struct RacePhase<'a, 's> {
     many_blocks: bool,
     /// Pairs no two threads can race on whatever the values (no query needed).
     apart: Apart,
+    /// Stop at the first pair that may race or is benign.
+    first_defect: bool,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
@@ -865,6 +945,7 @@ impl<'a, 's> RacePhase<'a, 's> {
             progress: pair_progress(sum, &apart),
             many_blocks,
             apart,
+            first_defect: false,
         }
     }
 
@@ -880,6 +961,9 @@ impl<'a, 's> RacePhase<'a, 's> {
             let (a, b) = (&sum.accesses[i], &sum.accesses[j]);
             self.screen_if_worth(a);
             self.pair(a, b, scopes, report);
+            if self.first_defect && !(report.races.is_empty() && report.benign.is_empty()) {
+                return;
+            }
         }
     }
 
