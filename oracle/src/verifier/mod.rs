@@ -331,6 +331,11 @@ struct Cache {
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
+    /// Race types ruled out with the barriers of the current check (unsat, same block
+    /// then across blocks): a check without loop invariants leaves them to the check
+    /// with them (see [`Cache::after_first_pass`]). Emptied at the start of every check,
+    /// since the barriers may have changed.
+    synced: HashSet<(StmtId, StmtId, Order, Scope)>,
     /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
     screen: Option<Screen>,
     /// Whether the preconditions can hold (barriers do not change them).
@@ -348,6 +353,7 @@ impl Cache {
             same: HashMap::new(),
             cross: HashMap::new(),
             seen: HashSet::new(),
+            synced: HashSet::new(),
             screen: None,
             feasible: None,
             invariants: None,
@@ -356,34 +362,23 @@ impl Cache {
 
     /// What a check without the loop invariants must not leave behind when it finds a
     /// possible defect (see [`Cache::after_first_pass`]).
-    fn before_first_pass(&self) -> FirstPass {
-        FirstPass {
-            seen: self.seen.clone(),
-            screened: self.screen.as_ref().map(|s| s.arrays.clone()).unwrap_or_default(),
-        }
+    fn before_first_pass(&self) -> HashSet<(StmtId, StmtId, Order)> {
+        self.seen.clone()
     }
 
     /// Keeps, of a check without the loop invariants, only what holds with them too:
     /// the unsatisfiable answers (the invariants only add assumptions) and the pairs a
-    /// screen ruled out. Satisfiable and undecided answers are dropped, and the arrays
-    /// screened and the pairs asked once are as they were, and the Z3 session is a
-    /// fresh one, so that the check with the invariants runs as if the first had not
-    /// been (but for the queries it need not ask again).
-    fn after_first_pass(&mut self, before: FirstPass) {
+    /// screen ruled out (an array screened is not screened again: a screen only spares
+    /// queries). Satisfiable and undecided answers are dropped, the pairs asked once are
+    /// as they were, and the Z3 session is a fresh one, so that the check with the
+    /// invariants runs as if the first had not been (but for the queries it need not
+    /// ask again).
+    fn after_first_pass(&mut self, seen: HashSet<(StmtId, StmtId, Order)>) {
         self.z3 = std::rc::Rc::new(Z3Session::new());
         self.same.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
         self.cross.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
-        self.seen = before.seen;
-        if let Some(screen) = &mut self.screen {
-            screen.arrays = before.screened;
-        }
+        self.seen = seen;
     }
-}
-
-/// The part of a [`Cache`] restored after a check without loop invariants.
-struct FirstPass {
-    seen: HashSet<(StmtId, StmtId, Order)>,
-    screened: HashSet<String>,
 }
 
 fn with_notes(mut report: Report, notes: Vec<String>) -> Report {
@@ -487,6 +482,23 @@ fn cached(
     }
     let out = run();
     map.insert(key, (out.clone(), limit));
+    out
+}
+
+/// `run`'s outcome, or unsat when `ruled_out` says so (from an earlier pass of the same
+/// check); an unsat outcome is added to it.
+fn synced(
+    ruled_out: &mut HashSet<(StmtId, StmtId, Order, Scope)>,
+    key: (StmtId, StmtId, Order, Scope),
+    run: impl FnOnce() -> Outcome,
+) -> Outcome {
+    if ruled_out.contains(&key) {
+        return Outcome::Unsat;
+    }
+    let out = run();
+    if matches!(out, Outcome::Unsat) {
+        ruled_out.insert(key);
+    }
     out
 }
 
@@ -659,6 +671,7 @@ impl Oracle for StaticVerifier {
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
+        cache.synced.clear();
         let annotated = sum.invariants.iter().any(|l| {
             l.candidates
                 .iter()
@@ -925,7 +938,9 @@ struct RacePhase<'a, 's> {
     many_blocks: bool,
     /// Pairs no two threads can race on whatever the values (no query needed).
     apart: Apart,
-    /// Stop at the first pair that may race or is benign.
+    /// Stop at the first pair that may race or is benign (and screen no array: in a
+    /// check without loop invariants the pair queries cost more, and so screens were
+    /// started that then did not pay, measured on the corpus).
     first_defect: bool,
 }
 
@@ -974,7 +989,10 @@ impl<'a, 's> RacePhase<'a, 's> {
             .progress
             .get(a.array.as_str())
             .map_or(0.0, PairProgress::remaining);
-        if self.verifier.screening && expected > SCREEN_WORTH && self.screened.arrays.insert(a.array.clone())
+        if self.verifier.screening
+            && !self.first_defect
+            && expected > SCREEN_WORTH
+            && self.screened.arrays.insert(a.array.clone())
         {
             let budget = (expected / 3.0).clamp(SCREEN_BUDGET.0, SCREEN_BUDGET.1) as u64;
             let sum = self.checker.sum;
@@ -1180,8 +1198,15 @@ impl PairRace {
                     // (the synthesizer's loop): run it then, and skip the pair for good
                     // if it is unsatisfiable.
                     Separation::Maybe => {
+                        let synced = |cache: &mut Cache| {
+                            synced(
+                                &mut cache.synced,
+                                (a.stmt, b.stmt, order, Scope::SameBlock),
+                                || ck.race(a, b, Scope::SameBlock, order, true, limit),
+                            )
+                        };
                         if cache.seen.insert(key) {
-                            return ck.race(a, b, Scope::SameBlock, order, true, limit);
+                            return synced(cache);
                         }
                         let free = cached(&mut cache.same, key, limit, || {
                             ck.race(a, b, Scope::SameBlock, order, false, limit)
@@ -1189,7 +1214,7 @@ impl PairRace {
                         // Benign without barriers: barriers may still order them all
                         // (then the pair is not counted as benign).
                         if free.possible() || matches!(free, Outcome::Benign) {
-                            ck.race(a, b, Scope::SameBlock, order, true, limit)
+                            synced(cache)
                         } else {
                             free
                         }
@@ -1217,7 +1242,11 @@ impl PairRace {
                     Separation::Maybe => {
                         let f = free();
                         if f.possible() || matches!(f, Outcome::Benign) {
-                            ck.race(a, b, Scope::CrossBlock, order, true, limit)
+                            synced(
+                                &mut cache.synced,
+                                (a.stmt, b.stmt, order, Scope::CrossBlock),
+                                || ck.race(a, b, Scope::CrossBlock, order, true, limit),
+                            )
                         } else {
                             f
                         }

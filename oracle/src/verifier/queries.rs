@@ -56,7 +56,7 @@ fn outcome(r: Result<Option<Witness>, String>) -> Outcome {
 }
 
 /// Which pairs of threads a race query considers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// Two threads of one block (barriers order them).
     SameBlock,
