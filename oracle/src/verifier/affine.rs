@@ -216,6 +216,112 @@ fn go(sum: &Summary, launch: &Launch, t: &T, visits: &mut usize) -> Option<Affin
     })
 }
 
+/// An index as a mixed-radix number, `c + Σ coef·digit`: each digit a subterm with a
+/// known range (an id, an iteration of a loop with a constant trip count, or any term
+/// the decomposition does not look into, such as `(bid.x + bid.y) % gdim.x`), each
+/// coefficient larger than all the smaller ones can add up to over their ranges. Equal
+/// values of the same form then have equal digits, which the race query is told
+/// ([`mixed_radix_digits`]): a fact the solver would otherwise have to find by case
+/// splits over the sums (the diagonal transpose's output writes).
+#[derive(Debug, PartialEq)]
+pub struct Digits {
+    pub digits: Vec<T>,
+}
+
+/// The digits of `t` when it is a mixed-radix number (unbounded arithmetic only).
+/// `loops`: the loops around the access, whose iterations are its digits' ranges.
+pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -> Option<Digits> {
+    if sum.arith != Arith::Unbounded {
+        return None;
+    }
+    let b = sum.builder();
+    let mut terms: Vec<(T, i128)> = Vec::new();
+    let mut visits = 0;
+    linear(&b, t, 1, &mut terms, &mut visits)?;
+    let mut ranged: Vec<(i128, i128, T)> = Vec::new();
+    for (d, k) in terms {
+        let (lo, hi) = match &*d {
+            Term::Iter(l) if loops.contains(l) => {
+                let trip = sum.loops.get(*l)?.as_ref()?.trip_term.as_const()?;
+                (0, i128::from(trip) - 1)
+            }
+            Term::Iter(_) | Term::IterAdd(..) => return None,
+            _ => b.range(&d)?,
+        };
+        if hi < lo {
+            return None;
+        }
+        ranged.push((k.checked_abs()?, hi - lo, d));
+    }
+    ranged.sort_by_key(|(k, _, _)| *k);
+    let mut reach: i128 = 0;
+    for (k, width, _) in &ranged {
+        if *k <= reach {
+            return None;
+        }
+        reach = reach.checked_add(k.checked_mul(*width)?)?;
+    }
+    // Digits of one value (width 0) carry nothing.
+    Some(Digits {
+        digits: ranged
+            .into_iter()
+            .filter(|(_, w, _)| *w > 0)
+            .map(|(_, _, d)| d)
+            .collect(),
+    })
+}
+
+/// Adds `k·t` to `terms` as a sum of digits with coefficients, looking through sums,
+/// products and shifts by constants, and C conversions that are the identity on the
+/// operand's range; constants are left out (equal on both sides of a self-pair).
+fn linear(
+    b: &super::term::Builder,
+    t: &T,
+    k: i128,
+    terms: &mut Vec<(T, i128)>,
+    visits: &mut usize,
+) -> Option<()> {
+    *visits += 1;
+    if *visits > VISIT_LIMIT {
+        return None;
+    }
+    match &**t {
+        Term::Const(_) => {}
+        Term::Cast(ty, a)
+            if b.range(a)
+                .is_some_and(|(lo, hi)| lo >= ty.min() && hi <= ty.max()) =>
+        {
+            linear(b, a, k, terms, visits)?;
+        }
+        Term::Un(UnOp::Neg, a) => linear(b, a, k.checked_neg()?, terms, visits)?,
+        Term::Bin(BinOp::Add, x, y) => {
+            linear(b, x, k, terms, visits)?;
+            linear(b, y, k, terms, visits)?;
+        }
+        Term::Bin(BinOp::Sub, x, y) => {
+            linear(b, x, k, terms, visits)?;
+            linear(b, y, k.checked_neg()?, terms, visits)?;
+        }
+        Term::Bin(BinOp::Mul, x, y) if x.as_const().is_some() || y.as_const().is_some() => {
+            let (c, e) = match x.as_const() {
+                Some(c) => (c, y),
+                None => (y.as_const()?, x),
+            };
+            linear(b, e, k.checked_mul(i128::from(c))?, terms, visits)?;
+        }
+        Term::Bin(BinOp::Shl, x, y) if y.as_const().is_some_and(|s| (0..62).contains(&s)) => {
+            let s = y.as_const()?;
+            linear(b, x, k.checked_mul(1i128 << s)?, terms, visits)?;
+        }
+        _ => match terms.iter_mut().find(|(d, _)| d == t) {
+            Some((_, c)) => *c = c.checked_add(k)?,
+            None => terms.push((t.clone(), k)),
+        },
+    }
+    terms.retain(|(_, c)| *c != 0);
+    Some(())
+}
+
 /// Which threads a pair test is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threads {

@@ -157,7 +157,11 @@
 //!   trip count) and above 40 give arbitrary values instead (possible false alarms).
 //!   Equal indices of a race query also get equal low 24 bits when both are built from
 //!   such ids, constants, powers of two and `+ - * & | ^ ~ << >>` (implied facts that
-//!   make sorting networks and butterflies fast to refute).
+//!   make sorting networks and butterflies fast to refute), and, when both accesses
+//!   have the same index and it is a mixed-radix number (`tid + 32·bid + 16384·bx`,
+//!   each digit's coefficient above what the smaller digits reach over their ranges),
+//!   equal digits (`affine::mixed_radix_digits`; implied, so exact;
+//!   `tests/verifier_digits.rs`).
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.

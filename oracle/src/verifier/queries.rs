@@ -700,6 +700,7 @@ impl Checker<'_> {
         let ib = enc.val(&b.index, cx1);
         fs.push(ia.eq(&ib));
         fs.extend(enc.same_index_bits(&a.index, cx0, &b.index, cx1));
+        fs.extend(self.same_digits(&mut enc, a, cx0, b, cx1));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
         fs.extend(self.pair_assumes(&mut enc, [(a.pos, cx0), (b.pos, cx1)]));
@@ -748,6 +749,33 @@ impl Checker<'_> {
             )
         });
         outcome(out)
+    }
+
+    /// Equal indices of one mixed-radix form have equal digits
+    /// ([`super::affine::mixed_radix_digits`]): implied facts, for the two accesses of a
+    /// pair with the same index term.
+    fn same_digits(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        cx0: usize,
+        b: &AccessFact,
+        cx1: usize,
+    ) -> Vec<Bool> {
+        if a.index != b.index {
+            return Vec::new();
+        }
+        let loops: Vec<LoopId> = a.loops.iter().copied().filter(|l| b.loops.contains(l)).collect();
+        let Some(form) = super::affine::mixed_radix_digits(self.sum, &a.index, &loops) else {
+            return Vec::new();
+        };
+        form.digits
+            .iter()
+            .filter_map(|d| match (enc.val(d, cx0), enc.val(d, cx1)) {
+                (Val::I(x), Val::I(y)) => Some(x.eq(&y)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// "The values the two writes store differ", each value term instantiated for its
