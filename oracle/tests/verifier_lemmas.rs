@@ -79,3 +79,23 @@ fn a_negative_iteration_factor_keeps_the_divergence() {
         .replace("    }\n}\n", "    }\n    barrier;\n}\n");
     assert!(check(&twin).is_clean());
 }
+
+/// The bit-level encodings of `id & mask` split an id into its bits; on a launch
+/// dimension of size 1 the id has none, and their sum is empty (the verifier once
+/// panicked there, found by the property test once it generated `bid`). A power-of-two
+/// mask `~(j - 1)` of a doubling `j`: the race-free kernel and its racy twin, both
+/// checked against the interpreter.
+#[test]
+fn bitwise_masks_of_a_block_id_on_a_one_block_launch() {
+    let src = "kernel onebit(shared A[], n) {
+    for (j = 1; j < n; j = j * 2) {
+        A[tid + (bid & ~(j - 1))] = tid;
+    }
+}
+";
+    let r = static_covering_dynamic(src, launch(8, 1));
+    assert_eq!(races(&r), vec![]);
+    let racy = src.replace("tid + (bid & ~(j - 1))", "bid & ~(j - 1)");
+    let r = static_covering_dynamic(&racy, launch(8, 1));
+    assert_eq!(races(&r), [row("A", 3, 3, "write-write", true, &[1], true)]);
+}

@@ -43,6 +43,9 @@ use proptest::test_runner::{Config, TestRunner};
 #[derive(Clone, Debug)]
 enum E {
     Tid,
+    /// The block id: with `tid` and constants, indices such as `tid + 4 * bid` that are
+    /// mixed-radix numbers (the race queries' digit facts, `tests/verifier_digits.rs`).
+    Bid,
     N,
     X,
     Bdim,
@@ -169,6 +172,7 @@ fn expr() -> impl Strategy<Value = E> {
         2 => Just(E::N),
         1 => Just(E::X),
         1 => Just(E::Bdim),
+        1 => Just(E::Bid),
         3 => (0u8..3).prop_map(E::Var),
         2 => (0i64..5).prop_map(E::Const),
         2 => any::<bool>().prop_map(E::Carried),
@@ -353,7 +357,7 @@ fn linear(e: &E) -> E {
         E::HighMask(x, y) => E::HighMask(b(x), b(y)),
         E::Shr(x, c) => E::Shr(b(x), *c),
         E::Shl(x, c) => E::Shl(b(x), *c),
-        E::Tid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
+        E::Tid | E::Bid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
     }
 }
 
@@ -373,6 +377,7 @@ impl Render {
             E::N => "n".into(),
             E::X => "x".into(),
             E::Bdim => "bdim".into(),
+            E::Bid => "bid".into(),
             E::Var(d) => match self.vars.len() {
                 0 => "0".into(),
                 n => self.vars[(*d as usize).min(n - 1)].clone(),

@@ -1186,7 +1186,7 @@ impl<'s> Encoder<'s> {
             constant += i128::from(c >> bits.len() << bits.len());
         }
         terms.push(Int::from_i128(constant));
-        Some(Int::add(&terms))
+        Some(sum(&terms))
     }
 
     /// `x op m` for a bitwise `op`, an `x` with a bit decomposition ([`Encoder::bits`])
@@ -1267,7 +1267,7 @@ impl<'s> Encoder<'s> {
             }
             terms.push(high);
         }
-        let exact = Int::add(&terms);
+        let exact = sum(&terms);
         // Past the cases an arbitrary value: an exact encoding there would only slow
         // the solver down, for powers no guard of 32-bit values lets in.
         let beyond = Int::fresh_const("past_pow2");
@@ -1307,11 +1307,7 @@ impl<'s> Encoder<'s> {
             .enumerate()
             .map(|(i, b)| b.ite(&Int::from_i128(1i128 << i), &Int::from_i64(0)))
             .collect();
-        let total = if sum.is_empty() {
-            Int::from_i64(0)
-        } else {
-            Int::add(&sum)
-        };
+        let total = self::sum(&sum);
         self.facts.push(x.eq(total));
         // Distinct ids of the two copies differ in a bit (what makes index equalities
         // over bits, [`Encoder::same_index_bits`], refutable by propagation alone).
@@ -2145,7 +2141,17 @@ fn and_const(a: &Int, c: i64) -> Int {
     if terms.len() == 1 {
         terms.pop().unwrap_or_else(|| Int::from_i64(0))
     } else {
-        Int::add(&terms)
+        sum(&terms)
+    }
+}
+
+/// `Σ terms`, 0 for none (Z3 has no empty sum: `Int::add(&[])` fails). An id of a
+/// launch dimension of size 1 has no bits, and `x & 0` no runs of ones.
+fn sum(terms: &[Int]) -> Int {
+    if terms.is_empty() {
+        Int::from_i64(0)
+    } else {
+        Int::add(terms)
     }
 }
 

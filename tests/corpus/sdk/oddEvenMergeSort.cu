@@ -30,25 +30,25 @@ __global__ void oddEvenMergeSortShared(unsigned int *d_DstKey, unsigned int *d_D
     s_val[threadIdx.x + 0] = d_SrcVal[0];
     s_key[threadIdx.x + (SHARED_SIZE_LIMIT / 2)] = d_SrcKey[(SHARED_SIZE_LIMIT / 2)];
     s_val[threadIdx.x + (SHARED_SIZE_LIMIT / 2)] = d_SrcVal[(SHARED_SIZE_LIMIT / 2)];
+    __syncthreads();
 
     for (unsigned int size = 2; size <= arrayLength; size <<= 1) {
         unsigned int stride = size / 2;
         unsigned int offset = threadIdx.x & (stride - 1);
         {
-            __syncthreads();
             unsigned int pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
             Comparator(s_key[pos + 0], s_val[pos + 0], s_key[pos + stride], s_val[pos + stride], dir);
+            __syncthreads();
             stride >>= 1;
         }
         for (; stride > 0; stride >>= 1) {
-            __syncthreads();
             unsigned int pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
             if (offset >= stride)
                 Comparator(s_key[pos - stride], s_val[pos - stride], s_key[pos + 0], s_val[pos + 0], dir);
+            __syncthreads();
         }
     }
 
-    __syncthreads();
     d_DstKey[0] = s_key[threadIdx.x + 0];
     d_DstVal[0] = s_val[threadIdx.x + 0];
     d_DstKey[(SHARED_SIZE_LIMIT / 2)] = s_key[threadIdx.x + (SHARED_SIZE_LIMIT / 2)];
