@@ -216,21 +216,15 @@ fn go(sum: &Summary, launch: &Launch, t: &T, visits: &mut usize) -> Option<Affin
     })
 }
 
-/// An index as a mixed-radix number, `c + Σ coef·digit`: each digit a subterm with a
-/// known range (an id, an iteration of a loop with a constant trip count, or any term
-/// the decomposition does not look into, such as `(bid.x + bid.y) % gdim.x`), each
-/// coefficient larger than all the smaller ones can add up to over their ranges. Equal
-/// values of the same form then have equal digits, which the race query is told
-/// ([`mixed_radix_digits`]): a fact the solver would otherwise have to find by case
-/// splits over the sums (the diagonal transpose's output writes).
-#[derive(Debug, PartialEq)]
-pub struct Digits {
-    pub digits: Vec<T>,
-}
-
-/// The digits of `t` when it is a mixed-radix number (unbounded arithmetic only).
-/// `loops`: the loops around the access, whose iterations are its digits' ranges.
-pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -> Option<Digits> {
+/// The digits of `t` when it is a mixed-radix number, `c + Σ coef·digit` (unbounded
+/// arithmetic only): each digit a subterm with a known range (an id, an iteration of
+/// one of `loops` with a constant trip count, or any term the decomposition does not
+/// look into, such as `(bid.x + bid.y) % gdim.x`), each coefficient larger than all the
+/// smaller ones can add up to over their ranges. Equal values of the same form then
+/// have equal digits, which the race query is told (`Checker::same_digits`): a fact
+/// the solver would otherwise have to find by case splits over the sums (the diagonal
+/// transpose's output writes). Digits of one value are left out.
+pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -> Option<Vec<T>> {
     if sum.arith != Arith::Unbounded {
         return None;
     }
@@ -239,7 +233,7 @@ pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -
     let mut visits = 0;
     linear(&b, t, 1, &mut terms, &mut visits)?;
     let mut ranged: Vec<(i128, i128, T)> = Vec::new();
-    for (d, k) in terms {
+    for (d, k) in terms.into_iter().filter(|(_, k)| *k != 0) {
         let (lo, hi) = match &*d {
             Term::Iter(l) if loops.contains(l) => {
                 let trip = sum.loops.get(*l)?.as_ref()?.trip_term.as_const()?;
@@ -261,19 +255,19 @@ pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -
         }
         reach = reach.checked_add(k.checked_mul(*width)?)?;
     }
-    // Digits of one value (width 0) carry nothing.
-    Some(Digits {
-        digits: ranged
+    Some(
+        ranged
             .into_iter()
             .filter(|(_, w, _)| *w > 0)
             .map(|(_, _, d)| d)
             .collect(),
-    })
+    )
 }
 
-/// Adds `k·t` to `terms` as a sum of digits with coefficients, looking through sums,
-/// products and shifts by constants, and C conversions that are the identity on the
-/// operand's range; constants are left out (equal on both sides of a self-pair).
+/// Adds `k·t` to `terms` as a sum of digits with coefficients (some may cancel to 0),
+/// looking through sums, products and shifts by constants, and C conversions that are
+/// the identity on the operand's range; constants are left out (equal on both sides of
+/// a self-pair).
 fn linear(
     b: &super::term::Builder,
     t: &T,
@@ -318,7 +312,6 @@ fn linear(
             None => terms.push((t.clone(), k)),
         },
     }
-    terms.retain(|(_, c)| *c != 0);
     Some(())
 }
 

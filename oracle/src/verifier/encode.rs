@@ -1302,12 +1302,12 @@ impl<'s> Encoder<'s> {
         let bits: Vec<Bool> = (0..width)
             .map(|i| Bool::new_const(format!("bit{}#{i}", self.fresh)))
             .collect();
-        let sum: Vec<Int> = bits
+        let weighted: Vec<Int> = bits
             .iter()
             .enumerate()
             .map(|(i, b)| b.ite(&Int::from_i128(1i128 << i), &Int::from_i64(0)))
             .collect();
-        let total = self::sum(&sum);
+        let total = sum(&weighted);
         self.facts.push(x.eq(total));
         // Distinct ids of the two copies differ in a bit (what makes index equalities
         // over bits, [`Encoder::same_index_bits`], refutable by propagation alone).

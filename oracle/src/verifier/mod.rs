@@ -364,19 +364,13 @@ impl Cache {
         }
     }
 
-    /// What a check without the loop invariants must not leave behind when it finds a
-    /// possible defect (see [`Cache::after_first_pass`]).
-    fn before_first_pass(&self) -> HashSet<(StmtId, StmtId, Order)> {
-        self.seen.clone()
-    }
-
     /// Keeps, of a check without the loop invariants, only what holds with them too:
-    /// the unsatisfiable answers (the invariants only add assumptions) and the pairs a
-    /// screen ruled out (an array screened is not screened again: a screen only spares
-    /// queries). Satisfiable and undecided answers are dropped, the pairs asked once are
-    /// as they were, and the Z3 session is a fresh one, so that the check with the
-    /// invariants runs as if the first had not been (but for the queries it need not
-    /// ask again).
+    /// the unsatisfiable answers (the invariants only add assumptions; the barrier
+    /// answers of the check are in `synced`). Satisfiable and undecided answers are
+    /// dropped, the pairs asked once are as they were before it (`seen`), and the Z3
+    /// session is a fresh one, so that the check with the invariants runs as if the
+    /// first had not been (but for the queries it need not ask again). The first pass
+    /// screens no array, so the screens are as they were.
     fn after_first_pass(&mut self, seen: HashSet<(StmtId, StmtId, Order)>) {
         self.z3 = std::rc::Rc::new(Z3Session::new());
         self.same.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
@@ -681,23 +675,14 @@ impl Oracle for StaticVerifier {
                 .iter()
                 .any(|c| matches!(c.origin, Origin::Annotated(_)))
         });
-        if self.lazy_invariants && cache.invariants.is_none() && !annotated && !sum.invariants.is_empty() {
-            let before = cache.before_first_pass();
-            let z3 = cache.z3.clone();
-            let first = in_context(&z3.ctx, || {
-                self.check_in(kernel, &sum, &mut cache, &z3.solver, true)
-            });
-            match first {
-                Ok(r) if r.is_clean() && r.benign.is_empty() => {
-                    self.cache = Some(cache);
-                    return Ok(with_notes(r, invariants::notes(&sum, &[])));
-                }
-                Err(e) => {
-                    self.cache = Some(cache);
-                    return Err(e);
-                }
-                Ok(_) => cache.after_first_pass(before),
-            }
+        if self.lazy_invariants
+            && cache.invariants.is_none()
+            && !annotated
+            && !sum.invariants.is_empty()
+            && let Some(out) = self.without_invariants(kernel, &sum, &mut cache)
+        {
+            self.cache = Some(cache);
+            return out;
         }
         let z3 = cache.z3.clone();
         let out = in_context(&z3.ctx, || {
@@ -739,6 +724,30 @@ impl Oracle for StaticVerifier {
 }
 
 impl StaticVerifier {
+    /// The first pass of a check whose loop invariants are not proved yet: the
+    /// answer when it finds no possible defect (or an error), else `None`, with the
+    /// cache left for the check with the invariants ([`Cache::after_first_pass`]).
+    fn without_invariants(
+        &self,
+        kernel: &Kernel,
+        sum: &Summary,
+        cache: &mut Cache,
+    ) -> Option<Result<Report, OracleError>> {
+        let seen = cache.seen.clone();
+        let z3 = cache.z3.clone();
+        let first = in_context(&z3.ctx, || self.check_in(kernel, sum, cache, &z3.solver, true));
+        match first {
+            Ok(r) if r.is_clean() && r.benign.is_empty() => {
+                Some(Ok(with_notes(r, invariants::notes(sum, &[]))))
+            }
+            Err(e) => Some(Err(e)),
+            Ok(_) => {
+                cache.after_first_pass(seen);
+                None
+            }
+        }
+    }
+
     /// The phases of a check, in the kernel's Z3 context: preconditions, divergence,
     /// race queries per pair, report order.
     /// With `first_defect`, stops at the first barrier that may diverge or pair that

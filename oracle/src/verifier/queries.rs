@@ -766,10 +766,10 @@ impl Checker<'_> {
             return Vec::new();
         }
         let loops: Vec<LoopId> = a.loops.iter().copied().filter(|l| b.loops.contains(l)).collect();
-        let Some(form) = super::affine::mixed_radix_digits(self.sum, &a.index, &loops) else {
+        let Some(digits) = super::affine::mixed_radix_digits(self.sum, &a.index, &loops) else {
             return Vec::new();
         };
-        form.digits
+        digits
             .iter()
             .filter_map(|d| match (enc.val(d, cx0), enc.val(d, cx1)) {
                 (Val::I(x), Val::I(y)) => Some(x.eq(&y)),
