@@ -67,3 +67,66 @@ fn cross_block_races_on_global_memory_are_screened_too() {
     let global = accesses("global", 12, "").replace("tid +", "bid * bdim * 100 + tid +");
     assert_eq!(both(&global, opts), vec![]);
 }
+
+/// `n` read/write pairs over a permutation of the threads (`(tid * 3) % bdim`, which
+/// the dependence test leaves to the solver, so that the array is worth screening): in
+/// the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
+/// 1 each read is one element past the write of its pair, which another thread writes.
+fn permuted(n: usize, shift: bool) -> String {
+    let mut body = String::from("  local x;\n");
+    for i in 1..=n {
+        let read = if shift {
+            format!("{i} * bdim + 1")
+        } else {
+            format!("{} * bdim", n + i)
+        };
+        body.push_str(&format!("  x = A[(tid * 3) % bdim + {read}];\n"));
+        body.push_str(&format!("  A[(tid * 3) % bdim + {i} * bdim] = x;\n"));
+    }
+    format!("kernel k(shared A[]) {{\n{body}}}\n")
+}
+
+/// What one verifier says of `kernels` checked in turn (as the synthesizer does), and
+/// the arrays it screened.
+fn in_turn(kernels: &[kpl::Kernel], screening: bool) -> (Vec<Vec<common::RaceRow>>, Vec<String>) {
+    let opts = CheckOptions {
+        block_dim: Some([32, 1, 1]),
+        ..CheckOptions::default()
+    };
+    let mut v = StaticVerifier::new(opts);
+    v.screening = screening;
+    let found = kernels
+        .iter()
+        .map(|k| races(&v.check(k).expect("the verifier answers")))
+        .collect();
+    (found, v.screened())
+}
+
+#[test]
+fn an_array_whose_pairs_mostly_race_is_not_screened() {
+    // The race-free shape is worth screening...
+    let free = kernel(&permuted(30, false));
+    assert_eq!(in_turn(&[free], true), (vec![vec![]], vec!["A".to_string()]));
+    // ...its racy twin is not: its first pairs race, and a screen would give up after
+    // naming a few. The decision stays for the next check of the same kernel with
+    // barriers (after every statement, as the synthesizer inserts them), where a
+    // grouped query is harder than the pair queries.
+    let racy = kernel(&permuted(30, true));
+    let tree = kpl::LabelTree::new(&racy);
+    let (synced, _) = kpl::insert_barriers(&racy, &tree, &tree.candidates());
+    let kernels = [racy, synced];
+    let (found, screened) = in_turn(&kernels, true);
+    assert_eq!(screened, Vec::<String>::new());
+    assert_eq!(found, in_turn(&kernels, false).0);
+    // Line 2i + 1 reads the element that line 2i + 2 writes in another thread.
+    for i in 1..=30u32 {
+        assert!(
+            found[0]
+                .iter()
+                .any(|r| (r.1, r.2) == (2 * i + 1, 2 * i + 2) && r.3 == "read-write"),
+            "pair {i}: {:?}",
+            found[0]
+        );
+    }
+    assert_eq!(found[1], vec![]);
+}

@@ -554,7 +554,9 @@ fn synthesize_from(
             chosen.sort_by_key(|l| tree.node(*l).post);
         }
         let (candidate, ids) = run.with_barriers_kinds(&chosen, &warp, &grid);
+        let started = std::time::Instant::now();
         let report = run.ask(&candidate)?;
+        trace_round(&tree, &chosen, &report, started);
         let fixable = targets(&report, opts);
         if let Some(ns) =
             diverging_existing(&report, &ids).or_else(|| self_race(&fixable, report.divergences.len()))
@@ -595,6 +597,26 @@ fn synthesize_from(
         }
         last_races = fixable;
     }
+}
+
+/// With `AUTOSYNC_TRACE_SYNTH` in the environment, each round's placement and what the
+/// oracle said of it go to stderr (for finding why a synthesis takes many rounds).
+fn trace_round(tree: &LabelTree, chosen: &[Label], report: &oracle::Report, started: std::time::Instant) {
+    if std::env::var_os("AUTOSYNC_TRACE_SYNTH").is_none() {
+        return;
+    }
+    let lines: Vec<u32> = chosen.iter().map(|l| tree.line(*l)).collect();
+    let races: BTreeSet<(u32, u32)> = report
+        .races
+        .iter()
+        .map(|r| (r.first.span.line, r.second.span.line))
+        .collect();
+    eprintln!(
+        "autosync: round with barriers after lines {lines:?}: {} ms, {} race(s) at line pairs {races:?}, {} divergence(s)",
+        started.elapsed().as_millis(),
+        report.races.len(),
+        report.divergences.len()
+    );
 }
 
 /// Prepares the self-racing statements for splitting and synthesizes on that kernel;

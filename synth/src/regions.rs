@@ -29,8 +29,11 @@
 //! first iteration stores the value stored before the loop (a benign pair), the last
 //! iteration's accesses are by the thread of the other access (Blelloch's scan: the
 //! up-sweep's last writer of the root is thread 0, which zeroes it), and it can be a
-//! barrier the loop needs anyway. No option of the paper holds such a place. Each is a
-//! class of its own: they do not run on the same paths.
+//! barrier the loop needs anyway. No option of the paper holds such a place. They are
+//! grouped into classes ([`instance_classes`]): places of one enclosing block on one
+//! side of the access inside their loop run on the same paths relative to the pair
+//! (every one of them in each iteration of the block, all before or all after the
+//! access), while places of different blocks or sides do not.
 //!
 //! *Race types*: within one iteration of every common loop (type 0) only `[ℓ, ℓ')` orders
 //! the pair. Across iterations of common loop `j` (type `j`), with the second access in
@@ -58,14 +61,14 @@
 //! - when the oracle still reports the race for a placement `M`: its *coverage* must
 //!   grow on every race type still reported (without race types: on some option), on
 //!   some option that may order the type. Growing on option `j` means a label of `full_j`
-//!   when `M` has none, else a place of a region `M` has no barrier in, else a
-//!   loop-instance place `M` lacks; when `M` has a `full_j` label already (which should
-//!   cover the type, but the oracle found otherwise), any label of the option, its
-//!   regions or its loop-instance places that `M` lacks.
+//!   when `M` has none, else a place of a region `M` has no barrier in, else a place of
+//!   a loop-instance class `M` has no barrier in; when `M` has a `full_j` label already
+//!   (which should cover the type, but the oracle found otherwise), any label of the
+//!   option, its regions or its loop-instance places that `M` lacks.
 //!
 //! Why this never excludes a placement the oracle would accept: barriers only remove
 //! races (monotonicity), and the barriers of one class (`full_j`, the places of one
-//! region, one loop-instance place) run on the same paths. A placement `M'` that does not
+//! region, one loop-instance class) run on the same paths. A placement `M'` that does not
 //! grow on a type `t` that `M` left racing has, per class of the options that may order
 //! `t`, only classes `M` has, so it leaves the same paths of type `t` unordered and the
 //! race stays. Each refutation excludes its own placement (it violates its clause: every
@@ -163,9 +166,9 @@ pub(crate) struct OptionCover {
     /// The paper's candidates of the option.
     pub full: Vec<Label>,
     pub regions: Vec<Region>,
-    /// Loop-instance places ([`instance_places`]) in neither `full` nor a region: each
-    /// one a class of its own.
-    pub instance: Vec<Label>,
+    /// Loop-instance places ([`instance_places`]) in neither `full` nor a region, in
+    /// classes ([`instance_classes`]).
+    pub instance: Vec<Vec<Label>>,
 }
 
 impl OptionCover {
@@ -174,7 +177,7 @@ impl OptionCover {
         self.full
             .iter()
             .chain(self.regions.iter().flat_map(|r| r.places.iter()))
-            .chain(&self.instance)
+            .chain(self.instance.iter().flatten())
             .copied()
     }
 }
@@ -210,6 +213,53 @@ pub fn instance_places(
     out
 }
 
+/// The access of a race (`first` or `second`) inside the loop around one access only
+/// that encloses place `l` (`None` when `l` is in none).
+fn access_in_own_loop(
+    tree: &LabelTree,
+    first: Label,
+    second: Label,
+    common: usize,
+    l: Label,
+) -> Option<Label> {
+    let blocks = tree.blks(l);
+    [first, second]
+        .into_iter()
+        .find(|a| tree.loops(*a).iter().skip(common).any(|lp| blocks.contains(lp)))
+}
+
+/// Loop-instance places ([`instance_places`] of the race between `first ⪯ second`
+/// with `common` common loops) grouped into classes of places that run on the same paths
+/// relative to the race: the same enclosing block, and the same side (before or after in
+/// program order) of the access inside their loop. Within one iteration of that block
+/// they all run, and all before (or all after) the access, so each orders the same
+/// instances of the pair (up to a `break`, `continue` or `return` between them, the
+/// limit every class has; see the module doc). Classes come in the order of their first
+/// place.
+pub fn instance_classes(
+    tree: &LabelTree,
+    first: Label,
+    second: Label,
+    common: usize,
+    places: &[Label],
+) -> Vec<Vec<Label>> {
+    // Per class, its enclosing block and whether it precedes the access.
+    let mut keys: Vec<(Option<Label>, bool)> = Vec::new();
+    let mut classes: Vec<Vec<Label>> = Vec::new();
+    for &l in places {
+        let access = access_in_own_loop(tree, first, second, common, l);
+        let key = (tree.parent(l), access.is_some_and(|a| tree.precedes(l, a)));
+        match keys.iter().position(|k| *k == key) {
+            Some(i) => classes[i].push(l),
+            None => {
+                keys.push(key);
+                classes.push(vec![l]);
+            }
+        }
+    }
+    classes
+}
+
 /// A race location whose options have regions (see the module doc).
 #[derive(Clone, Debug)]
 pub(crate) struct CoverRace {
@@ -239,11 +289,12 @@ impl CoverRace {
             .zip(&intervals)
             .map(|(full, interval)| {
                 let regions = regions(tree, interval, [ro.first, ro.second], uniform);
-                let instance = instance
+                let left: Vec<Label> = instance
                     .iter()
                     .copied()
                     .filter(|l| !full.contains(l) && !regions.iter().any(|r| r.places.contains(l)))
                     .collect();
+                let instance = instance_classes(tree, ro.first, ro.second, ro.depth(), &left);
                 OptionCover {
                     full: full.clone(),
                     regions,
@@ -339,12 +390,12 @@ impl CoverRace {
             let has = |ls: &[Label]| ls.iter().any(|l| chosen.contains(l));
             if !has(&o.full) {
                 let fresh = o.regions.iter().filter(|r| !has(&r.places));
-                let singles = o.instance.iter().filter(|l| !chosen.contains(l));
+                let classes = o.instance.iter().filter(|c| !has(c));
                 any(
                     o.full
                         .iter()
                         .chain(fresh.flat_map(|r| r.places.iter()))
-                        .chain(singles)
+                        .chain(classes.flatten())
                         .copied(),
                     var,
                 )

@@ -282,7 +282,7 @@ pub mod queries;
 pub mod symbolic;
 pub mod term;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kpl::{Kernel, Space, StmtId};
 
@@ -388,8 +388,10 @@ fn with_notes(mut report: Report, notes: Vec<String>) -> Report {
 /// unable to race, within a block and across blocks.
 #[derive(Default)]
 struct Screen {
-    /// The arrays screened so far.
+    /// The arrays whose screen was weighed ([`RacePhase::screen_if_worth`]).
     arrays: HashSet<String>,
+    /// Those of them that were screened.
+    ran: BTreeSet<String>,
     same: HashSet<(StmtId, StmtId)>,
     cross: HashSet<(StmtId, StmtId)>,
 }
@@ -445,12 +447,19 @@ const SCREEN_BUDGET: (f64, f64) = (300_000.0, 3_000_000.0);
 /// Race types of an array its rate is measured on before screening is considered.
 const SCREEN_SAMPLE: usize = 4;
 
-/// Per array: race types of its conflicting pairs, those asked so far, resource units
-/// spent on them (deep pairs have more race types, so they count for more).
+/// The share of an array's race types asked so far that may race above which its
+/// screen waits (a screen pays when most pairs cannot race: it gives up once it has
+/// named a few racing pairs).
+const SCREEN_RACING: f64 = 0.25;
+
+/// Per array: race types of its conflicting pairs, those asked so far, those of them
+/// found racing, resource units spent on them (deep pairs have more race types, so they
+/// count for more).
 #[derive(Default)]
 struct PairProgress {
     total: usize,
     done: usize,
+    racing: usize,
     spent: u64,
 }
 
@@ -462,6 +471,13 @@ impl PairProgress {
         }
         let rate = self.spent as f64 / self.done as f64;
         rate * self.total.saturating_sub(self.done) as f64
+    }
+
+    /// More than [`SCREEN_RACING`] of the race types asked so far may race: an
+    /// unsynchronized array (a kernel stripped of its barriers), whose screen would only
+    /// name pairs until it gives up.
+    fn mostly_racing(&self) -> bool {
+        self.racing as f64 > SCREEN_RACING * self.done as f64
     }
 }
 
@@ -551,6 +567,16 @@ impl StaticVerifier {
             lazy_invariants: true,
             cache: None,
         }
+    }
+
+    /// The arrays of the last kernel checked whose accesses were screened, in any of
+    /// its checks (what a screen saves or costs is only seen in resource units; this
+    /// says whether one ran).
+    pub fn screened(&self) -> Vec<String> {
+        let screen = self.cache.as_ref().and_then(|c| c.screen.as_ref());
+        screen
+            .map(|s| s.ran.iter().cloned().collect())
+            .unwrap_or_default()
     }
 }
 
@@ -995,18 +1021,24 @@ impl<'a, 's> RacePhase<'a, 's> {
         }
     }
 
-    /// Screens `a`'s array once its remaining pair queries are expected to take longer
-    /// than [`SCREEN_WORTH_MS`] (arrays are screened at most once per kernel).
+    /// Screens `a`'s array once its remaining pair queries are expected to take more
+    /// than [`SCREEN_WORTH`] units, unless most of its pairs asked so far race. That
+    /// decision is taken once per array and kernel (a kernel checked again, as the
+    /// synthesizer does, keeps it): an array racing when first weighed is one stripped
+    /// of its barriers, and the placements checked next synchronize it, which makes a
+    /// grouped query over it harder than its pair queries.
     fn screen_if_worth(&mut self, a: &AccessFact) {
-        let expected = self
-            .progress
-            .get(a.array.as_str())
-            .map_or(0.0, PairProgress::remaining);
+        let Some(progress) = self.progress.get(a.array.as_str()) else {
+            return;
+        };
+        let expected = progress.remaining();
         if self.verifier.screening
             && !self.first_defect
             && expected > SCREEN_WORTH
             && self.screened.arrays.insert(a.array.clone())
+            && !progress.mostly_racing()
         {
+            self.screened.ran.insert(a.array.clone());
             let budget = (expected / 3.0).clamp(SCREEN_BUDGET.0, SCREEN_BUDGET.1) as u64;
             let sum = self.checker.sum;
             screen_array(
@@ -1037,6 +1069,7 @@ impl<'a, 's> RacePhase<'a, 's> {
         let found = PairRace::find(self.checker, self.cache, a, b, scopes, &attempts);
         if let Some(p) = self.progress.get_mut(a.array.as_str()) {
             p.done += race_types(a, b);
+            p.racing += usize::from(found.intra) + found.inter.len() + found.backward.len();
             p.spent += self.checker.meter.spent() - spent_before;
         }
         report.notes.extend(found.notes);
