@@ -278,6 +278,7 @@ pub mod affine;
 pub mod encode;
 mod fingerprint;
 pub mod invariants;
+mod lanes;
 pub mod queries;
 pub mod symbolic;
 pub mod term;
@@ -313,11 +314,21 @@ pub struct StaticVerifier {
     /// Prove the loop invariants only once a check without them finds a possible
     /// defect ([`Oracle::check`]); off only to check that it changes no verdict.
     pub lazy_invariants: bool,
+    /// Ask the race queries of a kernel with several arrays on two threads, one per
+    /// group of arrays ([`lanes`]), once its pairs have at least this many race types
+    /// (`usize::MAX`: never; tests set 0 to exercise the second lane on small kernels).
+    pub lane_min_types: usize,
     cache: Option<Cache>,
 }
 
 /// Answers that stay true while only barriers change, with the resource limit they
 /// were computed under (an `Unknown` may be decided with more units).
+/// [`Cache::seen`]: the pairs asked once, and those of the second lane.
+type Seen = (
+    HashSet<(StmtId, StmtId, Order)>,
+    Option<HashSet<(StmtId, StmtId, Order)>>,
+);
+
 struct Cache {
     /// The kernel without its block and grid barriers.
     key: Kernel,
@@ -346,6 +357,9 @@ struct Cache {
     feasible: Option<bool>,
     /// What became of each loop's candidate invariants (barriers do not change them).
     invariants: Option<Vec<Vec<invariants::Verdict>>>,
+    /// The answers of the second lane's arrays, with its own Z3 session, when the
+    /// kernel's race queries run on two threads ([`lanes`]).
+    lane: Option<Box<Cache>>,
 }
 
 impl Cache {
@@ -361,6 +375,7 @@ impl Cache {
             screen: None,
             feasible: None,
             invariants: None,
+            lane: None,
         }
     }
 
@@ -371,11 +386,19 @@ impl Cache {
     /// session is a fresh one, so that the check with the invariants runs as if the
     /// first had not been (but for the queries it need not ask again). The first pass
     /// screens no array, so the screens are as they were.
-    fn after_first_pass(&mut self, seen: HashSet<(StmtId, StmtId, Order)>) {
+    fn after_first_pass(&mut self, seen: Seen) {
         self.z3 = std::rc::Rc::new(Z3Session::new());
         self.same.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
         self.cross.retain(|_, (out, _)| matches!(out, Outcome::Unsat));
-        self.seen = seen;
+        self.seen = seen.0;
+        if let Some(lane) = &mut self.lane {
+            lane.after_first_pass((seen.1.unwrap_or_default(), None));
+        }
+    }
+
+    /// The pairs asked once so far, of this cache and of its second lane's.
+    fn seen(&self) -> Seen {
+        (self.seen.clone(), self.lane.as_ref().map(|l| l.seen.clone()))
     }
 }
 
@@ -565,6 +588,7 @@ impl StaticVerifier {
             dependence_test: true,
             warp_two_pass: false,
             lazy_invariants: true,
+            lane_min_types: lanes::LANE_MIN_TYPES,
             cache: None,
         }
     }
@@ -696,6 +720,9 @@ impl Oracle for StaticVerifier {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
         cache.synced.clear();
+        if let Some(lane) = &mut cache.lane {
+            lane.synced.clear();
+        }
         let annotated = sum.invariants.iter().any(|l| {
             l.candidates
                 .iter()
@@ -721,7 +748,7 @@ impl Oracle for StaticVerifier {
                 .clone();
             invariants::apply(&mut sum, &verdicts);
             let notes = invariants::notes(&sum, &verdicts);
-            self.check_in(kernel, &sum, &mut cache, &z3.solver, false)
+            self.check_in(kernel, &sum, Some(&verdicts), &mut cache, &z3.solver, false)
                 .map(|r| with_notes(r, notes))
         });
         self.cache = Some(cache);
@@ -759,9 +786,11 @@ impl StaticVerifier {
         sum: &Summary,
         cache: &mut Cache,
     ) -> Option<Result<Report, OracleError>> {
-        let seen = cache.seen.clone();
+        let seen = cache.seen();
         let z3 = cache.z3.clone();
-        let first = in_context(&z3.ctx, || self.check_in(kernel, sum, cache, &z3.solver, true));
+        let first = in_context(&z3.ctx, || {
+            self.check_in(kernel, sum, None, cache, &z3.solver, true)
+        });
         match first {
             Ok(r) if r.is_clean() && r.benign.is_empty() => {
                 Some(Ok(with_notes(r, invariants::notes(sum, &[]))))
@@ -778,10 +807,13 @@ impl StaticVerifier {
     /// race queries per pair, report order.
     /// With `first_defect`, stops at the first barrier that may diverge or pair that
     /// may race (or is benign): the report then only says whether there is one.
+    /// `verdicts`: those of the loop invariants applied to `sum` (`None` in a first
+    /// pass), for the second lane's summary ([`lanes`]).
     fn check_in(
         &self,
         kernel: &Kernel,
         sum: &Summary,
+        verdicts: Option<&Vec<Vec<invariants::Verdict>>>,
         cache: &mut Cache,
         solver: &z3::Solver,
         first_defect: bool,
@@ -793,10 +825,30 @@ impl StaticVerifier {
         if first_defect && !report.divergences.is_empty() {
             return Ok(report);
         }
+        let uniform = checker.uniform.clone();
+        let mut lane = cache.lane.take();
         let mut races = RacePhase::new(self, &checker, cache);
         races.first_defect = first_defect;
-        races.run(&mut report);
+        let second = lanes::second_lane(&races.progress, self.lane_min_types);
+        match &second {
+            None => races.run(&mut report),
+            Some(second) => {
+                let input = lanes::LaneInput {
+                    kernel,
+                    verifier: lanes::Settings::of(self),
+                    verdicts: verdicts.cloned(),
+                    uniform,
+                    first_defect,
+                };
+                let theirs = lane.take().unwrap_or_else(|| lanes::fresh(races.cache));
+                races.arrays = lanes::Arrays::Except(second);
+                lane = Some(lanes::run_two(input, second, theirs, &mut report, |r| {
+                    races.run(r)
+                }));
+            }
+        }
         races.finish();
+        cache.lane = lane;
         order_races(&mut report);
         Ok(report)
     }
@@ -981,6 +1033,8 @@ struct RacePhase<'a, 's> {
     /// check without loop invariants the pair queries cost more, and so screens were
     /// started that then did not pay, measured on the corpus).
     first_defect: bool,
+    /// The arrays whose pairs this phase asks about (one lane's, see [`lanes`]).
+    arrays: lanes::Arrays<'a>,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
@@ -1000,6 +1054,7 @@ impl<'a, 's> RacePhase<'a, 's> {
             many_blocks,
             apart,
             first_defect: false,
+            arrays: lanes::Arrays::All,
         }
     }
 
@@ -1013,6 +1068,9 @@ impl<'a, 's> RacePhase<'a, 's> {
                 continue;
             }
             let (a, b) = (&sum.accesses[i], &sum.accesses[j]);
+            if !self.arrays.asks(&a.array) {
+                continue;
+            }
             self.screen_if_worth(a);
             self.pair(a, b, scopes, report);
             if self.first_defect && !(report.races.is_empty() && report.benign.is_empty()) {

@@ -113,8 +113,9 @@ pub struct Limits {
     pub first: u64,
     /// Any other query, and the second attempt of the race queries still undecided.
     pub query: u64,
-    /// All queries of one check together; past it, the remaining questions count as
-    /// undecided (possible defects, with a note) instead of running.
+    /// All queries of one check together (per lane when its race queries run on two
+    /// threads, `verifier::lanes`); past it, the remaining questions count as undecided
+    /// (possible defects, with a note) instead of running.
     pub check: u64,
     /// The proofs of one kernel's loop invariants together (`verifier::invariants`): an
     /// invariant not proved within them is not used.

@@ -1,0 +1,229 @@
+//! The race queries of a large kernel on two threads, one per group of arrays.
+//!
+//! Pairs of accesses to different arrays never share a query, an answer or a screen,
+//! so the arrays are split into two *lanes*: the first lane's pairs are asked on the
+//! calling thread, the second's on a thread of its own, each lane with its own Z3
+//! context, incremental solver, budget ([`Limits::check`](super::Limits)) and cache of
+//! answers (the second lane's is [`Cache::lane`](super::Cache)). Which array goes to
+//! which lane is a function of the kernel alone ([`second_lane`]: the race types of
+//! each array's pairs, split greedily), never of the machine, so every lane asks the
+//! same queries in the same order on the same solver history whatever the load, and
+//! the verdict stays a function of the input and the options. A lane that stops at its
+//! first defect (the check's first pass) stops on its own: the other one goes on to its
+//! own first defect or its end, so what each lane asked never depends on which finished
+//! first.
+//!
+//! Small kernels stay on one thread: a lane costs a thread, a summary of the kernel and,
+//! once per kernel, a Z3 context.
+
+use std::collections::{HashMap, HashSet};
+
+use kpl::Kernel;
+
+use super::{Cache, PairProgress, RacePhase, StaticVerifier, Z3Session, in_context, invariants, symbolic};
+use crate::Report;
+
+/// Race types (summed over the pairs of the arrays) below which a check keeps one lane
+/// (the default of [`StaticVerifier::lane_min_types`]).
+pub(super) const LANE_MIN_TYPES: usize = 48;
+
+/// Stack of the second lane's thread: the encoder and Z3 recurse on deep terms (as for
+/// the threads of the command line, which check files).
+const LANE_STACK: usize = 512 << 20;
+
+/// Which arrays a race phase asks about.
+#[derive(Clone, Copy)]
+pub(super) enum Arrays<'a> {
+    All,
+    /// The second lane: these arrays only.
+    Only(&'a HashSet<String>),
+    /// The first lane: all but these.
+    Except(&'a HashSet<String>),
+}
+
+impl Arrays<'_> {
+    pub(super) fn asks(&self, array: &str) -> bool {
+        match self {
+            Arrays::All => true,
+            Arrays::Only(set) => set.contains(array),
+            Arrays::Except(set) => !set.contains(array),
+        }
+    }
+}
+
+/// The arrays of the second lane, or `None` when the kernel is asked on one thread
+/// (one array with pairs to ask about, or fewer than `min_types` race types). Arrays
+/// go, heaviest first (ties by name), to the lane with fewer race types so far.
+pub(super) fn second_lane(
+    progress: &HashMap<&str, PairProgress>,
+    min_types: usize,
+) -> Option<HashSet<String>> {
+    let mut arrays: Vec<(&str, usize)> = progress
+        .iter()
+        .map(|(a, p)| (*a, p.total))
+        .filter(|(_, t)| *t > 0)
+        .collect();
+    let total: usize = arrays.iter().map(|(_, t)| t).sum();
+    if arrays.len() < 2 || total < min_types {
+        return None;
+    }
+    arrays.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
+    let (mut first, mut second) = (0, 0);
+    let mut out = HashSet::new();
+    for (array, types) in arrays {
+        if second < first {
+            second += types;
+            out.insert(array.to_string());
+        } else {
+            first += types;
+        }
+    }
+    Some(out)
+}
+
+/// Moves the second lane's cache to its thread and back. The cache holds its Z3
+/// session through an `Rc` and Z3 objects are not `Send`: nothing else refers to that
+/// session or its objects (a lane's Z3 terms live and die on the lane's thread, the
+/// cache keeps only plain answers), and the session is used by one thread at a time.
+struct Handoff(Box<Cache>);
+// SAFETY: see above.
+unsafe impl Send for Handoff {}
+
+impl Handoff {
+    fn into_inner(self) -> Box<Cache> {
+        self.0
+    }
+}
+
+/// What the second lane needs of the check: the verifier's settings, the loop
+/// invariants' verdicts (`None` in a first pass, which assumes none), and which
+/// barriers were proved never divergent.
+pub(super) struct LaneInput<'k> {
+    pub kernel: &'k Kernel,
+    pub verifier: Settings,
+    pub verdicts: Option<Vec<Vec<invariants::Verdict>>>,
+    pub uniform: Vec<bool>,
+    pub first_defect: bool,
+}
+
+/// A [`StaticVerifier`]'s settings, without its cache (which stays on its thread).
+pub(super) struct Settings {
+    opts: crate::CheckOptions,
+    limits: super::Limits,
+    screening: bool,
+    dependence_test: bool,
+    warp_two_pass: bool,
+    lazy_invariants: bool,
+}
+
+impl Settings {
+    pub(super) fn of(v: &StaticVerifier) -> Settings {
+        Settings {
+            opts: v.opts.clone(),
+            limits: v.limits,
+            screening: v.screening,
+            dependence_test: v.dependence_test,
+            warp_two_pass: v.warp_two_pass,
+            lazy_invariants: v.lazy_invariants,
+        }
+    }
+
+    fn verifier(self) -> StaticVerifier {
+        let mut v = StaticVerifier::new(self.opts);
+        v.limits = self.limits;
+        v.screening = self.screening;
+        v.dependence_test = self.dependence_test;
+        v.warp_two_pass = self.warp_two_pass;
+        v.lazy_invariants = self.lazy_invariants;
+        v.lane_min_types = usize::MAX;
+        v
+    }
+}
+
+/// Runs `first` (the first lane, on this thread) while the second lane asks about
+/// `second`'s arrays on a thread of its own with the cache `lane`; the second lane's
+/// races, benign pairs and notes (after the first lane's) go to `report`, and its cache
+/// comes back.
+pub(super) fn run_two(
+    input: LaneInput,
+    second: &HashSet<String>,
+    lane: Box<Cache>,
+    report: &mut Report,
+    first: impl FnOnce(&mut Report),
+) -> Box<Cache> {
+    let handoff = Handoff(lane);
+    let LaneInput {
+        kernel,
+        verifier,
+        verdicts,
+        uniform,
+        first_defect,
+    } = input;
+    let (theirs, back) = std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .stack_size(LANE_STACK)
+            .spawn_scoped(s, move || {
+                let mut cache = handoff.into_inner();
+                let r = ask(
+                    kernel,
+                    verifier.verifier(),
+                    verdicts,
+                    uniform,
+                    first_defect,
+                    second,
+                    &mut cache,
+                );
+                (r, Handoff(cache))
+            });
+        first(report);
+        match worker {
+            Ok(h) => match h.join() {
+                Ok(out) => out,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(e) => panic!("cannot start the second lane's thread: {e}"),
+        }
+    });
+    report.races.extend(theirs.races);
+    report.benign.extend(theirs.benign);
+    report.notes.extend(theirs.notes);
+    back.into_inner()
+}
+
+/// The second lane: its own summary of the kernel (with the invariants' verdicts), its
+/// own Z3 session (from `cache`), the race phase over `only`'s arrays.
+fn ask(
+    kernel: &Kernel,
+    verifier: StaticVerifier,
+    verdicts: Option<Vec<Vec<invariants::Verdict>>>,
+    uniform: Vec<bool>,
+    first_defect: bool,
+    only: &HashSet<String>,
+    cache: &mut Cache,
+) -> Report {
+    let mut sum = symbolic::summarize(kernel, &verifier.opts);
+    if let Some(v) = &verdicts {
+        invariants::apply(&mut sum, v);
+    }
+    let z3 = cache.z3.clone();
+    in_context(&z3.ctx, || {
+        let mut checker = verifier.checker(&sum, &z3.solver);
+        checker.uniform = uniform;
+        let mut report = Report::default();
+        let mut races = RacePhase::new(&verifier, &checker, cache);
+        races.first_defect = first_defect;
+        races.arrays = Arrays::Only(only);
+        races.run(&mut report);
+        races.finish();
+        report
+    })
+}
+
+/// A fresh cache for the second lane of the kernel of `main`.
+pub(super) fn fresh(main: &Cache) -> Box<Cache> {
+    Box::new(Cache::new(
+        main.key.clone(),
+        main.facts,
+        std::rc::Rc::new(Z3Session::new()),
+    ))
+}
