@@ -95,6 +95,9 @@ fn in_turn(kernels: &[kpl::Kernel], screening: bool) -> (Vec<Vec<common::RaceRow
     };
     let mut v = StaticVerifier::new(opts);
     v.screening = screening;
+    // One thread: when the pairs of one array alternate between two lanes, each lane
+    // weighs its own screen on its own pairs (`verifier::lanes`).
+    v.lane_min_types = usize::MAX;
     let found = kernels
         .iter()
         .map(|k| races(&v.check(k).expect("the verifier answers")))

@@ -504,7 +504,9 @@ fn synthesize_from(
     may_split: bool,
 ) -> Result<Synthesis, SynthError> {
     let mut run = Run::new(kernel, oracle, opts);
+    let started = std::time::Instant::now();
     let report = run.ask(kernel)?;
+    trace_round(&run.tree, &[], &report, started);
     if report.is_clean() {
         return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
     }
@@ -605,14 +607,19 @@ fn trace_round(tree: &LabelTree, chosen: &[Label], report: &oracle::Report, star
     if std::env::var_os("AUTOSYNC_TRACE_SYNTH").is_none() {
         return;
     }
-    let lines: Vec<u32> = chosen.iter().map(|l| tree.line(*l)).collect();
+    let placement = if chosen.is_empty() {
+        "the input".to_string()
+    } else {
+        let lines: Vec<u32> = chosen.iter().map(|l| tree.line(*l)).collect();
+        format!("barriers after lines {lines:?}")
+    };
     let races: BTreeSet<(u32, u32)> = report
         .races
         .iter()
         .map(|r| (r.first.span.line, r.second.span.line))
         .collect();
     eprintln!(
-        "autosync: round with barriers after lines {lines:?}: {} ms, {} race(s) at line pairs {races:?}, {} divergence(s)",
+        "autosync: round on {placement}: {} ms, {} race(s) at line pairs {races:?}, {} divergence(s)",
         started.elapsed().as_millis(),
         report.races.len(),
         report.divergences.len()

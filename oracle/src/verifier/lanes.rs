@@ -1,20 +1,25 @@
-//! The race queries of a large kernel on two threads, one per group of arrays.
+//! The race queries of a large kernel on two threads (*lanes*).
 //!
-//! Pairs of accesses to different arrays never share a query, an answer or a screen,
-//! so the arrays are split into two *lanes*: the first lane's pairs are asked on the
-//! calling thread, the second's on a thread of its own, each lane with its own Z3
-//! context, incremental solver, budget ([`Limits::check`](super::Limits)) and cache of
-//! answers (the second lane's is [`Cache::lane`](super::Cache)). Which array goes to
-//! which lane is a function of the kernel alone ([`second_lane`]: the race types of
-//! each array's pairs, split greedily), never of the machine, so every lane asks the
-//! same queries in the same order on the same solver history whatever the load, and
-//! the verdict stays a function of the input and the options. A lane that stops at its
-//! first defect (the check's first pass) stops on its own: the other one goes on to its
-//! own first defect or its end, so what each lane asked never depends on which finished
-//! first.
+//! Every pair query is independent of the others but for the solver history it meets
+//! and the answers it may reuse, so a kernel's conflicting pairs are split into two
+//! lanes: the first lane's are asked on the calling thread, the second's on a thread of
+//! its own, each lane with its own summary, Z3 context, incremental solver, budget
+//! ([`Limits::check`](super::Limits)), screens and cache of answers (the second lane's
+//! is [`Cache::lane`](super::Cache)). Pairs of different arrays never share a query, an
+//! answer or a screen, so arrays are split first ([`Split::ByArray`], greedily by the
+//! race types of their pairs); when one array has most of the work, its pairs alternate
+//! between the lanes instead ([`Split::ByPair`]).
+//!
+//! The split is a function of the kernel alone ([`split`]), never of the machine, so
+//! each lane asks the same queries in the same order on the same solver history
+//! whatever the load, and the verdict stays a function of the input and the options. A
+//! lane that stops at its first defect (the check's first pass) stops on its own: the
+//! other goes on to its own first defect or its end, so what each lane asked never
+//! depends on which finished first.
 //!
 //! Small kernels stay on one thread: a lane costs a thread, a summary of the kernel and,
-//! once per kernel, a Z3 context.
+//! once per kernel, a Z3 context; and a lane's solver, which has not seen the other
+//! lane's queries, may need more units for its own.
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,40 +36,60 @@ pub(super) const LANE_MIN_TYPES: usize = 48;
 /// the threads of the command line, which check files).
 const LANE_STACK: usize = 512 << 20;
 
-/// Which arrays a race phase asks about.
-#[derive(Clone, Copy)]
-pub(super) enum Arrays<'a> {
-    All,
-    /// The second lane: these arrays only.
-    Only(&'a HashSet<String>),
-    /// The first lane: all but these.
-    Except(&'a HashSet<String>),
+/// How a kernel's pairs are split between the two lanes.
+pub(super) enum Split {
+    /// The second lane asks about these arrays, the first about the others.
+    ByArray(HashSet<String>),
+    /// The work is mostly one array's: the conflicting pairs alternate between the
+    /// lanes in the order they are asked (so racing and race-free pairs, which often
+    /// come in runs, spread over both). Each lane then screens the array on its own,
+    /// when worth it.
+    ByPair,
 }
 
-impl Arrays<'_> {
-    pub(super) fn asks(&self, array: &str) -> bool {
+impl Split {
+    /// Whether the `nth` conflicting pair, of `array`, is the second lane's.
+    fn second(&self, array: &str, nth: usize) -> bool {
         match self {
-            Arrays::All => true,
-            Arrays::Only(set) => set.contains(array),
-            Arrays::Except(set) => !set.contains(array),
+            Split::ByArray(set) => set.contains(array),
+            Split::ByPair => nth % 2 == 1,
         }
     }
 }
 
-/// The arrays of the second lane, or `None` when the kernel is asked on one thread
-/// (one array with pairs to ask about, or fewer than `min_types` race types). Arrays
-/// go, heaviest first (ties by name), to the lane with fewer race types so far.
-pub(super) fn second_lane(
-    progress: &HashMap<&str, PairProgress>,
-    min_types: usize,
-) -> Option<HashSet<String>> {
+/// Which pairs a race phase asks about.
+#[derive(Clone, Copy)]
+pub(super) enum Lane<'a> {
+    /// All of them: one thread.
+    All,
+    First(&'a Split),
+    Second(&'a Split),
+}
+
+impl Lane<'_> {
+    /// Whether this lane asks about the `nth` conflicting pair (of `array`), in the
+    /// order of [`super::conflicting_indices`].
+    pub(super) fn asks(&self, array: &str, nth: usize) -> bool {
+        match self {
+            Lane::All => true,
+            Lane::First(split) => !split.second(array, nth),
+            Lane::Second(split) => split.second(array, nth),
+        }
+    }
+}
+
+/// How to split the kernel's pairs, or `None` when it is asked on one thread (fewer
+/// than `min_types` race types). Arrays go, heaviest first (ties by name), to the lane
+/// with fewer race types so far; when that leaves the second lane less than a quarter
+/// of the work (one array, or one that dominates), pairs are split instead.
+pub(super) fn split(progress: &HashMap<&str, PairProgress>, min_types: usize) -> Option<Split> {
     let mut arrays: Vec<(&str, usize)> = progress
         .iter()
         .map(|(a, p)| (*a, p.total))
         .filter(|(_, t)| *t > 0)
         .collect();
     let total: usize = arrays.iter().map(|(_, t)| t).sum();
-    if arrays.len() < 2 || total < min_types {
+    if total < min_types.max(2) {
         return None;
     }
     arrays.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
@@ -78,7 +103,11 @@ pub(super) fn second_lane(
             first += types;
         }
     }
-    Some(out)
+    Some(if 4 * second < total {
+        Split::ByPair
+    } else {
+        Split::ByArray(out)
+    })
 }
 
 /// Moves the second lane's cache to its thread and back. The cache holds its Z3
@@ -140,13 +169,13 @@ impl Settings {
     }
 }
 
-/// Runs `first` (the first lane, on this thread) while the second lane asks about
-/// `second`'s arrays on a thread of its own with the cache `lane`; the second lane's
+/// Runs `first` (the first lane, on this thread) while the second lane asks about its
+/// pairs of `split` on a thread of its own with the cache `lane`; the second lane's
 /// races, benign pairs and notes (after the first lane's) go to `report`, and its cache
 /// comes back.
 pub(super) fn run_two(
     input: LaneInput,
-    second: &HashSet<String>,
+    split: &Split,
     lane: Box<Cache>,
     report: &mut Report,
     first: impl FnOnce(&mut Report),
@@ -170,7 +199,7 @@ pub(super) fn run_two(
                     verdicts,
                     uniform,
                     first_defect,
-                    second,
+                    split,
                     &mut cache,
                 );
                 (r, Handoff(cache))
@@ -191,14 +220,14 @@ pub(super) fn run_two(
 }
 
 /// The second lane: its own summary of the kernel (with the invariants' verdicts), its
-/// own Z3 session (from `cache`), the race phase over `only`'s arrays.
+/// own Z3 session (from `cache`), the race phase over its pairs of `split`.
 fn ask(
     kernel: &Kernel,
     verifier: StaticVerifier,
     verdicts: Option<Vec<Vec<invariants::Verdict>>>,
     uniform: Vec<bool>,
     first_defect: bool,
-    only: &HashSet<String>,
+    split: &Split,
     cache: &mut Cache,
 ) -> Report {
     let mut sum = symbolic::summarize(kernel, &verifier.opts);
@@ -212,7 +241,7 @@ fn ask(
         let mut report = Report::default();
         let mut races = RacePhase::new(&verifier, &checker, cache);
         races.first_defect = first_defect;
-        races.arrays = Arrays::Only(only);
+        races.lane = Lane::Second(split);
         races.run(&mut report);
         races.finish();
         report

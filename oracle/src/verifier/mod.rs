@@ -314,9 +314,9 @@ pub struct StaticVerifier {
     /// Prove the loop invariants only once a check without them finds a possible
     /// defect ([`Oracle::check`]); off only to check that it changes no verdict.
     pub lazy_invariants: bool,
-    /// Ask the race queries of a kernel with several arrays on two threads, one per
-    /// group of arrays ([`lanes`]), once its pairs have at least this many race types
-    /// (`usize::MAX`: never; tests set 0 to exercise the second lane on small kernels).
+    /// Ask the race queries of a kernel on two threads ([`lanes`]) once its pairs have
+    /// at least this many race types (`usize::MAX`: never; tests set 0 to exercise the
+    /// second lane on small kernels).
     pub lane_min_types: usize,
     cache: Option<Cache>,
 }
@@ -829,10 +829,10 @@ impl StaticVerifier {
         let mut lane = cache.lane.take();
         let mut races = RacePhase::new(self, &checker, cache);
         races.first_defect = first_defect;
-        let second = lanes::second_lane(&races.progress, self.lane_min_types);
-        match &second {
+        let split = lanes::split(&races.progress, self.lane_min_types);
+        match &split {
             None => races.run(&mut report),
-            Some(second) => {
+            Some(split) => {
                 let input = lanes::LaneInput {
                     kernel,
                     verifier: lanes::Settings::of(self),
@@ -841,8 +841,8 @@ impl StaticVerifier {
                     first_defect,
                 };
                 let theirs = lane.take().unwrap_or_else(|| lanes::fresh(races.cache));
-                races.arrays = lanes::Arrays::Except(second);
-                lane = Some(lanes::run_two(input, second, theirs, &mut report, |r| {
+                races.lane = lanes::Lane::First(split);
+                lane = Some(lanes::run_two(input, split, theirs, &mut report, |r| {
                     races.run(r)
                 }));
             }
@@ -1033,8 +1033,8 @@ struct RacePhase<'a, 's> {
     /// check without loop invariants the pair queries cost more, and so screens were
     /// started that then did not pay, measured on the corpus).
     first_defect: bool,
-    /// The arrays whose pairs this phase asks about (one lane's, see [`lanes`]).
-    arrays: lanes::Arrays<'a>,
+    /// The pairs this phase asks about (one lane's, see [`lanes`]).
+    lane: lanes::Lane<'a>,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
@@ -1054,7 +1054,7 @@ impl<'a, 's> RacePhase<'a, 's> {
             many_blocks,
             apart,
             first_defect: false,
-            arrays: lanes::Arrays::All,
+            lane: lanes::Lane::All,
         }
     }
 
@@ -1062,13 +1062,13 @@ impl<'a, 's> RacePhase<'a, 's> {
     /// to `report` (unordered: see [`order_races`]).
     fn run(&mut self, report: &mut Report) {
         let sum = self.checker.sum;
-        for (i, j) in conflicting_indices(&sum.accesses) {
+        for (nth, (i, j)) in conflicting_indices(&sum.accesses).enumerate() {
             let scopes = self.apart.scopes(sum, i, j);
             if !scopes.same && !scopes.cross {
                 continue;
             }
             let (a, b) = (&sum.accesses[i], &sum.accesses[j]);
-            if !self.arrays.asks(&a.array) {
+            if !self.lane.asks(&a.array, nth) {
                 continue;
             }
             self.screen_if_worth(a);
