@@ -156,25 +156,10 @@ fn witnesses_are_the_same_from_one_run_to_the_next() {
     }
 }
 
-/// One array: its pairs alternate between the lanes (`Split::ByPair`).
-fn one_array(n: usize, shift: bool) -> String {
-    let mut body = String::from("  local x;\n");
-    for i in 1..=n {
-        let a = if shift {
-            format!("{i} * bdim + 1")
-        } else {
-            format!("{} * bdim", n + i)
-        };
-        body.push_str(&format!("  x = A[(tid * 3) % bdim + {a}];\n"));
-        body.push_str(&format!("  A[(tid * 3) % bdim + {i} * bdim] = x;\n"));
-    }
-    format!("kernel k(shared A[]) {{\n{body}}}\n")
-}
-
 #[test]
 fn the_pairs_of_one_array_alternate_between_the_lanes() {
     for shift in [true, false] {
-        let bare = kernel(&one_array(12, shift));
+        let bare = kernel(&permuted(12, shift));
         let tree = kpl::LabelTree::new(&bare);
         let reads: Vec<kpl::Label> = tree.candidates().into_iter().step_by(2).collect();
         let (synced, _) = kpl::insert_barriers(&bare, &tree, &reads);

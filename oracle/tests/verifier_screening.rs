@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{RaceRow, kernel, races, row, strict};
+use common::{RaceRow, kernel, permuted, races, row, strict};
 use oracle::verifier::StaticVerifier;
 use oracle::{CheckOptions, Oracle};
 
@@ -66,24 +66,6 @@ fn cross_block_races_on_global_memory_are_screened_too() {
     // Indexing by the global thread id makes every block's range its own.
     let global = accesses("global", 12, "").replace("tid +", "bid * bdim * 100 + tid +");
     assert_eq!(both(&global, opts), vec![]);
-}
-
-/// `n` read/write pairs over a permutation of the threads (`(tid * 3) % bdim`, which
-/// the dependence test leaves to the solver, so that the array is worth screening): in
-/// the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
-/// 1 each read is one element past the write of its pair, which another thread writes.
-fn permuted(n: usize, shift: bool) -> String {
-    let mut body = String::from("  local x;\n");
-    for i in 1..=n {
-        let read = if shift {
-            format!("{i} * bdim + 1")
-        } else {
-            format!("{} * bdim", n + i)
-        };
-        body.push_str(&format!("  x = A[(tid * 3) % bdim + {read}];\n"));
-        body.push_str(&format!("  A[(tid * 3) % bdim + {i} * bdim] = x;\n"));
-    }
-    format!("kernel k(shared A[]) {{\n{body}}}\n")
 }
 
 /// What one verifier says of `kernels` checked in turn (as the synthesizer does), and

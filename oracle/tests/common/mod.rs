@@ -118,3 +118,21 @@ pub fn static_covering_dynamic(src: &str, opts: CheckOptions) -> Report {
     assert_static_covers(&stat, &dy, src);
     stat
 }
+
+/// `n` read/write pairs over a permutation of the threads (`(tid * 3) % bdim`, which
+/// the dependence test leaves to the solver, so that the array is worth screening): in
+/// the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
+/// 1 each read is one element past the write of its pair, which another thread writes.
+pub fn permuted(n: usize, shift: bool) -> String {
+    let mut body = String::from("  local x;\n");
+    for i in 1..=n {
+        let read = if shift {
+            format!("{i} * bdim + 1")
+        } else {
+            format!("{} * bdim", n + i)
+        };
+        body.push_str(&format!("  x = A[(tid * 3) % bdim + {read}];\n"));
+        body.push_str(&format!("  A[(tid * 3) % bdim + {i} * bdim] = x;\n"));
+    }
+    format!("kernel k(shared A[]) {{\n{body}}}\n")
+}
