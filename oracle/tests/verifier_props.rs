@@ -706,7 +706,7 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
     let mut verifier = StaticVerifier::new(opts);
     // Every other kernel has its arrays asked on two threads (`verifier::lanes`),
     // however few its pairs.
-    if src.len() % 2 == 0 {
+    if src.len().is_multiple_of(2) {
         verifier.lane_min_types = 0;
     }
     let stat = match verifier.check(&kernel) {

@@ -321,14 +321,14 @@ pub struct StaticVerifier {
     cache: Option<Cache>,
 }
 
-/// Answers that stay true while only barriers change, with the resource limit they
-/// were computed under (an `Unknown` may be decided with more units).
 /// [`Cache::seen`]: the pairs asked once, and those of the second lane.
 type Seen = (
     HashSet<(StmtId, StmtId, Order)>,
     Option<HashSet<(StmtId, StmtId, Order)>>,
 );
 
+/// Answers that stay true while only barriers change, with the resource limit they
+/// were computed under (an `Unknown` may be decided with more units).
 struct Cache {
     /// The kernel without its block and grid barriers.
     key: Kernel,
