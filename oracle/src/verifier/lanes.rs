@@ -147,25 +147,40 @@ pub(super) struct Settings {
 
 impl Settings {
     pub(super) fn of(v: &StaticVerifier) -> Settings {
+        // Every field named, so that a setting added to the verifier cannot be
+        // forgotten here (the second lane would silently run without it).
+        let StaticVerifier {
+            opts,
+            limits,
+            screening,
+            dependence_test,
+            warp_two_pass,
+            lazy_invariants,
+            lane_min_types: _,
+            cache: _,
+        } = v;
         Settings {
-            opts: v.opts.clone(),
-            limits: v.limits,
-            screening: v.screening,
-            dependence_test: v.dependence_test,
-            warp_two_pass: v.warp_two_pass,
-            lazy_invariants: v.lazy_invariants,
+            opts: opts.clone(),
+            limits: *limits,
+            screening: *screening,
+            dependence_test: *dependence_test,
+            warp_two_pass: *warp_two_pass,
+            lazy_invariants: *lazy_invariants,
         }
     }
 
+    /// A verifier with these settings and no cache, that asks on its own thread only.
     fn verifier(self) -> StaticVerifier {
-        let mut v = StaticVerifier::new(self.opts);
-        v.limits = self.limits;
-        v.screening = self.screening;
-        v.dependence_test = self.dependence_test;
-        v.warp_two_pass = self.warp_two_pass;
-        v.lazy_invariants = self.lazy_invariants;
-        v.lane_min_types = usize::MAX;
-        v
+        StaticVerifier {
+            opts: self.opts,
+            limits: self.limits,
+            screening: self.screening,
+            dependence_test: self.dependence_test,
+            warp_two_pass: self.warp_two_pass,
+            lazy_invariants: self.lazy_invariants,
+            lane_min_types: usize::MAX,
+            cache: None,
+        }
     }
 }
 

@@ -825,7 +825,6 @@ impl StaticVerifier {
         if first_defect && !report.divergences.is_empty() {
             return Ok(report);
         }
-        let uniform = checker.uniform.clone();
         let mut lane = cache.lane.take();
         let mut races = RacePhase::new(self, &checker, cache);
         races.first_defect = first_defect;
@@ -837,7 +836,7 @@ impl StaticVerifier {
                     kernel,
                     verifier: lanes::Settings::of(self),
                     verdicts: verdicts.cloned(),
-                    uniform,
+                    uniform: checker.uniform.clone(),
                     first_defect,
                 };
                 let theirs = lane.take().unwrap_or_else(|| lanes::fresh(races.cache));
