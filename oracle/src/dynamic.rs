@@ -23,9 +23,11 @@
 
 use std::ops::RangeInclusive;
 
-use kpl::{Kernel, LabelTree};
+use std::collections::HashMap;
 
-use crate::{CheckOptions, Dim3, Oracle, OracleError, Report};
+use kpl::{Kernel, LabelTree, StmtId};
+
+use crate::{CheckOptions, Dim3, Oracle, OracleError, Report, Witness};
 
 mod compile;
 mod exec;
@@ -38,7 +40,7 @@ mod values;
 
 use compile::Program;
 use exec::{Machine, RunSpec, Stop};
-use races::Findings;
+use races::{Findings, Instances};
 use values::mix;
 
 /// How much the interpreter tries per check.
@@ -173,6 +175,89 @@ impl Oracle for Interpreter {
     }
 }
 
+/// A race type a concrete run exhibited ([`race_instances`]), in the terms of the
+/// static verifier's race queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RaceType {
+    /// The statement whose iteration of the common loop at `depth` is the smaller one;
+    /// for the same iterations of all common loops, the smaller statement id.
+    pub earlier: StmtId,
+    pub later: StmtId,
+    /// The common loop (1 = outermost) whose iterations differ, the loops around it in
+    /// the same iterations; `None`: the same iterations of every common loop.
+    pub depth: Option<usize>,
+    /// The two threads are in different blocks.
+    pub cross_block: bool,
+}
+
+/// The race types that runs of `kernel` exhibit for one launch and one valuation of its
+/// scalar parameters (`opts.block_dim`, `opts.grid_dim` and `opts.params`; parameters
+/// not given take the first value of `config.param_range`), one run per memory seed of
+/// `config`, each cut off after `max_work` statement executions (times the threads of
+/// a block). Each type comes with its first instance as witness, threads and
+/// iterations in the order `earlier`, `later`.
+///
+/// Every type is real: a run cut short (by `max_work`, the loop bound, undefined
+/// arithmetic or a false `assume`) keeps what it saw before, a prefix of a run being a
+/// run, and running some blocks of a grid is a prefix of a schedule. A launch the
+/// options leave open, preconditions that do not hold or a kernel the interpreter
+/// cannot run give no types. The static verifier takes these as satisfiable race
+/// queries (`verifier::concrete`).
+pub fn race_instances(
+    kernel: &Kernel,
+    opts: &CheckOptions,
+    config: &DynamicConfig,
+    max_work: u64,
+) -> HashMap<RaceType, Witness> {
+    let mut out = HashMap::new();
+    let (Some(block_dim), Some(grid_dim)) = (opts.block_dim, opts.grid_dim) else {
+        return out;
+    };
+    let Ok(prog) = Program::compile(kernel) else {
+        return out;
+    };
+    let it = Interpreter::with_config(opts.clone(), config.clone());
+    let space = RunSpace::new(&prog, &it);
+    let mut params = vec![0; prog.params.len()];
+    space.params(0, &mut params);
+    let mut machine = Machine::new(&prog, opts.arith, config.loop_bound, config.max_blocks);
+    machine.configure(opts, kernel);
+    machine.max_work = max_work;
+    let mut findings = Findings::new(&prog);
+    findings.instances = Some(Instances::default());
+    for seed in 0..space.seeds {
+        let spec = RunSpec {
+            block_dim,
+            grid_dim,
+            params: &params,
+            seed: u64::from(seed),
+        };
+        if !machine.requires_hold(&spec) {
+            return out;
+        }
+        // However the run ends, what it saw before is real.
+        let _ = machine.run(&spec, &mut findings);
+    }
+    let seen = findings.instances.map(|log| log.seen).unwrap_or_default();
+    for (t, mut witness) in seen {
+        let id = |ix: compile::StmtIx| prog.stmts[ix as usize].id;
+        let (mut earlier, mut later) = (id(t.earlier), id(t.later));
+        if t.depth.is_none() && later < earlier {
+            std::mem::swap(&mut earlier, &mut later);
+            witness.threads.swap(0, 1);
+            witness.iterations.swap(0, 1);
+        }
+        let key = RaceType {
+            earlier,
+            later,
+            depth: t.depth,
+            cross_block: t.cross_block,
+        };
+        out.entry(key).or_insert(witness);
+    }
+    out
+}
+
 /// The state of one check: the machine, what the runs found so far, counters.
 struct Session<'a> {
     config: &'a DynamicConfig,
@@ -217,6 +302,8 @@ impl Session<'_> {
                 format!("loop at line {line}: bound of {bound} iterations reached")
             }
             Err(Stop::Arith { line, err }) => format!("line {line}: {err}; runs reaching it were abandoned"),
+            // No limit is set on the oracle's runs.
+            Err(Stop::Work) => return,
         };
         self.findings.note(note);
     }

@@ -103,3 +103,77 @@ fn tiles_of_a_fixed_launch_and_their_overlapping_twin() {
     let racy = both(&body(8), opts);
     assert!(!racy.is_empty(), "blocks side by side share elements");
 }
+
+/// Rows of 9 in shared memory, filled cooperatively: word `q·8 + tid` of the block goes
+/// to row `(q·8 + tid) >> 2`, column `(q·8 + tid) & 3`, and each thread then works in
+/// its own row from column `first` on. The shift and the mask are not affine; the test
+/// takes them as values of their own ranges (`[0, 7]`, `[0, 3]`), which keeps every
+/// load apart from columns 4 and up: race-free without a barrier after the load. From
+/// column 3 on, a thread reads a word another thread loaded: the racy twin.
+fn cooperative_rows(first: u32) -> String {
+    let mut body = String::from("  local x;\n");
+    for q in 0..4 {
+        body.push_str(&format!(
+            "  A[(({q} * 8 + tid) >> 2) * 9 + (({q} * 8 + tid) & 3)] = {q};\n"
+        ));
+    }
+    for c in first..first + 3 {
+        body.push_str(&format!("  x = A[tid * 9 + {c}];\n  A[tid * 9 + {c} + 1] = x;\n"));
+    }
+    format!("kernel k(shared A[]) {{\n{body}}}\n")
+}
+
+#[test]
+fn opaque_shifts_and_masks_of_a_cooperative_load() {
+    let opts = CheckOptions {
+        block_dim: Some([8, 1, 1]),
+        grid_dim: Some([2, 1, 1]),
+        ..strict()
+    };
+    assert_eq!(both(&cooperative_rows(4), opts.clone()), vec![]);
+    // Thread t reads column 3 of its row, which thread 4t + 3 - 8q loaded.
+    let racy = both(&cooperative_rows(3), opts);
+    assert!(
+        racy.iter()
+            .any(|r| r.1 <= 6 && r.2 == 7 && r.3 == "write-read" && r.4),
+        "{racy:?}"
+    );
+}
+
+/// An opaque value that two threads share (`tid % 4` of threads 4 apart) is not a
+/// stripe of its own: the same index in two threads may meet (while two indices whose
+/// ranges of values never overlap stay apart).
+#[test]
+fn an_opaque_index_is_never_taken_for_injective() {
+    let opts = CheckOptions {
+        block_dim: Some([8, 1, 1]),
+        ..strict()
+    };
+    let src = "kernel k(shared A[]) {
+  A[(tid % 4) * 3 + 1] = tid;
+}
+";
+    assert_eq!(
+        both(src, opts.clone()),
+        vec![row("A", 2, 2, "write-write", true, &[], true)]
+    );
+    // `tid - 4·(tid >> 2)`: the id's own coefficient alone would make it a stripe.
+    let folded = "kernel k(shared A[]) {
+  A[tid - 4 * (tid >> 2)] = tid;
+}
+";
+    assert_eq!(
+        both(folded, opts.clone()),
+        vec![row("A", 2, 2, "write-write", true, &[], true)]
+    );
+    let apart = "kernel k(shared A[]) {
+  local x;
+  x = A[(tid % 4) * 3 + 1];
+  A[(tid % 4) * 3 + 2] = x;
+}
+";
+    assert_eq!(
+        both(apart, opts),
+        vec![row("A", 4, 4, "write-write", true, &[], true)]
+    );
+}

@@ -703,12 +703,15 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
         Err(OracleError::NoFeasibleRun(_)) => return Ok(()),
         Err(e) => return Err(TestCaseError::fail(format!("interpreter: {e}"))),
     };
-    let mut verifier = StaticVerifier::new(opts);
+    let mut verifier = StaticVerifier::new(opts.clone());
     // Every other kernel has its arrays asked on two threads (`verifier::lanes`),
     // however few its pairs.
     if src.len().is_multiple_of(2) {
         verifier.lane_min_types = 0;
     }
+    // The solver's answers alone are checked against the interpreter; answers taken
+    // from runs of the kernel (`verifier::concrete`) are compared with them below.
+    verifier.concrete_after = usize::MAX;
     let stat = match verifier.check(&kernel) {
         Ok(r) => r,
         // Two-thread assumptions no two threads satisfy (`assume n != other(n);`) leave
@@ -731,6 +734,20 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
             return Err(TestCaseError::fail(format!(
                 "race {key:?}: dynamic intra {intra} inter {inter:?} fixable {fixable}, \
                  static intra {si} inter {sinter:?} fixable {sfix}\n{src}"
+            )));
+        }
+    }
+    // Every third kernel: running the kernel after the solver's first satisfiable
+    // answer replaces answers by the same ones.
+    if src.len().is_multiple_of(3) {
+        let mut with_runs = StaticVerifier::new(opts);
+        with_runs.concrete_after = 1;
+        if let Ok(r) = with_runs.check(&kernel)
+            && race_map(&r) != srace
+        {
+            return Err(TestCaseError::fail(format!(
+                "answers from runs differ\n{src}\nsolver only: {srace:?}\nwith runs: {:?}",
+                race_map(&r)
             )));
         }
     }

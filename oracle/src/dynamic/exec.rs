@@ -27,6 +27,9 @@ pub(super) enum Stop {
     LoopBound { line: u32, bound: u64 },
     /// Arithmetic the semantics does not define (overflow of the 64-bit range, bad shift).
     Arith { line: u32, err: ArithError },
+    /// The run did [`Machine::max_work`] work (only when the caller set a limit: the
+    /// static verifier's concrete runs, `race_instances`).
+    Work,
 }
 
 /// Why a thread is disabled until some enclosing statement ends.
@@ -56,6 +59,12 @@ pub(super) struct Machine<'p> {
     arith: Arith,
     loop_bound: u64,
     max_blocks: u32,
+    /// Statement executions (times the threads of the block, enabled or not) plus
+    /// logged accesses compared ([`AccessLog::walked`]) after which a run stops with
+    /// [`Stop::Work`]; `u64::MAX`: never.
+    pub(super) max_work: u64,
+    /// Statement executions of the current run, against `max_work`.
+    work: u64,
     nthreads: usize,
     /// Thread frames, `prog.slots` values per thread.
     vars: Vec<i64>,
@@ -108,6 +117,8 @@ impl<'p> Machine<'p> {
             arith,
             loop_bound,
             max_blocks: max_blocks.max(1),
+            max_work: u64::MAX,
+            work: 0,
             nthreads: 0,
             vars: Vec::new(),
             status: Vec::new(),
@@ -198,6 +209,8 @@ impl<'p> Machine<'p> {
     /// Executes the kernel on the blocks of the grid, reporting into `out`.
     pub(super) fn run(&mut self, spec: &RunSpec, out: &mut Findings) -> Result<(), Stop> {
         self.setup(spec);
+        self.work = 0;
+        self.log.walked = 0;
         self.seed = spec.seed;
         self.rng = Rng::new(spec.seed);
         self.global_mem.clear();
@@ -297,6 +310,10 @@ impl<'p> Machine<'p> {
     fn exec(&mut self, s: &'p CStmt, mask: &mut [bool], out: &mut Findings) -> Result<(), Stop> {
         let ix = s.ix;
         let n = mask.len();
+        self.work = self.work.saturating_add(n as u64);
+        if self.work.saturating_add(self.log.walked) > self.max_work {
+            return Err(Stop::Work);
+        }
         match &s.kind {
             CKind::Assign { slot, value } => {
                 for t in (0..n).filter(|t| mask[*t]) {

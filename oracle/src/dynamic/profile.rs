@@ -92,7 +92,8 @@ pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, 
         machine.barrier_hits.iter_mut().for_each(|h| *h = 0);
         match machine.run(&spec, &mut findings) {
             Ok(()) => {}
-            Err(Stop::Infeasible) => continue,
+            // No limit is set on the profile's runs.
+            Err(Stop::Infeasible | Stop::Work) => continue,
             Err(Stop::LoopBound { line, bound }) => note(
                 format!(
                     "loop at line {line}: bound of {bound} iterations reached; counts of such runs are partial"

@@ -52,6 +52,10 @@ const NIL: u32 = u32::MAX;
 /// `v`'s `j`-prefix — agrees with `v` on the first `j - 1` counters.
 #[derive(Default)]
 pub(super) struct AccessLog {
+    /// Logged accesses compared with a new one, over the run (part of the run's work,
+    /// [`super::exec::Machine::max_work`]: without barriers an element's list grows with
+    /// every thread that touched it).
+    pub walked: u64,
     heads: FastMap<Loc, u32>,
     groups: Vec<Group>,
     /// `F_1 .. F_depth` of every group (iteration-vector ids, [`NIL`] when none).
@@ -160,6 +164,7 @@ impl AccessLog {
         while let Some(g) = self.groups.get(cur as usize) {
             let here = cur;
             cur = g.next;
+            self.walked += 1;
             if g.thread == new.thread {
                 if g.stmt == new.stmt && g.value == new.value {
                     own = Some(here);
@@ -501,6 +506,73 @@ pub(super) struct Findings {
     /// (`CheckOptions::classify_warps`): a pair is then saturated only once an instance
     /// between two warps was seen too.
     pub classify_warp: Option<u32>,
+    /// Record every race type seen, with a witness each, instead of races per pair
+    /// (`dynamic::race_instances`).
+    pub instances: Option<Instances>,
+}
+
+/// A race type seen in a run, in the terms of the static verifier's queries: the two
+/// statements, `earlier` the one whose iteration of the loop at `depth` is the smaller
+/// (for the same iterations of all common loops, `depth` is `None` and the smaller
+/// statement index comes first), and whether the threads are in different blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct TypeSeen {
+    pub earlier: StmtIx,
+    pub later: StmtIx,
+    pub depth: Option<usize>,
+    pub cross_block: bool,
+}
+
+/// The race types runs exhibited, each with the first instance seen as its witness
+/// (threads and iterations in the order `earlier`, `later`).
+#[derive(Default)]
+pub(super) struct Instances {
+    pub seen: FastMap<TypeSeen, Witness>,
+    /// Per statement pair (smaller index first) and block scope: how many of its race
+    /// types were seen, to saturate the pair once all were.
+    counts: FastMap<(StmtIx, StmtIx, bool), usize>,
+}
+
+impl Instances {
+    /// Records the race type of `x` and `y` (distinct threads, one element `loc`).
+    /// Returns the saturation flag to set for the pair when all of its types in this
+    /// scope are now seen: [`SAME_BLOCK_DONE`] within a block, [`ALL_DONE`] across blocks
+    /// (which is what [`Findings::saturated`] asks of each scope in this mode).
+    fn record(&mut self, cx: &RunContext, loc: Loc, x: &Entry, y: &Entry, cross_block: bool) -> Option<u8> {
+        let (prog, interner, run) = (cx.prog, cx.interner, cx.run);
+        let common = common_loops(prog, x.stmt, y.stmt);
+        let (ix, iy) = (interner.get(x.iters), interner.get(y.iters));
+        let class = (0..common).find(|&j| ix.get(j) != iy.get(j));
+        let y_first = match class {
+            Some(j) => iy.get(j) < ix.get(j),
+            None => y.stmt < x.stmt,
+        };
+        let ((e, ie), (l, il)) = if y_first {
+            ((y, iy), (x, ix))
+        } else {
+            ((x, ix), (y, iy))
+        };
+        let key = TypeSeen {
+            earlier: e.stmt,
+            later: l.stmt,
+            depth: class.map(|j| j + 1),
+            cross_block,
+        };
+        if self.seen.contains_key(&key) {
+            return None;
+        }
+        let witness = run.witness(
+            [run.thread(e.thread, e.block), run.thread(l.thread, l.block)],
+            Some(loc.1),
+            [ie.to_vec(), il.to_vec()],
+        );
+        self.seen.insert(key, witness);
+        let pair = (e.stmt.min(l.stmt), e.stmt.max(l.stmt));
+        let types = 1 + common * if pair.0 == pair.1 { 1 } else { 2 };
+        let count = self.counts.entry((pair.0, pair.1, cross_block)).or_insert(0);
+        *count += 1;
+        (*count == types).then_some(if cross_block { ALL_DONE } else { SAME_BLOCK_DONE })
+    }
 }
 
 const SAME_BLOCK_DONE: u8 = 1;
@@ -523,6 +595,7 @@ impl Findings {
             benign: std::collections::BTreeSet::new(),
             last_benign: None,
             classify_warp: None,
+            instances: None,
         }
     }
 
@@ -565,6 +638,12 @@ impl Findings {
     /// element `loc`, by distinct threads. `cross_block`: the threads are in different
     /// blocks, so no barrier can order them.
     pub(super) fn race(&mut self, cx: &RunContext, loc: Loc, old: &Entry, new: &Entry, cross_block: bool) {
+        if let Some(log) = &mut self.instances {
+            if let Some(flag) = log.record(cx, loc, old, new, cross_block) {
+                self.set_saturated(old.stmt, new.stmt, flag);
+            }
+            return;
+        }
         let (prog, interner, run) = (cx.prog, cx.interner, cx.run);
         let (a, b) = if prog.stmts[new.stmt as usize].post < prog.stmts[old.stmt as usize].post {
             (new, old)
@@ -617,14 +696,18 @@ impl Findings {
             if !acc.fixable {
                 acc.saturated |= ALL_DONE;
             }
-            let n = self.nstmts;
-            for ix in [
-                a.stmt as usize * n + b.stmt as usize,
-                b.stmt as usize * n + a.stmt as usize,
-            ] {
-                if let Some(flags) = self.saturation.get_mut(ix) {
-                    *flags = acc.saturated;
-                }
+            let flags = acc.saturated;
+            self.set_saturated(a.stmt, b.stmt, flags);
+        }
+    }
+
+    /// Adds `flags` to the saturation of statements `a` and `b` (both orders) in the
+    /// dense matrix.
+    fn set_saturated(&mut self, a: StmtIx, b: StmtIx, flags: u8) {
+        let n = self.nstmts;
+        for ix in [a as usize * n + b as usize, b as usize * n + a as usize] {
+            if let Some(f) = self.saturation.get_mut(ix) {
+                *f |= flags;
             }
         }
     }

@@ -19,9 +19,17 @@
 //!
 //! This is what keeps Faial's synthetic patterns linear (`benches/README.md`): the
 //! accesses of those kernels are disjoint stripes, and with this test they need no
-//! solver time at all. Indices that are not affine (products of unknowns, memory
-//! reads, iteration numbers, `--wrap` arithmetic, C conversions that may wrap) are
-//! left to the queries.
+//! solver time at all.
+//!
+//! A subterm that is not affine but has a narrow known range (`(f + 64·q) >> 4`,
+//! `f & 15`, `tid % 4`: [`Var::Opaque`]) is a variable of its own range, separate for
+//! each thread copy: more solutions than the real ones (its tie to the ids is
+//! forgotten), so "no solution" still proves the pair apart, and a form with one is
+//! never injective. A cooperative load into padded rows
+//! (`W[((f + 64·q) >> 4)·81 + ((f + 64·q) & 15)]`) is then apart from every column a
+//! load cannot reach, without a query (`tests/corpus/slow/sha1CooperativeLoad.cu`).
+//! Indices with iteration numbers, memory reads, `--wrap` arithmetic or wide
+//! non-affine parts are left to the queries.
 
 use kpl::{Arith, BinOp, Builtin, UnOp};
 
@@ -36,7 +44,19 @@ enum Var {
     Bdim(usize),
     Gdim(usize),
     Param(usize),
+    /// A subterm that is not affine but has a known range (`(f + 64) >> 4`,
+    /// `f & 15`, a typed read), numbered within its index: a value of its thread (of
+    /// each thread copy its own, even when both threads would agree on it), so a test
+    /// that proves two indices apart over every such value proves them apart.
+    Opaque {
+        id: usize,
+        lo: i128,
+        hi: i128,
+    },
 }
+
+/// Widest range of an opaque subterm (the exact search steps through its values).
+const OPAQUE_WIDTH: i128 = 1 << 20;
 
 /// `c + Σ coef·var` with exact (128-bit) coefficients, none of them zero, sorted by
 /// variable (indices have a handful of terms: a vector is faster than a map).
@@ -148,6 +168,7 @@ impl Launch {
             Var::Bdim(d) => self.bdim[d],
             Var::Gdim(d) => self.gdim[d],
             Var::Param(i) => self.params.get(i).copied().unwrap_or((0, 0)),
+            Var::Opaque { lo, hi, .. } => (lo, hi),
             // Ids are bounded through their dimension's size (see `bounds`).
             Var::Tid(d) => (0, self.bdim[d].1 - 1),
             Var::Bid(d) => (0, self.gdim[d].1 - 1),
@@ -161,59 +182,100 @@ const VISIT_LIMIT: usize = 4096;
 /// The index `t` as an affine form, when it is one (unbounded arithmetic only). Launch
 /// sizes the options fix are constants, and the ids of a dimension the kernel never
 /// names are 0 (as in the encoder).
+/// Subterms that are not affine become [`Var::Opaque`] variables when their range is
+/// known and narrow (at most [`OPAQUE_WIDTH`] values).
 pub fn affine(sum: &Summary, launch: &Launch, t: &T) -> Option<Affine> {
     if sum.arith != Arith::Unbounded {
         return None;
     }
-    let mut visits = 0;
-    go(sum, launch, t, &mut visits)
+    let mut cx = Forms {
+        sum,
+        launch,
+        builder: sum.builder(),
+        visits: 0,
+        opaque: Vec::new(),
+    };
+    cx.go(t)
 }
 
-fn go(sum: &Summary, launch: &Launch, t: &T, visits: &mut usize) -> Option<Affine> {
-    *visits += 1;
-    if *visits > VISIT_LIMIT {
-        return None;
+/// The state of [`affine`] on one index.
+struct Forms<'a> {
+    sum: &'a Summary,
+    launch: &'a Launch,
+    builder: super::term::Builder,
+    visits: usize,
+    /// The opaque subterms met so far (a subterm met twice is one variable).
+    opaque: Vec<T>,
+}
+
+impl Forms<'_> {
+    /// `t` as an opaque variable, when its range is known and narrow.
+    fn opaque(&mut self, t: &T) -> Option<Affine> {
+        let (lo, hi) = self.builder.range(t)?;
+        if hi < lo || hi - lo > OPAQUE_WIDTH {
+            return None;
+        }
+        let id = match self.opaque.iter().position(|o| o == t) {
+            Some(i) => i,
+            None => {
+                self.opaque.push(t.clone());
+                self.opaque.len() - 1
+            }
+        };
+        Some(Affine::var(Var::Opaque { id, lo, hi }))
     }
-    let fixed = |r: Range| (r.0 == r.1).then_some(r.0);
-    Some(match &**t {
-        Term::Const(v) => Affine::constant(i128::from(*v)),
-        Term::Builtin(b) => {
-            let d = b.dim().index();
-            match b {
-                Builtin::Bdim(_) => fixed(launch.bdim[d]).map_or(Affine::var(Var::Bdim(d)), Affine::constant),
-                Builtin::Gdim(_) => fixed(launch.gdim[d]).map_or(Affine::var(Var::Gdim(d)), Affine::constant),
-                Builtin::Tid(_) if launch.bdim[d] == (1, 1) => Affine::constant(0),
-                Builtin::Bid(_) if launch.gdim[d] == (1, 1) => Affine::constant(0),
-                Builtin::Tid(_) => Affine::var(Var::Tid(d)),
-                Builtin::Bid(_) => Affine::var(Var::Bid(d)),
-            }
+
+    fn go(&mut self, t: &T) -> Option<Affine> {
+        self.visits += 1;
+        if self.visits > VISIT_LIMIT {
+            return None;
         }
-        Term::Param(i, _) if *i < sum.params.len() => Affine::var(Var::Param(*i)),
-        // A C conversion is the identity on values in its type's range.
-        Term::Cast(ty, a) => {
-            let x = go(sum, launch, a, visits)?;
-            let (lo, hi) = launch.span(&x)?;
-            if lo < ty.min() || hi > ty.max() {
-                return None;
+        let (sum, launch) = (self.sum, self.launch);
+        let fixed = |r: Range| (r.0 == r.1).then_some(r.0);
+        Some(match &**t {
+            Term::Const(v) => Affine::constant(i128::from(*v)),
+            Term::Builtin(b) => {
+                let d = b.dim().index();
+                match b {
+                    Builtin::Bdim(_) => {
+                        fixed(launch.bdim[d]).map_or(Affine::var(Var::Bdim(d)), Affine::constant)
+                    }
+                    Builtin::Gdim(_) => {
+                        fixed(launch.gdim[d]).map_or(Affine::var(Var::Gdim(d)), Affine::constant)
+                    }
+                    Builtin::Tid(_) if launch.bdim[d] == (1, 1) => Affine::constant(0),
+                    Builtin::Bid(_) if launch.gdim[d] == (1, 1) => Affine::constant(0),
+                    Builtin::Tid(_) => Affine::var(Var::Tid(d)),
+                    Builtin::Bid(_) => Affine::var(Var::Bid(d)),
+                }
             }
-            x
-        }
-        Term::Un(UnOp::Neg, a) => go(sum, launch, a, visits)?.scale(-1)?,
-        Term::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-            let x = go(sum, launch, a, visits)?;
-            let y = go(sum, launch, b, visits)?;
-            match op {
-                BinOp::Add => x.add(&y, 1)?,
-                BinOp::Sub => x.add(&y, -1)?,
-                _ => match (x.as_const(), y.as_const()) {
-                    (Some(k), _) => y.scale(k)?,
-                    (_, Some(k)) => x.scale(k)?,
-                    _ => return None,
-                },
+            Term::Param(i, _) if *i < sum.params.len() => Affine::var(Var::Param(*i)),
+            // A C conversion is the identity on values in its type's range.
+            Term::Cast(ty, a) => {
+                let x = self.go(a)?;
+                let (lo, hi) = launch.span(&x)?;
+                if lo < ty.min() || hi > ty.max() {
+                    return self.opaque(t);
+                }
+                x
             }
-        }
-        _ => return None,
-    })
+            Term::Un(UnOp::Neg, a) => self.go(a)?.scale(-1)?,
+            Term::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let x = self.go(a)?;
+                let y = self.go(b)?;
+                match op {
+                    BinOp::Add => x.add(&y, 1)?,
+                    BinOp::Sub => x.add(&y, -1)?,
+                    _ => match (x.as_const(), y.as_const()) {
+                        (Some(k), _) => y.scale(k)?,
+                        (_, Some(k)) => x.scale(k)?,
+                        _ => return self.opaque(t),
+                    },
+                }
+            }
+            _ => return self.opaque(t),
+        })
+    }
 }
 
 /// The digits of `t` when it is a mixed-radix number, `c + Σ coef·digit` (unbounded
@@ -330,6 +392,8 @@ enum PVar {
     Tid(usize, usize),
     Bid(usize, usize),
     Shared(Var),
+    /// An opaque subterm of a copy's index (`Var::Opaque`).
+    Opaque(usize, Var),
 }
 
 /// No two threads of `threads` can ever give `a` (first copy) and `b` (second copy) the
@@ -350,6 +414,7 @@ fn bounds_exclude_zero(launch: &Launch, a: &Affine, b: &Affine, threads: Threads
     let place = |v: Var, copy: usize| match v {
         Var::Tid(d) => PVar::Tid(copy, d),
         Var::Bid(d) => PVar::Bid(if copy == 0 { 0 } else { block1 }, d),
+        o @ Var::Opaque { .. } => PVar::Opaque(copy, o),
         other => PVar::Shared(other),
     };
     for (copy, form, sign) in [(0, a, 1i128), (1, b, -1)] {
@@ -377,6 +442,13 @@ fn bounds_exclude_zero(launch: &Launch, a: &Affine, b: &Affine, threads: Threads
             PVar::Shared(s) => {
                 add_term(&mut hi, s, k)?;
                 add_term(&mut lo, s, k)?;
+                continue;
+            }
+            PVar::Opaque(_, o) => {
+                let (l, h) = launch.range(o);
+                let (x, y) = (k.checked_mul(l)?, k.checked_mul(h)?);
+                hi_c = hi_c.checked_add(x.max(y))?;
+                lo_c = lo_c.checked_add(x.min(y))?;
                 continue;
             }
             PVar::Tid(_, d) => (Var::Bdim(d), launch.bdim[d]),
@@ -417,11 +489,18 @@ const SEARCH_LIMIT: usize = 4096;
 /// smaller ones can still make up for.
 fn no_solution(launch: &Launch, diff: &[(PVar, i128)], c: i128, threads: Threads) -> Option<bool> {
     let mut vars: Vec<(PVar, i128, i128)> = Vec::with_capacity(diff.len());
+    let mut c = c;
     for &(v, k) in diff {
         let size = match v {
             PVar::Shared(_) => return None,
             PVar::Tid(_, d) => launch.bdim[d],
             PVar::Bid(_, d) => launch.gdim[d],
+            // `lo + x` for `x` in `[0, hi - lo]`.
+            PVar::Opaque(_, o) => {
+                let (lo, hi) = launch.range(o);
+                c = c.checked_add(k.checked_mul(lo)?)?;
+                (hi - lo + 1, hi - lo + 1)
+            }
         };
         if size.0 != size.1 {
             return None;
@@ -429,7 +508,9 @@ fn no_solution(launch: &Launch, diff: &[(PVar, i128)], c: i128, threads: Threads
         vars.push((v, k, size.0 - 1));
     }
     // The threads are distinct unless every id that tells them apart is equal; an id
-    // of that kind the difference does not mention can always be chosen apart.
+    // of that kind the difference does not mention can always be chosen apart. Ids
+    // inside opaque subterms count as not mentioned: the opaque values are taken as
+    // free of the ids, more solutions than there are, so a proof of none holds.
     let free_apart = (0..3).any(|d| {
         let (v0, v1, size) = match threads {
             Threads::SameBlock => (PVar::Tid(0, d), PVar::Tid(1, d), launch.bdim[d]),
@@ -518,6 +599,10 @@ fn gcd(a: i128, b: i128) -> i128 {
 
 /// The injectivity test for one form `f` at both copies.
 fn injective(launch: &Launch, f: &Affine, threads: Threads) -> bool {
+    // Two threads may agree on an opaque subterm whatever their ids.
+    if f.terms.iter().any(|(v, _)| matches!(v, Var::Opaque { .. })) {
+        return false;
+    }
     // The ids that may differ between the two threads, with their largest extent - 1.
     let mut vary: Vec<(Var, i128)> = (0..3).map(|d| (Var::Tid(d), launch.bdim[d].1 - 1)).collect();
     if threads == Threads::CrossBlock {

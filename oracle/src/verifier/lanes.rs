@@ -143,6 +143,7 @@ pub(super) struct Settings {
     dependence_test: bool,
     warp_two_pass: bool,
     lazy_invariants: bool,
+    concrete_after: usize,
 }
 
 impl Settings {
@@ -157,6 +158,7 @@ impl Settings {
             warp_two_pass,
             lazy_invariants,
             lane_min_types: _,
+            concrete_after,
             cache: _,
         } = v;
         Settings {
@@ -166,6 +168,7 @@ impl Settings {
             dependence_test: *dependence_test,
             warp_two_pass: *warp_two_pass,
             lazy_invariants: *lazy_invariants,
+            concrete_after: *concrete_after,
         }
     }
 
@@ -179,6 +182,7 @@ impl Settings {
             warp_two_pass: self.warp_two_pass,
             lazy_invariants: self.lazy_invariants,
             lane_min_types: usize::MAX,
+            concrete_after: self.concrete_after,
             cache: None,
         }
     }
@@ -254,7 +258,7 @@ fn ask(
         let mut checker = verifier.checker(&sum, &z3.solver);
         checker.uniform = uniform;
         let mut report = Report::default();
-        let mut races = RacePhase::new(&verifier, &checker, cache);
+        let mut races = RacePhase::new(&verifier, &checker, cache, kernel);
         races.first_defect = first_defect;
         races.lane = Lane::Second(split);
         races.run(&mut report);

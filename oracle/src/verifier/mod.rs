@@ -28,7 +28,11 @@
 //!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
-//!    race types would all be unsatisfiable, so the verdict is the same).
+//!    race types would all be unsatisfiable, so the verdict is the same). Once the
+//!    solver has found a few race types of a check satisfiable, [`concrete`] runs the
+//!    kernel in the interpreter and answers the race types the run shows (satisfiable,
+//!    with the run's instance as witness) without the solver; a "cannot race" is always
+//!    the solver's proof.
 //!
 //! Per kernel, what does not depend on barriers (which race types of a pair can happen
 //! at all, cross-block races) is cached, since the synthesizer checks one kernel many
@@ -275,6 +279,7 @@
 //!   encoded exactly or over-approximated.
 
 pub mod affine;
+mod concrete;
 pub mod encode;
 mod fingerprint;
 pub mod invariants;
@@ -318,6 +323,11 @@ pub struct StaticVerifier {
     /// at least this many race types (`usize::MAX`: never; tests set 0 to exercise the
     /// second lane on small kernels).
     pub lane_min_types: usize,
+    /// Run the kernel once the solver has found this many race types of a check
+    /// satisfiable, and answer the race types the run shows without the solver
+    /// ([`concrete`]); `usize::MAX`: never (only to check that it changes no verdict;
+    /// tests set 1 to run small kernels).
+    pub concrete_after: usize,
     cache: Option<Cache>,
 }
 
@@ -360,6 +370,8 @@ struct Cache {
     /// The answers of the second lane's arrays, with its own Z3 session, when the
     /// kernel's race queries run on two threads ([`lanes`]).
     lane: Option<Box<Cache>>,
+    /// Race types the last check answered from runs of the kernel ([`concrete`]).
+    shown: usize,
 }
 
 impl Cache {
@@ -376,6 +388,7 @@ impl Cache {
             feasible: None,
             invariants: None,
             lane: None,
+            shown: 0,
         }
     }
 
@@ -589,8 +602,17 @@ impl StaticVerifier {
             warp_two_pass: false,
             lazy_invariants: true,
             lane_min_types: lanes::LANE_MIN_TYPES,
+            concrete_after: concrete::RUN_AFTER,
             cache: None,
         }
+    }
+
+    /// How many race types the last check answered from runs of the kernel instead of
+    /// the solver ([`concrete`]), in both lanes.
+    pub fn shown_by_runs(&self) -> usize {
+        self.cache
+            .as_ref()
+            .map_or(0, |c| c.shown + c.lane.as_ref().map_or(0, |l| l.shown))
     }
 
     /// The arrays of the last kernel checked whose accesses were screened, in any of
@@ -826,7 +848,7 @@ impl StaticVerifier {
             return Ok(report);
         }
         let mut lane = cache.lane.take();
-        let mut races = RacePhase::new(self, &checker, cache);
+        let mut races = RacePhase::new(self, &checker, cache, kernel);
         races.first_defect = first_defect;
         let split = lanes::split(&races.progress, self.lane_min_types);
         match &split {
@@ -1034,10 +1056,17 @@ struct RacePhase<'a, 's> {
     first_defect: bool,
     /// The pairs this phase asks about (one lane's, see [`lanes`]).
     lane: lanes::Lane<'a>,
+    /// Race types runs of the kernel showed ([`concrete`]).
+    concrete: concrete::Concrete<'a>,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
-    fn new(verifier: &'a StaticVerifier, checker: &'a Checker<'s>, cache: &'a mut Cache) -> Self {
+    fn new(
+        verifier: &'a StaticVerifier,
+        checker: &'a Checker<'s>,
+        cache: &'a mut Cache,
+        kernel: &'a Kernel,
+    ) -> Self {
         let sum = checker.sum;
         let many_blocks = many_blocks(sum) && !verifier.opts.only_intra_group;
         let mut apart = Apart::new(sum, many_blocks);
@@ -1054,6 +1083,7 @@ impl<'a, 's> RacePhase<'a, 's> {
             apart,
             first_defect: false,
             lane: lanes::Lane::All,
+            concrete: concrete::Concrete::new(kernel, &verifier.opts, sum, verifier.concrete_after),
         }
     }
 
@@ -1123,7 +1153,15 @@ impl<'a, 's> RacePhase<'a, 's> {
         if !scopes.same && !scopes.cross {
             return;
         }
-        let found = PairRace::find(self.checker, self.cache, a, b, scopes, &attempts);
+        let found = PairRace::find(
+            self.checker,
+            self.cache,
+            &mut self.concrete,
+            a,
+            b,
+            scopes,
+            &attempts,
+        );
         if let Some(p) = self.progress.get_mut(a.array.as_str()) {
             p.done += race_types(a, b);
             p.racing += usize::from(found.intra) + found.inter.len() + found.backward.len();
@@ -1174,6 +1212,7 @@ impl<'a, 's> RacePhase<'a, 's> {
     /// Keeps the screened pairs for the next check of the same kernel.
     fn finish(self) {
         self.cache.screen = Some(self.screened);
+        self.cache.shown = self.concrete.shown;
     }
 }
 
@@ -1282,6 +1321,7 @@ impl PairRace {
     fn find(
         ck: &Checker,
         cache: &mut Cache,
+        concrete: &mut concrete::Concrete,
         a: &AccessFact,
         b: &AccessFact,
         scopes: Scopes,
@@ -1295,29 +1335,37 @@ impl PairRace {
                 match ck.separation(a, b, order) {
                     Separation::Always => Outcome::Unsat,
                     Separation::Never => cached(&mut cache.same, key, limit, || {
-                        ck.race(a, b, Scope::SameBlock, order, false, limit)
+                        concrete.race(a, b, Scope::SameBlock, order, || {
+                            ck.race(a, b, Scope::SameBlock, order, false, limit)
+                        })
                     }),
                     // The query without barriers only pays when the pair is checked again
                     // (the synthesizer's loop): run it then, and skip the pair for good
                     // if it is unsatisfiable.
                     Separation::Maybe => {
-                        let synced = |cache: &mut Cache| {
+                        let synced = |cache: &mut Cache, concrete: &mut concrete::Concrete| {
                             synced(
                                 &mut cache.synced,
                                 (a.stmt, b.stmt, order, Scope::SameBlock),
-                                || ck.race(a, b, Scope::SameBlock, order, true, limit),
+                                || {
+                                    concrete.race(a, b, Scope::SameBlock, order, || {
+                                        ck.race(a, b, Scope::SameBlock, order, true, limit)
+                                    })
+                                },
                             )
                         };
                         if cache.seen.insert(key) {
-                            return synced(cache);
+                            return synced(cache, concrete);
                         }
                         let free = cached(&mut cache.same, key, limit, || {
-                            ck.race(a, b, Scope::SameBlock, order, false, limit)
+                            concrete.race(a, b, Scope::SameBlock, order, || {
+                                ck.race(a, b, Scope::SameBlock, order, false, limit)
+                            })
                         });
                         // Benign without barriers: barriers may still order them all
                         // (then the pair is not counted as benign).
                         if free.possible() || matches!(free, Outcome::Benign) {
-                            synced(cache)
+                            synced(cache, concrete)
                         } else {
                             free
                         }
@@ -1329,26 +1377,32 @@ impl PairRace {
             let mut cross = PairRace::new(false);
             let grid = ck.sum.barriers.iter().any(|b| b.grid);
             cross.search(a, b, attempts, both, &mut |order, limit| {
-                let mut free = || {
+                let mut free = |concrete: &mut concrete::Concrete| {
                     cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
-                        ck.race(a, b, Scope::CrossBlock, order, false, limit)
+                        concrete.race(a, b, Scope::CrossBlock, order, || {
+                            ck.race(a, b, Scope::CrossBlock, order, false, limit)
+                        })
                     })
                 };
                 if !grid {
-                    return free();
+                    return free(concrete);
                 }
                 // Grid barriers order threads of different blocks: as for one block,
                 // the query without them first (cached), then with them.
                 match ck.separation_in(a, b, order, Scope::CrossBlock) {
                     Separation::Always => Outcome::Unsat,
-                    Separation::Never => free(),
+                    Separation::Never => free(concrete),
                     Separation::Maybe => {
-                        let f = free();
+                        let f = free(concrete);
                         if f.possible() || matches!(f, Outcome::Benign) {
                             synced(
                                 &mut cache.synced,
                                 (a.stmt, b.stmt, order, Scope::CrossBlock),
-                                || ck.race(a, b, Scope::CrossBlock, order, true, limit),
+                                || {
+                                    concrete.race(a, b, Scope::CrossBlock, order, || {
+                                        ck.race(a, b, Scope::CrossBlock, order, true, limit)
+                                    })
+                                },
                             )
                         } else {
                             f

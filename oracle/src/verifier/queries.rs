@@ -448,7 +448,7 @@ fn at(enc: &mut Encoder, copy: usize, block: usize, loops: &[LoopId], k: &[It]) 
 /// milliseconds are described on stderr with the resource units they took (for finding
 /// what makes a kernel slow, and for calibrating [`Limits`]: `AUTOSYNC_TRACE_SLOW=0`
 /// describes every query).
-fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
+pub(super) fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> String) {
     static LIMIT: std::sync::OnceLock<Option<u128>> = std::sync::OnceLock::new();
     let limit = LIMIT.get_or_init(|| {
         std::env::var("AUTOSYNC_TRACE_SLOW")
