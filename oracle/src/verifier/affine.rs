@@ -22,7 +22,7 @@
 //! solver time at all.
 //!
 //! A subterm that is not affine but has a narrow known range (`(f + 64·q) >> 4`,
-//! `f & 15`, `tid % 4`: [`Var::Opaque`]) is a variable of its own range, separate for
+//! `f & 15`, `tid % 4`: `Var::Opaque`) is a variable of its own range, separate for
 //! each thread copy: more solutions than the real ones (its tie to the ids is
 //! forgotten), so "no solution" still proves the pair apart, and a form with one is
 //! never injective. A cooperative load into padded rows
@@ -182,8 +182,8 @@ const VISIT_LIMIT: usize = 4096;
 /// The index `t` as an affine form, when it is one (unbounded arithmetic only). Launch
 /// sizes the options fix are constants, and the ids of a dimension the kernel never
 /// names are 0 (as in the encoder).
-/// Subterms that are not affine become [`Var::Opaque`] variables when their range is
-/// known and narrow (at most [`OPAQUE_WIDTH`] values).
+/// Subterms that are not affine become `Var::Opaque` variables when their range is
+/// known and narrow (at most `OPAQUE_WIDTH` values).
 pub fn affine(sum: &Summary, launch: &Launch, t: &T) -> Option<Affine> {
     if sum.arith != Arith::Unbounded {
         return None;

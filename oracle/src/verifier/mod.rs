@@ -29,7 +29,7 @@
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
 //!    race types would all be unsatisfiable, so the verdict is the same). Once the
-//!    solver has found a few race types of a check satisfiable, [`concrete`] runs the
+//!    solver has found a few race types of a check satisfiable, `concrete` runs the
 //!    kernel in the interpreter and answers the race types the run shows (satisfiable,
 //!    with the run's instance as witness) without the solver; a "cannot race" is always
 //!    the solver's proof.
