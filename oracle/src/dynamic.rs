@@ -175,6 +175,10 @@ impl Oracle for Interpreter {
     }
 }
 
+/// Logged accesses a new one is compared with in [`race_instances`] (newest first):
+/// a few instances of each race type are enough there.
+const WALK_LIMIT: u64 = 8;
+
 /// A race type a concrete run exhibited ([`race_instances`]), in the terms of the
 /// static verifier's race queries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,8 +197,9 @@ pub struct RaceType {
 /// The race types that runs of `kernel` exhibit for one launch and one valuation of its
 /// scalar parameters (`opts.block_dim`, `opts.grid_dim` and `opts.params`; parameters
 /// not given take the first value of `config.param_range`), one run per memory seed of
-/// `config`, each cut off after `max_work` statement executions (times the threads of
-/// a block). Each type comes with its first instance as witness, threads and
+/// `config` in turn, until they have done `max_work` statement executions (times the
+/// threads of a block) and comparisons together, each access compared with the
+/// [`WALK_LIMIT`] latest accesses of its element only. Each type comes with its first instance as witness, threads and
 /// iterations in the order `earlier`, `later`.
 ///
 /// Every type is real: a run cut short (by `max_work`, the loop bound, undefined
@@ -223,6 +228,7 @@ pub fn race_instances(
     let mut machine = Machine::new(&prog, opts.arith, config.loop_bound, config.max_blocks);
     machine.configure(opts, kernel);
     machine.max_work = max_work;
+    machine.set_walk_limit(WALK_LIMIT);
     let mut findings = Findings::new(&prog);
     findings.instances = Some(Instances::default());
     for seed in 0..space.seeds {
@@ -237,6 +243,10 @@ pub fn race_instances(
         }
         // However the run ends, what it saw before is real.
         let _ = machine.run(&spec, &mut findings);
+        machine.max_work = machine.max_work.saturating_sub(machine.work_done());
+        if machine.max_work == 0 {
+            break;
+        }
     }
     let seen = findings.instances.map(|log| log.seen).unwrap_or_default();
     for (t, mut witness) in seen {

@@ -131,7 +131,7 @@ impl<'p> Machine<'p> {
             rng: Rng::new(0),
             global_mem: FastMap::default(),
             shared_mem: FastMap::default(),
-            log: AccessLog::default(),
+            log: AccessLog::unlimited(),
             step: 0,
             only_intra_group: false,
             benign: false,
@@ -151,6 +151,16 @@ impl<'p> Machine<'p> {
             epoch: 0,
             passed: Vec::new(),
         }
+    }
+
+    /// The work of the last run, against [`Machine::max_work`].
+    pub(super) fn work_done(&self) -> u64 {
+        self.work.saturating_add(self.log.walked)
+    }
+
+    /// Compare a new access with at most `n` logged ones ([`AccessLog::walk_limit`]).
+    pub(super) fn set_walk_limit(&mut self, n: u64) {
+        self.log.walk_limit = n;
     }
 
     /// Whether the kernel's preconditions hold for this launch and these parameters.

@@ -56,6 +56,11 @@ pub(super) struct AccessLog {
     /// [`super::exec::Machine::max_work`]: without barriers an element's list grows with
     /// every thread that touched it).
     pub walked: u64,
+    /// Logged accesses compared with one new access at most, newest first (`u64::MAX`,
+    /// set by `Machine::new`, for the oracle, which must see every race class;
+    /// `race_instances` only wants some instances, and without barriers an element's
+    /// list grows with every thread that touched it).
+    pub walk_limit: u64,
     heads: FastMap<Loc, u32>,
     groups: Vec<Group>,
     /// `F_1 .. F_depth` of every group (iteration-vector ids, [`NIL`] when none).
@@ -124,6 +129,14 @@ struct Group {
 }
 
 impl AccessLog {
+    /// An empty log that compares every new access with all logged ones.
+    pub(super) fn unlimited() -> AccessLog {
+        AccessLog {
+            walk_limit: u64::MAX,
+            ..AccessLog::default()
+        }
+    }
+
     pub(super) fn clear(&mut self) {
         self.heads.clear();
         self.groups.clear();
@@ -161,10 +174,18 @@ impl AccessLog {
         let v = interner.get(new.iters);
         let mut own = None;
         let mut cur = self.heads.get(&loc).copied().unwrap_or(NIL);
+        let mut budget = self.walk_limit;
         while let Some(g) = self.groups.get(cur as usize) {
             let here = cur;
             cur = g.next;
             self.walked += 1;
+            if budget == 0 {
+                // The older accesses are not compared; `new` gets a group of its own
+                // if its thread's is among them (an older record of real accesses:
+                // what is found against it is still a race).
+                break;
+            }
+            budget -= 1;
             if g.thread == new.thread {
                 if g.stmt == new.stmt && g.value == new.value {
                     own = Some(here);

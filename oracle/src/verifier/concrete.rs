@@ -38,12 +38,16 @@ use crate::{AccessKind, CheckOptions, Dim3, Witness};
 /// dozen satisfiable queries, so kernels with a handful of races never run.
 pub(super) const RUN_AFTER: usize = 4;
 
+/// Answers per run below which a kernel's runs did not pay (a run costs about as much
+/// as this many satisfiable queries): its next checks do not run it.
+pub(super) const RUN_WORTH: usize = 16;
+
 /// Runs per check (and lane), each on a configuration not run before.
 const MAX_RUNS: usize = 3;
 
-/// Work per memory seed of a run: statement executions (times the threads of a block)
-/// and logged accesses compared with new ones.
-const MAX_WORK: u64 = 1_000_000;
+/// Work of a run, its memory seeds together: statement executions (times the threads
+/// of a block) and logged accesses compared with new ones.
+const MAX_WORK: u64 = 3_000_000;
 
 /// Largest launch run: CUDA's threads per block, and blocks (the preconditions are
 /// evaluated for every thread of the grid).
@@ -74,17 +78,20 @@ pub(super) struct Concrete<'k> {
 }
 
 impl<'k> Concrete<'k> {
+    /// `last_yield`: answers per run in the last check of this kernel that ran it.
     pub(super) fn new(
         kernel: &'k Kernel,
         opts: &'k CheckOptions,
         sum: &Summary,
         after: usize,
+        last_yield: Option<usize>,
     ) -> Concrete<'k> {
         let modelled_alike = opts.warp_size.is_none() && !sum.barriers.iter().any(|b| b.grid || b.warp);
+        let paid = last_yield.is_none_or(|y| y >= RUN_WORTH);
         Concrete {
             kernel,
             opts,
-            after: if modelled_alike { after } else { usize::MAX },
+            after: if modelled_alike && paid { after } else { usize::MAX },
             blocks: if sum
                 .accesses
                 .iter()
@@ -124,6 +131,11 @@ impl<'k> Concrete<'k> {
             }
         }
         out
+    }
+
+    /// Answers from runs per run in this check, when the kernel ran.
+    pub(super) fn run_yield(&self) -> Option<usize> {
+        (!self.runs.is_empty()).then(|| self.shown / self.runs.len())
     }
 
     /// A witness of the race type from a run, threads and iterations in the order

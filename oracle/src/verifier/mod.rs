@@ -372,6 +372,10 @@ struct Cache {
     lane: Option<Box<Cache>>,
     /// Race types the last check answered from runs of the kernel ([`concrete`]).
     shown: usize,
+    /// Answers per run in the last check of this kernel that ran it (barriers do not
+    /// change the kernel's runs much, so a kernel whose runs did not pay is not run
+    /// again: [`concrete::RUN_WORTH`]).
+    run_yield: Option<usize>,
 }
 
 impl Cache {
@@ -389,6 +393,7 @@ impl Cache {
             invariants: None,
             lane: None,
             shown: 0,
+            run_yield: None,
         }
     }
 
@@ -1068,6 +1073,7 @@ impl<'a, 's> RacePhase<'a, 's> {
         kernel: &'a Kernel,
     ) -> Self {
         let sum = checker.sum;
+        let last_yield = cache.run_yield;
         let many_blocks = many_blocks(sum) && !verifier.opts.only_intra_group;
         let mut apart = Apart::new(sum, many_blocks);
         if !verifier.dependence_test {
@@ -1083,7 +1089,13 @@ impl<'a, 's> RacePhase<'a, 's> {
             apart,
             first_defect: false,
             lane: lanes::Lane::All,
-            concrete: concrete::Concrete::new(kernel, &verifier.opts, sum, verifier.concrete_after),
+            concrete: concrete::Concrete::new(
+                kernel,
+                &verifier.opts,
+                sum,
+                verifier.concrete_after,
+                last_yield,
+            ),
         }
     }
 
@@ -1213,6 +1225,9 @@ impl<'a, 's> RacePhase<'a, 's> {
     fn finish(self) {
         self.cache.screen = Some(self.screened);
         self.cache.shown = self.concrete.shown;
+        if let Some(y) = self.concrete.run_yield() {
+            self.cache.run_yield = Some(y);
+        }
     }
 }
 

@@ -119,8 +119,10 @@ pub fn static_covering_dynamic(src: &str, opts: CheckOptions) -> Report {
     stat
 }
 
-/// `n` read/write pairs over a permutation of the threads (`(tid * 3) % bdim`, which
-/// the dependence test leaves to the solver, so that the array is worth screening): in
+/// `n` read/write pairs over a permutation of the threads (`tid ^ 5` in blocks of a
+/// multiple of 8, which the dependence test leaves to the solver since no range of a
+/// bitwise operation of the id is known to it, so that the array is worth
+/// screening): in
 /// the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
 /// 1 each read is one element past the write of its pair, which another thread writes.
 pub fn permuted(n: usize, shift: bool) -> String {
@@ -131,8 +133,8 @@ pub fn permuted(n: usize, shift: bool) -> String {
         } else {
             format!("{} * bdim", n + i)
         };
-        body.push_str(&format!("  x = A[(tid * 3) % bdim + {read}];\n"));
-        body.push_str(&format!("  A[(tid * 3) % bdim + {i} * bdim] = x;\n"));
+        body.push_str(&format!("  x = A[(tid ^ 5) + {read}];\n"));
+        body.push_str(&format!("  A[(tid ^ 5) + {i} * bdim] = x;\n"));
     }
     format!("kernel k(shared A[]) {{\n{body}}}\n")
 }
