@@ -50,7 +50,6 @@ const NIL: u32 = u32::MAX;
 /// for a new access `v` the accesses whose counters first differ from `v`'s at depth `j`
 /// exist iff the latest access with a smaller `j`-prefix — `L`, or `F_j` when `L` has
 /// `v`'s `j`-prefix — agrees with `v` on the first `j - 1` counters.
-#[derive(Default)]
 pub(super) struct AccessLog {
     /// Logged accesses compared with a new one, over the run (part of the run's work,
     /// [`super::exec::Machine::max_work`]: without barriers an element's list grows with
@@ -129,11 +128,17 @@ struct Group {
 }
 
 impl AccessLog {
-    /// An empty log that compares every new access with all logged ones.
+    /// An empty log that compares every new access with all logged ones (no `Default`:
+    /// a zero `walk_limit` would compare none and see no race).
     pub(super) fn unlimited() -> AccessLog {
         AccessLog {
+            walked: 0,
             walk_limit: u64::MAX,
-            ..AccessLog::default()
+            heads: FastMap::default(),
+            groups: Vec::new(),
+            frontiers: Vec::new(),
+            frontier_steps: Vec::new(),
+            warps: None,
         }
     }
 

@@ -45,7 +45,7 @@ enum Var {
     Gdim(usize),
     Param(usize),
     /// A subterm that is not affine but has a known range (`(f + 64) >> 4`,
-    /// `f & 15`, a typed read), numbered within its index: a value of its thread (of
+    /// `f & 15`, `tid % 4`), numbered within its index: a value of its thread (of
     /// each thread copy its own, even when both threads would agree on it), so a test
     /// that proves two indices apart over every such value proves them apart.
     Opaque {

@@ -1225,7 +1225,11 @@ impl<'a, 's> RacePhase<'a, 's> {
     fn finish(self) {
         self.cache.screen = Some(self.screened);
         self.cache.shown = self.concrete.shown;
-        if let Some(y) = self.concrete.run_yield() {
+        // A first pass stops at its first racing pair: its runs say nothing of
+        // what they would save in a whole check.
+        if !self.first_defect
+            && let Some(y) = self.concrete.run_yield()
+        {
             self.cache.run_yield = Some(y);
         }
     }
