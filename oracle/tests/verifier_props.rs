@@ -740,13 +740,28 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
     // Every third kernel: running the kernel after the solver's first satisfiable
     // answer replaces answers by the same ones.
     if src.len().is_multiple_of(3) {
-        let mut with_runs = StaticVerifier::new(opts);
+        let mut with_runs = StaticVerifier::new(opts.clone());
         with_runs.concrete_after = 1;
         if let Ok(r) = with_runs.check(&kernel)
             && race_map(&r) != srace
         {
             return Err(TestCaseError::fail(format!(
                 "answers from runs differ\n{src}\nsolver only: {srace:?}\nwith runs: {:?}",
+                race_map(&r)
+            )));
+        }
+    }
+    // Every third kernel (another third): the same-iteration answers of the unrolled
+    // test (`verifier::unrolled`) are the solver's.
+    if src.len() % 3 == 1 {
+        let mut solver = StaticVerifier::new(opts.clone());
+        solver.concrete_after = usize::MAX;
+        solver.unrolled_test = false;
+        if let Ok(r) = solver.check(&kernel)
+            && race_map(&r) != srace
+        {
+            return Err(TestCaseError::fail(format!(
+                "unrolled answers differ\n{src}\nsolver only: {:?}\nwith the test: {srace:?}",
                 race_map(&r)
             )));
         }

@@ -77,6 +77,9 @@ fn in_turn(kernels: &[kpl::Kernel], screening: bool) -> (Vec<Vec<common::RaceRow
     };
     let mut v = StaticVerifier::new(opts);
     v.screening = screening;
+    // The pairs left to the solver: with the block fixed, the unrolled test
+    // (`verifier::unrolled`) would decide them by enumerating the threads.
+    v.unrolled_test = false;
     // One thread: when the pairs of one array alternate between two lanes, each lane
     // weighs its own screen on its own pairs (`verifier::lanes`).
     v.lane_min_types = usize::MAX;

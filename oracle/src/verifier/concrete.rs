@@ -38,9 +38,11 @@ use crate::{AccessKind, CheckOptions, Dim3, Witness};
 /// dozen satisfiable queries, so kernels with a handful of races never run.
 pub(super) const RUN_AFTER: usize = 4;
 
-/// Answers per run below which a kernel's runs did not pay (a run costs about as much
-/// as this many satisfiable queries): its next checks do not run it.
-pub(super) const RUN_WORTH: usize = 16;
+/// Share (percent) of the satisfiable answers after a check's first run that its runs
+/// must have given for the kernel to be run in its next checks: below it, the runs
+/// miss the kernel's races (they happen only at other launches or parameter values) and
+/// cost more than they save.
+pub(super) const RUN_WORTH: usize = 50;
 
 /// Runs per check (and lane), each on a configuration not run before.
 const MAX_RUNS: usize = 3;
@@ -75,10 +77,13 @@ pub(super) struct Concrete<'k> {
     seen: HashMap<RaceType, Witness>,
     /// Answers taken from runs.
     pub(super) shown: usize,
+    /// Satisfiable answers of the solver after the first run.
+    missed: usize,
 }
 
 impl<'k> Concrete<'k> {
-    /// `last_yield`: answers per run in the last check of this kernel that ran it.
+    /// `last_yield`: the share of satisfiable answers its runs gave in the last check
+    /// of this kernel that ran it ([`Concrete::run_yield`]).
     pub(super) fn new(
         kernel: &'k Kernel,
         opts: &'k CheckOptions,
@@ -105,6 +110,7 @@ impl<'k> Concrete<'k> {
             runs: Vec::new(),
             seen: HashMap::new(),
             shown: 0,
+            missed: 0,
         }
     }
 
@@ -126,6 +132,7 @@ impl<'k> Concrete<'k> {
         let out = solve();
         if let Outcome::Sat(w) = &out {
             self.solved += 1;
+            self.missed += usize::from(!self.runs.is_empty());
             if self.solved >= self.after && self.runs.len() < MAX_RUNS {
                 self.run(w);
             }
@@ -133,9 +140,11 @@ impl<'k> Concrete<'k> {
         out
     }
 
-    /// Answers from runs per run in this check, when the kernel ran.
+    /// The share (percent) of the satisfiable answers after the first run of this
+    /// check that runs gave, when the kernel ran and there were any.
     pub(super) fn run_yield(&self) -> Option<usize> {
-        (!self.runs.is_empty()).then(|| self.shown / self.runs.len())
+        let after = self.shown + self.missed;
+        (!self.runs.is_empty() && after > 0).then(|| self.shown * 100 / after)
     }
 
     /// A witness of the race type from a run, threads and iterations in the order

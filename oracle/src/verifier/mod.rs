@@ -287,6 +287,7 @@ mod lanes;
 pub mod queries;
 pub mod symbolic;
 pub mod term;
+mod unrolled;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -311,6 +312,10 @@ pub struct StaticVerifier {
     /// Rule out pairs with the solver-free dependence test ([`affine`]) before any
     /// query; off only to check that it changes no verdict.
     pub dependence_test: bool,
+    /// Rule out the same-iteration race type of a pair by enumerating its iterations
+    /// and the block's threads ([`unrolled`]); off only to check that it changes no
+    /// verdict.
+    pub unrolled_test: bool,
     /// Under `--warp-size`, ask threads of different warps and threads of one warp in
     /// two queries (seed 000's two-pass method) instead of one (its re-sync method, the
     /// default: measured faster on the warp-synchronous reductions, see
@@ -356,6 +361,12 @@ struct Cache {
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
+    /// Per pair, where the unrolled test ([`unrolled`]) found two threads meeting at
+    /// the same iterations (`None`: the test does not apply).
+    unrolled: HashMap<(StmtId, StmtId), Option<unrolled::Meetings>>,
+    /// Pairs whose same-iteration race type the unrolled test found separated by the
+    /// barriers of the current check.
+    separated: usize,
     /// Race types ruled out with the barriers of the current check (unsat, same block
     /// then across blocks): a check without loop invariants leaves them to the check
     /// with them (see [`Cache::after_first_pass`]). Emptied at the start of every check,
@@ -372,9 +383,9 @@ struct Cache {
     lane: Option<Box<Cache>>,
     /// Race types the last check answered from runs of the kernel ([`concrete`]).
     shown: usize,
-    /// Answers per run in the last check of this kernel that ran it (barriers do not
-    /// change the kernel's runs much, so a kernel whose runs did not pay is not run
-    /// again: [`concrete::RUN_WORTH`]).
+    /// The share of satisfiable answers runs gave in the last check of this kernel
+    /// that ran it (barriers do not change the kernel's runs much, so a kernel whose
+    /// runs missed its races is not run again: [`concrete::RUN_WORTH`]).
     run_yield: Option<usize>,
 }
 
@@ -387,6 +398,8 @@ impl Cache {
             same: HashMap::new(),
             cross: HashMap::new(),
             seen: HashSet::new(),
+            unrolled: HashMap::new(),
+            separated: 0,
             synced: HashSet::new(),
             screen: None,
             feasible: None,
@@ -604,6 +617,7 @@ impl StaticVerifier {
             limits: Limits::DEFAULT,
             screening: true,
             dependence_test: true,
+            unrolled_test: true,
             warp_two_pass: false,
             lazy_invariants: true,
             lane_min_types: lanes::LANE_MIN_TYPES,
@@ -618,6 +632,26 @@ impl StaticVerifier {
         self.cache
             .as_ref()
             .map_or(0, |c| c.shown + c.lane.as_ref().map_or(0, |l| l.shown))
+    }
+
+    /// Pairs of the last kernel checked (both lanes) whose same-iteration race type
+    /// within a block the unrolled test ([`unrolled`]) ruled out: no two threads meet
+    /// at all (in any check of the kernel so far), and the barriers of the last check
+    /// separate every meeting.
+    pub fn unrolled(&self) -> (usize, usize) {
+        let count = |c: &Cache| {
+            let apart = c
+                .unrolled
+                .values()
+                .filter(|m| m.as_ref().is_some_and(Vec::is_empty))
+                .count();
+            (apart, c.separated)
+        };
+        self.cache.as_ref().map_or((0, 0), |c| {
+            let (x, y) = count(c);
+            let (p, q) = c.lane.as_ref().map_or((0, 0), |l| count(l));
+            (x + p, y + q)
+        })
     }
 
     /// The arrays of the last kernel checked whose accesses were screened, in any of
@@ -747,8 +781,10 @@ impl Oracle for StaticVerifier {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
         cache.synced.clear();
+        cache.separated = 0;
         if let Some(lane) = &mut cache.lane {
             lane.synced.clear();
+            lane.separated = 0;
         }
         let annotated = sum.invariants.iter().any(|l| {
             l.candidates
@@ -1165,6 +1201,9 @@ impl<'a, 's> RacePhase<'a, 's> {
         if !scopes.same && !scopes.cross {
             return;
         }
+        if scopes.same {
+            self.unroll(a, b);
+        }
         let found = PairRace::find(
             self.checker,
             self.cache,
@@ -1218,6 +1257,39 @@ impl<'a, 's> RacePhase<'a, 's> {
                 warp_local,
                 witness: found.witness,
             });
+        }
+    }
+
+    /// Rules out the pair's same-iteration race type within a block by the unrolled
+    /// test ([`unrolled`]): when no two threads meet at all, as the barrier-free answer
+    /// (the race queries take it from the cache, whatever the barriers); else, when the
+    /// barriers of this check separate every meeting, for this check.
+    fn unroll(&mut self, a: &AccessFact, b: &AccessFact) {
+        let key = (a.stmt, b.stmt, Order::Intra);
+        if !self.verifier.unrolled_test || matches!(self.cache.same.get(&key), Some((Outcome::Unsat, _))) {
+            return;
+        }
+        let sum = self.checker.sum;
+        let Some(u) = unrolled::Unrolled::new(sum) else {
+            return;
+        };
+        let meetings = self
+            .cache
+            .unrolled
+            .entry((a.stmt, b.stmt))
+            .or_insert_with(|| u.meetings(a, b));
+        match meetings {
+            Some(m) if m.is_empty() => {
+                let limit = self.verifier.limits.last_attempt();
+                self.cache.same.insert(key, (Outcome::Unsat, limit));
+            }
+            Some(m) if u.all_separated(a, b, m) => {
+                self.cache
+                    .synced
+                    .insert((a.stmt, b.stmt, Order::Intra, Scope::SameBlock));
+                self.cache.separated += 1;
+            }
+            _ => {}
         }
     }
 
@@ -1362,6 +1434,9 @@ impl PairRace {
                     // (the synthesizer's loop): run it then, and skip the pair for good
                     // if it is unsatisfiable.
                     Separation::Maybe => {
+                        if cache.synced.contains(&(a.stmt, b.stmt, order, Scope::SameBlock)) {
+                            return Outcome::Unsat;
+                        }
                         let synced = |cache: &mut Cache, concrete: &mut concrete::Concrete| {
                             synced(
                                 &mut cache.synced,
@@ -1373,6 +1448,11 @@ impl PairRace {
                                 },
                             )
                         };
+                        // Impossible without barriers (asked in an earlier check, where
+                        // no barrier separated the pair): impossible with them.
+                        if matches!(cache.same.get(&key), Some((Outcome::Unsat, _))) {
+                            return Outcome::Unsat;
+                        }
                         if cache.seen.insert(key) {
                             return synced(cache, concrete);
                         }

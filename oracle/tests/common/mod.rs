@@ -120,10 +120,10 @@ pub fn static_covering_dynamic(src: &str, opts: CheckOptions) -> Report {
 }
 
 /// `n` read/write pairs over a permutation of the threads (`tid ^ 5` in blocks of a
-/// multiple of 8, which the dependence test leaves to the solver since no range of a
-/// bitwise operation of the id is known to it, so that the array is worth
-/// screening): in
-/// the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
+/// multiple of 8, which the affine dependence test leaves to the solver since no range
+/// of a bitwise operation of the id is known to it, so that the array is worth
+/// screening; with a fixed block the unrolled test decides them, so tests of what the
+/// solver does switch it off): in the race-free shape (`shift` 0) reads and writes touch disjoint ranges; with `shift`
 /// 1 each read is one element past the write of its pair, which another thread writes.
 pub fn permuted(n: usize, shift: bool) -> String {
     let mut body = String::from("  local x;\n");

@@ -1,0 +1,475 @@
+//! The same-iteration dependence test on unrolled loops: a race query of the type "same
+//! iteration of every common loop" between two threads of one block, decided without
+//! the solver by enumerating the iterations and the threads, when there are few.
+//!
+//! Sorting networks and butterflies index shared memory with `pos = 2·tid − (tid &
+//! (stride − 1))` for a power-of-two `stride` that a loop halves or doubles. For each
+//! value of `stride` the accesses of one stage form a permutation of the elements, but
+//! over a symbolic exponent that is a hard query: each one cost the solver 10–70 ms, and
+//! `sdk/oddEvenMergeSort` asked 38 of them in its first check. Their loops have few
+//! iterations (their guards fold to constants once the enclosing loops' iteration numbers
+//! are known), and the block has a fixed, small number of threads. So the test computes,
+//! at every iteration the two accesses can be in, the element of each thread, and looks
+//! for an element two distinct threads share.
+//!
+//! Why "none" is the solver's answer: the race query asks for two distinct threads of one
+//! block, in the same iterations of the common loops, whose indices are equal (and whose
+//! predicates, preconditions and assumptions hold). The test covers every such pair:
+//! - iterations: a thread is inside iteration `k` of a loop only while its guard held at
+//!   every iteration up to `k` ([`super::symbolic::LoopInfo::guard`]); the test stops at
+//!   the first iteration whose guard is constant false, and gives up on a guard it cannot
+//!   evaluate or a loop longer than [`MAX_TRIP`];
+//! - threads: every thread of the fixed launch, each with its own iterations of the loops
+//!   that are not common;
+//! - indices: evaluated exactly ([`kpl::Arith::binary`], as the term builder folds
+//!   constants); parts the block shares but the test does not know (block ids, launch
+//!   and parameter values) must cancel between the two indices, else it gives up;
+//! - predicates: conjuncts it can evaluate exclude threads; the others (memory values,
+//!   loop membership) are taken as true, and preconditions and assumptions are ignored:
+//!   more pairs than the query has, so no pair still means unsat.
+//!
+//! The answer is kept in the kernel's cache as the barrier-free same-iteration answer,
+//! so a later check of the synthesizer reuses it whatever its barriers.
+
+use kpl::{Arith, BinOp, Builtin, IntTy, UnOp};
+
+use std::collections::HashMap;
+
+use super::symbolic::{AccessFact, BarrierFact, Summary};
+use super::term::{LoopId, T, Term, any_node};
+
+/// Iterations of one loop beyond which the test gives up.
+pub(super) const MAX_TRIP: i64 = 256;
+
+/// Thread-instances the test evaluates for one pair (iteration instances times threads,
+/// both accesses): about a millisecond of work.
+const MAX_WORK: usize = 1 << 18;
+
+/// Instances at which two threads meet that the test keeps for the barrier count.
+const MAX_MEETINGS: usize = 4096;
+
+/// Term nodes one evaluation may visit (terms are DAGs).
+const MAX_NODES: u32 = 4096;
+
+/// The iteration numbers of one thread copy's loops.
+pub(super) type Env = Vec<(LoopId, i64)>;
+
+/// Instances of a pair (the first access's iterations, the second's) at which two
+/// threads access one element.
+pub(super) type Meetings = Vec<(Env, Env)>;
+
+/// The test's view of a kernel: its summary and the threads of its fixed block.
+pub(super) struct Unrolled<'s> {
+    sum: &'s Summary,
+    /// Threads per block per dimension (1 in the dimensions the kernel never names).
+    bdim: [i64; 3],
+}
+
+/// An index as `Σ k·x + c`, split into the terms that vary between the threads of a
+/// block (evaluated per thread) and those all its threads share (block ids, launch and
+/// parameter values the test does not know).
+#[derive(Debug, Default)]
+struct Split {
+    thread: Vec<(T, i128)>,
+    shared: Vec<(T, i128)>,
+    c: i128,
+}
+
+impl<'s> Unrolled<'s> {
+    /// `None` unless the arithmetic is unbounded and the block has a fixed size.
+    pub(super) fn new(sum: &'s Summary) -> Option<Unrolled<'s>> {
+        if sum.arith != Arith::Unbounded {
+            return None;
+        }
+        // A size the launch gives counts even in a dimension the kernel never names
+        // (its threads differ there, as `affine::Launch::of` has it); an unnamed
+        // dimension the launch leaves open has size 1.
+        let mut bdim = [1i64; 3];
+        for (d, size) in bdim.iter_mut().enumerate() {
+            match sum.block_dim[d] {
+                Some(n) if (1..=1024).contains(&n) => *size = n,
+                None if !sum.dims_used[d] => {}
+                _ => return None,
+            }
+        }
+        (bdim.iter().product::<i64>() <= 1024).then_some(Unrolled { sum, bdim })
+    }
+
+    /// The instances of the pair, same iterations of the common loops, at which two
+    /// distinct threads of one block access one element (at most [`MAX_MEETINGS`]);
+    /// empty when there is none: the same-iteration same-block race type of the pair is
+    /// then unsatisfiable. `None` when the test does not apply or gives up.
+    pub(super) fn meetings(&self, a: &AccessFact, b: &AccessFact) -> Option<Meetings> {
+        let (sa, sb) = (self.split(&a.index)?, self.split(&b.index)?);
+        if !cancels(&sa.shared, &sb.shared) {
+            return None;
+        }
+        let threads = self.threads();
+        let instances = self.instances(a, b)?;
+        if instances.len().checked_mul(2 * threads.len())? > MAX_WORK {
+            return None;
+        }
+        let mut first: HashMap<i128, (usize, bool)> = HashMap::new();
+        let mut out = Vec::new();
+        for (ea, eb) in instances {
+            first.clear();
+            for (n, &tid) in threads.iter().enumerate() {
+                if let Some(v) = self.element(&sa, &a.pred, &ea, tid)? {
+                    first
+                        .entry(v)
+                        .and_modify(|(_, many)| *many = true)
+                        .or_insert((n, false));
+                }
+            }
+            let mut meet = false;
+            for (n, &tid) in threads.iter().enumerate() {
+                if let Some(v) = self.element(&sb, &b.pred, &eb, tid)?
+                    && let Some(&(m, many)) = first.get(&v)
+                    && (many || m != n)
+                {
+                    meet = true;
+                    break;
+                }
+            }
+            if meet {
+                if out.len() == MAX_MEETINGS {
+                    return None;
+                }
+                out.push((ea, eb));
+            }
+        }
+        Some(out)
+    }
+
+    /// Every instance of `meetings` has a barrier between the two accesses: the
+    /// threads have passed different numbers of barriers since the start of the
+    /// current iteration of the innermost common loop, and every thread passes the
+    /// same barriers there (all of them unconditional, block-wide, in loops without
+    /// early exits whose iterations the test knows exactly), so the one that passed
+    /// fewer must wait at the next for the other. Then the same-iteration race type is
+    /// unsatisfiable with the kernel's barriers.
+    pub(super) fn all_separated(&self, a: &AccessFact, b: &AccessFact, meetings: &[(Env, Env)]) -> bool {
+        let common = Summary::common_loops(&a.loops, &b.loops);
+        let inside =
+            |bar: &&BarrierFact| bar.loops.len() >= common && bar.loops[..common] == a.loops[..common];
+        let bars: Vec<&BarrierFact> = self.sum.barriers.iter().filter(inside).collect();
+        let countable = bars.iter().all(|bar| {
+            bar.unconditional
+                && !bar.warp
+                && !bar.grid
+                && bar.loops[common..].iter().all(|&l| {
+                    self.sum
+                        .loops
+                        .get(l)
+                        .and_then(|i| i.as_ref())
+                        .is_some_and(|i| !i.exit_jumps)
+                })
+        });
+        if !countable || bars.is_empty() {
+            return false;
+        }
+        let passed = |acc: &AccessFact, env: &Env| -> Option<u64> {
+            bars.iter()
+                .try_fold(0u64, |n, bar| n.checked_add(self.passed(bar, acc, env, common)?))
+        };
+        meetings
+            .iter()
+            .all(|(ea, eb)| match (passed(a, ea), passed(b, eb)) {
+                (Some(x), Some(y)) => x != y,
+                _ => false,
+            })
+    }
+
+    /// How often a thread at `acc` in iterations `env` has passed `bar` since the start
+    /// of its current iteration of loop `bar.loops[depth - 1]` (of the kernel, for
+    /// depth 0); `None` when a loop's iterations are unknown.
+    fn passed(&self, bar: &BarrierFact, acc: &AccessFact, env: &Env, depth: usize) -> Option<u64> {
+        let Some(&l) = bar.loops.get(depth) else {
+            return Some(u64::from(bar.pos < acc.pos));
+        };
+        let outer: Env = env[..depth].to_vec();
+        if acc.loops.get(depth) == Some(&l) {
+            // The loop of both: its earlier iterations whole, then this one up to `acc`.
+            let now = env.get(depth).map(|(_, k)| *k)?;
+            let mut n = 0u64;
+            for k in 0..now {
+                let mut e = outer.clone();
+                e.push((l, k));
+                n = n.checked_add(self.per_iteration(bar, &e, depth + 1)?)?;
+            }
+            return n.checked_add(self.passed(bar, acc, env, depth + 1)?);
+        }
+        if bar.pos > acc.pos {
+            return Some(0);
+        }
+        // A loop run to its end before `acc`.
+        let mut n = 0u64;
+        for k in self.iterations(l, &outer)? {
+            let mut e = outer.clone();
+            e.push((l, k));
+            n = n.checked_add(self.per_iteration(bar, &e, depth + 1)?)?;
+        }
+        Some(n)
+    }
+
+    /// How often `bar` runs in one iteration (given by `env`) of loop
+    /// `bar.loops[depth - 1]`.
+    fn per_iteration(&self, bar: &BarrierFact, env: &Env, depth: usize) -> Option<u64> {
+        let Some(&l) = bar.loops.get(depth) else {
+            return Some(1);
+        };
+        let mut n = 0u64;
+        for k in self.iterations(l, env)? {
+            let mut e = env.clone();
+            e.push((l, k));
+            n = n.checked_add(self.per_iteration(bar, &e, depth + 1)?)?;
+        }
+        Some(n)
+    }
+
+    /// The threads of the block.
+    fn threads(&self) -> Vec<[i64; 3]> {
+        let [x, y, z] = self.bdim;
+        let mut out = Vec::with_capacity((x * y * z) as usize);
+        for k in 0..z {
+            for j in 0..y {
+                for i in 0..x {
+                    out.push([i, j, k]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The element thread `tid` accesses at the iterations `env`, or `None` inside when
+    /// the predicate is false there; `None` outside when the index cannot be evaluated.
+    fn element(&self, s: &Split, pred: &T, env: &Env, tid: [i64; 3]) -> Option<Option<i128>> {
+        if self.holds(pred, env, tid) == Some(false) {
+            return Some(None);
+        }
+        let mut v = s.c;
+        for (x, k) in &s.thread {
+            let mut nodes = 0;
+            let e = i128::from(self.eval(x, env, tid, &mut nodes)?);
+            v = v.checked_add(e.checked_mul(*k)?)?;
+        }
+        Some(Some(v))
+    }
+
+    /// The predicate's value when what the test can evaluate decides it (a conjunct
+    /// false, a disjunct true); `None` when it may hold.
+    fn holds(&self, pred: &T, env: &Env, tid: [i64; 3]) -> Option<bool> {
+        let mut nodes = 0;
+        self.eval(pred, env, tid, &mut nodes).map(|v| v != 0)
+    }
+
+    /// Every pair of iteration instances of `a` (first copy) and `b` (second copy) in
+    /// the same iterations of their common loops; `None` when there are too many or a
+    /// loop's iterations are unknown.
+    fn instances(&self, a: &AccessFact, b: &AccessFact) -> Option<Vec<(Env, Env)>> {
+        let common = Summary::common_loops(&a.loops, &b.loops);
+        let mut shared: Vec<Env> = vec![Vec::new()];
+        for &l in &a.loops[..common] {
+            shared = self.extend(shared, l)?;
+        }
+        let mut out = Vec::new();
+        for env in shared {
+            let mut ea = vec![env.clone()];
+            for &l in &a.loops[common..] {
+                ea = self.extend(ea, l)?;
+            }
+            let mut eb = vec![env];
+            for &l in &b.loops[common..] {
+                eb = self.extend(eb, l)?;
+            }
+            if out.len() + ea.len().checked_mul(eb.len())? > MAX_WORK {
+                return None;
+            }
+            for x in &ea {
+                out.extend(eb.iter().map(|y| (x.clone(), y.clone())));
+            }
+        }
+        Some(out)
+    }
+
+    /// Each environment extended with every iteration of loop `l` a thread can be in.
+    fn extend(&self, envs: Vec<Env>, l: LoopId) -> Option<Vec<Env>> {
+        let mut out = Vec::new();
+        for env in envs {
+            for k in self.iterations(l, &env)? {
+                let mut e = env.clone();
+                e.push((l, k));
+                out.push(e);
+            }
+            if out.len() > MAX_WORK {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// The iterations of loop `l` a thread can be in, given the enclosing loops'
+    /// iteration numbers: all of a constant trip count, else up to the first whose guard
+    /// is false (the guard must not depend on the thread).
+    fn iterations(&self, l: LoopId, env: &Env) -> Option<std::ops::Range<i64>> {
+        let info = self.sum.loops.get(l)?.as_ref()?;
+        if let Some(trip) = info.trip_term.as_const() {
+            return (trip <= MAX_TRIP).then_some(0..trip.max(0));
+        }
+        if any_node(&info.guard, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_)))) {
+            return None;
+        }
+        let mut env = env.clone();
+        env.push((l, 0));
+        let uniform = [0i64; 3];
+        for k in 0..=MAX_TRIP {
+            if let Some(last) = env.last_mut() {
+                last.1 = k;
+            }
+            let mut nodes = 0;
+            if self.eval(&info.guard, &env, uniform, &mut nodes)? == 0 {
+                return Some(0..k);
+            }
+        }
+        None
+    }
+
+    /// `t` as thread terms, shared terms and a constant, looking through sums,
+    /// differences, negations, products and shifts by constants, and C conversions that
+    /// are the identity on their operand's range; `None` when a term is neither (it reads
+    /// memory, or mixes the two kinds inside an operation the split does not open).
+    fn split(&self, t: &T) -> Option<Split> {
+        let mut s = Split::default();
+        let b = self.sum.builder();
+        let mut visits = 0;
+        split_into(&b, t, 1, &mut s, &mut visits)?;
+        Some(s)
+    }
+
+    /// The value of `t` for thread `tid` at iterations `env`; `None` for what the test
+    /// does not know (memory values, block ids, unknown launch sizes and parameters,
+    /// undefined arithmetic).
+    fn eval(&self, t: &T, env: &Env, tid: [i64; 3], nodes: &mut u32) -> Option<i64> {
+        *nodes += 1;
+        if *nodes > MAX_NODES {
+            return None;
+        }
+        let arith = self.sum.arith;
+        match &**t {
+            Term::Const(v) => Some(*v),
+            Term::Builtin(Builtin::Tid(d)) => Some(tid[d.index()]),
+            Term::Builtin(Builtin::Bdim(d)) => Some(self.bdim[d.index()]),
+            Term::Builtin(_) | Term::Param(..) | Term::Atom(..) | Term::InLoop(_) => None,
+            Term::Iter(l) => env.iter().find(|(x, _)| x == l).map(|(_, k)| *k),
+            Term::IterAdd(k, off) => self.eval(k, env, tid, nodes)?.checked_add(*off),
+            Term::Un(op, a) => arith.unary(*op, self.eval(a, env, tid, nodes)?).ok(),
+            Term::Bin(op @ (BinOp::And | BinOp::Or), x, y) => {
+                // Either side may decide it alone.
+                let unit = i64::from(*op == BinOp::And);
+                let (vx, vy) = (self.eval(x, env, tid, nodes), self.eval(y, env, tid, nodes));
+                let truth = |v: Option<i64>| v.map(|v| i64::from(v != 0));
+                match (truth(vx), truth(vy)) {
+                    (Some(p), _) if p != unit => Some(p),
+                    (_, Some(p)) if p != unit => Some(p),
+                    (Some(_), Some(_)) => Some(unit),
+                    _ => None,
+                }
+            }
+            Term::Bin(op, x, y) => {
+                let vx = self.eval(x, env, tid, nodes)?;
+                let vy = self.eval(y, env, tid, nodes)?;
+                arith.binary(*op, vx, vy).ok()
+            }
+            Term::Ite(c, x, y) => {
+                if self.eval(c, env, tid, nodes)? != 0 {
+                    self.eval(x, env, tid, nodes)
+                } else {
+                    self.eval(y, env, tid, nodes)
+                }
+            }
+            Term::Table(k, entries, tail) => {
+                let i = self.eval(k, env, tid, nodes)?;
+                let e = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| entries.get(i))
+                    .unwrap_or(tail);
+                self.eval(e, env, tid, nodes)
+            }
+            Term::Pow2(e) => match self.eval(e, env, tid, nodes)? {
+                e if e < 0 => Some(0),
+                e if e <= 62 => Some(1 << e),
+                _ => None,
+            },
+            Term::Cast(ty, a) => convert(*ty, self.eval(a, env, tid, nodes)?),
+        }
+    }
+}
+
+fn convert(ty: IntTy, v: i64) -> Option<i64> {
+    i64::try_from(ty.convert(i128::from(v))).ok()
+}
+
+/// Adds `k·t` to `s` (see [`Unrolled::split`]).
+fn split_into(b: &super::term::Builder, t: &T, k: i128, s: &mut Split, visits: &mut usize) -> Option<()> {
+    *visits += 1;
+    if *visits > MAX_NODES as usize {
+        return None;
+    }
+    match &**t {
+        Term::Const(v) => s.c = s.c.checked_add(k.checked_mul(i128::from(*v))?)?,
+        Term::Cast(ty, a)
+            if b.range(a)
+                .is_some_and(|(lo, hi)| lo >= ty.min() && hi <= ty.max()) =>
+        {
+            split_into(b, a, k, s, visits)?;
+        }
+        Term::Un(UnOp::Neg, a) => split_into(b, a, k.checked_neg()?, s, visits)?,
+        Term::Bin(BinOp::Add, x, y) => {
+            split_into(b, x, k, s, visits)?;
+            split_into(b, y, k, s, visits)?;
+        }
+        Term::Bin(BinOp::Sub, x, y) => {
+            split_into(b, x, k, s, visits)?;
+            split_into(b, y, k.checked_neg()?, s, visits)?;
+        }
+        Term::Bin(BinOp::Mul, x, y) if x.as_const().is_some() || y.as_const().is_some() => {
+            let (c, e) = match x.as_const() {
+                Some(c) => (c, y),
+                None => (y.as_const()?, x),
+            };
+            split_into(b, e, k.checked_mul(i128::from(c))?, s, visits)?;
+        }
+        Term::Bin(BinOp::Shl, x, y) if y.as_const().is_some_and(|c| (0..62).contains(&c)) => {
+            let c = y.as_const()?;
+            split_into(b, x, k.checked_mul(1i128 << c)?, s, visits)?;
+        }
+        _ => {
+            let unknown = any_node(t, &mut |n| matches!(n, Term::Atom(..) | Term::InLoop(_)));
+            let per_thread = any_node(t, &mut |n| {
+                matches!(
+                    n,
+                    Term::Builtin(Builtin::Tid(_)) | Term::Iter(_) | Term::IterAdd(..)
+                )
+            });
+            match (unknown, per_thread) {
+                (true, _) => return None,
+                (false, true) => s.thread.push((t.clone(), k)),
+                (false, false) => s.shared.push((t.clone(), k)),
+            }
+        }
+    }
+    Some(())
+}
+
+/// The shared terms of the two indices are equal (their difference is 0 whatever their
+/// values).
+fn cancels(a: &[(T, i128)], b: &[(T, i128)]) -> bool {
+    let mut diff: Vec<(T, i128)> = a.to_vec();
+    for (t, k) in b {
+        match diff.iter_mut().find(|(x, _)| x == t) {
+            Some((_, c)) => *c -= k,
+            None => diff.push((t.clone(), -k)),
+        }
+    }
+    diff.iter().all(|(_, k)| *k == 0)
+}
