@@ -390,3 +390,34 @@ fn every_dimension_of_the_launch_counts() {
     let found = both(&square, &[kernel(&own)]);
     assert!(found[0].0.0.iter().all(|r| !r.4), "{:?}", found[0].0);
 }
+
+/// A block-stride loop (`p = tid; p < 40; p += bdim`): with 16 threads, threads 0-7
+/// run three iterations and the others two, so its writes end at element 39, which a
+/// write after it (no barrier between) must not touch.
+const STRIDED: &str = "kernel gs(shared S[], global inp[], global out[]) {
+    local v;
+    for (p = tid; p < 40; p = p + bdim) {
+        v = inp[p];
+        S[p] = v;
+    }
+    S[40 + tid] = v;
+    barrier;
+    v = S[55 - tid];
+    out[bid * bdim + tid] = v;
+}
+";
+
+#[test]
+fn a_block_stride_loop_runs_each_threads_own_iterations() {
+    let found = both(&options(16), &[kernel(STRIDED)]);
+    assert_eq!(found[0].0, (vec![], vec![], vec![]));
+    // Apart: the loop's writes with themselves, with the write after the loop, and
+    // with the read (`S[55 - tid]` is in 40..=55); separated by the barrier: the
+    // write after the loop and the read.
+    assert_eq!(found[0].1, (3, 1));
+    // One element lower: thread 7's last iteration writes `S[39]`, as thread 0 after
+    // the loop.
+    let racy = STRIDED.replace("S[40 + tid]", "S[39 + tid]");
+    let found = both(&options(16), &[kernel(&racy)]);
+    assert_eq!(found[0].0.0, vec![row("S", 5, 7, "write-write", true, &[], true)]);
+}

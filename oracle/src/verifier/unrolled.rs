@@ -63,6 +63,9 @@ pub(super) struct Unrolled<'s> {
     sum: &'s Summary,
     /// Threads per block per dimension (1 in the dimensions the kernel never names).
     bdim: [i64; 3],
+    /// Per loop, whether its guard depends on the thread (`for (i = tid; i < n; i +=
+    /// bdim)`): its iterations differ between threads.
+    per_thread: Vec<bool>,
 }
 
 /// An index as `Σ k·x + c`, split into the terms that vary between the threads of a
@@ -92,7 +95,19 @@ impl<'s> Unrolled<'s> {
                 _ => return None,
             }
         }
-        (bdim.iter().product::<i64>() <= 1024).then_some(Unrolled { sum, bdim })
+        let per_thread = sum
+            .loops
+            .iter()
+            .map(|l| {
+                l.as_ref()
+                    .is_none_or(|l| any_node(&l.guard, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_)))))
+            })
+            .collect();
+        (bdim.iter().product::<i64>() <= 1024).then_some(Unrolled {
+            sum,
+            bdim,
+            per_thread,
+        })
     }
 
     /// The instances of the pair, same iterations of the common loops, at which two
@@ -204,7 +219,7 @@ impl<'s> Unrolled<'s> {
         }
         // A loop run to its end before `acc`.
         let mut n = 0u64;
-        for k in self.iterations(l, &outer)? {
+        for k in self.iterations_of_all(l, &outer)? {
             let mut e = outer.clone();
             e.push((l, k));
             n = n.checked_add(self.per_iteration(bar, &e, depth + 1)?)?;
@@ -219,7 +234,7 @@ impl<'s> Unrolled<'s> {
             return Some(1);
         };
         let mut n = 0u64;
-        for k in self.iterations(l, env)? {
+        for k in self.iterations_of_all(l, env)? {
             let mut e = env.clone();
             e.push((l, k));
             n = n.checked_add(self.per_iteration(bar, &e, depth + 1)?)?;
@@ -246,6 +261,15 @@ impl<'s> Unrolled<'s> {
     fn element(&self, s: &Split, pred: &T, env: &Env, tid: [i64; 3]) -> Option<Option<i128>> {
         if self.holds(pred, env, tid) == Some(false) {
             return Some(None);
+        }
+        // The thread's own guards of the loops whose iterations differ between threads.
+        for &(l, _) in env {
+            if self.per_thread.get(l).copied().unwrap_or(false)
+                && let Some(Some(info)) = self.sum.loops.get(l)
+                && self.holds(&info.guard, env, tid) == Some(false)
+            {
+                return Some(None);
+            }
         }
         let mut v = s.c;
         for (x, k) in &s.thread {
@@ -308,30 +332,44 @@ impl<'s> Unrolled<'s> {
         Some(out)
     }
 
-    /// The iterations of loop `l` a thread can be in, given the enclosing loops'
+    /// The iterations of loop `l` some thread can be in, given the enclosing loops'
     /// iteration numbers: all of a constant trip count, else up to the first whose guard
-    /// is false (the guard must not depend on the thread).
+    /// is false for every thread (a thread is inside iteration `k` only if the guard
+    /// held there; [`Unrolled::element`] checks a thread's own guard).
     fn iterations(&self, l: LoopId, env: &Env) -> Option<std::ops::Range<i64>> {
         let info = self.sum.loops.get(l)?.as_ref()?;
         if let Some(trip) = info.trip_term.as_const() {
             return (trip <= MAX_TRIP).then_some(0..trip.max(0));
         }
-        if any_node(&info.guard, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_)))) {
-            return None;
-        }
         let mut env = env.clone();
         env.push((l, 0));
-        let uniform = [0i64; 3];
+        let threads = if self.per_thread.get(l).copied().unwrap_or(true) {
+            self.threads()
+        } else {
+            vec![[0i64; 3]]
+        };
         for k in 0..=MAX_TRIP {
             if let Some(last) = env.last_mut() {
                 last.1 = k;
             }
-            let mut nodes = 0;
-            if self.eval(&info.guard, &env, uniform, &mut nodes)? == 0 {
+            let mut inside = false;
+            for &tid in &threads {
+                let mut nodes = 0;
+                inside |= self.eval(&info.guard, &env, tid, &mut nodes)? != 0;
+            }
+            if !inside {
                 return Some(0..k);
             }
         }
         None
+    }
+
+    /// The iterations of loop `l` every thread runs (to count the barriers in them):
+    /// [`Unrolled::iterations`] of a loop whose guard does not depend on the thread.
+    fn iterations_of_all(&self, l: LoopId, env: &Env) -> Option<std::ops::Range<i64>> {
+        let info = self.sum.loops.get(l)?.as_ref()?;
+        let uniform = info.trip_term.as_const().is_some() || !self.per_thread.get(l).copied().unwrap_or(true);
+        if uniform { self.iterations(l, env) } else { None }
     }
 
     /// `t` as thread terms, shared terms and a constant, looking through sums,
