@@ -1420,46 +1420,44 @@ impl PairRace {
     ) -> PairRace {
         let mut found = PairRace::new(true);
         let both = ck.opts.race_directions;
+        // A race query of the pair: from a run of the kernel when one showed its type,
+        // else the solver's.
+        let ask =
+            |concrete: &mut concrete::Concrete, scope: Scope, order: Order, sync: bool, limit: Attempt| {
+                concrete.race(a, b, scope, order, || ck.race(a, b, scope, order, sync, limit))
+            };
         if scopes.same {
             found.search(a, b, attempts, both, &mut |order, limit| {
                 let key = (a.stmt, b.stmt, order);
                 match ck.separation(a, b, order) {
                     Separation::Always => Outcome::Unsat,
                     Separation::Never => cached(&mut cache.same, key, limit, || {
-                        concrete.race(a, b, Scope::SameBlock, order, || {
-                            ck.race(a, b, Scope::SameBlock, order, false, limit)
-                        })
+                        ask(concrete, Scope::SameBlock, order, false, limit)
                     }),
                     // The query without barriers only pays when the pair is checked again
                     // (the synthesizer's loop): run it then, and skip the pair for good
                     // if it is unsatisfiable.
                     Separation::Maybe => {
-                        if cache.synced.contains(&(a.stmt, b.stmt, order, Scope::SameBlock)) {
+                        // Ruled out already: with this check's barriers (the unrolled
+                        // test), or without any barrier (in an earlier check, where
+                        // none separated the pair).
+                        if cache.synced.contains(&(a.stmt, b.stmt, order, Scope::SameBlock))
+                            || matches!(cache.same.get(&key), Some((Outcome::Unsat, _)))
+                        {
                             return Outcome::Unsat;
                         }
                         let synced = |cache: &mut Cache, concrete: &mut concrete::Concrete| {
                             synced(
                                 &mut cache.synced,
                                 (a.stmt, b.stmt, order, Scope::SameBlock),
-                                || {
-                                    concrete.race(a, b, Scope::SameBlock, order, || {
-                                        ck.race(a, b, Scope::SameBlock, order, true, limit)
-                                    })
-                                },
+                                || ask(concrete, Scope::SameBlock, order, true, limit),
                             )
                         };
-                        // Impossible without barriers (asked in an earlier check, where
-                        // no barrier separated the pair): impossible with them.
-                        if matches!(cache.same.get(&key), Some((Outcome::Unsat, _))) {
-                            return Outcome::Unsat;
-                        }
                         if cache.seen.insert(key) {
                             return synced(cache, concrete);
                         }
                         let free = cached(&mut cache.same, key, limit, || {
-                            concrete.race(a, b, Scope::SameBlock, order, || {
-                                ck.race(a, b, Scope::SameBlock, order, false, limit)
-                            })
+                            ask(concrete, Scope::SameBlock, order, false, limit)
                         });
                         // Benign without barriers: barriers may still order them all
                         // (then the pair is not counted as benign).
@@ -1478,9 +1476,7 @@ impl PairRace {
             cross.search(a, b, attempts, both, &mut |order, limit| {
                 let mut free = |concrete: &mut concrete::Concrete| {
                     cached(&mut cache.cross, (a.stmt, b.stmt, order), limit, || {
-                        concrete.race(a, b, Scope::CrossBlock, order, || {
-                            ck.race(a, b, Scope::CrossBlock, order, false, limit)
-                        })
+                        ask(concrete, Scope::CrossBlock, order, false, limit)
                     })
                 };
                 if !grid {
@@ -1497,11 +1493,7 @@ impl PairRace {
                             synced(
                                 &mut cache.synced,
                                 (a.stmt, b.stmt, order, Scope::CrossBlock),
-                                || {
-                                    concrete.race(a, b, Scope::CrossBlock, order, || {
-                                        ck.race(a, b, Scope::CrossBlock, order, true, limit)
-                                    })
-                                },
+                                || ask(concrete, Scope::CrossBlock, order, true, limit),
                             )
                         } else {
                             f
