@@ -421,3 +421,106 @@ fn a_block_stride_loop_runs_each_threads_own_iterations() {
     let found = both(&options(16), &[kernel(&racy)]);
     assert_eq!(found[0].0.0, vec![row("S", 5, 7, "write-write", true, &[], true)]);
 }
+
+/// Kernels of a soundness review: barriers the count must not rely on.
+#[test]
+fn barriers_not_every_thread_runs_separate_nothing() {
+    // A barrier in a loop inside a condition on a parameter: with `n ≤ 5` nothing
+    // separates the write from the neighbour's read.
+    let param = "kernel h1(shared A[], global out[], n) {
+    local x;
+    A[tid] = tid;
+    if (n > 5) {
+        for (j = 0; j < 1; j = j + 1) {
+            barrier;
+        }
+    }
+    x = A[tid + 1];
+    out[tid] = x;
+}
+";
+    let one_block = CheckOptions {
+        block_dim: Some([32, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        ..CheckOptions::default()
+    };
+    let found = both(&one_block, &[kernel(param)]);
+    assert_eq!(found[0].0.0, vec![row("A", 3, 9, "write-read", true, &[], true)]);
+    // The same inside a loop, on its iteration: no barrier at `i = 0`.
+    let first = "kernel h1b(shared A[], global out[]) {
+    local x;
+    for (i = 0; i < 4; i = i + 1) {
+        A[tid] = i;
+        if (i > 0) {
+            for (j = 0; j < 1; j = j + 1) {
+                barrier;
+            }
+        }
+        x = A[tid + 1];
+        barrier;
+    }
+    out[tid] = x;
+}
+";
+    let found = both(&one_block, &[kernel(first)]);
+    assert!(
+        found[0]
+            .0
+            .0
+            .contains(&row("A", 4, 10, "write-read", true, &[], true)),
+        "{:?}",
+        found[0].0
+    );
+    // From `i = 1` on every thread passes the inner barrier: separated there, and the
+    // twin whose write starts at `i = 1` is race-free.
+    let later = first.replace("A[tid] = i;", "if (i > 0) {\n            A[tid] = i;\n        }");
+    let found = both(&one_block, &[kernel(&later)]);
+    assert_eq!(found[0].0, (vec![], vec![], vec![]));
+    // A divergent barrier (half the block) synchronizes nothing: at `i = 0` only it
+    // lies between threads 15 and 16.
+    let divergent = "kernel h2c(shared A[], global out[]) {
+    local x;
+    for (i = 0; i < 2; i = i + 1) {
+        A[tid] = i;
+        for (j = 0; j < i; j = j + 1) {
+            barrier;
+        }
+        if (tid < 16) {
+            for (m = 0; m < 1; m = m + 1) {
+                barrier;
+            }
+        }
+        x = A[tid + 1];
+        barrier;
+    }
+    out[tid] = x;
+}
+";
+    let found = both(&one_block, &[kernel(divergent)]);
+    assert!(
+        found[0]
+            .0
+            .0
+            .contains(&row("A", 4, 13, "write-read", true, &[], true)),
+        "{:?}",
+        found[0].0
+    );
+    assert_eq!(found[0].0.1, vec![10]);
+}
+
+#[test]
+fn a_shift_by_an_unknown_amount_is_not_shared() {
+    // `1 << n` for `n` past the width is arbitrary, and may differ between threads in
+    // the queries: the test leaves the pair to the solver.
+    let src = "kernel sh(shared A[], n) {
+    A[2 * tid + (1 << n)] = tid;
+}
+";
+    let opts = CheckOptions {
+        block_dim: Some([32, 1, 1]),
+        grid_dim: Some([1, 1, 1]),
+        ..strict()
+    };
+    let found = both(&opts, &[kernel(src)]);
+    assert_eq!(found[0].1, (0, 0));
+}

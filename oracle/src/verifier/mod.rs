@@ -28,11 +28,15 @@
 //!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
-//!    race types would all be unsatisfiable, so the verdict is the same). Once the
+//!    race types would all be unsatisfiable, so the verdict is the same). With a fixed
+//!    block, [`unrolled`] decides a pair's same-iteration type within a block by
+//!    enumerating its loops' iterations and the block's threads (a stage of a sorting
+//!    network is a permutation at every stride): unsatisfiable when no two threads meet,
+//!    or when barrier counts separate every meeting. Once the
 //!    solver has found a few race types of a check satisfiable, `concrete` runs the
 //!    kernel in the interpreter and answers the race types the run shows (satisfiable,
 //!    with the run's instance as witness) without the solver; a "cannot race" is always
-//!    the solver's proof.
+//!    the solver's proof or an enumeration's.
 //!
 //! Per kernel, what does not depend on barriers (which race types of a pair can happen
 //! at all, cross-block races) is cached, since the synthesizer checks one kernel many

@@ -158,28 +158,27 @@ impl<'s> Unrolled<'s> {
 
     /// Every instance of `meetings` has a barrier between the two accesses: the
     /// threads have passed different numbers of barriers since the start of the
-    /// current iteration of the innermost common loop, and every thread passes the
-    /// same barriers there (all of them unconditional, block-wide, in loops without
-    /// early exits whose iterations the test knows exactly), so the one that passed
-    /// fewer must wait at the next for the other. Then the same-iteration race type is
-    /// unsatisfiable with the kernel's barriers.
+    /// current iteration of the innermost common loop, so the one that passed fewer
+    /// must wait at the next for the other. A barrier instance counts when every thread
+    /// of the block runs it (its predicate evaluates alike for all of them: a divergent
+    /// barrier synchronizes nothing), in loops whose iterations are the same for every
+    /// thread (no guard on the thread, no early exit); anything else, or a barrier the
+    /// test cannot evaluate, and the test gives up. Then the same-iteration race type
+    /// is unsatisfiable with the kernel's barriers.
     pub(super) fn all_separated(&self, a: &AccessFact, b: &AccessFact, meetings: &[(Env, Env)]) -> bool {
         let common = Summary::common_loops(&a.loops, &b.loops);
         let inside =
             |bar: &&BarrierFact| bar.loops.len() >= common && bar.loops[..common] == a.loops[..common];
         let bars: Vec<&BarrierFact> = self.sum.barriers.iter().filter(inside).collect();
-        let countable = bars.iter().all(|bar| {
-            bar.unconditional
-                && !bar.warp
-                && !bar.grid
-                && bar.loops[common..].iter().all(|&l| {
-                    self.sum
-                        .loops
-                        .get(l)
-                        .and_then(|i| i.as_ref())
-                        .is_some_and(|i| !i.exit_jumps)
-                })
-        });
+        let alike = |l: &LoopId| {
+            self.sum.loops.get(*l).and_then(|i| i.as_ref()).is_some_and(|i| {
+                !i.exit_jumps
+                    && (i.trip_term.as_const().is_some() || !self.per_thread.get(*l).copied().unwrap_or(true))
+            })
+        };
+        let countable = bars
+            .iter()
+            .all(|bar| !bar.warp && !bar.grid && bar.loops.iter().all(alike));
         if !countable || bars.is_empty() {
             return false;
         }
@@ -195,12 +194,38 @@ impl<'s> Unrolled<'s> {
             })
     }
 
+    /// Whether every thread of the block runs `bar` at the iterations `env` of its
+    /// loops (`Some(false)`: none does); `None` when the threads differ or the test
+    /// cannot tell. Its loops run alike for every thread, so being inside them is taken
+    /// as given.
+    fn executes(&self, bar: &BarrierFact, env: &Env) -> Option<bool> {
+        let per_thread = any_node(&bar.pred, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_))));
+        let threads = if per_thread {
+            self.threads()
+        } else {
+            vec![[0i64; 3]]
+        };
+        let mut all: Option<bool> = None;
+        for tid in threads {
+            let mut nodes = 0;
+            let v = self.eval_with(&bar.pred, env, tid, &mut nodes, true)? != 0;
+            if all.is_some_and(|w| w != v) {
+                return None;
+            }
+            all = Some(v);
+        }
+        all
+    }
+
     /// How often a thread at `acc` in iterations `env` has passed `bar` since the start
     /// of its current iteration of loop `bar.loops[depth - 1]` (of the kernel, for
     /// depth 0); `None` when a loop's iterations are unknown.
     fn passed(&self, bar: &BarrierFact, acc: &AccessFact, env: &Env, depth: usize) -> Option<u64> {
         let Some(&l) = bar.loops.get(depth) else {
-            return Some(u64::from(bar.pos < acc.pos));
+            if bar.pos > acc.pos {
+                return Some(0);
+            }
+            return self.executes(bar, &env[..depth].to_vec()).map(u64::from);
         };
         let outer: Env = env[..depth].to_vec();
         if acc.loops.get(depth) == Some(&l) {
@@ -231,7 +256,7 @@ impl<'s> Unrolled<'s> {
     /// `bar.loops[depth - 1]`.
     fn per_iteration(&self, bar: &BarrierFact, env: &Env, depth: usize) -> Option<u64> {
         let Some(&l) = bar.loops.get(depth) else {
-            return Some(1);
+            return self.executes(bar, env).map(u64::from);
         };
         let mut n = 0u64;
         for k in self.iterations_of_all(l, env)? {
@@ -388,6 +413,12 @@ impl<'s> Unrolled<'s> {
     /// does not know (memory values, block ids, unknown launch sizes and parameters,
     /// undefined arithmetic).
     fn eval(&self, t: &T, env: &Env, tid: [i64; 3], nodes: &mut u32) -> Option<i64> {
+        self.eval_with(t, env, tid, nodes, false)
+    }
+
+    /// [`Unrolled::eval`]; with `inside`, being inside the iterations `env` of its loops
+    /// (`Term::InLoop`) is taken as true.
+    fn eval_with(&self, t: &T, env: &Env, tid: [i64; 3], nodes: &mut u32, inside: bool) -> Option<i64> {
         *nodes += 1;
         if *nodes > MAX_NODES {
             return None;
@@ -397,14 +428,18 @@ impl<'s> Unrolled<'s> {
             Term::Const(v) => Some(*v),
             Term::Builtin(Builtin::Tid(d)) => Some(tid[d.index()]),
             Term::Builtin(Builtin::Bdim(d)) => Some(self.bdim[d.index()]),
+            Term::InLoop(l) if inside && env.iter().any(|(x, _)| x == l) => Some(1),
             Term::Builtin(_) | Term::Param(..) | Term::Atom(..) | Term::InLoop(_) => None,
             Term::Iter(l) => env.iter().find(|(x, _)| x == l).map(|(_, k)| *k),
-            Term::IterAdd(k, off) => self.eval(k, env, tid, nodes)?.checked_add(*off),
-            Term::Un(op, a) => arith.unary(*op, self.eval(a, env, tid, nodes)?).ok(),
+            Term::IterAdd(k, off) => self.eval_with(k, env, tid, nodes, inside)?.checked_add(*off),
+            Term::Un(op, a) => arith.unary(*op, self.eval_with(a, env, tid, nodes, inside)?).ok(),
             Term::Bin(op @ (BinOp::And | BinOp::Or), x, y) => {
                 // Either side may decide it alone.
                 let unit = i64::from(*op == BinOp::And);
-                let (vx, vy) = (self.eval(x, env, tid, nodes), self.eval(y, env, tid, nodes));
+                let (vx, vy) = (
+                    self.eval_with(x, env, tid, nodes, inside),
+                    self.eval_with(y, env, tid, nodes, inside),
+                );
                 let truth = |v: Option<i64>| v.map(|v| i64::from(v != 0));
                 match (truth(vx), truth(vy)) {
                     (Some(p), _) if p != unit => Some(p),
@@ -414,31 +449,31 @@ impl<'s> Unrolled<'s> {
                 }
             }
             Term::Bin(op, x, y) => {
-                let vx = self.eval(x, env, tid, nodes)?;
-                let vy = self.eval(y, env, tid, nodes)?;
+                let vx = self.eval_with(x, env, tid, nodes, inside)?;
+                let vy = self.eval_with(y, env, tid, nodes, inside)?;
                 arith.binary(*op, vx, vy).ok()
             }
             Term::Ite(c, x, y) => {
-                if self.eval(c, env, tid, nodes)? != 0 {
-                    self.eval(x, env, tid, nodes)
+                if self.eval_with(c, env, tid, nodes, inside)? != 0 {
+                    self.eval_with(x, env, tid, nodes, inside)
                 } else {
-                    self.eval(y, env, tid, nodes)
+                    self.eval_with(y, env, tid, nodes, inside)
                 }
             }
             Term::Table(k, entries, tail) => {
-                let i = self.eval(k, env, tid, nodes)?;
+                let i = self.eval_with(k, env, tid, nodes, inside)?;
                 let e = usize::try_from(i)
                     .ok()
                     .and_then(|i| entries.get(i))
                     .unwrap_or(tail);
-                self.eval(e, env, tid, nodes)
+                self.eval_with(e, env, tid, nodes, inside)
             }
-            Term::Pow2(e) => match self.eval(e, env, tid, nodes)? {
+            Term::Pow2(e) => match self.eval_with(e, env, tid, nodes, inside)? {
                 e if e < 0 => Some(0),
                 e if e <= 62 => Some(1 << e),
                 _ => None,
             },
-            Term::Cast(ty, a) => convert(*ty, self.eval(a, env, tid, nodes)?),
+            Term::Cast(ty, a) => convert(*ty, self.eval_with(a, env, tid, nodes, inside)?),
         }
     }
 }
@@ -489,8 +524,16 @@ fn split_into(b: &super::term::Builder, t: &T, k: i128, s: &mut Split, visits: &
                     Term::Builtin(Builtin::Tid(_)) | Term::Iter(_) | Term::IterAdd(..)
                 )
             });
+            // An operation undefined for some operands (a shift by an unknown
+            // amount, a division by an unknown divisor) is an arbitrary value in the
+            // queries, not necessarily the same for two threads: not shared.
+            let partial = any_node(
+                t,
+                &mut |n| matches!(n, Term::Bin(BinOp::Shl | BinOp::Shr | BinOp::Div | BinOp::Rem, _, y) if y.as_const().is_none()),
+            );
             match (unknown, per_thread) {
                 (true, _) => return None,
+                (false, false) if partial => return None,
                 (false, true) => s.thread.push((t.clone(), k)),
                 (false, false) => s.shared.push((t.clone(), k)),
             }
