@@ -29,10 +29,10 @@
 //!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
 //!    that no two distinct threads can ever access at one element needs no query (its
 //!    race types would all be unsatisfiable, so the verdict is the same). With a fixed
-//!    block, [`unrolled`] decides a pair's same-iteration type within a block by
-//!    enumerating its loops' iterations and the block's threads (a stage of a sorting
-//!    network is a permutation at every stride): unsatisfiable when no two threads meet,
-//!    or when barrier counts separate every meeting. Once the
+//!    block, [`unrolled`] decides a pair's race types within a block by enumerating
+//!    its loops' iterations and the block's threads (a stage of a sorting network is a
+//!    permutation at every stride): unsatisfiable when no two threads meet, or, for the
+//!    same-iteration type, when barrier counts separate every meeting. Once the
 //!    solver has found a few race types of a check satisfiable, `concrete` runs the
 //!    kernel in the interpreter and answers the race types the run shows (satisfiable,
 //!    with the run's instance as witness) without the solver; a "cannot race" is always
@@ -365,9 +365,9 @@ struct Cache {
     cross: HashMap<(StmtId, StmtId, Order), (Outcome, Attempt)>,
     /// Same-block race types already checked once with barriers.
     seen: HashSet<(StmtId, StmtId, Order)>,
-    /// Per pair, where the unrolled test ([`unrolled`]) found two threads meeting at
-    /// the same iterations (`None`: the test does not apply).
-    unrolled: HashMap<(StmtId, StmtId), Option<unrolled::Meetings>>,
+    /// Per race type of a pair, where the unrolled test ([`unrolled`]) found two
+    /// threads meeting (`None`: the test does not apply, or met too often).
+    unrolled: HashMap<(StmtId, StmtId, Order), Option<unrolled::Meetings>>,
     /// Pairs whose same-iteration race type the unrolled test found separated by the
     /// barriers of the current check.
     separated: usize,
@@ -638,10 +638,10 @@ impl StaticVerifier {
             .map_or(0, |c| c.shown + c.lane.as_ref().map_or(0, |l| l.shown))
     }
 
-    /// Pairs of the last kernel checked (both lanes) whose same-iteration race type
-    /// within a block the unrolled test ([`unrolled`]) ruled out: no two threads meet
-    /// at all (in any check of the kernel so far), and the barriers of the last check
-    /// separate every meeting.
+    /// What the unrolled test ([`unrolled`]) ruled out for the last kernel checked
+    /// (both lanes): race types within a block at which no two threads meet at all (in
+    /// any check of the kernel so far), and pairs whose same-iteration meetings the
+    /// barriers of the last check all separate.
     pub fn unrolled(&self) -> (usize, usize) {
         let count = |c: &Cache| {
             let apart = c
@@ -1264,36 +1264,52 @@ impl<'a, 's> RacePhase<'a, 's> {
         }
     }
 
-    /// Rules out the pair's same-iteration race type within a block by the unrolled
-    /// test ([`unrolled`]): when no two threads meet at all, as the barrier-free answer
-    /// (the race queries take it from the cache, whatever the barriers); else, when the
-    /// barriers of this check separate every meeting, for this check.
+    /// Rules out race types of the pair within a block by the unrolled test
+    /// ([`unrolled`]): a type at which no two threads meet at all, as the barrier-free
+    /// answer (the race queries take it from the cache, whatever the barriers); the
+    /// same-iteration type, when the barriers of this check separate every meeting, for
+    /// this check.
     fn unroll(&mut self, a: &AccessFact, b: &AccessFact) {
-        let key = (a.stmt, b.stmt, Order::Intra);
-        if !self.verifier.unrolled_test || matches!(self.cache.same.get(&key), Some((Outcome::Unsat, _))) {
+        if !self.verifier.unrolled_test {
             return;
         }
         let sum = self.checker.sum;
         let Some(u) = unrolled::Unrolled::new(sum) else {
             return;
         };
-        let meetings = self
-            .cache
-            .unrolled
-            .entry((a.stmt, b.stmt))
-            .or_insert_with(|| u.meetings(a, b));
-        match meetings {
-            Some(m) if m.is_empty() => {
-                let limit = self.verifier.limits.last_attempt();
-                self.cache.same.insert(key, (Outcome::Unsat, limit));
+        for order in orders(a, b) {
+            let key = (a.stmt, b.stmt, order);
+            // Types across iterations that the barriers always separate need no answer
+            // (in a kernel with barriers in its loops, most of them).
+            if matches!(self.cache.same.get(&key), Some((Outcome::Unsat, _)))
+                || (order != Order::Intra && self.checker.separation(a, b, order) == Separation::Always)
+            {
+                continue;
             }
-            Some(m) if u.all_separated(a, b, m) => {
-                self.cache
-                    .synced
-                    .insert((a.stmt, b.stmt, Order::Intra, Scope::SameBlock));
-                self.cache.separated += 1;
+            // Meetings are kept for the barrier count of the same-iteration type only.
+            let keep = if order == Order::Intra {
+                unrolled::MAX_MEETINGS
+            } else {
+                0
+            };
+            let meetings = self
+                .cache
+                .unrolled
+                .entry(key)
+                .or_insert_with(|| u.meetings(a, b, order, keep));
+            match meetings {
+                Some(m) if m.is_empty() => {
+                    let limit = self.verifier.limits.last_attempt();
+                    self.cache.same.insert(key, (Outcome::Unsat, limit));
+                }
+                Some(m) if order == Order::Intra && u.all_separated(a, b, m) => {
+                    self.cache
+                        .synced
+                        .insert((a.stmt, b.stmt, order, Scope::SameBlock));
+                    self.cache.separated += 1;
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
 

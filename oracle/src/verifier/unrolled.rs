@@ -1,6 +1,7 @@
-//! The same-iteration dependence test on unrolled loops: a race query of the type "same
-//! iteration of every common loop" between two threads of one block, decided without
-//! the solver by enumerating the iterations and the threads, when there are few.
+//! The dependence test on unrolled loops: a race type of a pair between two threads of
+//! one block (the same iteration of every common loop, or different iterations of one
+//! of them in one direction), decided without the solver by enumerating the iterations
+//! and the threads, when there are few.
 //!
 //! Sorting networks and butterflies index shared memory with `pos = 2·tid − (tid &
 //! (stride − 1))` for a power-of-two `stride` that a loop halves or doubles. For each
@@ -9,18 +10,20 @@
 //! `sdk/oddEvenMergeSort` asked 38 of them in its first check. Their loops have few
 //! iterations (their guards fold to constants once the enclosing loops' iteration numbers
 //! are known), and the block has a fixed, small number of threads. So the test computes,
-//! at every iteration the two accesses can be in, the element of each thread, and looks
+//! at every pair of iterations of the race type, the element of each thread, and looks
 //! for an element two distinct threads share.
 //!
 //! Why "none" is the solver's answer: the race query asks for two distinct threads of one
-//! block, in the same iterations of the common loops, whose indices are equal (and whose
-//! predicates, preconditions and assumptions hold). The test covers every such pair:
+//! block, at iterations related as its type says (`Checker::occurrences`), whose indices
+//! are equal (and whose predicates, preconditions and assumptions hold). The test covers
+//! every such pair:
 //! - iterations: a thread is inside iteration `k` of a loop only while its guard held at
 //!   every iteration up to `k` ([`super::symbolic::LoopInfo::guard`]); the test stops at
-//!   the first iteration whose guard is constant false, and gives up on a guard it cannot
-//!   evaluate or a loop longer than [`MAX_TRIP`];
+//!   the first iteration whose guard is false for every thread (a thread's own guard
+//!   excludes it where it is false), and gives up on a guard it cannot evaluate or a
+//!   loop longer than [`MAX_TRIP`];
 //! - threads: every thread of the fixed launch, each with its own iterations of the loops
-//!   that are not common;
+//!   that are not shared by the race type;
 //! - indices: evaluated exactly ([`kpl::Arith::binary`], as the term builder folds
 //!   constants); parts the block shares but the test does not know (block ids, launch
 //!   and parameter values) must cancel between the two indices, else it gives up;
@@ -28,13 +31,16 @@
 //!   loop membership) are taken as true, and preconditions and assumptions are ignored:
 //!   more pairs than the query has, so no pair still means unsat.
 //!
-//! The answer is kept in the kernel's cache as the barrier-free same-iteration answer,
-//! so a later check of the synthesizer reuses it whatever its barriers.
+//! Such an answer is kept in the kernel's cache as the barrier-free one, so a later check
+//! of the synthesizer reuses it whatever its barriers. For the same-iteration type, the
+//! meetings are kept too, and a check whose barriers separate all of them (different
+//! numbers of barriers passed, [`Unrolled::all_separated`]) needs no query for it.
 
 use kpl::{Arith, BinOp, Builtin, IntTy, UnOp};
 
 use std::collections::HashMap;
 
+use super::queries::Order;
 use super::symbolic::{AccessFact, BarrierFact, Summary};
 use super::term::{LoopId, T, Term, any_node};
 
@@ -46,7 +52,7 @@ pub(super) const MAX_TRIP: i64 = 256;
 const MAX_WORK: usize = 1 << 18;
 
 /// Instances at which two threads meet that the test keeps for the barrier count.
-const MAX_MEETINGS: usize = 4096;
+pub(super) const MAX_MEETINGS: usize = 4096;
 
 /// Term nodes one evaluation may visit (terms are DAGs).
 const MAX_NODES: u32 = 4096;
@@ -110,20 +116,24 @@ impl<'s> Unrolled<'s> {
         })
     }
 
-    /// The instances of the pair, same iterations of the common loops, at which two
-    /// distinct threads of one block access one element (at most [`MAX_MEETINGS`]);
-    /// empty when there is none: the same-iteration same-block race type of the pair is
-    /// then unsatisfiable. `None` when the test does not apply or gives up.
-    pub(super) fn meetings(&self, a: &AccessFact, b: &AccessFact) -> Option<Meetings> {
+    /// The instances of the pair of race type `order` (the same iterations of the
+    /// common loops, or different ones of one of them) at which two distinct threads
+    /// of one block access one element (at most `keep`); empty when there is none:
+    /// the race type within a block is then unsatisfiable, whatever the barriers.
+    /// `None` when the test does not apply, gives up, or meets more than `keep`.
+    pub(super) fn meetings(
+        &self,
+        a: &AccessFact,
+        b: &AccessFact,
+        order: Order,
+        keep: usize,
+    ) -> Option<Meetings> {
         let (sa, sb) = (self.split(&a.index)?, self.split(&b.index)?);
         if !cancels(&sa.shared, &sb.shared) {
             return None;
         }
         let threads = self.threads();
-        let instances = self.instances(a, b)?;
-        if instances.len().checked_mul(2 * threads.len())? > MAX_WORK {
-            return None;
-        }
+        let instances = self.instances(a, b, order, MAX_WORK / (2 * threads.len()))?;
         let mut first: HashMap<i128, (usize, bool)> = HashMap::new();
         let mut out = Vec::new();
         for (ea, eb) in instances {
@@ -147,7 +157,7 @@ impl<'s> Unrolled<'s> {
                 }
             }
             if meet {
-                if out.len() == MAX_MEETINGS {
+                if out.len() == keep {
                     return None;
                 }
                 out.push((ea, eb));
@@ -312,30 +322,53 @@ impl<'s> Unrolled<'s> {
         self.eval(pred, env, tid, &mut nodes).map(|v| v != 0)
     }
 
-    /// Every pair of iteration instances of `a` (first copy) and `b` (second copy) in
-    /// the same iterations of their common loops; `None` when there are too many or a
-    /// loop's iterations are unknown.
-    fn instances(&self, a: &AccessFact, b: &AccessFact) -> Option<Vec<(Env, Env)>> {
-        let common = Summary::common_loops(&a.loops, &b.loops);
-        let mut shared: Vec<Env> = vec![Vec::new()];
-        for &l in &a.loops[..common] {
-            shared = self.extend(shared, l)?;
+    /// Every pair of iteration instances of `a` (first copy) and `b` (second copy) of
+    /// race type `order` (as `Checker::occurrences` relates them); `None` when there are
+    /// more than `cap` or a loop's iterations are unknown.
+    fn instances(&self, a: &AccessFact, b: &AccessFact, order: Order, cap: usize) -> Option<Vec<(Env, Env)>> {
+        // Loops above `shared` are in the same iteration for both copies; at `split`
+        // (different iterations) the first copy's comes before the second's (forward)
+        // or after it.
+        let (shared, split) = match order {
+            Order::Intra => (Summary::common_loops(&a.loops, &b.loops), None),
+            Order::Inter { depth, forward } => (depth - 1, Some((depth - 1, forward))),
+        };
+        let mut prefix: Vec<Env> = vec![Vec::new()];
+        for &l in a.loops.get(..shared)? {
+            prefix = self.extend(prefix, l)?;
         }
+        let ordered = |x: &Env, y: &Env| match split {
+            None => true,
+            Some((d, forward)) => match (x.get(d), y.get(d)) {
+                (Some(i), Some(j)) => (i.1 < j.1) == forward && i.1 != j.1,
+                _ => false,
+            },
+        };
         let mut out = Vec::new();
-        for env in shared {
+        for env in prefix {
             let mut ea = vec![env.clone()];
-            for &l in &a.loops[common..] {
+            for &l in &a.loops[shared..] {
                 ea = self.extend(ea, l)?;
             }
             let mut eb = vec![env];
-            for &l in &b.loops[common..] {
+            for &l in &b.loops[shared..] {
                 eb = self.extend(eb, l)?;
             }
-            if out.len() + ea.len().checked_mul(eb.len())? > MAX_WORK {
+            let pairs = ea.len().checked_mul(eb.len())?;
+            // Different iterations keep about half of the pairs.
+            let kept = if split.is_some() { pairs / 2 } else { pairs };
+            if out.len() + kept > cap {
                 return None;
             }
             for x in &ea {
-                out.extend(eb.iter().map(|y| (x.clone(), y.clone())));
+                out.extend(
+                    eb.iter()
+                        .filter(|y| ordered(x, y))
+                        .map(|y| (x.clone(), y.clone())),
+                );
+                if out.len() > cap {
+                    return None;
+                }
             }
         }
         Some(out)
