@@ -3,7 +3,8 @@
 //expect: race
 
 // Like pointerChoice, but without the barrier in the loop: the neighbour's slot of
-// the array read in one iteration is written in the next.
+// the array read in one iteration is written in the next (both arrays race; the report
+// names the array of its witness).
 __global__ void alternateRacy(float *out, int steps)
 {
     __shared__ float a[64];
@@ -16,7 +17,7 @@ __global__ void alternateRacy(float *out, int steps)
         float *x = (k & 1) ? a : b;
         float *y = (k & 1) ? b : a;
         float *z = x;
-        z[t] = y[(t + 1) % 64] + 1.0f; //~ race(a)
+        z[t] = y[(t + 1) % 64] + 1.0f; //~ race(b)
     }
     __syncthreads();
     out[t] = a[t] + b[t];
