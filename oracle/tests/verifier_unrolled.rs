@@ -49,6 +49,11 @@ fn both(opts: &CheckOptions, kernels: &[kpl::Kernel]) -> Vec<(Answer, (usize, us
     with
 }
 
+/// `race` is among the races of `answer`.
+fn assert_reported(answer: &Answer, race: RaceRow) {
+    assert!(answer.0.contains(&race), "{race:?} not in {answer:?}");
+}
+
 /// Odd-even merge sort (two comparators per stage: the first at the outer level, the
 /// others in a halving loop guarded by `offset >= stride`), with its barriers.
 const ODD_EVEN: &str = "kernel oem(shared K[]) {
@@ -190,14 +195,7 @@ fn a_reduction_stage_reads_what_no_thread_of_it_writes() {
     // One reader too many: thread `s` writes `S[s]`, which thread 0 reads.
     let racy = REDUCE.replace("if (tid < s) {", "if (tid <= s) {");
     let found = both(&options(64), &[kernel(&racy)]);
-    assert!(
-        found[0]
-            .0
-            .0
-            .contains(&row("S", 8, 10, "read-write", true, &[], true)),
-        "{:?}",
-        found[0].0
-    );
+    assert_reported(&found[0].0, row("S", 8, 10, "read-write", true, &[], true));
 }
 
 /// A write at the outer level and reads in an inner loop of the same iteration, with a
@@ -269,14 +267,7 @@ fn a_meeting_only_at_the_last_iteration_is_a_race() {
     // The halving loop's last stride (its guard is false next) lets every thread in.
     let racy = REDUCE.replace("if (tid < s) {", "if (tid < s || s == 1) {");
     let found = both(&options(64), &[kernel(&racy)]);
-    assert!(
-        found[0]
-            .0
-            .0
-            .contains(&row("S", 8, 10, "read-write", true, &[], true)),
-        "{:?}",
-        found[0].0
-    );
+    assert_reported(&found[0].0, row("S", 8, 10, "read-write", true, &[], true));
     // The last of a constant number of iterations.
     let src = "kernel last(shared S[], global out[]) {
     local v;
@@ -392,14 +383,7 @@ fn every_dimension_of_the_launch_counts() {
         ..CheckOptions::default()
     };
     let found = both(&square, &[kernel(tile)]);
-    assert!(
-        found[0]
-            .0
-            .0
-            .contains(&row("T", 4, 5, "write-read", true, &[1], true)),
-        "{:?}",
-        found[0].0
-    );
+    assert_reported(&found[0].0, row("T", 4, 5, "write-read", true, &[1], true));
     let own = tile.replace("T[tid.x * 8 + tid.y]", "T[tid.y * 8 + tid.x]");
     let found = both(&square, &[kernel(&own)]);
     assert!(found[0].0.0.iter().all(|r| !r.4), "{:?}", found[0].0);
@@ -477,14 +461,7 @@ fn barriers_not_every_thread_runs_separate_nothing() {
 }
 ";
     let found = both(&one_block, &[kernel(first)]);
-    assert!(
-        found[0]
-            .0
-            .0
-            .contains(&row("A", 4, 10, "write-read", true, &[], true)),
-        "{:?}",
-        found[0].0
-    );
+    assert_reported(&found[0].0, row("A", 4, 10, "write-read", true, &[], true));
     // From `i = 1` on every thread passes the inner barrier: separated there, and the
     // twin whose write starts at `i = 1` is race-free.
     let later = first.replace("A[tid] = i;", "if (i > 0) {\n            A[tid] = i;\n        }");
@@ -511,14 +488,7 @@ fn barriers_not_every_thread_runs_separate_nothing() {
 }
 ";
     let found = both(&one_block, &[kernel(divergent)]);
-    assert!(
-        found[0]
-            .0
-            .0
-            .contains(&row("A", 4, 13, "write-read", true, &[], true)),
-        "{:?}",
-        found[0].0
-    );
+    assert_reported(&found[0].0, row("A", 4, 13, "write-read", true, &[], true));
     assert_eq!(found[0].0.1, vec![10]);
 }
 
