@@ -316,8 +316,8 @@ pub struct StaticVerifier {
     /// Rule out pairs with the solver-free dependence test ([`affine`]) before any
     /// query; off only to check that it changes no verdict.
     pub dependence_test: bool,
-    /// Rule out the same-iteration race type of a pair by enumerating its iterations
-    /// and the block's threads ([`unrolled`]); off only to check that it changes no
+    /// Rule out race types of a pair within a block by enumerating its iterations and
+    /// the block's threads ([`unrolled`]); off only to check that it changes no
     /// verdict.
     pub unrolled_test: bool,
     /// Under `--warp-size`, ask threads of different warps and threads of one warp in
