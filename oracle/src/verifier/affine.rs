@@ -293,7 +293,8 @@ pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -
     let b = sum.builder();
     let mut terms: Vec<(T, i128)> = Vec::new();
     let mut visits = 0;
-    linear(&b, t, 1, &mut terms, &mut visits)?;
+    // Constants are left out: equal on both sides of a self-pair.
+    linear(&b, t, 1, &mut terms, &mut 0, &mut visits)?;
     let mut ranged: Vec<(i128, i128, T)> = Vec::new();
     for (d, k) in terms.into_iter().filter(|(_, k)| *k != 0) {
         let (lo, hi) = match &*d {
@@ -326,15 +327,15 @@ pub fn mixed_radix_digits(sum: &Summary, t: &T, loops: &[super::term::LoopId]) -
     )
 }
 
-/// Adds `k·t` to `terms` as a sum of digits with coefficients (some may cancel to 0),
-/// looking through sums, products and shifts by constants, and C conversions that are
-/// the identity on the operand's range; constants are left out (equal on both sides of
-/// a self-pair).
-fn linear(
+/// Adds `k·t` to `terms` as a sum of subterms with coefficients (some may cancel to 0)
+/// plus a constant (added to `c`), looking through sums, products and shifts by
+/// constants, and C conversions that are the identity on the operand's range.
+pub(super) fn linear(
     b: &super::term::Builder,
     t: &T,
     k: i128,
     terms: &mut Vec<(T, i128)>,
+    c: &mut i128,
     visits: &mut usize,
 ) -> Option<()> {
     *visits += 1;
@@ -342,32 +343,32 @@ fn linear(
         return None;
     }
     match &**t {
-        Term::Const(_) => {}
+        Term::Const(v) => *c = c.checked_add(k.checked_mul(i128::from(*v))?)?,
         Term::Cast(ty, a)
             if b.range(a)
                 .is_some_and(|(lo, hi)| lo >= ty.min() && hi <= ty.max()) =>
         {
-            linear(b, a, k, terms, visits)?;
+            linear(b, a, k, terms, c, visits)?;
         }
-        Term::Un(UnOp::Neg, a) => linear(b, a, k.checked_neg()?, terms, visits)?,
+        Term::Un(UnOp::Neg, a) => linear(b, a, k.checked_neg()?, terms, c, visits)?,
         Term::Bin(BinOp::Add, x, y) => {
-            linear(b, x, k, terms, visits)?;
-            linear(b, y, k, terms, visits)?;
+            linear(b, x, k, terms, c, visits)?;
+            linear(b, y, k, terms, c, visits)?;
         }
         Term::Bin(BinOp::Sub, x, y) => {
-            linear(b, x, k, terms, visits)?;
-            linear(b, y, k.checked_neg()?, terms, visits)?;
+            linear(b, x, k, terms, c, visits)?;
+            linear(b, y, k.checked_neg()?, terms, c, visits)?;
         }
         Term::Bin(BinOp::Mul, x, y) if x.as_const().is_some() || y.as_const().is_some() => {
-            let (c, e) = match x.as_const() {
-                Some(c) => (c, y),
+            let (m, e) = match x.as_const() {
+                Some(m) => (m, y),
                 None => (y.as_const()?, x),
             };
-            linear(b, e, k.checked_mul(i128::from(c))?, terms, visits)?;
+            linear(b, e, k.checked_mul(i128::from(m))?, terms, c, visits)?;
         }
         Term::Bin(BinOp::Shl, x, y) if y.as_const().is_some_and(|s| (0..62).contains(&s)) => {
             let s = y.as_const()?;
-            linear(b, x, k.checked_mul(1i128 << s)?, terms, visits)?;
+            linear(b, x, k.checked_mul(1i128 << s)?, terms, c, visits)?;
         }
         _ => match terms.iter_mut().find(|(d, _)| d == t) {
             Some((_, c)) => *c = c.checked_add(k)?,

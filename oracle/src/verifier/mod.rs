@@ -1103,6 +1103,8 @@ struct RacePhase<'a, 's> {
     lane: lanes::Lane<'a>,
     /// Race types runs of the kernel showed ([`concrete`]).
     concrete: concrete::Concrete<'a>,
+    /// The unrolled test's view of the kernel, when it applies ([`unrolled`]).
+    unrolled: Option<unrolled::Unrolled<'s>>,
 }
 
 impl<'a, 's> RacePhase<'a, 's> {
@@ -1129,6 +1131,11 @@ impl<'a, 's> RacePhase<'a, 's> {
             apart,
             first_defect: false,
             lane: lanes::Lane::All,
+            unrolled: if verifier.unrolled_test {
+                unrolled::Unrolled::new(sum)
+            } else {
+                None
+            },
             concrete: concrete::Concrete::new(
                 kernel,
                 &verifier.opts,
@@ -1270,11 +1277,7 @@ impl<'a, 's> RacePhase<'a, 's> {
     /// same-iteration type, when the barriers of this check separate every meeting, for
     /// this check.
     fn unroll(&mut self, a: &AccessFact, b: &AccessFact) {
-        if !self.verifier.unrolled_test {
-            return;
-        }
-        let sum = self.checker.sum;
-        let Some(u) = unrolled::Unrolled::new(sum) else {
+        let Some(u) = &self.unrolled else {
             return;
         };
         for order in orders(a, b) {

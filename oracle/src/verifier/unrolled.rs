@@ -36,7 +36,7 @@
 //! meetings are kept too, and a check whose barriers separate all of them (different
 //! numbers of barriers passed, [`Unrolled::all_separated`]) needs no query for it.
 
-use kpl::{Arith, BinOp, Builtin, IntTy, UnOp};
+use kpl::{Arith, BinOp, Builtin, IntTy};
 
 use std::collections::HashMap;
 
@@ -72,6 +72,8 @@ pub(super) struct Unrolled<'s> {
     /// Per loop, whether its guard depends on the thread (`for (i = tid; i < n; i +=
     /// bdim)`): its iterations differ between threads.
     per_thread: Vec<bool>,
+    /// The threads of the block, x fastest.
+    threads: Vec<[i64; 3]>,
 }
 
 /// An index as `Σ k·x + c`, split into the terms that vary between the threads of a
@@ -109,10 +111,18 @@ impl<'s> Unrolled<'s> {
                     .is_none_or(|l| any_node(&l.guard, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_)))))
             })
             .collect();
-        (bdim.iter().product::<i64>() <= 1024).then_some(Unrolled {
+        if bdim.iter().product::<i64>() > 1024 {
+            return None;
+        }
+        let [x, y, z] = bdim;
+        let threads = (0..z)
+            .flat_map(|k| (0..y).flat_map(move |j| (0..x).map(move |i| [i, j, k])))
+            .collect();
+        Some(Unrolled {
             sum,
             bdim,
             per_thread,
+            threads,
         })
     }
 
@@ -132,7 +142,7 @@ impl<'s> Unrolled<'s> {
         if !cancels(&sa.shared, &sb.shared) {
             return None;
         }
-        let threads = self.threads();
+        let threads = &self.threads;
         let instances = self.instances(a, b, order, MAX_WORK / (2 * threads.len()))?;
         let mut first: HashMap<i128, (usize, bool)> = HashMap::new();
         let mut out = Vec::new();
@@ -210,13 +220,8 @@ impl<'s> Unrolled<'s> {
     /// as given.
     fn executes(&self, bar: &BarrierFact, env: &Env) -> Option<bool> {
         let per_thread = any_node(&bar.pred, &mut |t| matches!(t, Term::Builtin(Builtin::Tid(_))));
-        let threads = if per_thread {
-            self.threads()
-        } else {
-            vec![[0i64; 3]]
-        };
         let mut all: Option<bool> = None;
-        for tid in threads {
+        for &tid in self.threads_to_try(per_thread) {
             let mut nodes = 0;
             let v = self.eval_with(&bar.pred, env, tid, &mut nodes, true)? != 0;
             if all.is_some_and(|w| w != v) {
@@ -277,18 +282,14 @@ impl<'s> Unrolled<'s> {
         Some(n)
     }
 
-    /// The threads of the block.
-    fn threads(&self) -> Vec<[i64; 3]> {
-        let [x, y, z] = self.bdim;
-        let mut out = Vec::with_capacity((x * y * z) as usize);
-        for k in 0..z {
-            for j in 0..y {
-                for i in 0..x {
-                    out.push([i, j, k]);
-                }
-            }
+    /// The threads a term must be evaluated for: all of them when it depends on the
+    /// thread, else one (thread 0, the first).
+    fn threads_to_try(&self, per_thread: bool) -> &[[i64; 3]] {
+        if per_thread {
+            &self.threads
+        } else {
+            &self.threads[..1]
         }
-        out
     }
 
     /// The element thread `tid` accesses at the iterations `env`, or `None` inside when
@@ -401,17 +402,13 @@ impl<'s> Unrolled<'s> {
         }
         let mut env = env.clone();
         env.push((l, 0));
-        let threads = if self.per_thread.get(l).copied().unwrap_or(true) {
-            self.threads()
-        } else {
-            vec![[0i64; 3]]
-        };
+        let threads = self.threads_to_try(self.per_thread.get(l).copied().unwrap_or(true));
         for k in 0..=MAX_TRIP {
             if let Some(last) = env.last_mut() {
                 last.1 = k;
             }
             let mut inside = false;
-            for &tid in &threads {
+            for &tid in threads {
                 let mut nodes = 0;
                 inside |= self.eval(&info.guard, &env, tid, &mut nodes)? != 0;
             }
@@ -430,15 +427,35 @@ impl<'s> Unrolled<'s> {
         if uniform { self.iterations(l, env) } else { None }
     }
 
-    /// `t` as thread terms, shared terms and a constant, looking through sums,
-    /// differences, negations, products and shifts by constants, and C conversions that
-    /// are the identity on their operand's range; `None` when a term is neither (it reads
-    /// memory, or mixes the two kinds inside an operation the split does not open).
+    /// `t` as thread terms, shared terms and a constant ([`super::affine::linear`]);
+    /// `None` when a term is neither: it reads memory, mixes the two kinds inside an
+    /// operation the split does not open, or is an operation undefined for some
+    /// operands (a shift by an unknown amount, a division by an unknown divisor), an
+    /// arbitrary value in the queries, not necessarily the same for two threads.
     fn split(&self, t: &T) -> Option<Split> {
+        let mut terms = Vec::new();
         let mut s = Split::default();
-        let b = self.sum.builder();
         let mut visits = 0;
-        split_into(&b, t, 1, &mut s, &mut visits)?;
+        super::affine::linear(&self.sum.builder(), t, 1, &mut terms, &mut s.c, &mut visits)?;
+        for (x, k) in terms.into_iter().filter(|(_, k)| *k != 0) {
+            let unknown = any_node(&x, &mut |n| matches!(n, Term::Atom(..) | Term::InLoop(_)));
+            let per_thread = any_node(&x, &mut |n| {
+                matches!(
+                    n,
+                    Term::Builtin(Builtin::Tid(_)) | Term::Iter(_) | Term::IterAdd(..)
+                )
+            });
+            let partial = any_node(
+                &x,
+                &mut |n| matches!(n, Term::Bin(BinOp::Shl | BinOp::Shr | BinOp::Div | BinOp::Rem, _, y) if y.as_const().is_none()),
+            );
+            match (unknown, per_thread) {
+                (true, _) => return None,
+                (false, true) => s.thread.push((x, k)),
+                (false, false) if partial => return None,
+                (false, false) => s.shared.push((x, k)),
+            }
+        }
         Some(s)
     }
 
@@ -513,66 +530,6 @@ impl<'s> Unrolled<'s> {
 
 fn convert(ty: IntTy, v: i64) -> Option<i64> {
     i64::try_from(ty.convert(i128::from(v))).ok()
-}
-
-/// Adds `k·t` to `s` (see [`Unrolled::split`]).
-fn split_into(b: &super::term::Builder, t: &T, k: i128, s: &mut Split, visits: &mut usize) -> Option<()> {
-    *visits += 1;
-    if *visits > MAX_NODES as usize {
-        return None;
-    }
-    match &**t {
-        Term::Const(v) => s.c = s.c.checked_add(k.checked_mul(i128::from(*v))?)?,
-        Term::Cast(ty, a)
-            if b.range(a)
-                .is_some_and(|(lo, hi)| lo >= ty.min() && hi <= ty.max()) =>
-        {
-            split_into(b, a, k, s, visits)?;
-        }
-        Term::Un(UnOp::Neg, a) => split_into(b, a, k.checked_neg()?, s, visits)?,
-        Term::Bin(BinOp::Add, x, y) => {
-            split_into(b, x, k, s, visits)?;
-            split_into(b, y, k, s, visits)?;
-        }
-        Term::Bin(BinOp::Sub, x, y) => {
-            split_into(b, x, k, s, visits)?;
-            split_into(b, y, k.checked_neg()?, s, visits)?;
-        }
-        Term::Bin(BinOp::Mul, x, y) if x.as_const().is_some() || y.as_const().is_some() => {
-            let (c, e) = match x.as_const() {
-                Some(c) => (c, y),
-                None => (y.as_const()?, x),
-            };
-            split_into(b, e, k.checked_mul(i128::from(c))?, s, visits)?;
-        }
-        Term::Bin(BinOp::Shl, x, y) if y.as_const().is_some_and(|c| (0..62).contains(&c)) => {
-            let c = y.as_const()?;
-            split_into(b, x, k.checked_mul(1i128 << c)?, s, visits)?;
-        }
-        _ => {
-            let unknown = any_node(t, &mut |n| matches!(n, Term::Atom(..) | Term::InLoop(_)));
-            let per_thread = any_node(t, &mut |n| {
-                matches!(
-                    n,
-                    Term::Builtin(Builtin::Tid(_)) | Term::Iter(_) | Term::IterAdd(..)
-                )
-            });
-            // An operation undefined for some operands (a shift by an unknown
-            // amount, a division by an unknown divisor) is an arbitrary value in the
-            // queries, not necessarily the same for two threads: not shared.
-            let partial = any_node(
-                t,
-                &mut |n| matches!(n, Term::Bin(BinOp::Shl | BinOp::Shr | BinOp::Div | BinOp::Rem, _, y) if y.as_const().is_none()),
-            );
-            match (unknown, per_thread) {
-                (true, _) => return None,
-                (false, false) if partial => return None,
-                (false, true) => s.thread.push((t.clone(), k)),
-                (false, false) => s.shared.push((t.clone(), k)),
-            }
-        }
-    }
-    Some(())
 }
 
 /// The shared terms of the two indices are equal (their difference is 0 whatever their
