@@ -348,3 +348,23 @@ fn two_thread_preconditions_that_never_hold_are_an_error() {
     );
     assert_eq!(verdict("unsat.cu", &ok, &["--no-benign-tolerance"]).0, "verified");
 }
+
+/// Issue #28, class 4: the repetition-free counter rule holds for unbounded arithmetic
+/// only. Odd threads add 1 and even threads add `0xffffffff` (-1 modulo 2^32) to one
+/// counter: under `--wrap` two threads can draw one slot, so the stores race; the default
+/// mode states that counters never wrap, and there the slots are distinct.
+#[test]
+fn wrap_turns_off_the_repetition_free_counter_rule() {
+    let src = "//--blockDim=64 --gridDim=1
+__global__ void k(unsigned *counter, int *slots)
+{
+    unsigned step = (threadIdx.x % 2 == 1) ? 1u : 0xffffffffu;
+    unsigned slot = atomicAdd(counter, step);
+    slots[slot] = threadIdx.x;
+}
+";
+    let (v, races, code) = verdict("wrapcount.cu", src, &["--wrap"]);
+    assert_eq!((v.as_str(), races, code), ("race", vec![(6, 6)], Some(1)));
+    let (v, races, code) = verdict("wrapcount.cu", src, &[]);
+    assert_eq!((v.as_str(), races.len(), code), ("verified", 0, Some(0)));
+}

@@ -3,7 +3,7 @@
 //! and their template specializations, typedefs, file-scope variables, enumerators,
 //! explicit template instantiations and kernel launches.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -67,6 +67,8 @@ pub struct FuncDef<'t> {
     pub spec_args: Option<Node<'t>>,
     /// The struct this is a method of.
     pub class: Option<usize>,
+    /// The namespace it is declared in (`a::b`; empty for the global namespace).
+    pub namespace: String,
     pub global: bool,
     pub device: bool,
     pub host: bool,
@@ -160,6 +162,17 @@ pub struct Program<'t> {
     pub instantiations: Vec<Node<'t>>,
     /// `k<<<grid, block>>>(...)` calls.
     pub launches: Vec<Node<'t>>,
+    /// The file's namespaces (`a`, `a::b`): a call qualified by one of them names the
+    /// file's own functions, never a CUDA builtin.
+    pub namespaces: HashSet<String>,
+    /// `namespace cg = cooperative_groups;`: alias → the namespace it names.
+    pub namespace_aliases: HashMap<String, String>,
+    /// `using namespace a::b;` anywhere in the file: the names of `a::b` are visible
+    /// unqualified (taken file-wide, which can only make more of the file's functions
+    /// hide a builtin).
+    pub using_namespaces: HashSet<String>,
+    /// The namespace being indexed.
+    ns: Vec<String>,
 }
 
 impl<'t> Program<'t> {
@@ -178,12 +191,17 @@ impl<'t> Program<'t> {
             enums: HashMap::new(),
             instantiations: Vec::new(),
             launches: Vec::new(),
+            namespaces: HashSet::new(),
+            namespace_aliases: HashMap::new(),
+            using_namespaces: HashSet::new(),
+            ns: Vec::new(),
         };
         p.check_syntax(tree.root_node())?;
         p.check_depth(tree)?;
         p.items(tree.root_node(), None);
         p.find_local_types();
         p.find_launches(tree.root_node());
+        p.find_namespace_uses(tree.root_node());
         Ok(p)
     }
 
@@ -297,6 +315,17 @@ impl<'t> Program<'t> {
     fn item(&mut self, n: Node<'t>, template: Option<Node<'t>>, class: Option<usize>) {
         match n.kind() {
             "namespace_definition" | "linkage_specification" => {
+                let named = (n.kind() == "namespace_definition")
+                    .then(|| n.child_by_field_name("name"))
+                    .flatten()
+                    .map(|x| self.text(x).to_string());
+                let depth = self.ns.len();
+                if let Some(name) = named {
+                    // `namespace a::b {` opens both.
+                    self.ns.extend(name.split("::").map(|s| s.trim().to_string()));
+                    self.namespaces.insert(self.ns.join("::"));
+                    self.namespaces.extend(self.ns.iter().cloned());
+                }
                 if let Some(b) = n.child_by_field_name("body") {
                     if b.kind() == "declaration_list" || b.kind() == "field_declaration_list" {
                         self.items(b, class);
@@ -304,6 +333,7 @@ impl<'t> Program<'t> {
                         self.item(b, template, class);
                     }
                 }
+                self.ns.truncate(depth);
             }
             "declaration_list" => self.items(n, class),
             "template_declaration" => {
@@ -483,6 +513,7 @@ impl<'t> Program<'t> {
             template,
             spec_args,
             class,
+            namespace: self.ns.join("::"),
             global: has("__global__"),
             device: has("__device__") || class.is_some(),
             host: has("__host__") || !(has("__global__") || has("__device__")),
@@ -510,6 +541,45 @@ impl<'t> Program<'t> {
                 self.type_specifier(n, None);
             }
             stack.extend(named_children(n));
+        }
+    }
+
+    /// `namespace cg = cooperative_groups;` and `using namespace a::b;`, at file scope
+    /// or inside functions.
+    fn find_namespace_uses(&mut self, root: Node<'t>) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "namespace_alias_definition" => {
+                    let mut names = named_children(n)
+                        .into_iter()
+                        .map(|x| self.text(x).trim().to_string());
+                    if let (Some(alias), Some(target)) = (names.next(), names.next()) {
+                        self.namespace_aliases
+                            .insert(alias, target.trim_start_matches("::").to_string());
+                    }
+                }
+                "using_declaration" if self.text(n).contains("namespace") => {
+                    if let Some(last) = named_children(n).last() {
+                        let name = self.text(*last).trim().trim_start_matches("::").to_string();
+                        self.using_namespaces.insert(name);
+                    }
+                }
+                _ => stack.extend(named_children(n)),
+            }
+        }
+    }
+
+    /// The namespace a qualifier names (`cg` → `cooperative_groups`, through the file's
+    /// aliases; `::a` → `a`).
+    pub fn resolve_namespace(&self, qualifier: &str) -> String {
+        let q = qualifier.trim().trim_start_matches("::");
+        let (first, rest) = q.split_once("::").unwrap_or((q, ""));
+        let first = self.namespace_aliases.get(first).map_or(first, String::as_str);
+        if rest.is_empty() {
+            first.to_string()
+        } else {
+            format!("{first}::{rest}")
         }
     }
 

@@ -66,9 +66,9 @@ fn unsupported_constructs_say_what_and_where() {
             "a pointer whose target cannot be determined",
         ),
         (
-            "__global__ void k(int *a) {\n  asm(\"ld.global.u32 %0, [%1];\" : \"=r\"(a[0]) : \"l\"(a));\n}\n",
+            "__global__ void k(int *a) {\n  asm(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(0), \"l\"(a));\n}\n",
             (2, 3),
-            "inline assembly that may access memory",
+            "inline PTX `cp.async.ca.shared.global` (an asynchronous copy",
         ),
         (
             "__global__ void k(int *a) {\n  int *p = new int[4];\n}\n",

@@ -324,7 +324,7 @@ __global__ void k(int *out, int n) {
 "#;
     insta::assert_snapshot!(lower_text(src));
     let t = common::translate_text(src).unwrap();
-    assert_eq!(t.kernels[0].notes, vec![r#"`helper` is not defined in this file: its result is taken as arbitrary, and it may read and write what its pointer arguments point to"#.to_string()]);
+    assert_eq!(t.kernels[0].notes, vec![r#"`helper` is not defined in this file: its result is taken as arbitrary, and it may read and write everything its arguments reach (what pointers point to, arguments it may take by reference, the object of a method)"#.to_string()]);
 }
 
 /// A struct parameter becomes scalar and array parameters; references bind to the variable; a reassigned pointer keeps its offset in a local.
@@ -438,8 +438,9 @@ fn syncwarp_with_a_full_mask_is_a_warp_barrier() {
 }
 
 /// Inline PTX that only computes in registers: inputs evaluated, outputs arbitrary (in
-/// a loop too: the output is loop-carried). PTX that may touch memory or synchronize is
-/// unsupported, never ignored.
+/// a loop too: the output is loop-carried). PTX that touches memory or synchronizes is
+/// modelled instruction by instruction (`lower::ptx`), or unsupported with its opcode
+/// named, never ignored.
 #[test]
 fn register_only_inline_asm_havocs_its_outputs() {
     let src = r#"__global__ void k(int *a) {
@@ -451,22 +452,53 @@ fn register_only_inline_asm_havocs_its_outputs() {
 }
 "#;
     insta::assert_snapshot!(lower_text(src));
-    for code in [
-        "ld.shared.u32 %0, [%1];",
-        "st.global.u32 [%0], %1;",
-        "bar.sync 0;",
-        "atom.add.u32 %0, [%1], 1;",
+    for (code, opcode) in [
+        (
+            "cp.async.ca.shared.global [%0], [%1], 4;",
+            "cp.async.ca.shared.global",
+        ),
+        (
+            "mbarrier.arrive.shared.b64 %0, [%1];",
+            "mbarrier.arrive.shared.b64",
+        ),
+        ("bar.arrive 1, 64;", "bar.arrive"),
+        ("frobnicate.u32 %0, %1;", "frobnicate.u32"),
+        ("@p exit;", "exit"),
     ] {
         let src = format!(
             "__global__ void k(int *a, unsigned p) {{\n    unsigned x;\n    asm volatile(\"{code}\" : \"=r\"(x) : \"r\"(p));\n    a[x] = 1;\n}}\n"
         );
         let e = common::translate_text(&src).expect_err(code);
         assert!(
-            e.to_string()
-                .contains("inline assembly that may access memory or synchronize"),
+            e.to_string().contains(&format!("inline PTX `{opcode}`")),
             "{code}: {e}"
         );
     }
+}
+
+/// Inline PTX that touches memory: a sized load or store through a pointer operand is
+/// an access of exactly its cells (at the displacement); an integer address, a
+/// collective load (`ldmatrix`) or an atomic touches some element of every array the
+/// address may point into; `bar.sync 0` is a barrier, a full-mask `bar.warp.sync` a
+/// warp barrier; fences vanish.
+#[test]
+fn memory_inline_asm_is_modelled() {
+    let src = r#"__global__ void k(float *g, unsigned addr) {
+    __shared__ float s[64];
+    __shared__ unsigned short h[256];
+    unsigned t = threadIdx.x;
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1+4];" : "=f"(v) : "l"(&s[t]));
+    asm volatile("st.global.v2.f32 [%0], {%1, %1};" :: "l"(&g[2 * t]), "f"(v) : "memory");
+    asm volatile("bar.sync 0;" ::: "memory");
+    unsigned r;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    asm volatile("red.global.add.u32 [%0], 1;" :: "l"(g));
+    asm volatile("fence.acq_rel.gpu;\n\tbar.warp.sync %0;" :: "r"(0xffffffff));
+    h[t] = r;
+}
+"#;
+    insta::assert_snapshot!(lower_text(src));
 }
 
 /// A template kernel the file never instantiates: `int` for its type parameter, its

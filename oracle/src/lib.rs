@@ -45,6 +45,11 @@ pub struct CheckOptions {
     /// when the values they store may differ (`found[0] = 1` by every thread is benign);
     /// read-write and atomic-write pairs race whatever the values.
     pub no_benign_tolerance: bool,
+    /// Values wrap around at the width of their C type (`--wrap` on a CUDA file: the
+    /// front end writes the wrapping as conversions and `arith` stays
+    /// [`Arith::Unbounded`]). Reasoning that holds for unbounded arithmetic only is
+    /// off: repetition-free counters, whose slots repeat once a counter wraps.
+    pub wrapping: bool,
 }
 
 impl CheckOptions {

@@ -113,14 +113,258 @@ impl<'p, 't> Lowerer<'p, 't> {
         if let Some(v) = builtins::dispatch(self, &call)? {
             return Ok(v);
         }
-        // A function the file does not define.
-        let vals = self.eval_args(args)?;
+        // A function the file does not define (perhaps declared: its parameters then
+        // say which arguments it takes by reference).
+        let declared = self.prog.functions(name, None);
+        let passing = match self.overload(&declared, args.len()) {
+            Some(f) => self.passing(f),
+            None => Vec::new(),
+        };
+        let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+        self.unknown_call(name, argv, &passing, None, n)
+    }
+
+    /// A call of a function the file does not define, with its arguments evaluated
+    /// (values, or the places a reference argument names): an arbitrary result, and
+    /// every effect it may have on the memory its arguments reach (see [`Passing`]).
+    pub(super) fn unknown_function(&mut self, name: &str, vals: &[Value], n: Node<'t>) -> Value {
+        let argv = vals.iter().cloned().map(Ref::V).collect();
+        match self.unknown_call(name, argv, &[], None, n) {
+            Ok(v) => v,
+            Err(_) => Value::arb(Ty::Opaque(name.to_string())),
+        }
+    }
+
+    /// A call of a function or method the file does not define: what it may do to
+    /// each argument (by `passing`, else [`Passing::Unknown`], or [`Passing::Value`]
+    /// for the implementation's `__` intrinsics, which take no references) and to the
+    /// object `this` of a method.
+    pub(super) fn unknown_call(
+        &mut self,
+        name: &str,
+        argv: Vec<Ref>,
+        passing: &[Passing],
+        this: Option<(LVal, Passing)>,
+        n: Node<'t>,
+    ) -> R<Value> {
         self.note(format!(
             "`{name}` is not defined in this file: its result is taken as arbitrary, and it may read and write \
-             what its pointer arguments point to"
+             everything its arguments reach (what pointers point to, arguments it may take by reference, \
+             the object of a method)"
         ));
-        self.pointer_effects(&vals, n, false);
+        let default = if name.starts_with("__") {
+            Passing::Value
+        } else {
+            Passing::Unknown
+        };
+        for (i, a) in argv.into_iter().enumerate() {
+            let how = passing.get(i).copied().unwrap_or(default);
+            self.unknown_argument(a, how, n)?;
+        }
+        if let Some((obj, how)) = this {
+            self.unknown_argument(Ref::L(obj), how, n)?;
+        }
         Ok(Value::arb(Ty::Opaque(name.to_string())))
+    }
+
+    /// What a function the file does not define may do with one argument: read it, and
+    /// read and write some element of every array a pointer in it points into (also
+    /// pointers held in a struct); when it may take the argument by non-`const`
+    /// reference, also write the place the argument names (exactly that place: a
+    /// reference is not used to reach its neighbours), pointers in it keeping their
+    /// array but not their offset.
+    fn unknown_argument(&mut self, a: Ref, how: Passing, n: Node<'t>) -> R<()> {
+        let lv = match a {
+            Ref::V(v) => {
+                self.reach_effects(&v, n);
+                return Ok(());
+            }
+            Ref::L(lv) => lv,
+        };
+        let ty = self.lval_type(&lv);
+        if ty.is_array() {
+            // An array argument decays to a pointer to its first element.
+            let v = match &lv {
+                LVal::Mem(p, _) => Value {
+                    v: V::Ptr(p.clone()),
+                    ty: Ty::ptr(Ty::Void),
+                },
+                _ => self.read(&lv, n)?,
+            };
+            self.reach_effects(&v, n);
+            return Ok(());
+        }
+        let v = self.read(&lv, n)?;
+        self.reach_effects(&v, n);
+        if matches!(how, Passing::Ref | Passing::Unknown) && !self.is_constant(&lv) {
+            let loose = self.loosen(&v, n);
+            self.write(&lv, loose, n)?;
+        }
+        Ok(())
+    }
+
+    /// Whether an l-value is a variable the lowering holds as a constant (a `const`
+    /// local): no function can change it.
+    fn is_constant(&self, lv: &LVal) -> bool {
+        matches!(lv, LVal::Var(id) if matches!(self.vars[*id].kind, VarKind::Fixed(_)))
+    }
+
+    /// Effects of an unknown function on what a value's pointers point to.
+    fn reach_effects(&mut self, v: &Value, n: Node<'t>) {
+        let mut ptrs = Vec::new();
+        pointers_in(v, &mut ptrs);
+        self.pointer_effects(&ptrs, n, false);
+    }
+
+    /// A value an unknown function may have stored in place of `v`: arbitrary numbers,
+    /// pointers into the same arrays at arbitrary offsets (deviation: a pointer passed
+    /// by reference is assumed to stay in its array).
+    fn loosen(&mut self, v: &Value, n: Node<'t>) -> Value {
+        match &v.v {
+            V::Ptr(p) if matches!(p.target, Target::Array(_) | Target::Var(_)) => {
+                let span = self.span(n);
+                let off = self.local("_off", None, span);
+                Value {
+                    v: V::Ptr(super::Ptr {
+                        target: p.target,
+                        off: Expr::Var(off),
+                        unit: p.unit,
+                    }),
+                    ty: v.ty.clone(),
+                }
+            }
+            V::Struct(fields) => Value {
+                v: V::Struct(fields.iter().map(|f| self.loosen(f, n)).collect()),
+                ty: v.ty.clone(),
+            },
+            _ => arbitrary(&v.ty),
+        }
+    }
+
+    /// `T(args)` for a type the file does not define (a library's `BlockReduce(temp)`):
+    /// an unknown constructor, and an object that holds what its arguments reach (the
+    /// place of each l-value argument, which it may keep a reference to, and the
+    /// pointers in each value), for its methods.
+    pub(super) fn construct_unknown(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+        let mut held = Vec::new();
+        for a in &argv {
+            match a {
+                Ref::L(LVal::Mem(p, ty)) => held.push(Value {
+                    v: V::Ptr(p.clone()),
+                    ty: Ty::ptr(ty.clone()),
+                }),
+                Ref::L(LVal::Var(id)) => {
+                    let id = *id;
+                    let ty = self.vars[id].ty.clone();
+                    if let Ok(v) = self.read(&LVal::Var(id), n) {
+                        held.push(v);
+                    }
+                    held.push(Value {
+                        v: V::Ptr(super::Ptr {
+                            target: Target::Var(id),
+                            off: Expr::Int(0),
+                            unit: 1,
+                        }),
+                        ty: Ty::ptr(ty),
+                    });
+                }
+                Ref::L(LVal::Private(_)) => {}
+                Ref::V(v) => held.push(v.clone()),
+            }
+        }
+        let short = name
+            .split('<')
+            .next()
+            .unwrap_or(name)
+            .rsplit("::")
+            .next()
+            .unwrap_or(name);
+        self.unknown_call(short, argv, &[], None, n)?;
+        Ok(Value {
+            v: V::Struct(held),
+            ty: Ty::Opaque(name.to_string()),
+        })
+    }
+
+    /// How a declared function takes each parameter.
+    fn passing(&self, f: usize) -> Vec<Passing> {
+        self.prog.funcs[f]
+            .params()
+            .iter()
+            .map(|p| {
+                let reference = p
+                    .child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind().ends_with("reference_declarator"));
+                let constant = p.child_by_field_name("type").is_some_and(|_| {
+                    let t = self.text(*p);
+                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| w == "const")
+                });
+                match (reference, constant) {
+                    (true, true) => Passing::ConstRef,
+                    (true, false) => Passing::Ref,
+                    (false, _) => Passing::Value,
+                }
+            })
+            .collect()
+    }
+
+    /// How a declared method takes its object: a `const` method only reads it.
+    fn object_passing(&self, f: usize) -> Passing {
+        let d = self.prog.funcs[f].declarator;
+        let after_params = d.child_by_field_name("parameters").map_or("", |p| {
+            self.prog.src.get(p.end_byte()..d.end_byte()).unwrap_or("")
+        });
+        if after_params
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == "const")
+        {
+            Passing::ConstRef
+        } else {
+            Passing::Ref
+        }
+    }
+
+    /// Whether the file declares a function that the unqualified name `name` finds from
+    /// here: a method of the object whose method is being inlined (or of its bases), or
+    /// a free function of the global namespace, of a namespace around the caller, or of
+    /// a namespace the file brings in with `using namespace`.
+    fn file_declares(&self, name: &str) -> bool {
+        if let Some(s) = &self.frame().this_ty
+            && let Some(def) = s.def
+        {
+            let mut defs = vec![def];
+            let mut seen = std::collections::HashSet::new();
+            while let Some(d) = defs.pop() {
+                if !seen.insert(d) {
+                    continue;
+                }
+                if self.prog.structs[d]
+                    .methods
+                    .iter()
+                    .any(|&m| self.prog.funcs[m].name == name)
+                {
+                    return true;
+                }
+                defs.extend(self.base_structs(d));
+            }
+        }
+        let caller_ns = self
+            .frames
+            .iter()
+            .rev()
+            .find_map(|f| f.func)
+            .map(|f| self.prog.funcs[f].namespace.clone())
+            .unwrap_or_default();
+        self.prog.funcs_by_name.get(name).into_iter().flatten().any(|&f| {
+            let def = &self.prog.funcs[f];
+            def.class.is_none()
+                && (def.namespace.is_empty()
+                    || caller_ns == def.namespace
+                    || caller_ns.starts_with(&format!("{}::", def.namespace))
+                    || self.prog.using_namespaces.contains(&def.namespace))
+        })
     }
 
     fn named_type_of(&mut self, name: &str) -> R<Ty> {
@@ -134,7 +378,12 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// `T(args)`: a functional cast or a constructor.
-    fn construct(&mut self, ty: Ty, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+    pub(super) fn construct(&mut self, ty: Ty, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        if let Ty::Opaque(name) = &ty
+            && !args.is_empty()
+        {
+            return self.construct_unknown(name, args, n);
+        }
         let vals = self.eval_args(args)?;
         match (&ty, vals.len()) {
             (Ty::Struct(s), k) if k == s.fields.len() && k > 0 => {
@@ -223,11 +472,16 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         let ty = self.lval_type(&this);
         let Some(s) = ty.as_struct().cloned() else {
-            return self.group_method(&ty.to_string(), &method, args, n);
+            if is_group_type(&ty) {
+                return self.group_method(&ty.to_string(), &method, args, n);
+            }
+            // A method of a type the file does not define (a library's object).
+            let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+            return self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n);
         };
         let Some(def) = s.def else {
-            self.eval_args(args)?;
-            return Ok(Value::arb(Ty::Opaque(method)));
+            let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+            return self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n);
         };
         // The struct's own methods, else those of its base classes (nearest first).
         let mut methods = Vec::new();
@@ -252,10 +506,16 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         match self.overload(&methods, args.len()) {
             Some(f) if self.prog.funcs[f].body.is_some() => self.inline(f, args, None, Some((this, s)), n),
-            _ => {
-                let vals = self.eval_args(args)?;
-                self.pointer_effects(&vals, n, false);
-                Ok(Value::arb(Ty::Opaque(method)))
+            // Declared in the struct, defined elsewhere (out of line, another file).
+            Some(f) => {
+                let passing = self.passing(f);
+                let obj = self.object_passing(f);
+                let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+                self.unknown_call(&method, argv, &passing, Some((this, obj)), n)
+            }
+            None => {
+                let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+                self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n)
             }
         }
     }
@@ -676,6 +936,39 @@ pub(super) fn own_function<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<O
     Ok(None)
 }
 
+/// Whether a call by name may be a CUDA builtin, as C++ name lookup decides: names
+/// reserved to the implementation (`__syncthreads`, `__ldg`) always are; a call
+/// qualified by a namespace is one when the namespace is CUDA's or a library's
+/// (`cg::sync` with `namespace cg = cooperative_groups;`, `cuda::std::`, `nvcuda::wmma::`)
+/// and not one of the file's; an unqualified call (or `::f`) is one when the file
+/// declares no function it finds (defined or only declared: a user's `sync(int *)` is
+/// never `cooperative_groups::sync`).
+pub(super) fn may_be_builtin(l: &Lowerer<'_, '_>, c: &Call<'_, '_>) -> bool {
+    if c.name.starts_with("__") {
+        return true;
+    }
+    // The scope without template arguments (`cg::tiled_partition<32>`).
+    let scope = c.scope.split('<').next().unwrap_or(c.scope);
+    match scope.rsplit_once("::").map(|(q, _)| q.trim()) {
+        Some(q) if !q.is_empty() => {
+            let ns = l.prog.resolve_namespace(q);
+            !l.prog.namespaces.contains(&ns) && is_library_namespace(&ns)
+        }
+        _ => !l.file_declares(c.name),
+    }
+}
+
+/// Namespaces whose functions autosync's builtins model: CUDA's and the C++ library's
+/// (`cg` is the conventional alias of `cooperative_groups`, also where the alias comes
+/// from a header).
+fn is_library_namespace(ns: &str) -> bool {
+    let first = ns.split("::").next().unwrap_or("");
+    matches!(
+        first,
+        "cooperative_groups" | "cg" | "cuda" | "std" | "nvcuda" | "wmma" | "cub" | "thrust"
+    )
+}
+
 /// The dispatch step for `T(args)` with `T` a struct or typedef of the file, or a
 /// scalar type by name: a constructor or functional cast.
 pub(super) fn constructor<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
@@ -706,4 +999,32 @@ fn same_binding(spec: &Binding, bound: &Binding) -> bool {
         (Binding::Type(a), Binding::Type(b)) => a == b,
         _ => false,
     }
+}
+
+/// How a function the file does not define may take an argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Passing {
+    /// By value (a copy): only what pointers in it point to can change.
+    Value,
+    /// By `const` reference: read, and what pointers in it point to.
+    ConstRef,
+    /// By reference: the place the argument names may be written.
+    Ref,
+    /// No declaration says: possibly by non-`const` reference.
+    Unknown,
+}
+
+/// The pointers in a value (its fields' too).
+fn pointers_in(v: &Value, out: &mut Vec<Value>) {
+    match &v.v {
+        V::Ptr(_) => out.push(v.clone()),
+        V::Struct(fields) => fields.iter().for_each(|f| pointers_in(f, out)),
+        _ => {}
+    }
+}
+
+/// Whether a type that is not a struct of the file is a cooperative group, whose
+/// methods `builtins::sync` knows.
+fn is_group_type(ty: &Ty) -> bool {
+    builtins::is_group(&ty.to_string())
 }

@@ -159,7 +159,11 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(match info.kind {
             VarKind::Int(k) => Value::int(Expr::Var(k), info.ty),
             VarKind::Fixed(e) => Value::int(e, info.ty),
-            VarKind::Arb | VarKind::Texture => Value::arb(info.ty),
+            VarKind::Arb => match self.held.get(&id) {
+                Some(v) => v.clone(),
+                None => Value::arb(info.ty),
+            },
+            VarKind::Texture => Value::arb(info.ty),
             VarKind::Uniform => Value::uniform(info.ty),
             VarKind::Ptr { target, off, unit } => Value {
                 v: V::Ptr(Ptr {
@@ -297,7 +301,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                     "declare it without `const`",
                 ));
             }
-            VarKind::Arb | VarKind::Texture | VarKind::Uniform => {}
+            VarKind::Arb => {
+                // An object of a type the file does not define keeps what it holds.
+                match val.v {
+                    V::Struct(_) | V::Ptr(_) => self.held.insert(id, val),
+                    _ => self.held.remove(&id),
+                };
+            }
+            VarKind::Texture | VarKind::Uniform => {}
             VarKind::Ptr { target, off, unit } => {
                 let p = match val.v {
                     V::Ptr(p) => p,
@@ -619,6 +630,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }),
             }),
             "identifier" => self.name(t, n)?,
+            // A variable's name where the parser expected a type (`T obj(temp);`).
+            "type_identifier" if self.lookup(t).is_some() || self.prog.globals.contains_key(t) => {
+                self.name(t, n)?
+            }
             "qualified_identifier" => {
                 let name = last_name(n, self.prog.src);
                 self.name(&name, n)?
@@ -817,43 +832,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             None => arbitrary(&to),
         };
         self.convert(v, &to, n)
-    }
-
-    /// Inline PTX that only computes in registers (`mov.u32 %0, %%laneid;`, `brev`,
-    /// `bfe`, `shfl`, ...): its inputs are evaluated and its outputs become arbitrary
-    /// values. PTX that may touch memory or synchronize (loads, stores, atomics,
-    /// barriers, texture and surface instructions) is unsupported: ignoring an access
-    /// or a barrier would be unsound.
-    fn inline_asm(&mut self, n: Node<'t>) -> R<Value> {
-        let code = n
-            .child_by_field_name("assembly_code")
-            .map(|c| self.text(c))
-            .unwrap_or_default();
-        if let Some(op) = asm_memory_or_sync(code) {
-            return Err(self.unsupported(
-                n,
-                &format!("inline assembly that may access memory or synchronize (`{op}`)"),
-                "autosync cannot see what this PTX reads, writes or waits for",
-            ));
-        }
-        for (list, output) in [("input_operands", false), ("output_operands", true)] {
-            let Some(ops) = n.child_by_field_name(list) else {
-                continue;
-            };
-            for op in named_children(ops) {
-                let Some(value) = op.child_by_field_name("value") else {
-                    continue;
-                };
-                if output {
-                    let lv = self.lvalue(value)?;
-                    let ty = self.lval_type(&lv);
-                    self.write(&lv, arbitrary(&ty), n)?;
-                } else {
-                    self.rvalue(value)?;
-                }
-            }
-        }
-        Ok(Value::void())
     }
 
     // ---- `(i) + (j)`: casts that are not casts -----------------------------------
@@ -1723,17 +1701,6 @@ impl<'p, 't> Lowerer<'p, 't> {
 }
 
 /// An arbitrary value of a type (structs field by field).
-/// The first PTX instruction of `code` that may access memory or synchronize threads.
-fn asm_memory_or_sync(code: &str) -> Option<&'static str> {
-    const OPS: [&str; 14] = [
-        "ld", "st", "atom", "red", "cp", "prefetch", "bar", "barrier", "tex", "tld4", "suld", "sust",
-        "sured", "mbarrier",
-    ];
-    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
-        .filter_map(|word| word.split('.').next())
-        .find_map(|head| OPS.iter().find(|op| **op == head).copied())
-}
-
 pub(super) fn arbitrary(ty: &Ty) -> Value {
     match ty {
         Ty::Struct(s) => Value {

@@ -26,6 +26,7 @@ mod builtins;
 mod call;
 mod expr;
 pub mod fold;
+mod ptx;
 mod stmt;
 mod types;
 
@@ -469,6 +470,10 @@ pub(super) struct Lowerer<'p, 't> {
     pub merge_request: Option<(ArrayKey, ArrayKey)>,
     /// Labels that forward `goto`s may jump to (see `stmt::jumps`).
     gotos: Vec<stmt::GotoTarget>,
+    /// Objects of types the file does not define (a library's `BlockReduce(temp)`):
+    /// what each may hold, from its constructor's arguments (pointers, and the places of
+    /// reference arguments), so that its methods reach them (`call::unknown_call`).
+    held: HashMap<VarId, Value>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -528,6 +533,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             merge_parts: Vec::new(),
             merge_request: None,
             gotos: Vec::new(),
+            held: HashMap::new(),
             params: Vec::new(),
             requires: Vec::new(),
             spec_reads: HashSet::new(),

@@ -772,6 +772,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if crate::program::innermost_function_declarator(d).is_none() {
                     return Err(self.unsupported(d, "function pointers", "call the function directly"));
                 }
+                if let Some(args) = self.misread_constructor_args(d) {
+                    self.declare_constructed(ty_node, d, &args, quals)?;
+                }
                 continue; // a prototype
             }
             let Some(name) = decl.name.clone() else { continue };
@@ -781,6 +784,62 @@ impl<'p, 't> Lowerer<'p, 't> {
                 None
             };
             self.declare(&name, decl, quals, init, d)?;
+        }
+        Ok(())
+    }
+
+    /// `T obj(a, b);` with `a` and `b` naming variables: the parser, which does not know
+    /// which names are types, reads a prototype; C++ reads an object constructed from
+    /// them. The argument nodes (the "parameter types") when it is such an object.
+    fn misread_constructor_args(&self, d: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let f = crate::program::innermost_function_declarator(d)?;
+        let params = named_children(f.child_by_field_name("parameters")?);
+        if params.is_empty() {
+            return None;
+        }
+        params
+            .into_iter()
+            .map(|p| {
+                let t = p.child_by_field_name("type")?;
+                let name = self.text(t);
+                let is_variable = t.kind() == "type_identifier"
+                    && p.child_by_field_name("declarator").is_none()
+                    && (self.lookup(name).is_some() || self.prog.globals.contains_key(name));
+                is_variable.then_some(t)
+            })
+            .collect()
+    }
+
+    /// Declares the object of a misread `T obj(a, b);` and constructs it from its
+    /// arguments, as `T obj = T(a, b);`.
+    fn declare_constructed(
+        &mut self,
+        ty_node: Node<'t>,
+        d: Node<'t>,
+        args: &[Node<'t>],
+        quals: super::types::Quals,
+    ) -> R<()> {
+        let Some(f) = crate::program::innermost_function_declarator(d) else {
+            return Ok(());
+        };
+        let Some(name) = f
+            .child_by_field_name("declarator")
+            .map(|x| self.text(x).to_string())
+        else {
+            return Ok(());
+        };
+        let ty = self.base_type(ty_node)?;
+        let value = self.construct(ty.clone(), args, d)?;
+        let decl = super::types::Declared {
+            ty,
+            name: Some(name.clone()),
+            reference: false,
+            restrict: false,
+            function: false,
+        };
+        self.declare(&name, decl, quals, None, d)?;
+        if let Some(id) = self.lookup(&name) {
+            self.write(&LVal::Var(id), value, d)?;
         }
         Ok(())
     }

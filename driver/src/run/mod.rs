@@ -33,6 +33,7 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
         classify_warps: false,
         race_directions: false,
         no_benign_tolerance: common.no_benign_tolerance,
+        wrapping: common.front_end.wrap,
     }
 }
 

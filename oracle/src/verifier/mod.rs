@@ -208,8 +208,12 @@
 //!   `atomic_inc`s modify. Plain writes of a `__shared__` counter are allowed when they
 //!   set it up: outside loops, with a barrier every thread reaches (top level, nothing
 //!   conditional before it) between them and every atomic of the counter. A shared
-//!   counter is one per block: executions in two blocks are not apart. Unbounded arithmetic only, and assuming the counter never wraps around
-//!   (seed 000 makes the same assumption). Every other atomic returns an arbitrary
+//!   counter is one per block: executions in two blocks are not apart. Unbounded
+//!   arithmetic only, and assuming the counter never wraps around (seed 000 makes the
+//!   same assumption): off under `Wrap32` and under `--wrap` on a CUDA file
+//!   (`CheckOptions::wrapping`, where the front end wraps every value in its type and a
+//!   counter may hand out one slot twice; `tests/semantics.rs`,
+//!   `wrap_turns_off_the_repetition_free_counter_rule`). Every other atomic returns an arbitrary
 //!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
 //!   are not repetition-free (false alarms where the values happen to be distinct). The
@@ -264,6 +268,28 @@
 //!   launch is not reported); all surfaces are one array, indexed
 //!   `x + 2^20·(y + 2^20·z)` (distinct texels may share cells only in rows over 2^20
 //!   bytes: more races, never fewer).
+//! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/ptx.rs`;
+//!   twins in `tests/corpus/soundness/`, lowering in `cuda/tests/lower.rs`):
+//!   1. *Functions the file does not define* return arbitrary values and read and write
+//!      some element of every array a pointer in an argument points into (struct
+//!      arguments' pointers too). An l-value argument may be taken by non-`const`
+//!      reference unless a declaration in the file says otherwise: its place is read and
+//!      written with an arbitrary value; *assumed*: exactly that place (a reference is
+//!      not used to reach its neighbours), a pointer variable passed by reference stays
+//!      in its array (only its offset becomes arbitrary), and `__`-named functions
+//!      (CUDA's intrinsics) take non-pointer arguments by value. A method declared but
+//!      not defined, or of a type the file does not define, does the same to its object
+//!      (read only for a `const` method), and an object of such a type holds what it was
+//!      constructed from. *Assumed*: the callee does not name the file's global
+//!      variables itself (it only reaches memory through its arguments).
+//!   2. *Inline PTX* is modelled per instruction (loads, stores, atomics as
+//!      `atomic_exch`, block and warp barriers, fences that vanish, register-only
+//!      instructions); collective and unsized accesses, and addresses that are not a
+//!      pointer into a known array, touch some element of every array the address may
+//!      point into (of the instruction's state space); any other instruction makes the
+//!      kernel unsupported, with its opcode named.
+//!   3. *Names* resolve as C++ lookup does: the file's declarations hide builtins of the
+//!      same name, qualified calls reach builtins only through CUDA's namespaces.
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.

@@ -188,7 +188,8 @@ pub struct Summary {
     pub dims_used: [bool; 3],
     /// `atomic_add`s on arrays that only `atomic_add`s of never-negative amounts modify,
     /// and `atomic_sub`s on arrays only such `atomic_sub`s modify (repetition-free
-    /// counters, whose results the encoder knows to be apart); empty under `Wrap32`.
+    /// counters, whose results the encoder knows to be apart); empty under `Wrap32` and
+    /// `CheckOptions::wrapping`.
     pub counters: HashSet<StmtId>,
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
@@ -374,7 +375,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         ctx: b.tt(),
     };
     ex.block(&kernel.body, &mut st);
-    let counters = if opts.arith == Arith::Unbounded {
+    let counters = if opts.arith == Arith::Unbounded && !opts.wrapping {
         counters(&ex.accesses, &ex.atoms, &ex.barriers)
     } else {
         HashSet::new()

@@ -43,6 +43,7 @@ use tree_sitter::Node;
 use super::call;
 use super::{Lowerer, R, Value};
 use crate::types::Ty;
+pub(super) use sync::is_group;
 
 /// A call of a function by name, as every step sees it.
 pub(super) struct Call<'a, 't> {
@@ -63,35 +64,54 @@ pub(super) struct Call<'a, 't> {
 /// else the call's value (or why it cannot be lowered).
 pub(super) type Step = for<'a, 'p, 't> fn(&mut Lowerer<'p, 't>, &Call<'a, 't>) -> R<Option<Value>>;
 
+/// Whose a dispatch step's names are, which decides when it may take a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Owner {
+    /// C++'s keywords (`static_cast`): never a name of the file.
+    Language,
+    /// CUDA's and its libraries' functions: C++ name lookup finds the file's own
+    /// declarations first, so these apply only where the call cannot name a function of
+    /// the file ([`call::may_be_builtin`]).
+    Builtin,
+    /// The file's own code.
+    File,
+}
+
 /// Every step a call by name goes through, in order. `call::*` steps are the file's
 /// own code (function objects, functions inlined, constructors of its types); a family
 /// appears twice where some of its names are reserved and others are not.
-pub(super) const STEPS: &[Step] = &[
-    conversions::cast,
-    annotations::invariant,
-    annotations::ignored,
-    call::function_object,
-    annotations::lower,
-    sync::lower,
-    surface::lower,
-    memory::lower,
-    atomics::lower,
-    conversions::make_vector,
-    call::own_function,
-    call::constructor,
-    bulk::lower,
-    math::lower,
-    random::lower,
-    warp::lower,
-    misc::lower,
-    memory::allocation,
-    annotations::obligations,
+pub(super) const STEPS: &[(Owner, Step)] = &[
+    (Owner::Language, conversions::cast),
+    (Owner::Builtin, annotations::invariant),
+    (Owner::Builtin, annotations::ignored),
+    (Owner::File, call::function_object),
+    (Owner::Builtin, annotations::lower),
+    (Owner::Builtin, sync::lower),
+    (Owner::Builtin, surface::lower),
+    (Owner::Builtin, memory::lower),
+    (Owner::Builtin, atomics::lower),
+    (Owner::Builtin, conversions::make_vector),
+    (Owner::File, call::own_function),
+    (Owner::File, call::constructor),
+    (Owner::Builtin, bulk::lower),
+    (Owner::Builtin, math::lower),
+    (Owner::Builtin, random::lower),
+    (Owner::Builtin, warp::lower),
+    (Owner::Builtin, misc::lower),
+    (Owner::Builtin, memory::allocation),
+    (Owner::Builtin, annotations::obligations),
 ];
 
 /// Lowers a call by the first step of [`STEPS`] that takes it; `Ok(None)` when none
-/// does (a function the file does not define).
+/// does (a function the file does not define). Builtin steps are skipped when the call
+/// names one of the file's own functions, or a function of a namespace that is not
+/// CUDA's (`util::sync` is not `cooperative_groups::sync`).
 pub(super) fn dispatch<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
-    for step in STEPS {
+    let builtin = call::may_be_builtin(l, c);
+    for (owner, step) in STEPS {
+        if *owner == Owner::Builtin && !builtin {
+            continue;
+        }
         if let Some(v) = step(l, c)? {
             return Ok(Some(v));
         }

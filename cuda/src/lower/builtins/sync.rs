@@ -53,15 +53,22 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         }
         "sync" if c.scope.contains("::") || l.frame().this.is_none() => {
             let vals = l.eval_args(c.args)?;
-            let group = vals.first().map(|v| v.ty.to_string()).unwrap_or_default();
-            l.group_sync(&group, c.n)?
+            match vals.first().map(|v| v.ty.to_string()) {
+                Some(group) if is_group(&group) => l.group_sync(&group, c.n)?,
+                // Not a group: not `cooperative_groups::sync`, some function the file
+                // does not define.
+                _ => l.unknown_function(c.name, &vals, c.n),
+            }
         }
         "this_thread_block" => Value::arb(Ty::Opaque("thread_block".into())),
         "this_grid" => Value::arb(Ty::Opaque("grid_group".into())),
         "tiled_partition" => {
             // `tiled_partition<N>(g)` is a `thread_block_tile<N>`; `tiled_partition(g, n)`
             // a `thread_group` of n threads (its size unknown to the type).
-            l.eval_args(c.args)?;
+            let vals = l.eval_args(c.args)?;
+            if !vals.first().is_some_and(|v| is_group(&v.ty.to_string())) {
+                return Ok(Some(l.unknown_function(c.name, &vals, c.n)));
+            }
             let n = c.targs.and_then(|t| named_children(t).into_iter().next());
             match n.and_then(|n| l.const_eval(n)) {
                 Some(v) => Value::arb(Ty::Opaque(format!("thread_block_tile<{v}>"))),
@@ -71,6 +78,25 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         "coalesced_threads" => Value::arb(Ty::Opaque("coalesced_group".into())),
         _ => return Ok(None),
     }))
+}
+
+/// Whether a type is one of the cooperative groups (`thread_block`, `grid_group`,
+/// `thread_block_tile<32>`, `coalesced_group`, `thread_group`, ...), by its name: the
+/// argument types that `cooperative_groups::sync` and `tiled_partition` take.
+pub(in crate::lower) fn is_group(ty: &str) -> bool {
+    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    let base = t.split('<').next().unwrap_or(&t);
+    let name = base.rsplit("::").next().unwrap_or(base);
+    matches!(
+        name,
+        "thread_block"
+            | "grid_group"
+            | "multi_grid_group"
+            | "thread_block_tile"
+            | "coalesced_group"
+            | "thread_group"
+            | "cluster_group"
+    )
 }
 
 /// What kind of cooperative group a value of a (C++) type is, by the type's name.
