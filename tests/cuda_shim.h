@@ -144,6 +144,9 @@ template <class T> T __shfl_up(T v, unsigned, int = 32) { return v; }
 template <class T> T __shfl_down(T v, unsigned, int = 32) { return v; }
 template <class T> T __shfl_xor(T v, int, int = 32) { return v; }
 template <class T> T __ldg(const T *p) { return *p; }
+// Address conversions (inline PTX operands).
+inline size_t __cvta_generic_to_shared(const void *p) { return (size_t)p; }
+inline size_t __cvta_generic_to_global(const void *p) { return (size_t)p; }
 
 // ---- atomics ---------------------------------------------------------------------
 template <class T, class U> T atomicAdd(T *p, U v) { return *p; }
