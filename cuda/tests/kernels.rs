@@ -10,7 +10,12 @@ use kpl::{Param, Space};
 /// (file, kernel, barriers in the lowered kernel, shared arrays)
 const KERNELS: &[(&str, &str, usize, &[&str])] = &[
     ("constructs.cu", "structs_and_methods", 2, &["cache"]),
-    ("constructs.cu", "groups_and_atomics", 2, &["s_count"]),
+    (
+        "constructs.cu",
+        "groups_and_atomics",
+        2,
+        &["s_count", "__syncthreads_result"],
+    ),
     ("constructs.cu", "control_flow", 0, &["s"]),
     ("constructs.cu", "early_returns", 1, &["pos"]),
     ("constructs.cu", "conditional_kernel", 1, &["tile"]),

@@ -9,8 +9,10 @@
 //!   taken as a read and a write of some element of what it points to.
 
 mod fnptr;
+mod unknown;
 
 pub(super) use fnptr::FN_PTR;
+pub(super) use unknown::Passing;
 
 use std::rc::Rc;
 
@@ -19,10 +21,10 @@ use tree_sitter::Node;
 use super::builtins::{self, Call};
 use super::expr::{Ref, arbitrary};
 use super::stmt::items;
-use super::{ArraySpace, Frame, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind, fold};
+use super::{Frame, LVal, Lowerer, Offset, R, Ret, V, Value, VarKind, fold};
 use crate::program::{last_name, named_children};
 use crate::types::{Binding, StructTy, Ty};
-use kpl::ir::{Expr, StmtKind};
+use kpl::ir::Expr;
 
 impl<'p, 't> Lowerer<'p, 't> {
     pub fn call(&mut self, n: Node<'t>) -> R<Value> {
@@ -118,212 +120,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         let declared = self.prog.functions(name, None);
         let passing = match self.overload(&declared, args.len()) {
             Some(f) => self.passing(f),
+            None if unknown::library_reads_only(&self.prog.resolve_namespace(qualifier(scope)), name) => {
+                vec![Passing::ConstRef; args.len()]
+            }
             None => Vec::new(),
         };
         let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
         self.unknown_call(name, argv, &passing, None, n)
-    }
-
-    /// A call of a function the file does not define, with its arguments evaluated
-    /// (values, or the places a reference argument names): an arbitrary result, and
-    /// every effect it may have on the memory its arguments reach (see [`Passing`]).
-    pub(super) fn unknown_function(&mut self, name: &str, vals: &[Value], n: Node<'t>) -> Value {
-        let argv = vals.iter().cloned().map(Ref::V).collect();
-        match self.unknown_call(name, argv, &[], None, n) {
-            Ok(v) => v,
-            Err(_) => Value::arb(Ty::Opaque(name.to_string())),
-        }
-    }
-
-    /// A call of a function or method the file does not define: what it may do to
-    /// each argument (by `passing`, else [`Passing::Unknown`], or [`Passing::Value`]
-    /// for the implementation's `__` intrinsics, which take no references) and to the
-    /// object `this` of a method.
-    pub(super) fn unknown_call(
-        &mut self,
-        name: &str,
-        argv: Vec<Ref>,
-        passing: &[Passing],
-        this: Option<(LVal, Passing)>,
-        n: Node<'t>,
-    ) -> R<Value> {
-        self.note(format!(
-            "`{name}` is not defined in this file: its result is taken as arbitrary, and it may read and write \
-             everything its arguments reach (what pointers point to, arguments it may take by reference, \
-             the object of a method)"
-        ));
-        let default = if name.starts_with("__") {
-            Passing::Value
-        } else {
-            Passing::Unknown
-        };
-        for (i, a) in argv.into_iter().enumerate() {
-            let how = passing.get(i).copied().unwrap_or(default);
-            self.unknown_argument(a, how, n)?;
-        }
-        if let Some((obj, how)) = this {
-            self.unknown_argument(Ref::L(obj), how, n)?;
-        }
-        Ok(Value::arb(Ty::Opaque(name.to_string())))
-    }
-
-    /// What a function the file does not define may do with one argument: read it, and
-    /// read and write some element of every array a pointer in it points into (also
-    /// pointers held in a struct); when it may take the argument by non-`const`
-    /// reference, also write the place the argument names (exactly that place: a
-    /// reference is not used to reach its neighbours), pointers in it keeping their
-    /// array but not their offset.
-    fn unknown_argument(&mut self, a: Ref, how: Passing, n: Node<'t>) -> R<()> {
-        let lv = match a {
-            Ref::V(v) => {
-                self.reach_effects(&v, n);
-                return Ok(());
-            }
-            Ref::L(lv) => lv,
-        };
-        let ty = self.lval_type(&lv);
-        if ty.is_array() {
-            // An array argument decays to a pointer to its first element.
-            let v = match &lv {
-                LVal::Mem(p, _) => Value {
-                    v: V::Ptr(p.clone()),
-                    ty: Ty::ptr(Ty::Void),
-                },
-                _ => self.read(&lv, n)?,
-            };
-            self.reach_effects(&v, n);
-            return Ok(());
-        }
-        let v = self.read(&lv, n)?;
-        self.reach_effects(&v, n);
-        if matches!(how, Passing::Ref | Passing::Unknown) && !self.is_constant(&lv) {
-            let loose = self.loosen(&v, n);
-            self.write(&lv, loose, n)?;
-        }
-        Ok(())
-    }
-
-    /// Whether an l-value is a variable the lowering holds as a constant (a `const`
-    /// local): no function can change it.
-    fn is_constant(&self, lv: &LVal) -> bool {
-        matches!(lv, LVal::Var(id) if matches!(self.vars[*id].kind, VarKind::Fixed(_)))
-    }
-
-    /// Effects of an unknown function on what a value's pointers point to.
-    fn reach_effects(&mut self, v: &Value, n: Node<'t>) {
-        let mut ptrs = Vec::new();
-        pointers_in(v, &mut ptrs);
-        self.pointer_effects(&ptrs, n, false);
-    }
-
-    /// A value an unknown function may have stored in place of `v`: arbitrary numbers,
-    /// pointers into the same arrays at arbitrary offsets (deviation: a pointer passed
-    /// by reference is assumed to stay in its array).
-    fn loosen(&mut self, v: &Value, n: Node<'t>) -> Value {
-        match &v.v {
-            V::Ptr(p) if matches!(p.target, Target::Array(_) | Target::Var(_)) => {
-                let span = self.span(n);
-                let off = self.local("_off", None, span);
-                Value {
-                    v: V::Ptr(super::Ptr {
-                        target: p.target,
-                        off: Expr::Var(off),
-                        unit: p.unit,
-                    }),
-                    ty: v.ty.clone(),
-                }
-            }
-            V::Struct(fields) => Value {
-                v: V::Struct(fields.iter().map(|f| self.loosen(f, n)).collect()),
-                ty: v.ty.clone(),
-            },
-            _ => arbitrary(&v.ty),
-        }
-    }
-
-    /// `T(args)` for a type the file does not define (a library's `BlockReduce(temp)`):
-    /// an unknown constructor, and an object that holds what its arguments reach (the
-    /// place of each l-value argument, which it may keep a reference to, and the
-    /// pointers in each value), for its methods.
-    pub(super) fn construct_unknown(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
-        let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
-        let mut held = Vec::new();
-        for a in &argv {
-            match a {
-                Ref::L(LVal::Mem(p, ty)) => held.push(Value {
-                    v: V::Ptr(p.clone()),
-                    ty: Ty::ptr(ty.clone()),
-                }),
-                Ref::L(LVal::Var(id)) => {
-                    let id = *id;
-                    let ty = self.vars[id].ty.clone();
-                    if let Ok(v) = self.read(&LVal::Var(id), n) {
-                        held.push(v);
-                    }
-                    held.push(Value {
-                        v: V::Ptr(super::Ptr {
-                            target: Target::Var(id),
-                            off: Expr::Int(0),
-                            unit: 1,
-                        }),
-                        ty: Ty::ptr(ty),
-                    });
-                }
-                Ref::L(LVal::Private(_)) => {}
-                Ref::V(v) => held.push(v.clone()),
-            }
-        }
-        let short = name
-            .split('<')
-            .next()
-            .unwrap_or(name)
-            .rsplit("::")
-            .next()
-            .unwrap_or(name);
-        self.unknown_call(short, argv, &[], None, n)?;
-        Ok(Value {
-            v: V::Struct(held),
-            ty: Ty::Opaque(name.to_string()),
-        })
-    }
-
-    /// How a declared function takes each parameter.
-    fn passing(&self, f: usize) -> Vec<Passing> {
-        self.prog.funcs[f]
-            .params()
-            .iter()
-            .map(|p| {
-                let reference = p
-                    .child_by_field_name("declarator")
-                    .is_some_and(|d| d.kind().ends_with("reference_declarator"));
-                let constant = p.child_by_field_name("type").is_some_and(|_| {
-                    let t = self.text(*p);
-                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .any(|w| w == "const")
-                });
-                match (reference, constant) {
-                    (true, true) => Passing::ConstRef,
-                    (true, false) => Passing::Ref,
-                    (false, _) => Passing::Value,
-                }
-            })
-            .collect()
-    }
-
-    /// How a declared method takes its object: a `const` method only reads it.
-    fn object_passing(&self, f: usize) -> Passing {
-        let d = self.prog.funcs[f].declarator;
-        let after_params = d.child_by_field_name("parameters").map_or("", |p| {
-            self.prog.src.get(p.end_byte()..d.end_byte()).unwrap_or("")
-        });
-        if after_params
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|w| w == "const")
-        {
-            Passing::ConstRef
-        } else {
-            Passing::Ref
-        }
     }
 
     /// Whether the file declares a function that the unqualified name `name` finds from
@@ -403,49 +206,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    /// What an unknown function may do with pointer arguments: read and write some
-    /// element of shared or global memory, change a variable.
-    pub(super) fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) {
-        let span = self.span(n);
-        for v in vals {
-            let V::Ptr(p) = &v.v else { continue };
-            match p.target {
-                Target::Array(a)
-                    if !known && matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) =>
-                {
-                    let array = self.arrays[a].kpl.clone();
-                    let i = self.local("_i", None, span);
-                    let s = self.scratch();
-                    self.emit(
-                        StmtKind::Read {
-                            var: s.clone(),
-                            array: array.clone(),
-                            index: Expr::Var(i.clone()),
-                            ty: None,
-                        },
-                        span,
-                    );
-                    self.emit(StmtKind::Havoc { var: s.clone() }, span);
-                    self.emit(
-                        StmtKind::Write {
-                            array,
-                            index: Expr::Var(i),
-                            value: Expr::Var(s),
-                        },
-                        span,
-                    );
-                }
-                Target::Var(id) => {
-                    let ty = self.vars[id].ty.clone();
-                    if self.write(&LVal::Var(id), arbitrary(&ty), n).is_err() {
-                        // A constant passed by address cannot change.
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
     fn method_call(&mut self, fun: Node<'t>, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
         let obj = fun
             .child_by_field_name("argument")
@@ -477,6 +237,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             // A method of a type the file does not define (a library's object).
             let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+            if let Some(storage) = self.collective_storage(&ty, &this) {
+                return self.block_collective(&ty, &method, storage, argv, n);
+            }
             return self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n);
         };
         let Some(def) = s.def else {
@@ -947,15 +710,19 @@ pub(super) fn may_be_builtin(l: &Lowerer<'_, '_>, c: &Call<'_, '_>) -> bool {
     if c.name.starts_with("__") {
         return true;
     }
-    // The scope without template arguments (`cg::tiled_partition<32>`).
-    let scope = c.scope.split('<').next().unwrap_or(c.scope);
-    match scope.rsplit_once("::").map(|(q, _)| q.trim()) {
+    match Some(qualifier(c.scope)) {
         Some(q) if !q.is_empty() => {
             let ns = l.prog.resolve_namespace(q);
             !l.prog.namespaces.contains(&ns) && is_library_namespace(&ns)
         }
         _ => !l.file_declares(c.name),
     }
+}
+
+/// The qualifier of a scoped name (`cg` of `cg::reduce<int>`), empty if none.
+fn qualifier(scope: &str) -> &str {
+    let scope = scope.split('<').next().unwrap_or(scope);
+    scope.rsplit_once("::").map_or("", |(q, _)| q.trim())
 }
 
 /// Namespaces whose functions autosync's builtins model: CUDA's and the C++ library's
@@ -998,28 +765,6 @@ fn same_binding(spec: &Binding, bound: &Binding) -> bool {
         },
         (Binding::Type(a), Binding::Type(b)) => a == b,
         _ => false,
-    }
-}
-
-/// How a function the file does not define may take an argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Passing {
-    /// By value (a copy): only what pointers in it point to can change.
-    Value,
-    /// By `const` reference: read, and what pointers in it point to.
-    ConstRef,
-    /// By reference: the place the argument names may be written.
-    Ref,
-    /// No declaration says: possibly by non-`const` reference.
-    Unknown,
-}
-
-/// The pointers in a value (its fields' too).
-fn pointers_in(v: &Value, out: &mut Vec<Value>) {
-    match &v.v {
-        V::Ptr(_) => out.push(v.clone()),
-        V::Struct(fields) => fields.iter().for_each(|f| pointers_in(f, out)),
-        _ => {}
     }
 }
 

@@ -371,6 +371,9 @@ pub(super) enum ArrayKey {
     /// Under `--alias`: all global memory that pointer parameters (of any element type)
     /// and `__device__` arrays may share, addressed in bytes (see [`Lowerer::aliased`]).
     Aliased,
+    /// The results of `__syncthreads_or/and/count`: one cell per call, never written,
+    /// read by every thread of the block after the barrier (`builtins::sync`).
+    SyncResults,
 }
 
 #[derive(Clone, Debug)]
@@ -474,6 +477,9 @@ pub(super) struct Lowerer<'p, 't> {
     /// what each may hold, from its constructor's arguments (pointers, and the places of
     /// reference arguments), so that its methods reach them (`call::unknown_call`).
     held: HashMap<VarId, Value>,
+    /// `__syncthreads_or/and/count` calls lowered so far: each reads its own cell of
+    /// the [`ArrayKey::SyncResults`] array.
+    sync_results: i64,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -534,6 +540,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             merge_request: None,
             gotos: Vec::new(),
             held: HashMap::new(),
+            sync_results: 0,
             params: Vec::new(),
             requires: Vec::new(),
             spec_reads: HashSet::new(),

@@ -281,7 +281,13 @@
 //!      not defined, or of a type the file does not define, does the same to its object
 //!      (read only for a `const` method), and an object of such a type holds what it was
 //!      constructed from. *Assumed*: the callee does not name the file's global
-//!      variables itself (it only reaches memory through its arguments).
+//!      variables itself (it only reaches memory through its arguments). CUB's
+//!      block-wide collectives on a `__shared__` storage are modelled by CUB's
+//!      documented contract (each thread writes its own slot, a barrier, each reads some
+//!      slot; `call/unknown.rs`): *assumed*, that CUB keeps it.
+//!   4. *`__syncthreads_or/and/count`* return a block-uniform value: a read, after the
+//!      barrier, of a cell of its own in a shared array nothing writes (one read
+//!      instance is one value per block, as for every block-uniform read).
 //!   2. *Inline PTX* is modelled per instruction (loads, stores, atomics as
 //!      `atomic_exch`, block and warp barriers, fences that vanish, register-only
 //!      instructions); collective and unsized accesses, and addresses that are not a

@@ -4,8 +4,8 @@
 #include <cub/cub.cuh>
 
 // Two block-wide reductions on one temporary storage with no barrier between them: the
-// race CUB's documentation warns about. CUB is not in this file, so its objects reach
-// what they were constructed from.
+// race CUB's documentation warns about (a collective's storage is reused only after a
+// __syncthreads()).
 __global__ void sumAndMax(const int *in, int *out)
 {
     typedef cub::BlockReduce<int, 128> BlockReduce;

@@ -16,4 +16,15 @@ template <class T, int BLOCK_THREADS> class BlockReduce {
   private:
     TempStorage &temp_;
 };
+template <class T, int BLOCK_THREADS> class BlockScan {
+  public:
+    struct TempStorage {
+        T slots[BLOCK_THREADS];
+    };
+    explicit BlockScan(TempStorage &temp) : temp_(temp) {}
+    void ExclusiveSum(T input, T &output);
+
+  private:
+    TempStorage &temp_;
+};
 } // namespace cub

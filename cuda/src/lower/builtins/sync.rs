@@ -31,7 +31,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
             l.eval_args(c.args)?;
             l.emit(StmtKind::Barrier, span);
-            Value::arb(Ty::INT)
+            l.block_uniform_result(span)
         }
         "__syncwarp" => {
             // A warp barrier for the full warp; a partial mask synchronizes only
@@ -131,6 +131,35 @@ impl GroupKind {
 }
 
 impl<'t> Lowerer<'_, 't> {
+    /// The result of `__syncthreads_or/and/count`: the same value in every thread of
+    /// the block (the barrier combines every thread's predicate), so a barrier under
+    /// `if (__syncthreads_or(done))` does not diverge. Modelled as a read, after the
+    /// barrier, of a cell of its own in a shared array nothing writes: one read instance
+    /// by all threads of a block is one value (the verifier's `read_class`), a new one
+    /// at every call and loop iteration.
+    pub(in crate::lower) fn block_uniform_result(&mut self, span: kpl::ir::Span) -> Value {
+        let a = self.array(
+            crate::lower::ArrayKey::SyncResults,
+            "__syncthreads_result",
+            crate::lower::ArraySpace::Shared,
+            4,
+        );
+        let array = self.arrays[a].kpl.clone();
+        let k = self.sync_results;
+        self.sync_results += 1;
+        let var = self.local("_synced", None, span);
+        self.emit(
+            StmtKind::Read {
+                var: var.clone(),
+                array,
+                index: Expr::Int(k),
+                ty: Some(kpl::IntTy::I32),
+            },
+            span,
+        );
+        Value::int(Expr::Var(var), Ty::INT)
+    }
+
     /// `cg::sync(g)` or `g.sync()` for a cooperative group of type `group`.
     fn group_sync(&mut self, group: &str, n: Node<'t>) -> R<Value> {
         let span = self.span(n);

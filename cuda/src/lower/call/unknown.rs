@@ -1,0 +1,492 @@
+//! Calls of functions the file does not define (declared only, defined in another file
+//! or in a library header that was not read): their results are arbitrary, and they
+//! may read and write everything their arguments reach (docs/semantics.md,
+//! "Soundness"; the verifier's deviations list says what is assumed).
+//!
+//! - a pointer (also one held in a struct argument): some element of the array it
+//!   points into ([`Lowerer::pointer_effects`]);
+//! - an l-value argument a callee may take by non-`const` reference ([`Passing`]):
+//!   exactly that place, read and written with an arbitrary value;
+//! - the object of a method the file declares but does not define, or of a method of a
+//!   type it does not define: likewise;
+//! - an object of a type the file does not define holds what it was constructed from
+//!   ([`Lowerer::construct_unknown`], `Lowerer::held`), and its methods reach that;
+//! - CUB's block-wide collectives (`cub::BlockReduce(temp).Sum(x)`) are modelled by
+//!   their documented contract instead ([`Lowerer::block_collective`]).
+
+use tree_sitter::Node;
+
+use super::super::expr::{Ref, arbitrary};
+use super::super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind, fold};
+use crate::types::Ty;
+use kpl::ir::{Builtin, Dim, Expr, StmtKind};
+
+impl<'p, 't> Lowerer<'p, 't> {
+    /// A call of a function the file does not define, with its arguments evaluated
+    /// (values, or the places a reference argument names): an arbitrary result, and
+    /// every effect it may have on the memory its arguments reach (see [`Passing`]).
+    pub(in crate::lower) fn unknown_function(&mut self, name: &str, vals: &[Value], n: Node<'t>) -> Value {
+        let argv = vals.iter().cloned().map(Ref::V).collect();
+        match self.unknown_call(name, argv, &[], None, n) {
+            Ok(v) => v,
+            Err(_) => Value::arb(Ty::Opaque(name.to_string())),
+        }
+    }
+
+    /// A call of a function or method the file does not define: what it may do to
+    /// each argument (by `passing`, else [`Passing::Unknown`], or [`Passing::Value`]
+    /// for the implementation's `__` intrinsics, which take no references) and to the
+    /// object `this` of a method.
+    pub(in crate::lower) fn unknown_call(
+        &mut self,
+        name: &str,
+        argv: Vec<Ref>,
+        passing: &[Passing],
+        this: Option<(LVal, Passing)>,
+        n: Node<'t>,
+    ) -> R<Value> {
+        self.note(format!(
+            "`{name}` is not defined in this file: its result is taken as arbitrary, and it may read and write \
+             everything its arguments reach (what pointers point to, arguments it may take by reference, \
+             the object of a method)"
+        ));
+        let default = if name.starts_with("__") {
+            Passing::Value
+        } else {
+            Passing::Unknown
+        };
+        for (i, a) in argv.into_iter().enumerate() {
+            let how = passing.get(i).copied().unwrap_or(default);
+            self.unknown_argument(a, how, n)?;
+        }
+        if let Some((obj, how)) = this {
+            self.unknown_argument(Ref::L(obj), how, n)?;
+        }
+        Ok(Value::arb(Ty::Opaque(name.to_string())))
+    }
+
+    /// What a function the file does not define may do with one argument: read it, and
+    /// read and write some element of every array a pointer in it points into (also
+    /// pointers held in a struct); when it may take the argument by non-`const`
+    /// reference, also write the place the argument names (exactly that place: a
+    /// reference is not used to reach its neighbours), pointers in it keeping their
+    /// array but not their offset.
+    fn unknown_argument(&mut self, a: Ref, how: Passing, n: Node<'t>) -> R<()> {
+        let lv = match a {
+            Ref::V(v) => {
+                self.reach_effects(&v, n);
+                return Ok(());
+            }
+            Ref::L(lv) => lv,
+        };
+        let ty = self.lval_type(&lv);
+        if ty.is_array() {
+            // An array argument decays to a pointer to its first element.
+            let v = match &lv {
+                LVal::Mem(p, _) => Value {
+                    v: V::Ptr(p.clone()),
+                    ty: Ty::ptr(Ty::Void),
+                },
+                _ => self.read(&lv, n)?,
+            };
+            self.reach_effects(&v, n);
+            return Ok(());
+        }
+        let v = self.read(&lv, n)?;
+        self.reach_effects(&v, n);
+        if matches!(how, Passing::Ref | Passing::Unknown) {
+            self.havoc_place(&lv, n)?;
+        }
+        Ok(())
+    }
+
+    /// Effects of an unknown function on what a value's pointers point to.
+    fn reach_effects(&mut self, v: &Value, n: Node<'t>) {
+        let mut ptrs = Vec::new();
+        pointers_in(v, &mut ptrs);
+        self.pointer_effects(&ptrs, n, false);
+    }
+
+    /// What an unknown function that takes `lv` by non-`const` reference may leave
+    /// there: arbitrary numbers in memory cells and in the variables the kernel assigns
+    /// (struct fields one by one). *Assumed*, where the lowering holds a variable as
+    /// fixed (a `const`, a device function's parameter its body never assigns, a
+    /// pointer: where it points is never changed) or untracked (floating point, opaque
+    /// objects, which keep what they hold): the callee leaves it as it is. C++ makes a
+    /// callee that takes a variable by reference visible to the file (a declaration
+    /// before the call); the file's declarations mark such arguments assigned
+    /// (`stmt::assigned_names`), so this concerns functions of headers not read.
+    fn havoc_place(&mut self, lv: &LVal, n: Node<'t>) -> R<()> {
+        let lv = self.referent(lv);
+        match &lv {
+            LVal::Var(id) => match self.vars[*id].kind.clone() {
+                VarKind::Int(_) => {
+                    let ty = self.vars[*id].ty.clone();
+                    self.write(&lv, arbitrary(&ty), n)
+                }
+                VarKind::Struct(fields) => fields
+                    .into_iter()
+                    .try_for_each(|f| self.havoc_place(&LVal::Var(f), n)),
+                _ => Ok(()),
+            },
+            LVal::Mem(_, ty) => {
+                let ty = ty.clone();
+                self.write(&lv, arbitrary(&ty), n)
+            }
+            LVal::Private(_) => Ok(()),
+        }
+    }
+
+    /// `T(args)` for a type the file does not define (a library's `BlockReduce(temp)`):
+    /// an unknown constructor, and an object that holds what its arguments reach (the
+    /// place of each l-value argument, which it may keep a reference to, and the
+    /// pointers in each value), for its methods.
+    pub(in crate::lower) fn construct_unknown(
+        &mut self,
+        name: &str,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
+        let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+        if let Some(v) = self.construct_collective(name, &argv) {
+            return Ok(v);
+        }
+        let mut held = Vec::new();
+        for a in &argv {
+            let a = match a {
+                Ref::L(lv) => &Ref::L(self.referent(lv)),
+                v => v,
+            };
+            match a {
+                Ref::L(LVal::Mem(p, ty)) => held.push(Value {
+                    v: V::Ptr(p.clone()),
+                    ty: Ty::ptr(ty.clone()),
+                }),
+                Ref::L(LVal::Var(id)) => {
+                    let id = *id;
+                    let ty = self.vars[id].ty.clone();
+                    if let Ok(v) = self.read(&LVal::Var(id), n) {
+                        held.push(v);
+                    }
+                    held.push(Value {
+                        v: V::Ptr(Ptr {
+                            target: Target::Var(id),
+                            off: Expr::Int(0),
+                            unit: 1,
+                        }),
+                        ty: Ty::ptr(ty),
+                    });
+                }
+                Ref::L(LVal::Private(_)) => {}
+                Ref::V(v) => held.push(v.clone()),
+            }
+        }
+        let short = name
+            .split('<')
+            .next()
+            .unwrap_or(name)
+            .rsplit("::")
+            .next()
+            .unwrap_or(name);
+        self.unknown_call(short, argv, &[], None, n)?;
+        Ok(Value {
+            v: V::Struct(held),
+            ty: Ty::Opaque(name.to_string()),
+        })
+    }
+
+    /// How a declared function takes each parameter.
+    pub(super) fn passing(&self, f: usize) -> Vec<Passing> {
+        self.prog.funcs[f]
+            .params()
+            .iter()
+            .map(|p| {
+                let reference = p
+                    .child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind().ends_with("reference_declarator"));
+                let constant = p.child_by_field_name("type").is_some_and(|_| {
+                    let t = self.text(*p);
+                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| w == "const")
+                });
+                match (reference, constant) {
+                    (true, true) => Passing::ConstRef,
+                    (true, false) => Passing::Ref,
+                    (false, _) => Passing::Value,
+                }
+            })
+            .collect()
+    }
+
+    /// How a declared method takes its object: a `const` method only reads it.
+    pub(super) fn object_passing(&self, f: usize) -> Passing {
+        let d = self.prog.funcs[f].declarator;
+        let after_params = d.child_by_field_name("parameters").map_or("", |p| {
+            self.prog.src.get(p.end_byte()..d.end_byte()).unwrap_or("")
+        });
+        if after_params
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == "const")
+        {
+            Passing::ConstRef
+        } else {
+            Passing::Ref
+        }
+    }
+
+    /// What an unknown function may do with pointer arguments: read and write some
+    /// element of shared or global memory, change a variable.
+    pub(in crate::lower) fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) {
+        let span = self.span(n);
+        for v in vals {
+            let V::Ptr(p) = &v.v else { continue };
+            match p.target {
+                Target::Array(a)
+                    if !known && matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) =>
+                {
+                    let array = self.arrays[a].kpl.clone();
+                    let i = self.local("_i", None, span);
+                    let s = self.scratch();
+                    self.emit(
+                        StmtKind::Read {
+                            var: s.clone(),
+                            array: array.clone(),
+                            index: Expr::Var(i.clone()),
+                            ty: None,
+                        },
+                        span,
+                    );
+                    self.emit(StmtKind::Havoc { var: s.clone() }, span);
+                    self.emit(
+                        StmtKind::Write {
+                            array,
+                            index: Expr::Var(i),
+                            value: Expr::Var(s),
+                        },
+                        span,
+                    );
+                }
+                Target::Var(id) => {
+                    let ty = self.vars[id].ty.clone();
+                    if self.write(&LVal::Var(id), arbitrary(&ty), n).is_err() {
+                        // A constant passed by address cannot change.
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// How a function the file does not define may take an argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::lower) enum Passing {
+    /// By value (a copy): only what pointers in it point to can change.
+    Value,
+    /// By `const` reference: read, and what pointers in it point to.
+    ConstRef,
+    /// By reference: the place the argument names may be written.
+    Ref,
+    /// No declaration says: possibly by non-`const` reference.
+    Unknown,
+}
+
+/// The pointers in a value (its fields' too).
+fn pointers_in(v: &Value, out: &mut Vec<Value>) {
+    match &v.v {
+        V::Ptr(_) => out.push(v.clone()),
+        V::Struct(fields) => fields.iter().for_each(|f| pointers_in(f, out)),
+        _ => {}
+    }
+}
+
+/// Library functions (not read: their headers are not on this machine) that take their
+/// arguments by value or `const` reference, by namespace: their l-value arguments are
+/// only read.
+const READ_ONLY_LIBRARY_FUNCTIONS: &[(&str, &[&str])] = &[
+    (
+        "cooperative_groups",
+        &[
+            "reduce",
+            "inclusive_scan",
+            "exclusive_scan",
+            "plus",
+            "less",
+            "greater",
+            "bit_and",
+            "bit_or",
+            "bit_xor",
+        ],
+    ),
+    (
+        "std",
+        &[
+            "min", "max", "clamp", "abs", "fabs", "sqrt", "exp", "log", "pow", "floor", "ceil", "isnan",
+            "isinf",
+        ],
+    ),
+    (
+        "cuda::std",
+        &[
+            "min", "max", "clamp", "abs", "fabs", "sqrt", "exp", "log", "pow", "floor", "ceil", "isnan",
+            "isinf",
+        ],
+    ),
+];
+
+/// Whether the library function `ns::name` only reads its arguments
+/// ([`READ_ONLY_LIBRARY_FUNCTIONS`]; `cg` is `cooperative_groups` where no alias says).
+pub(in crate::lower) fn library_reads_only(ns: &str, name: &str) -> bool {
+    let ns = ns.trim_start_matches("::");
+    let ns = if ns == "cg" { "cooperative_groups" } else { ns };
+    READ_ONLY_LIBRARY_FUNCTIONS
+        .iter()
+        .any(|(n, names)| *n == ns && names.contains(&name))
+}
+
+/// CUB's block-wide collectives: each method call is a collective of the whole block on
+/// the temporary storage the object was constructed with.
+const BLOCK_COLLECTIVES: &[&str] = &[
+    "BlockReduce",
+    "BlockScan",
+    "BlockExchange",
+    "BlockRadixSort",
+    "BlockMergeSort",
+    "BlockHistogram",
+    "BlockDiscontinuity",
+    "BlockAdjacentDifference",
+    "BlockShuffle",
+    "BlockRunLengthDecode",
+];
+
+/// Whether a type the file does not define (`cub::BlockReduce<int, 128>`, or the
+/// `BlockScan<T, 256>` that the front end keeps of it) is one of CUB's block-wide
+/// collectives.
+pub(in crate::lower) fn is_block_collective(ty: &str) -> bool {
+    let base = ty.trim().trim_start_matches("typename").trim();
+    let base = base.split('<').next().unwrap_or(base).trim();
+    match base.rsplit_once("::") {
+        Some((ns, name)) => ns.trim_start_matches("::") == "cub" && BLOCK_COLLECTIVES.contains(&name),
+        None => BLOCK_COLLECTIVES.contains(&base),
+    }
+}
+
+impl<'p, 't> Lowerer<'p, 't> {
+    /// The place an l-value names, through reference variables (a `__shared__`
+    /// variable is a reference to its cell).
+    fn referent(&self, lv: &LVal) -> LVal {
+        match lv {
+            LVal::Var(id) => match &self.vars[*id].kind {
+                VarKind::Ref(inner) => self.referent(inner),
+                _ => lv.clone(),
+            },
+            _ => lv.clone(),
+        }
+    }
+
+    /// `cub::BlockReduce<T, N>(temp)`: the object holds its temporary storage (a place
+    /// in shared memory); the constructor touches nothing. `None` when the type is not a
+    /// CUB block collective or the arguments are not exactly one shared l-value (then
+    /// the object is any unknown one).
+    fn construct_collective(&mut self, name: &str, argv: &[Ref]) -> Option<Value> {
+        if !is_block_collective(name) {
+            return None;
+        }
+        let [Ref::L(lv)] = argv else {
+            return None;
+        };
+        let LVal::Mem(p, ty) = self.referent(lv) else {
+            return None;
+        };
+        let Target::Array(a) = p.target else {
+            return None;
+        };
+        if self.arrays[a].space != ArraySpace::Shared {
+            return None;
+        }
+        Some(Value {
+            v: V::Struct(vec![Value {
+                v: V::Ptr(p.clone()),
+                ty: Ty::ptr(ty.clone()),
+            }]),
+            ty: Ty::Opaque(name.to_string()),
+        })
+    }
+
+    /// A method of a CUB block collective, as CUB documents it: every thread of the
+    /// block takes part (so it contains a barrier, which must not diverge), it writes
+    /// the temporary storage and reads what other threads wrote there after the
+    /// barrier, and the storage may be reused only after a further barrier. Modelled as
+    /// each thread writing its own slot, a barrier, each thread reading some slot: two
+    /// calls on one storage with no barrier between them race (the reads of the first
+    /// with the writes of the second). The arguments are those of an unknown function
+    /// (inputs read, outputs written).
+    pub(in crate::lower) fn block_collective(
+        &mut self,
+        ty: &Ty,
+        method: &str,
+        storage: Ptr,
+        argv: Vec<Ref>,
+        n: Node<'t>,
+    ) -> R<Value> {
+        let p = storage;
+        let Target::Array(a) = p.target else {
+            return Ok(arbitrary(&Ty::Opaque(method.to_string())));
+        };
+        self.note(format!(
+            "`{method}` of `{ty}` (CUB) is modelled as its documentation states it: a collective of every \
+             thread of the block that writes and reads its temporary storage, with a barrier inside; reusing \
+             the storage needs a __syncthreads() in between"
+        ));
+        for arg in argv {
+            self.unknown_argument(arg, Passing::Unknown, n)?;
+        }
+        let span = self.span(n);
+        let array = self.arrays[a].kpl.clone();
+        let [tx, ty_, tz] = Dim::ALL.map(|d| Expr::Builtin(Builtin::Tid(d)));
+        let [bx, by, _] = Dim::ALL.map(|d| Expr::Builtin(Builtin::Bdim(d)));
+        let rank = fold::add(tx, fold::mul(bx, fold::add(ty_, fold::mul(by, tz))));
+        let base = fold::div(
+            fold::mul(p.off.clone(), Expr::Int(p.unit.max(1) as i64)),
+            Expr::Int(self.arrays[a].cell.max(1) as i64),
+        );
+        let s = self.scratch();
+        self.emit(StmtKind::Havoc { var: s.clone() }, span);
+        self.emit(
+            StmtKind::Write {
+                array: array.clone(),
+                index: fold::add(base.clone(), rank),
+                value: Expr::Var(s.clone()),
+            },
+            span,
+        );
+        self.emit(StmtKind::Barrier, span);
+        let any = self.local("_slot", None, span);
+        self.emit(
+            StmtKind::Read {
+                var: s,
+                array,
+                index: fold::add(base, Expr::Var(any)),
+                ty: None,
+            },
+            span,
+        );
+        Ok(arbitrary(&Ty::Opaque(method.to_string())))
+    }
+
+    /// The temporary storage a CUB block collective object holds
+    /// ([`Self::construct_collective`]), if `this` is one.
+    pub(in crate::lower) fn collective_storage(&self, ty: &Ty, this: &LVal) -> Option<Ptr> {
+        if !is_block_collective(&ty.to_string()) {
+            return None;
+        }
+        let LVal::Var(id) = this else { return None };
+        let V::Struct(parts) = &self.held.get(id)?.v else {
+            return None;
+        };
+        match parts.as_slice() {
+            [Value { v: V::Ptr(p), .. }] if matches!(p.target, Target::Array(_)) => Some(p.clone()),
+            _ => None,
+        }
+    }
+}
