@@ -790,7 +790,15 @@ fn explain_text(out: &mut dyn WriteColor, k: &driver::KernelFix) -> std::io::Res
                 f.how
             )?;
         }
-        if e.rejected.is_empty() {
+        if e.fixes.is_empty() && !k.together_with.is_empty() {
+            // A joint placement: the barrier is there for another instantiation.
+            let others: Vec<String> = k.together_with.iter().map(|n| format!("`{n}`")).collect();
+            writeln!(
+                out,
+                "        no race of this kernel: it is there for the other instantiation(s) of its template ({})",
+                others.join(", ")
+            )?;
+        } else if e.rejected.is_empty() {
             writeln!(out, "        no cheaper place removes these races")?;
         }
         for r in &e.rejected {

@@ -16,11 +16,7 @@ use serde_json::Value;
 
 /// Files (relative to `tests/corpus`) where `fix --strip` does not give back a verified
 /// placement with at most the original number of barriers, and why.
-const KNOWN: &[(&str, &str)] = &[(
-    "language/templateDeviceSpecialization.cu",
-    "no-solution: the float instantiation needs no barrier, the double one needs one, and one text \
-         serves both",
-)];
+const KNOWN: &[(&str, &str)] = &[];
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus")

@@ -78,6 +78,13 @@
 //! encoding, whose `P` refinement stays complete: a barrier between the accesses does
 //! order such a race).
 
+//!
+//! The refinement loop ([`refine`]) runs over *parts*, one per kernel, whose encodings
+//! share one `Optimize` ([`Names`]): one part is the paper's loop; several are the joint
+//! synthesis of kernels that share one source text ([`crate::joint`]), where each round
+//! asks every part's oracle about its share of the optimum, a divergence in one part
+//! excludes the place for all, and races refine the constraints of their own part.
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use kpl::{Kernel, Label, LabelTree, NodeKind};
@@ -103,10 +110,79 @@ const WEIGHT_SCALE: f64 = 1e6;
 /// can never outweigh a real cost difference for placements of fewer than 64 barriers.
 const TIE_BREAK: u128 = 1 << 24;
 
-/// The constraint system of one synthesis (`S` in Algorithm 1).
+/// How an encoding names its Z3 variables. A kernel synthesized alone: `L{label}`,
+/// `P{n}_{j}`, as always. Kernels synthesized together ([`crate::joint`]) share one
+/// `Optimize`, and Z3 constants with one name are one variable: the variables of a
+/// candidate (`L`, `W`, `G`) are named after its *source place*, so the labels of
+/// different kernels that write a barrier at the same place of the text are one
+/// variable, and the variables of a race location (`P`, `V`) get the kernel's prefix,
+/// so they stay its own.
+pub(crate) struct Names<'a> {
+    /// Prefix of the variables private to this kernel.
+    prefix: String,
+    /// The source place of each candidate that has one (`None`: alone, every
+    /// candidate is its own place).
+    places: Option<&'a BTreeMap<Label, usize>>,
+}
+
+impl<'a> Names<'a> {
+    /// A kernel synthesized alone.
+    pub(crate) fn alone() -> Names<'static> {
+        Names {
+            prefix: String::new(),
+            places: None,
+        }
+    }
+
+    /// Member `index` of a joint synthesis, with the source places of its candidates.
+    pub(crate) fn shared(index: usize, places: &'a BTreeMap<Label, usize>) -> Names<'a> {
+        Names {
+            prefix: format!("k{index}."),
+            places: Some(places),
+        }
+    }
+
+    /// What names candidate `l`'s variables (`L`, `W`, `G` followed by it); `None`
+    /// when `l` has no source place (then it is no candidate in a joint synthesis).
+    fn place(&self, l: Label) -> Option<String> {
+        match self.places {
+            None => Some(l.0.to_string()),
+            Some(places) => places.get(&l).map(|p| format!("@{p}")),
+        }
+    }
+
+    /// The source places of `labels` (none when alone).
+    fn places_of(&self, labels: &[Label]) -> Vec<usize> {
+        let Some(places) = self.places else {
+            return Vec::new();
+        };
+        labels.iter().filter_map(|l| places.get(l).copied()).collect()
+    }
+
+    /// The labels at the source places `ids`.
+    fn labels_at(&self, ids: &[usize]) -> Vec<Label> {
+        let Some(places) = self.places else {
+            return Vec::new();
+        };
+        places
+            .iter()
+            .filter(|(_, p)| ids.contains(p))
+            .map(|(l, _)| *l)
+            .collect()
+    }
+
+    /// The name of a variable of this kernel only.
+    fn private(&self, name: String) -> String {
+        format!("{}{name}", self.prefix)
+    }
+}
+
+/// The constraint system of one synthesis (`S` in Algorithm 1), or one kernel's part of
+/// a joint synthesis (its candidates' variables shared through [`Names`]).
 struct Encoding<'t> {
     tree: &'t LabelTree,
-    opt: Optimize,
+    opt: &'t Optimize,
+    names: Names<'t>,
     /// `L_ℓ` for every candidate label.
     l: BTreeMap<Label, Bool>,
     /// `W_ℓ` for every candidate label (empty without `SynthOptions::warp_barriers`).
@@ -133,15 +209,18 @@ struct Encoding<'t> {
 }
 
 impl<'t> Encoding<'t> {
-    fn new(tree: &'t LabelTree, opts: &SynthOptions) -> Self {
-        let opt = Optimize::new();
+    /// The candidates' variables and their soft constraints `¬L_ℓ` (`¬W_ℓ`, `¬G_ℓ`),
+    /// asserted into `opt`. Kernels sharing a variable each add their own soft
+    /// constraint on it, so Z3 minimises the sum of their costs.
+    fn new(tree: &'t LabelTree, opt: &'t Optimize, opts: &SynthOptions, names: Names<'t>) -> Self {
         let mut l = BTreeMap::new();
         let candidates = tree.candidates();
         let rank_unit = (TIE_BREAK / 64 / (candidates.len() as u128 + 1)).max(1);
         let mut warp = BTreeMap::new();
         let mut grid = BTreeMap::new();
         for (rank, &c) in candidates.iter().enumerate() {
-            let v = Bool::new_const(format!("L{}", c.0));
+            let Some(place) = names.place(c) else { continue };
+            let v = Bool::new_const(format!("L{place}"));
             let cost = opts.cost.cost(tree, c);
             let weight = |cost: f64| {
                 let w = (cost * WEIGHT_SCALE).round().clamp(1.0, 1e30) as u128;
@@ -149,13 +228,13 @@ impl<'t> Encoding<'t> {
             };
             opt.assert_soft(&v.not(), weight(cost), None);
             if opts.warp_barriers {
-                let wv = Bool::new_const(format!("W{}", c.0));
+                let wv = Bool::new_const(format!("W{place}"));
                 opt.assert_soft(&wv.not(), weight(cost * opts.warp_cost), None);
                 opt.assert(Bool::and(&[v.clone(), wv.clone()]).not());
                 warp.insert(c, wv);
             }
             if opts.grid_barriers {
-                let gv = Bool::new_const(format!("G{}", c.0));
+                let gv = Bool::new_const(format!("G{place}"));
                 opt.assert_soft(
                     &gv.not(),
                     weight(opts.cost.grid_cost(tree, c, opts.grid_cost)),
@@ -172,6 +251,7 @@ impl<'t> Encoding<'t> {
         Encoding {
             tree,
             opt,
+            names,
             l,
             w: warp,
             g: grid,
@@ -202,9 +282,9 @@ impl<'t> Encoding<'t> {
         }
         let n = self.races.len();
         let p: Vec<Bool> = (0..=ro.depth())
-            .map(|j| Bool::new_const(format!("P{n}_{j}")))
+            .map(|j| Bool::new_const(self.names.private(format!("P{n}_{j}"))))
             .collect();
-        let v = (!self.w.is_empty()).then(|| Bool::new_const(format!("V{n}")));
+        let v = (!self.w.is_empty()).then(|| Bool::new_const(self.names.private(format!("V{n}"))));
         for (j, option) in ro.options.iter().enumerate() {
             let mut realised = self.any_barrier(option);
             if let Some(v) = &v {
@@ -297,7 +377,7 @@ impl<'t> Encoding<'t> {
         use_types: bool,
     ) {
         let l = &self.l;
-        cover.assert_initial(&self.opt, &|x| l.get(&x).cloned(), race, use_types);
+        cover.assert_initial(self.opt, &|x| l.get(&x).cloned(), race, use_types);
         self.trace.race(&cover.extended(ro, self.tree), race, use_types);
         self.covers.insert(key, cover);
     }
@@ -317,7 +397,7 @@ impl<'t> Encoding<'t> {
         };
         let l = &self.l;
         let set: BTreeSet<Label> = chosen.iter().copied().collect();
-        cover.refute(&self.opt, &|x| l.get(&x).cloned(), &set, race, use_types);
+        cover.refute(self.opt, &|x| l.get(&x).cloned(), &set, race, use_types);
         self.trace.blocked(key, chosen, race);
     }
 
@@ -347,6 +427,11 @@ impl<'t> Encoding<'t> {
         self.trace.blocked(key, chosen, race);
     }
 
+    /// The source places directly inside `block` (none when alone).
+    fn places_in(&self, block: Label) -> Vec<usize> {
+        self.names.places_of(&self.tree.children_of(block))
+    }
+
     /// Line 25: no barrier directly inside `block` (`at`: the barrier that diverged).
     /// A warp barrier that diverged (`warp`) excludes warp barriers there too: threads of
     /// one warp disagreeing means threads of the block do.
@@ -370,37 +455,48 @@ impl<'t> Encoding<'t> {
         }
     }
 
-    /// The chosen block barriers, the chosen warp barriers, the chosen grid barriers,
-    /// and the model.
-    #[allow(clippy::type_complexity)]
-    fn solve(
-        &self,
-        stats: &mut Stats,
-    ) -> Result<Option<(Vec<Label>, Vec<Label>, Vec<Label>, z3::Model)>, SynthError> {
-        stats.solver_calls += 1;
-        let start = std::time::Instant::now();
-        let result = self.opt.check(&[]);
-        stats.solver_time += start.elapsed();
-        match result {
-            SatResult::Unsat => Ok(None),
-            SatResult::Unknown => Err(SynthError::Solver(
-                self.opt.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
-            )),
-            SatResult::Sat => {
-                let model = self
-                    .opt
-                    .get_model()
-                    .ok_or_else(|| SynthError::Solver("no model for a satisfiable placement".into()))?;
-                let pick = |vars: &BTreeMap<Label, Bool>| -> Vec<Label> {
-                    vars.iter()
-                        .filter(|(_, v)| model.eval(*v, true).and_then(|b| b.as_bool()).unwrap_or(false))
-                        .map(|(l, _)| *l)
-                        .collect()
-                };
-                let (chosen, warp, grid) = (pick(&self.l), pick(&self.w), pick(&self.g));
-                Ok(Some((chosen, warp, grid, model)))
-            }
+    /// The placement `model` chooses among this kernel's candidates: every barrier
+    /// (block, warp and grid, in program order), and which of them are warp and grid
+    /// barriers.
+    fn picked(&self, model: &z3::Model) -> Placement {
+        let pick = |vars: &BTreeMap<Label, Bool>| -> Vec<Label> {
+            vars.iter()
+                .filter(|(_, v)| model.eval(*v, true).and_then(|b| b.as_bool()).unwrap_or(false))
+                .map(|(l, _)| *l)
+                .collect()
+        };
+        let (mut chosen, warp, grid) = (pick(&self.l), pick(&self.w), pick(&self.g));
+        if !warp.is_empty() || !grid.is_empty() {
+            chosen.extend(warp.iter().chain(&grid).copied());
+            chosen.sort_by_key(|l| self.tree.node(*l).post);
         }
+        Placement { chosen, warp, grid }
+    }
+}
+
+/// One placement of one kernel: the labels after which a barrier goes (in program
+/// order), and those of them that get a warp or a grid barrier.
+struct Placement {
+    chosen: Vec<Label>,
+    warp: Vec<Label>,
+    grid: Vec<Label>,
+}
+
+/// The optimum of the constraints so far (`None`: unsatisfiable).
+fn solve(opt: &Optimize, stats: &mut Stats) -> Result<Option<z3::Model>, SynthError> {
+    stats.solver_calls += 1;
+    let start = std::time::Instant::now();
+    let result = opt.check(&[]);
+    stats.solver_time += start.elapsed();
+    match result {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown => Err(SynthError::Solver(
+            opt.get_reason_unknown().unwrap_or_else(|| "unknown".into()),
+        )),
+        SatResult::Sat => opt
+            .get_model()
+            .map(Some)
+            .ok_or_else(|| SynthError::Solver("no model for a satisfiable placement".into())),
     }
 }
 
@@ -463,7 +559,7 @@ fn self_race(races: &[Race], divergences: usize) -> Option<NoSolution> {
 /// (`A[i] = A[i] + A[i+1]`), grouped by the write: only a barrier inside the statement,
 /// that is a split, can remove them. (Races of such a pair across loop iterations are
 /// left to ordinary barriers.)
-fn split_sites(kernel: &Kernel, races: &[Race]) -> Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> {
+fn split_sites(kernel: &Kernel, races: &[Race]) -> SplitSites {
     let mut out: Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)> = Vec::new();
     for r in races.iter().filter(|r| r.intra) {
         let Some((read, write)) = kpl::split::same_statement(kernel, r.first.stmt, r.second.stmt) else {
@@ -504,12 +600,47 @@ fn synthesize_from(
     may_split: bool,
 ) -> Result<Synthesis, SynthError> {
     let mut run = Run::new(kernel, oracle, opts);
+    let fixable = match start(&mut run, may_split)? {
+        Start::Clean => return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new())),
+        Start::GiveUp(ns) => return Ok(run.give_up(ns)),
+        Start::Split(sites) => return split_then_synthesize(run, &sites),
+        Start::Refine(fixable) => fixable,
+    };
+    // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
+    let tree = run.tree.clone();
+    let opt = Optimize::new();
+    let part = Part::new(run, &tree, &opt, Names::alone(), fixable, true);
+    let mut done = refine(vec![part], &opt)?;
+    done.pop()
+        .ok_or_else(|| SynthError::Solver("the refinement loop returned no placement".into()))
+}
+
+/// Self-racing statements to prepare for splitting: per written statement, its racing
+/// reads and the races ([`split_sites`]).
+pub(crate) type SplitSites = Vec<(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)>;
+
+/// What the first answer about a kernel (lines 1–5 of Algorithm 1) leads to.
+pub(crate) enum Start {
+    /// Race- and divergence-free as given.
+    Clean,
+    /// No barrier placement can help, and why.
+    GiveUp(NoSolution),
+    /// Self-racing statements must be prepared for splitting first.
+    Split(SplitSites),
+    /// These races are to be removed by the refinement loop.
+    Refine(Vec<Race>),
+}
+
+/// Asks the oracle about the kernel of `run` as given and decides what comes next.
+pub(crate) fn start(run: &mut Run, may_split: bool) -> Result<Start, SynthError> {
     let started = std::time::Instant::now();
+    let kernel = run.kernel;
     let report = run.ask(kernel)?;
     trace_round(&run.tree, &[], &report, started);
     if report.is_clean() {
-        return Ok(run.finish(Outcome::AlreadyCorrect, Vec::new()));
+        return Ok(Start::Clean);
     }
+    let opts = run.opts;
     // Races between blocks: no barrier orders them. They are reported, and the others
     // are still fixed as far as barriers can, so the report can show that placement.
     // With grid barriers (`fix --cooperative`), those too are races to fix.
@@ -518,10 +649,10 @@ fn synthesize_from(
     if let Some(ns) =
         diverging_existing(&report, &[]).or_else(|| self_race(&fixable, report.divergences.len()))
     {
-        return Ok(run.give_up(ns));
+        return Ok(Start::GiveUp(ns));
     }
-    if let (Some(ns), true) = (&blocked, fixable.is_empty() && report.divergences.is_empty()) {
-        return Ok(run.give_up(ns.clone()));
+    if let (Some(ns), true) = (blocked, fixable.is_empty() && report.divergences.is_empty()) {
+        return Ok(Start::GiveUp(ns));
     }
     let sites = if may_split {
         let in_blocks: Vec<Race> = fixable.iter().filter(|r| r.fixable).cloned().collect();
@@ -530,75 +661,294 @@ fn synthesize_from(
         Vec::new()
     };
     if !sites.is_empty() {
-        return split_then_synthesize(run, &sites);
+        return Ok(Start::Split(sites));
     }
-    // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
-    let tree = run.tree.clone();
-    let mut enc = Encoding::new(&tree, opts);
-    if opts.uniform_regions && !opts.warp_barriers && !opts.grid_barriers {
-        enc.uniform = regions::uniform_candidates(run.oracle, kernel, &tree);
-    }
-    for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
-        enc.add_race_once(&tree, r, opts.use_race_types);
-    }
-    let mut last_races = fixable;
-    loop {
-        if run.stats.iterations >= opts.max_iterations {
-            return Err(SynthError::IterationLimit(run.stats.iterations));
-        }
-        let Some((mut chosen, warp, grid, model)) = enc.solve(&mut run.stats)? else {
-            let ns = unsat_reason(&tree, &enc, last_races);
-            return Ok(run.give_up(ns));
-        };
-        run.stats.iterations += 1;
-        if !warp.is_empty() || !grid.is_empty() {
-            chosen.extend(warp.iter().chain(&grid).copied());
-            chosen.sort_by_key(|l| tree.node(*l).post);
-        }
-        let (candidate, ids) = run.with_barriers_kinds(&chosen, &warp, &grid);
-        let started = std::time::Instant::now();
-        let report = run.ask(&candidate)?;
-        trace_round(&tree, &chosen, &report, started);
-        let fixable = targets(&report, opts);
-        if let Some(ns) =
-            diverging_existing(&report, &ids).or_else(|| self_race(&fixable, report.divergences.len()))
-        {
-            return Ok(run.give_up(ns));
-        }
-        if !report.divergences.is_empty() {
-            for d in &report.divergences {
-                let after = ids.iter().position(|id| *id == d.stmt).map(|i| chosen[i]);
-                if let Some((a, block)) = after.and_then(|a| Some((a, block_of(&tree, a)?))) {
-                    enc.exclude_block(block, a, warp.contains(&a), grid.contains(&a));
-                }
-            }
-            continue;
-        }
-        if fixable.is_empty() {
-            // Only races between blocks are left: this placement is as far as barriers go.
-            let outcome = match unfixable(&report) {
-                Some(ns) => Outcome::NoSolution(ns),
-                None => Outcome::Fixed,
-            };
-            let mut s = run.finish_with_kinds(outcome, chosen, warp, grid);
-            s.trace = Some(enc.trace);
-            return Ok(s);
+    Ok(Start::Refine(fixable))
+}
+
+/// One kernel in the refinement loop: its run (input, oracle, counters), its part of
+/// the constraints, and the races its last answer left.
+pub(crate) struct Part<'r, 't> {
+    run: Run<'r>,
+    enc: Encoding<'t>,
+    /// The races of the last answer that a placement must remove.
+    last_races: Vec<Race>,
+    /// No races to remove as given (a kernel synthesized together with others that
+    /// need barriers).
+    clean: bool,
+    /// Its races are to be removed. Otherwise (a kernel synthesized together with
+    /// others, not to be fixed itself) only kept from getting worse: no barrier placed
+    /// for the others may diverge in it; its own races and divergences stay.
+    fix: bool,
+}
+
+impl<'r, 't> Part<'r, 't> {
+    /// A kernel entering the loop with the races of its first answer to remove
+    /// (`fixable`; none when it is clean as given, or not to be fixed: `fix` false), its
+    /// candidates' variables named by `names` in `opt`.
+    pub(crate) fn new(
+        run: Run<'r>,
+        tree: &'t LabelTree,
+        opt: &'t Optimize,
+        names: Names<'t>,
+        fixable: Vec<Race>,
+        fix: bool,
+    ) -> Self {
+        let opts = run.opts;
+        let mut enc = Encoding::new(tree, opt, opts, names);
+        if opts.uniform_regions && !opts.warp_barriers && !opts.grid_barriers {
+            enc.uniform = regions::uniform_candidates(run.oracle, run.kernel, tree);
         }
         for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
-            let Some(key) = location(&tree, r) else { continue };
-            if enc.known(&key) {
-                if enc.deny_warp(key, r) {
-                    continue;
+            enc.add_race_once(tree, r, opts.use_race_types);
+        }
+        Part {
+            run,
+            enc,
+            clean: fixable.is_empty(),
+            last_races: fixable,
+            fix,
+        }
+    }
+
+    /// The races of `report` a placement must remove in this part (none when it is
+    /// not to be fixed).
+    fn targets(&self, report: &oracle::Report) -> Vec<Race> {
+        if self.fix {
+            targets(report, self.run.opts)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The run's result, with the counters of the solver (shared by all parts) added.
+    fn finish(self, stats: &Stats, outcome: Outcome, p: Placement) -> Synthesis {
+        let mut run = self.run;
+        add_solver_stats(&mut run.stats, stats);
+        let mut s = run.finish_with_kinds(outcome, p.chosen, p.warp, p.grid);
+        s.trace = Some(self.enc.trace);
+        s
+    }
+}
+
+/// The parts' runs, their constraints dropped.
+fn runs_of<'r>(parts: Vec<Part<'r, '_>>) -> Vec<Run<'r>> {
+    parts.into_iter().map(|p| p.run).collect()
+}
+
+/// `stats` of the solver (calls, rounds, its time) added to a run's.
+fn add_solver_stats(to: &mut Stats, stats: &Stats) {
+    to.solver_calls += stats.solver_calls;
+    to.iterations += stats.iterations;
+    to.solver_time += stats.solver_time;
+}
+
+/// What one part's oracle said of its share of the current optimum.
+struct Answer {
+    placement: Placement,
+    report: oracle::Report,
+}
+
+/// Lines 13–30 of Algorithm 1 over `parts`, whose encodings share `opt` (one part: the
+/// paper's loop): solve, give every part its share of the optimum and ask its oracle. A
+/// barrier that diverges in one part excludes its block (for all parts: they share the
+/// variables of a place); races that survive refine the constraints of their part; until
+/// every part to fix is race- and divergence-free (and no inserted barrier diverges in
+/// the others), or the constraints are unsatisfiable. One result per part, in order.
+pub(crate) fn refine(mut parts: Vec<Part>, opt: &Optimize) -> Result<Vec<Synthesis>, SynthError> {
+    let max_iterations = parts.iter().map(|p| p.run.opts.max_iterations).min().unwrap_or(0);
+    let mut stats = Stats::default();
+    'round: loop {
+        if stats.iterations >= max_iterations {
+            return Err(SynthError::IterationLimit(stats.iterations));
+        }
+        let Some(model) = solve(opt, &mut stats)? else {
+            let why = unsat_reasons(&parts);
+            return Ok(give_up_all(runs_of(parts), &stats, why));
+        };
+        stats.iterations += 1;
+        let mut answers = Vec::with_capacity(parts.len());
+        for (i, part) in parts.iter_mut().enumerate() {
+            let placement = part.enc.picked(&model);
+            let (candidate, ids) =
+                part.run
+                    .with_barriers_kinds(&placement.chosen, &placement.warp, &placement.grid);
+            let started = std::time::Instant::now();
+            let report = part.run.ask(&candidate)?;
+            trace_round(part.enc.tree, &placement.chosen, &report, started);
+            let fixable = part.targets(&report);
+            if let Some(ns) = diverging_existing(&report, &ids)
+                .or_else(|| self_race(&fixable, report.divergences.len()))
+                .filter(|_| part.fix)
+            {
+                return Ok(give_up_all(runs_of(parts), &stats, vec![(i, ns)]));
+            }
+            // Line 25 for the barriers placed (the other parts need not be asked about
+            // this optimum).
+            let diverged: Vec<Label> = report
+                .divergences
+                .iter()
+                .filter_map(|d| ids.iter().position(|id| *id == d.stmt))
+                .map(|i| placement.chosen[i])
+                .collect();
+            if !diverged.is_empty() {
+                let mut places = Vec::new();
+                for a in diverged {
+                    if let Some(block) = block_of(part.enc.tree, a) {
+                        let (warp, grid) = (placement.warp.contains(&a), placement.grid.contains(&a));
+                        part.enc.exclude_block(block, a, warp, grid);
+                        places.extend(part.enc.places_in(block));
+                    }
                 }
-                enc.refute(key, &chosen, &model, r, opts.use_race_types);
-            } else {
-                // A race the first answer did not mention (a testing oracle can find more
-                // once barriers change what it explores): constrain it like the others.
-                enc.add_race(key, r, opts.use_race_types);
+                let name = part.run.kernel.name.clone();
+                tell_others(&mut parts, i, &places, &name);
+                continue 'round;
+            }
+            answers.push(Answer { placement, report });
+        }
+        if answers
+            .iter()
+            .zip(&parts)
+            .all(|(a, p)| p.targets(&a.report).is_empty())
+        {
+            return Ok(finish_all(parts, &stats, answers));
+        }
+        for (part, a) in parts.iter_mut().zip(&answers) {
+            let fixable = part.targets(&a.report);
+            refute_races(part, &a.placement, &model, &fixable);
+            part.last_races = fixable;
+        }
+    }
+}
+
+/// The places (`places`) part `i` excluded because a barrier there diverged in kernel
+/// `name` go into the other parts' traces, to explain why they have no barrier there.
+fn tell_others(parts: &mut [Part], i: usize, places: &[usize], name: &str) {
+    for (j, other) in parts.iter_mut().enumerate() {
+        if j != i {
+            for l in other.enc.names.labels_at(places) {
+                other.enc.trace.excluded_elsewhere(l, name);
             }
         }
-        last_races = fixable;
     }
+}
+
+/// Every part is free of the races barriers can order: the placement is found. A part
+/// left with races between blocks has no solution, and shows this placement (as far as
+/// barriers go); a part clean as given that gets no barrier is already correct. A part
+/// not to fix that is not race- and divergence-free with the placement has "no
+/// solution" (it was not looked for).
+fn finish_all(parts: Vec<Part>, stats: &Stats, answers: Vec<Answer>) -> Vec<Synthesis> {
+    parts
+        .into_iter()
+        .zip(answers)
+        .map(|(part, a)| {
+            let outcome = match unfixable(&a.report) {
+                Some(ns) => Outcome::NoSolution(ns),
+                None if !part.fix && !a.report.is_clean() => Outcome::NoSolution(NoSolution {
+                    reason: "not to be fixed: the placement only keeps its barriers from diverging"
+                        .to_string(),
+                    races: a.report.races.clone(),
+                }),
+                None if part.clean && a.placement.chosen.is_empty() => Outcome::AlreadyCorrect,
+                None => Outcome::Fixed,
+            };
+            part.finish(stats, outcome, a.placement)
+        })
+        .collect()
+}
+
+/// Lines 26–29 for one part: each race still reported rules out this placement (its
+/// `P` assignment, or its coverage) in the part's constraints; a race the first answer
+/// did not mention gets its constraints.
+fn refute_races(part: &mut Part, placement: &Placement, model: &z3::Model, fixable: &[Race]) {
+    let use_types = part.run.opts.use_race_types;
+    for r in fixable.iter().filter(|r| !is_intra_self_race(r)) {
+        let Some(key) = location(part.enc.tree, r) else {
+            continue;
+        };
+        if part.enc.known(&key) {
+            if part.enc.deny_warp(key, r) {
+                continue;
+            }
+            part.enc.refute(key, &placement.chosen, model, r, use_types);
+        } else {
+            // A race the first answer did not mention (a testing oracle can find more
+            // once barriers change what it explores): constrain it like the others.
+            part.enc.add_race(key, r, use_types);
+        }
+    }
+}
+
+/// Every kernel gives up. `why` holds the kernels that are the reason (index, what went
+/// wrong there). Alone, that is the reason; together, every kernel gets one reason
+/// naming the kernels it is about, and its own races.
+pub(crate) fn give_up_all(runs: Vec<Run>, stats: &Stats, why: Vec<(usize, NoSolution)>) -> Vec<Synthesis> {
+    let joint = (runs.len() > 1).then(|| joint_reason(&runs, &why));
+    runs.into_iter()
+        .enumerate()
+        .map(|(i, mut run)| {
+            let mine = why.iter().filter(|(j, _)| *j == i);
+            let ns = match &joint {
+                None => mine
+                    .map(|(_, ns)| ns.clone())
+                    .next()
+                    .unwrap_or_else(|| NoSolution {
+                        reason: "no barrier placement found".to_string(),
+                        races: Vec::new(),
+                    }),
+                Some(reason) => NoSolution {
+                    reason: reason.clone(),
+                    races: mine.flat_map(|(_, ns)| ns.races.iter().cloned()).collect(),
+                },
+            };
+            add_solver_stats(&mut run.stats, stats);
+            run.give_up(ns)
+        })
+        .collect()
+}
+
+/// Why kernels synthesized together have no common placement: the kernels, then what
+/// went wrong in each kernel of `why`.
+fn joint_reason(runs: &[Run], why: &[(usize, NoSolution)]) -> String {
+    let names: Vec<String> = runs.iter().map(|r| format!("`{}`", r.kernel.name)).collect();
+    let each: Vec<String> = why
+        .iter()
+        .map(|(i, ns)| format!("in `{}`, {}", runs[*i].kernel.name, ns.reason))
+        .collect();
+    format!(
+        "no barrier placement serves all of {}, which share one source text (instantiations of one \
+         template): {}",
+        names.join(", "),
+        each.join("; ")
+    )
+}
+
+/// Why the constraints became unsatisfiable: per part, the races left and the blocks
+/// excluded because a barrier in them diverged.
+fn unsat_reasons(parts: &[Part]) -> Vec<(usize, NoSolution)> {
+    if let [part] = parts {
+        return vec![(0, unsat_reason(part.enc.tree, &part.enc, part.last_races.clone()))];
+    }
+    let mut why = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if !part.last_races.is_empty() {
+            let ns = unsat_reason(part.enc.tree, &part.enc, part.last_races.clone());
+            why.push((i, ns));
+        } else if let Some(at) = excluded_lines(part.enc.tree, &part.enc) {
+            why.push((
+                i,
+                NoSolution {
+                    reason: format!(
+                        "a barrier inside the block at {at} can be reached by some threads of a block and not \
+                         others (barrier divergence)"
+                    ),
+                    races: Vec::new(),
+                },
+            ));
+        }
+    }
+    why
 }
 
 /// With `AUTOSYNC_TRACE_SYNTH` in the environment, each round's placement and what the
@@ -628,10 +978,7 @@ fn trace_round(tree: &LabelTree, chosen: &[Label], report: &oracle::Report, star
 
 /// Prepares the self-racing statements for splitting and synthesizes on that kernel;
 /// gives up with the reason when a statement cannot be split.
-fn split_then_synthesize(
-    run: Run,
-    sites: &[(kpl::StmtId, Vec<kpl::StmtId>, Vec<Race>)],
-) -> Result<Synthesis, SynthError> {
+fn split_then_synthesize(run: Run, sites: &SplitSites) -> Result<Synthesis, SynthError> {
     let plan: Vec<(kpl::StmtId, Vec<kpl::StmtId>)> = sites.iter().map(|s| (s.0, s.1.clone())).collect();
     let cannot = |why: String, races: &[Race]| {
         let r = &races[0];
@@ -687,17 +1034,21 @@ fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolutio
         "no barrier placement removes the race between {}",
         pairs.join(", ")
     );
-    if !enc.excluded.is_empty() {
-        let blocks: Vec<String> = enc
-            .excluded
-            .iter()
-            .map(|b| format!("line {}", tree.line(*b)))
-            .collect();
+    if let Some(at) = excluded_lines(tree, enc) {
         reason.push_str(&format!(
             ": every place that would separate the accesses is inside a block whose guard differs between \
-             threads (barrier divergence at {})",
-            blocks.join(", ")
+             threads (barrier divergence at {at})"
         ));
     }
     NoSolution { reason, races }
+}
+
+/// The blocks excluded because a barrier in them diverged, as `line 7, line 12`.
+fn excluded_lines(tree: &LabelTree, enc: &Encoding) -> Option<String> {
+    let blocks: Vec<String> = enc
+        .excluded
+        .iter()
+        .map(|b| format!("line {}", tree.line(*b)))
+        .collect();
+    (!blocks.is_empty()).then(|| blocks.join(", "))
 }

@@ -22,6 +22,9 @@ pub struct Trace {
     pub excluded: Vec<(Label, Label)>,
     /// Placements refuted because a race survived them.
     pub blocked: Vec<Blocked>,
+    /// Places excluded because a barrier there diverged in another kernel that shares
+    /// the source text (a joint synthesis, [`crate::joint`]), with that kernel's name.
+    pub elsewhere: Vec<(Label, String)>,
 }
 
 /// One race location and its placement options (Algorithm 1, lines 6–12).
@@ -77,6 +80,12 @@ impl Trace {
         }
     }
 
+    pub(crate) fn excluded_elsewhere(&mut self, at: Label, kernel: &str) {
+        if !self.elsewhere.iter().any(|(l, _)| *l == at) {
+            self.elsewhere.push((at, kernel.to_string()));
+        }
+    }
+
     pub(crate) fn excluded(&mut self, block: Label, at: Label) {
         if !self.excluded.iter().any(|(b, _)| *b == block) {
             self.excluded.push((block, at));
@@ -108,6 +117,9 @@ pub struct Rejected {
 pub enum Why {
     /// A barrier there diverged: `block` is the conditional or loop body it was in.
     Diverges { block: Label },
+    /// A barrier there diverged in `kernel`, another kernel with the same source text
+    /// (an instantiation of the same template).
+    DivergesElsewhere { kernel: String },
     /// A placement with a barrier there was tried and the race (index) was still found.
     StillRacing { race: usize, intra: bool, inter: bool },
     /// The race happens within one iteration and the place only separates iterations.
@@ -155,25 +167,30 @@ pub fn explain(tree: &LabelTree, trace: &Trace, inserted: &[Label], cost: &dyn C
                         .iter()
                         .find(|x| x.race == i && x.placement.contains(&a) && !x.placement.contains(&b));
                     let diverges = diverging_block(tree, trace, a);
+                    let elsewhere = trace.elsewhere.iter().find(|(l, _)| *l == a);
                     // Places that could stand in for this barrier (the same option of the
                     // race) at no higher cost, places strictly cheaper, and places that
                     // were tried or excluded.
                     let same = r.options.options[j].contains(&a);
                     let listed = tried.is_some()
                         || diverges.is_some()
+                        || elsewhere.is_some()
                         || (same && cost_a <= cost_b)
                         || cost_a < cost_b;
                     if !listed {
                         continue;
                     }
-                    let why = match (diverges, tried) {
-                        (Some(block), _) => Why::Diverges { block },
-                        (None, Some(t)) => Why::StillRacing {
+                    let why = match (diverges, elsewhere, tried) {
+                        (Some(block), _, _) => Why::Diverges { block },
+                        (None, Some((_, kernel)), _) => Why::DivergesElsewhere {
+                            kernel: kernel.clone(),
+                        },
+                        (None, None, Some(t)) => Why::StillRacing {
                             race: i,
                             intra: t.still.intra,
                             inter: !t.still.inter.is_empty(),
                         },
-                        (None, None) => reason(tree, trace, (i, a, b), same, cost_a == cost_b, &fixes),
+                        (None, None, None) => reason(tree, trace, (i, a, b), same, cost_a == cost_b, &fixes),
                     };
                     rejected.push(Rejected {
                         at: a,

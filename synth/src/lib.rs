@@ -14,12 +14,14 @@ use oracle::{Oracle, OracleError, Race, Report};
 pub mod autosync;
 pub mod cost;
 pub mod explain;
+pub mod joint;
 pub mod naive;
 pub mod placement;
 pub mod regions;
 
 pub use autosync::synthesize;
 pub use cost::{BoundsCost, CostModel, Launch, PaperCost, ProfileCost, TableCost};
+pub use joint::{Joint, Member, synthesize_jointly};
 pub use naive::naive;
 
 /// Counters every synthesis reports (the paper's Table I/II columns).

@@ -345,3 +345,67 @@ fn a_grid_barrier_under_a_block_uniform_guard_is_excluded_but_a_block_barrier_is
         (vec!["4".into()], vec!["3:7".into()], 100.5)
     );
 }
+
+/// Two kernels of one structure (as instantiations of a template are) synthesized
+/// together, their candidates numbered alike (the same place of one text): the barrier
+/// inside the `if` is uniform in the first (`tid < 8` with 8 threads) and cheapest for
+/// it alone, but diverges in the second, so both get the one before the `if`.
+#[test]
+fn joint_synthesis_excludes_a_place_that_diverges_in_one_kernel_for_all() {
+    let racy = "kernel k(shared A[], shared B[]) {
+    local x;
+    A[tid] = tid;
+    if (tid < 8) {
+        x = A[(tid + 4) % 8];
+        B[tid] = x;
+    }
+}";
+    let clean = racy
+        .replace("tid < 8", "tid < 4")
+        .replace("A[(tid + 4) % 8]", "A[tid]");
+    let alone = run(racy, false, false);
+    assert_eq!(placed(racy, &alone), ["4:7s"]);
+    assert_eq!(alone.cost, 0.5);
+
+    let kernels: Vec<kpl::Kernel> = [racy, clean.as_str()]
+        .iter()
+        .map(|src| parse(src).unwrap().remove(0))
+        .collect();
+    let cost = PaperCost::default();
+    let opts = SynthOptions::new(&cost);
+    let mut oracles = [oracle(), oracle()];
+    let members = kernels
+        .iter()
+        .zip(oracles.iter_mut())
+        .map(|(k, o)| {
+            let places = LabelTree::new(k)
+                .candidates()
+                .into_iter()
+                .enumerate()
+                .map(|(n, l)| (l, n))
+                .collect();
+            synth::Member {
+                kernel: k,
+                oracle: o,
+                opts: &opts,
+                places,
+                fix: true,
+            }
+        })
+        .collect();
+    let synth::Joint::Synthesized(done) = synth::synthesize_jointly(members).unwrap() else {
+        panic!("no statement to split here")
+    };
+    assert_eq!(done.len(), 2);
+    for (s, src) in done.iter().zip([racy, clean.as_str()]) {
+        assert_eq!(s.outcome, Outcome::Fixed);
+        assert_eq!(placed(src, s), ["3"]);
+        assert_eq!(s.cost, 1.0);
+        // The top of the `if` diverged in the second kernel: two optima, one refuted.
+        assert_eq!(s.stats.solver_calls, 2);
+    }
+    let trace = done[0].trace.as_ref().unwrap();
+    // The places of the block: its top and after each of its two statements.
+    assert_eq!(trace.elsewhere.len(), 3, "{:?}", trace.elsewhere);
+    assert!(trace.elsewhere.iter().all(|(_, k)| k == "k"));
+}

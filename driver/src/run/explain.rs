@@ -79,6 +79,10 @@ pub(crate) fn explained_in_source(
                     "a barrier there diverges: threads of a block disagree on the guard of the block at line {}",
                     tree.line(*block)
                 ),
+                Why::DivergesElsewhere { kernel } => format!(
+                    "a barrier there diverges in `{kernel}`, which shares this text (an instantiation of the \
+                     same template)"
+                ),
                 Why::StillRacing { race, intra, inter } => format!(
                     "tried: {} was still there{}",
                     race_words(*race),

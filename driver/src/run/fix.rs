@@ -1,7 +1,10 @@
-//! `fix` on one file: for each selected kernel a synthesis (the *plan*), the text edits
-//! that write it into the file (*edits*), and what the report says about it (*report*);
-//! then every kernel's edits applied at once ([`assemble`]) and split statements
-//! checked again as written.
+//! `fix` on one file: for each selected kernel a synthesis (the *plan*: the
+//! instantiations of a template together, [`templates`], every other kernel alone), the
+//! text edits that write it into the file (*edits*), and what the report says about it
+//! (*report*); then every kernel's edits applied at once ([`assemble`]), and split
+//! statements and the instantiations of changed templates checked again as written.
+
+use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, bail};
 use kpl::{Kernel, Label, LabelTree, rewrite};
@@ -9,7 +12,7 @@ use oracle::{Oracle, Report};
 use synth::{CostModel, Outcome, Stats, SynthOptions, Synthesis};
 
 use super::explain::{Explained, explained_in_source, races_phrase};
-use super::{check_options, make_oracle, selected};
+use super::{check_options, make_oracle, selected, templates};
 use crate::source::{Lang, Source};
 use crate::{FixSettings, Settings, cost};
 
@@ -90,6 +93,9 @@ pub struct KernelFix {
     /// Synthesized with `--cooperative` (grid barriers; the JSON report then gives each
     /// inserted barrier's `kind`).
     pub cooperative: bool,
+    /// The other instantiations of its template that it was synthesized together with
+    /// (one placement for their shared text); empty for a kernel synthesized alone.
+    pub together_with: Vec<String>,
 }
 
 pub struct FileFix {
@@ -145,36 +151,48 @@ impl KernelEdits {
     }
 }
 
-/// Fixes the selected kernels of a file with a fresh oracle (asked to classify warps
+/// Fixes the selected kernels of a file with fresh oracles (asked to classify warps
 /// under `--warp-barriers`, and the directions of races across loop iterations).
 pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileFix> {
     let mut opts = check_options(settings, src);
     opts.classify_warps = fix.warp_barriers;
     opts.race_directions = true;
-    let mut oracle = make_oracle(settings, opts);
-    fix_file(settings, fix, src, oracle.as_mut())
+    fix_file(settings, fix, src, &|| make_oracle(settings, opts.clone()))
 }
 
-/// Fixes the selected kernels of a file with `oracle`: the fixed text, the edits, and a
-/// report per kernel. Nothing is written.
+/// Fixes the selected kernels of a file with oracles from `oracles`: the fixed text, the
+/// edits, and a report per kernel. Nothing is written.
+///
+/// One oracle serves the file; the instantiations of a template are synthesized
+/// together ([`templates`]), each with an oracle of its own (an oracle keeps answers
+/// about the kernel it was last asked about, and the joint rounds ask about each in
+/// turn).
 pub fn fix_file(
     settings: &Settings,
     args: &FixSettings,
     src: &Source,
-    oracle: &mut dyn Oracle,
+    oracles: &dyn Fn() -> Box<dyn Oracle>,
 ) -> Result<FileFix> {
     let paper = args.paper();
     // A bad table is the file's error, before any kernel is synthesized.
     cost::validate(&args.cost_model)?;
     let check = check_options(settings, src);
     let split_check = |site: &kpl::split::SplitSite| cuda::split::check(&src.text, site);
-    let mut kernels = Vec::new();
-    let mut all_edits: Vec<KernelEdits> = Vec::new();
     let chosen = selected(settings, src)?;
-    let mut names = cuda::split::Names::default();
-    for k in &chosen {
-        let cost = args.cost_model.build(k, paper, &check)?;
-        let mut opts = SynthOptions::new(cost.as_ref());
+    let chosen_at: Vec<usize> = (0..src.kernels.len())
+        .filter(|&i| chosen.iter().any(|k| std::ptr::eq(*k, &src.kernels[i])))
+        .collect();
+    let groups = templates::groups(src, &chosen_at);
+    // Cost models of every kernel synthesized: the selected ones and the other
+    // instantiations of their templates.
+    let mut costs: BTreeMap<usize, Box<dyn CostModel>> = BTreeMap::new();
+    for &i in chosen_at.iter().chain(groups.iter().flatten()) {
+        if let std::collections::btree_map::Entry::Vacant(e) = costs.entry(i) {
+            e.insert(args.cost_model.build(&src.kernels[i], paper, &check)?);
+        }
+    }
+    let opts_of = |i: usize| {
+        let mut opts = SynthOptions::new(costs[&i].as_ref());
         opts.use_race_types = !args.faithful;
         opts.warp_barriers = args.warp_barriers;
         opts.warp_cost = args.warp_cost;
@@ -183,30 +201,69 @@ pub fn fix_file(
         if src.lang == Lang::Cuda {
             opts.split_check = Some(&split_check);
         }
+        opts
+    };
+    let mut oracle = oracles();
+    let (mut planned, joint) = plan_templates(args, src, &groups, &chosen_at, &opts_of, oracles)?;
+    let mut kernels = Vec::new();
+    let mut all_edits: Vec<KernelEdits> = Vec::new();
+    let mut names = cuda::split::Names::default();
+    // Per kernel of `kernels` synthesized with the other instantiations of its template,
+    // what it says when fixed.
+    let mut joint_notes: BTreeMap<usize, String> = BTreeMap::new();
+    for (&i, k) in chosen_at.iter().zip(&chosen) {
+        let opts = opts_of(i);
+        let cost = costs[&i].as_ref();
         names.next_kernel();
-        let (fix, edits) = fix_kernel(args, src, k, oracle, &opts, cost.as_ref(), &mut names)?;
+        let (fix, edits) = match planned.remove(&i) {
+            Some(p) => {
+                joint_notes.insert(kernels.len(), p.note);
+                let mut scratch = p.scratch;
+                let (mut fix, edits) = fix_kernel(
+                    args,
+                    src,
+                    k,
+                    p.synthesis,
+                    &mut || scratch.take(),
+                    &opts,
+                    cost,
+                    &mut names,
+                )?;
+                fix.together_with = p.together_with;
+                (fix, edits)
+            }
+            None => {
+                let s = plan(args, k, oracle.as_mut(), &opts)?;
+                let mut scratch =
+                    || synth::synthesize(&k.without_movable_barriers(), oracle.as_mut(), &opts).ok();
+                fix_kernel(args, src, k, s, &mut scratch, &opts, cost, &mut names)?
+            }
+        };
         kernels.push(fix);
         all_edits.push(edits);
     }
-    shared_source(&chosen, &mut kernels, &mut all_edits);
+    shared_source(
+        args,
+        &chosen_at,
+        &joint,
+        &src.kernels,
+        &mut kernels,
+        &mut all_edits,
+    );
     let mut fix = assemble(src, kernels, &all_edits);
     // A split statement is checked once more as written: the fixed text goes through the
     // front end again and each kernel with a split must verify. (The synthesis already
     // verified the prepared KPL; this guards the rewriting itself.)
     if fix.kernels.iter().any(|k| !k.split.is_empty()) {
-        let failed = recheck_splits(settings, src, &fix, oracle)?;
-        if !failed.is_empty() {
-            let mut kernels = fix.kernels;
-            for (i, why) in failed {
-                let k = &mut kernels[i];
-                k.status = FixStatus::NoSolution;
-                k.reason = Some(why);
-                k.inserted.clear();
-                k.removed.clear();
-                k.split.clear();
-                all_edits[i].clear();
-            }
-            fix = assemble(src, kernels, &all_edits);
+        let failed = recheck_splits(settings, src, &fix, oracle.as_mut())?;
+        fix = withdraw(src, fix, &mut all_edits, failed);
+    }
+    // Every instantiation of a template whose text changed must verify as written.
+    let failed = templates::recheck(settings, src, &fix, &groups, &chosen_at, oracle.as_mut())?;
+    fix = withdraw(src, fix, &mut all_edits, failed);
+    for (n, note) in joint_notes {
+        if fix.kernels[n].status == FixStatus::Fixed {
+            fix.kernels[n].notes.push(note);
         }
     }
     // Kernels the front end could not lower are `unsupported`: the others are fixed, but
@@ -218,6 +275,64 @@ pub fn fix_file(
         k
     });
     Ok(fix)
+}
+
+/// The kernels of `failed` (indices into `fix.kernels`, with why) get no solution and
+/// no edits; the rest is assembled again.
+fn withdraw(
+    src: &Source,
+    fix: FileFix,
+    all_edits: &mut [KernelEdits],
+    failed: Vec<(usize, String)>,
+) -> FileFix {
+    if failed.is_empty() {
+        return fix;
+    }
+    let mut kernels = fix.kernels;
+    for (i, why) in failed {
+        let k = &mut kernels[i];
+        k.status = FixStatus::NoSolution;
+        k.reason = Some(why);
+        k.inserted.clear();
+        k.removed.clear();
+        k.split.clear();
+        all_edits[i].clear();
+    }
+    assemble(src, kernels, all_edits)
+}
+
+/// The joint syntheses of the template groups: per kernel (index into
+/// `Source::kernels`) that is selected, what it was given; and the kernels planned
+/// jointly (indices), each with its group (index into `groups`). A group the joint
+/// synthesis does not handle ([`templates::plan_group`] gives `None`) is left to the
+/// per-kernel synthesis.
+#[allow(clippy::type_complexity)]
+fn plan_templates<'a>(
+    args: &FixSettings,
+    src: &Source,
+    groups: &[templates::Group],
+    chosen_at: &[usize],
+    opts_of: &dyn Fn(usize) -> SynthOptions<'a>,
+    oracles: &dyn Fn() -> Box<dyn Oracle>,
+) -> Result<(BTreeMap<usize, templates::Planned>, BTreeMap<usize, usize>)> {
+    let mut planned = BTreeMap::new();
+    let mut joint = BTreeMap::new();
+    for (g, group) in groups.iter().enumerate() {
+        let kernels: Vec<&Kernel> = group.iter().map(|&i| &src.kernels[i]).collect();
+        let opts: Vec<SynthOptions> = group.iter().map(|&i| opts_of(i)).collect();
+        let opts: Vec<&SynthOptions> = opts.iter().collect();
+        let fix: Vec<bool> = group.iter().map(|i| chosen_at.contains(i)).collect();
+        let Some(done) = templates::plan_group(args, src, &kernels, &opts, &fix, oracles)? else {
+            continue;
+        };
+        for (&i, p) in group.iter().zip(done) {
+            joint.insert(i, g);
+            if chosen_at.contains(&i) {
+                planned.insert(i, p);
+            }
+        }
+    }
+    Ok((planned, joint))
 }
 
 /// Re-translates the fixed text and checks every kernel that had a statement split;
@@ -378,9 +493,19 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
     }
 }
 
-/// Kernels that share their source (instantiations of one template) must agree on the
-/// edits: the file has one text for all of them. When they do not, none is written.
-fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut [KernelEdits]) {
+/// Kernels that share their source (instantiations of one template) and were each
+/// synthesized alone (`joint` lists the kernels synthesized together, which share one
+/// placement by construction) must agree on the edits: the file has one text for all of
+/// them. When they do not, none is written. (`chosen_at`: the indices into
+/// `all_kernels` of the selected kernels, which `kernels` and `all_edits` are about.)
+fn shared_source(
+    args: &FixSettings,
+    chosen_at: &[usize],
+    joint: &BTreeMap<usize, usize>,
+    all_kernels: &[Kernel],
+    kernels: &mut [KernelFix],
+    all_edits: &mut [KernelEdits],
+) {
     let key = |e: &KernelEdits| {
         let mut v: Vec<(usize, usize, String)> = e
             .insert
@@ -392,12 +517,21 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
         v.sort();
         v
     };
-    for i in 0..chosen.len() {
-        for j in i + 1..chosen.len() {
-            if chosen[i].body.span != chosen[j].body.span || chosen[i].body.span == kpl::Span::NONE {
+    let span = |n: usize| all_kernels[chosen_at[n]].body.span;
+    let alone = if args.naive {
+        "the naive baseline synthesizes each alone (without --naive they are synthesized together)"
+    } else {
+        "a statement split is synthesized for each alone"
+    };
+    for i in 0..chosen_at.len() {
+        for j in i + 1..chosen_at.len() {
+            if span(i) != span(j) || span(i) == kpl::Span::NONE {
                 continue;
             }
-            if key(&all_edits[i]) == key(&all_edits[j]) {
+            let together = joint
+                .get(&chosen_at[i])
+                .is_some_and(|g| joint.get(&chosen_at[j]) == Some(g));
+            if together || key(&all_edits[i]) == key(&all_edits[j]) {
                 continue;
             }
             for (a, b) in [(i, j), (j, i)] {
@@ -407,8 +541,8 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
                 if matches!(fix.status, FixStatus::Fixed | FixStatus::Unchanged) {
                     fix.status = FixStatus::NoSolution;
                     fix.reason = Some(format!(
-                        "`{}` and `{other}` are instantiations of one template and need different barriers; \
-                         fix one of them with --kernel",
+                        "`{}` and `{other}` are instantiations of one template and share one text, but need \
+                         different barriers: {alone}",
                         fix.name
                     ));
                 }
@@ -418,12 +552,16 @@ fn shared_source(chosen: &[&Kernel], kernels: &mut [KernelFix], all_edits: &mut 
     }
 }
 
-/// One kernel: plan, edits, report.
+/// One kernel, given its plan (`planned`: the synthesis, or why the oracle could not
+/// answer) and the way to the placement from scratch (`scratch`, asked only when the
+/// report needs it): edits, report.
+#[allow(clippy::too_many_arguments)]
 fn fix_kernel(
     args: &FixSettings,
     src: &Source,
     k: &Kernel,
-    oracle: &mut dyn Oracle,
+    planned: Result<Synthesis, String>,
+    scratch: &mut dyn FnMut() -> Option<Synthesis>,
     opts: &SynthOptions,
     cost: &dyn CostModel,
     names: &mut cuda::split::Names,
@@ -431,7 +569,7 @@ fn fix_kernel(
     let original_tree = LabelTree::new(k);
     let mut fix = initial_report(src, k, &original_tree, opts, cost);
     let mut edits = KernelEdits::new();
-    let s = match plan(args, k, oracle, opts)? {
+    let s = match planned {
         Ok(s) => s,
         Err(reason) => {
             fix.status = FixStatus::Unsupported;
@@ -473,7 +611,7 @@ fn fix_kernel(
         .partition(|(_, l)| tree.node(*l).place == kpl::Place::Split);
     split_edits(src, k, &tree, &s, &split, &why_of, names, &mut fix, &mut edits)?;
     insert_edits(src, k, &tree, &s, &plain, &why_of, &mut edits)?;
-    report(args, k, &original_tree, oracle, opts, &s, &edits, &mut fix);
+    report(args, k, &original_tree, scratch, &s, &edits, &mut fix);
     Ok((fix, edits))
 }
 
@@ -498,6 +636,7 @@ fn initial_report_of(name: &str) -> KernelFix {
         partial: Vec::new(),
         warp_barriers: false,
         cooperative: false,
+        together_with: Vec::new(),
     }
 }
 
@@ -536,13 +675,7 @@ fn plan(
     oracle: &mut dyn Oracle,
     opts: &SynthOptions,
 ) -> Result<Result<Synthesis, String>> {
-    let input = if args.strip && args.cooperative {
-        k.without_movable_syncs()
-    } else if args.strip {
-        k.without_movable_barriers()
-    } else {
-        k.clone()
-    };
+    let input = input_of(args, k);
     let result = if args.naive {
         synth::naive(&input, oracle, opts)
     } else {
@@ -552,6 +685,18 @@ fn plan(
         Ok(s) => Ok(Ok(s)),
         Err(synth::SynthError::Oracle(e)) => Ok(Err(e.to_string())),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// What synthesis starts from: the kernel, or under `--strip` the kernel without its
+/// movable barriers (and grid barriers, with `--cooperative`).
+pub(super) fn input_of(args: &FixSettings, k: &Kernel) -> Kernel {
+    if args.strip && args.cooperative {
+        k.without_movable_syncs()
+    } else if args.strip {
+        k.without_movable_barriers()
+    } else {
+        k.clone()
     }
 }
 
@@ -722,8 +867,7 @@ fn report(
     args: &FixSettings,
     k: &Kernel,
     original_tree: &LabelTree,
-    oracle: &mut dyn Oracle,
-    opts: &SynthOptions,
+    scratch: &mut dyn FnMut() -> Option<Synthesis>,
     s: &Synthesis,
     edits: &KernelEdits,
     fix: &mut KernelFix,
@@ -735,7 +879,7 @@ fn report(
         fix.redundant = edits.remove.iter().map(|(_, l)| *l).collect();
     } else if !args.keep_existing && !args.naive && k.stmts().iter().any(|s| s.is_movable_barrier()) {
         // Would the kernel be cheaper with its barriers elsewhere (or without some)?
-        if let Some(o) = optimal_placement(k, original_tree, oracle, opts, s.cost) {
+        if let Some(o) = scratch().and_then(|scratch| optimal_placement(k, original_tree, scratch, s.cost)) {
             fix.optimal_cost = Some(o.cost);
             fix.redundant = o.redundant;
             fix.optimal_instead = o.instead;
@@ -777,17 +921,10 @@ struct Optimal {
     instead: Vec<u32>,
 }
 
-/// Synthesizes from scratch (the movable barriers removed) and compares: `None` when
-/// that fails or is not cheaper than `cost_now`.
-fn optimal_placement(
-    k: &Kernel,
-    original_tree: &LabelTree,
-    oracle: &mut dyn Oracle,
-    opts: &SynthOptions,
-    cost_now: f64,
-) -> Option<Optimal> {
-    let stripped = k.without_movable_barriers();
-    let s = synth::synthesize(&stripped, oracle, opts).ok()?;
+/// Compares the synthesis from scratch (`s`, from the kernel without its movable
+/// barriers) with the kernel's placement: `None` when it failed or is not cheaper than
+/// `cost_now`.
+fn optimal_placement(k: &Kernel, original_tree: &LabelTree, s: Synthesis, cost_now: f64) -> Option<Optimal> {
     if matches!(s.outcome, Outcome::NoSolution(_)) || s.cost >= cost_now - 1e-9 {
         return None;
     }

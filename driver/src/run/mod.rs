@@ -5,6 +5,7 @@
 pub mod explain;
 pub mod fix;
 pub mod grid;
+mod templates;
 
 use std::time::Instant;
 
