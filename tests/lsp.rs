@@ -60,7 +60,7 @@ __global__ void racy(int *a) {\n\
 }\n\
 __global__ void opaque(unsigned *p) {\n\
   unsigned v;\n\
-  asm volatile(\"ld.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p));\n\
+  asm volatile(\"mbarrier.try_wait.shared.b64 %0, [%1];\" : \"=r\"(v) : \"l\"(p));\n\
   p[threadIdx.x] = v + 1;\n\
 }\n";
 
@@ -663,7 +663,7 @@ fn an_unsupported_kernel_is_a_warning_and_blocks_the_quick_fix() {
     assert_eq!(unsupported["range"], range_of(PARTLY, "asm"));
     let msg = unsupported["message"].as_str().unwrap_or_default();
     assert!(
-        msg.contains("kernel `opaque`") && msg.contains("inline assembly"),
+        msg.contains("kernel `opaque`") && msg.contains("inline PTX `mbarrier.try_wait.shared.b64`"),
         "{msg}"
     );
     // `fix` would not write this file (a kernel has no fix): the action says why.

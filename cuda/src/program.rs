@@ -438,6 +438,13 @@ impl<'t> Program<'t> {
                             if let Some(ft) = c.child_by_field_name("type") {
                                 self.type_specifier(ft, None);
                             }
+                            // A method declared here and defined elsewhere (out of line,
+                            // or in another file): its parameters say how it takes them.
+                            if c.child_by_field_name("declarator")
+                                .is_some_and(|d| innermost_function_declarator(d).is_some())
+                            {
+                                self.function(c, c, None, Some(idx));
+                            }
                         }
                         "enum_specifier" | "struct_specifier" | "class_specifier" | "union_specifier" => {
                             self.type_specifier(c, None)
@@ -507,6 +514,16 @@ impl<'t> Program<'t> {
             head.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .any(|w| w == kw)
         };
+        // `void Acc::add(float x) {...}`: a method of `Acc` defined out of line.
+        let class = class.or_else(|| {
+            let nd = fdecl.child_by_field_name("declarator")?;
+            if nd.kind() != "qualified_identifier" {
+                return None;
+            }
+            let scope = nd.child_by_field_name("scope")?;
+            let owner = self.text(scope).split('<').next().unwrap_or("").trim();
+            self.structs_by_name.get(owner)?.first().copied()
+        });
         let f = FuncDef {
             node: n,
             name,

@@ -654,10 +654,11 @@ pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> 
     }
     if matches!(l.lval_type(&lv), Ty::Opaque(_)) {
         // An object of a type autosync does not know (an unbound template
-        // parameter): like a function the file does not define.
-        let vals = l.eval_args(args)?;
-        l.pointer_effects(&vals, n, false);
-        return Ok(Some(Value::arb(Ty::Opaque(c.name.to_string()))));
+        // parameter): like a method the file does not define.
+        let argv = args.iter().map(|a| l.expr(*a)).collect::<R<Vec<_>>>()?;
+        return l
+            .unknown_call(c.name, argv, &[], Some((lv, Passing::Unknown)), n)
+            .map(Some);
     }
     Err(l.unsupported(
         n,

@@ -386,6 +386,16 @@ impl<'t> Lowerer<'_, 't> {
         for ins in &instrs {
             self.ptx_instruction(ins, &operands, n)?;
         }
+        // A barrier is `--strip`'s to move only when the `asm` is nothing else (its text
+        // is deleted): one written with a fence or other instructions stays where it is.
+        let barriers = instrs
+            .iter()
+            .filter(|i| matches!(classify(&i.opcode), Effect::Barrier))
+            .count();
+        if barriers > 0 && (instrs.len() > 1 || !operands.is_empty()) {
+            let s = self.scratch();
+            self.emit(StmtKind::Havoc { var: s }, self.span(n));
+        }
         for lv in outputs {
             let ty = self.lval_type(&lv);
             self.write(&lv, arbitrary(&ty), n)?;

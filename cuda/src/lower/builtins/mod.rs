@@ -21,10 +21,14 @@
 //! - [`misc`]: `printf`, `assert`, `__trap`, ...: arguments evaluated, nothing else.
 //!
 //! Adding a builtin touches its family's file (and its test). A new family is a module
-//! with a step, put in [`STEPS`] where its names should be tried. The order matters
-//! only where names could meet: builtins before `call::own_function` are reserved
-//! (the file cannot redefine them); those after it yield to the file's own functions
-//! of the same name. Inlining the file's functions stays in `super::call`.
+//! with a step, put in [`STEPS`] where its names should be tried. Names follow C++
+//! lookup ([`call::may_be_builtin`]): a function of the file that the call can name
+//! (declared or defined, in a namespace the call sees) hides every builtin of that name,
+//! except the names reserved to the implementation (`__syncthreads`); a call qualified
+//! by a namespace that is not CUDA's or a library's (`util::sync`) is never a builtin.
+//! The order still matters for the reserved names: a definition of one in the file is
+//! used only when no builtin step before `call::own_function` takes it. Inlining the
+//! file's functions stays in `super::call`.
 
 pub(super) mod annotations;
 mod atomics;
@@ -133,7 +137,7 @@ fn opaque_if<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, names: &[&str], int:
 /// `int`, else of the first argument's floating-point or vector type (or `float`).
 fn opaque<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, int: bool) -> R<Option<Value>> {
     let vals = l.eval_args(c.args)?;
-    l.pointer_effects(&vals, c.n, true);
+    l.pointer_effects(&vals, c.n, true)?;
     let ty = if int {
         Ty::INT
     } else {

@@ -17,7 +17,7 @@
 use tree_sitter::Node;
 
 use super::super::expr::{Ref, arbitrary};
-use super::super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind, fold};
+use super::super::{ArraySpace, LVal, Lowerer, Offset, Ptr, R, Target, V, Value, VarKind, fold};
 use crate::types::Ty;
 use kpl::ir::{Builtin, Dim, Expr, StmtKind};
 
@@ -74,7 +74,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     fn unknown_argument(&mut self, a: Ref, how: Passing, n: Node<'t>) -> R<()> {
         let lv = match a {
             Ref::V(v) => {
-                self.reach_effects(&v, n);
+                self.reach_effects(&v, n)?;
                 return Ok(());
             }
             Ref::L(lv) => lv,
@@ -89,11 +89,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 },
                 _ => self.read(&lv, n)?,
             };
-            self.reach_effects(&v, n);
+            self.reach_effects(&v, n)?;
             return Ok(());
         }
         let v = self.read(&lv, n)?;
-        self.reach_effects(&v, n);
+        self.read_object(&lv, n);
+        self.reach_effects(&v, n)?;
         if matches!(how, Passing::Ref | Passing::Unknown) {
             self.havoc_place(&lv, n)?;
         }
@@ -101,10 +102,51 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// Effects of an unknown function on what a value's pointers point to.
-    fn reach_effects(&mut self, v: &Value, n: Node<'t>) {
+    fn reach_effects(&mut self, v: &Value, n: Node<'t>) -> R<()> {
         let mut ptrs = Vec::new();
         pointers_in(v, &mut ptrs);
-        self.pointer_effects(&ptrs, n, false);
+        self.pointer_effects(&ptrs, n, false)
+    }
+
+    /// The KPL array and the cells an object in memory covers (a large object: one
+    /// cell of some element, which stands for all of them where races are concerned).
+    fn object_cells(&mut self, p: &Ptr, ty: &Ty, n: Node<'t>) -> Option<(String, Vec<Expr>)> {
+        let Target::Array(a) = p.target else {
+            return None;
+        };
+        let bytes = u32::try_from(ty.layout().0).unwrap_or(u32::MAX);
+        let cells = if bytes / self.arrays[a].cell.max(1) > MAX_OBJECT_CELLS {
+            let span = self.span(n);
+            vec![Expr::Var(self.local("_i", None, span))]
+        } else {
+            self.cells(a, p, bytes)
+        };
+        Some((self.arrays[a].kpl.clone(), cells))
+    }
+
+    /// A read of every cell of an object in memory (array members included).
+    fn read_object(&mut self, lv: &LVal, n: Node<'t>) {
+        let LVal::Mem(p, ty) = self.referent(lv) else {
+            return;
+        };
+        if !is_object(&ty) {
+            return;
+        }
+        if let Some((array, cells)) = self.object_cells(&p, &ty, n) {
+            let span = self.span(n);
+            for index in cells {
+                let s = self.scratch();
+                self.emit(
+                    StmtKind::Read {
+                        var: s,
+                        array: array.clone(),
+                        index,
+                        ty: None,
+                    },
+                    span,
+                );
+            }
+        }
     }
 
     /// What an unknown function that takes `lv` by non-`const` reference may leave
@@ -129,6 +171,25 @@ impl<'p, 't> Lowerer<'p, 't> {
                     .try_for_each(|f| self.havoc_place(&LVal::Var(f), n)),
                 _ => Ok(()),
             },
+            LVal::Mem(p, ty) if is_object(ty) => {
+                // An object (a struct with array members, an array): every cell it covers.
+                if let Some((array, cells)) = self.object_cells(p, ty, n) {
+                    let span = self.span(n);
+                    for index in cells {
+                        let s = self.scratch();
+                        self.emit(StmtKind::Havoc { var: s.clone() }, span);
+                        self.emit(
+                            StmtKind::Write {
+                                array: array.clone(),
+                                index,
+                                value: Expr::Var(s),
+                            },
+                            span,
+                        );
+                    }
+                }
+                Ok(())
+            }
             LVal::Mem(_, ty) => {
                 let ty = ty.clone();
                 self.write(&lv, arbitrary(&ty), n)
@@ -235,8 +296,14 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// What an unknown function may do with pointer arguments: read and write some
-    /// element of shared or global memory, change a variable.
-    pub(in crate::lower) fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) {
+    /// element of shared or global memory; through `&x`, change `x` and follow the
+    /// pointers `x` holds. A builtin (`known`) only writes the variables it is given
+    /// (`sincosf(a, &s, &c)`).
+    pub(in crate::lower) fn pointer_effects(&mut self, vals: &[Value], n: Node<'t>, known: bool) -> R<()> {
+        self.pointer_effects_at(vals, n, known, 0)
+    }
+
+    fn pointer_effects_at(&mut self, vals: &[Value], n: Node<'t>, known: bool, depth: u32) -> R<()> {
         let span = self.span(n);
         for v in vals {
             let V::Ptr(p) = &v.v else { continue };
@@ -266,14 +333,63 @@ impl<'p, 't> Lowerer<'p, 't> {
                         span,
                     );
                 }
-                Target::Var(id) => {
+                Target::Var(id) if known => {
                     let ty = self.vars[id].ty.clone();
                     if self.write(&LVal::Var(id), arbitrary(&ty), n).is_err() {
                         // A constant passed by address cannot change.
                     }
                 }
+                Target::Var(id) => {
+                    // What the variable holds is reachable too (`Box b; b.p = s;
+                    // put(&b);`, `int *p = s; put(&p);`); a struct that points to itself
+                    // is followed a few levels deep.
+                    if depth < 4 {
+                        let held = self.read(&LVal::Var(id), n)?;
+                        let mut ptrs = Vec::new();
+                        pointers_in(&held, &mut ptrs);
+                        self.pointer_effects_at(&ptrs, n, false, depth + 1)?;
+                    }
+                    self.overwrite_var(id, n)?;
+                }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// What an unknown function given `&x` may leave in `x`: arbitrary numbers, and
+    /// pointers into the same arrays at arbitrary offsets (*assumed*: it does not make
+    /// them point into another array), field by field.
+    fn overwrite_var(&mut self, id: usize, n: Node<'t>) -> R<()> {
+        match self.vars[id].kind.clone() {
+            VarKind::Int(_) => {
+                let ty = self.vars[id].ty.clone();
+                self.write(&LVal::Var(id), arbitrary(&ty), n)
+            }
+            VarKind::Struct(fields) => fields.into_iter().try_for_each(|f| self.overwrite_var(f, n)),
+            VarKind::Ptr {
+                target: Some(target),
+                unit,
+                off: Offset::Local(_),
+            } if !matches!(target, Target::Null | Target::Unknown) => {
+                let span = self.span(n);
+                let off = self.local("_off", None, span);
+                let ty = self.vars[id].ty.clone();
+                let v = Value {
+                    v: V::Ptr(Ptr {
+                        target,
+                        off: Expr::Var(off),
+                        unit,
+                    }),
+                    ty,
+                };
+                self.write(&LVal::Var(id), v, n)
+            }
+            VarKind::Ref(inner) => self.havoc_place(&inner, n),
+            // Untracked values stay untracked; a pointer not yet pointing anywhere is
+            // not followed; a variable the lowering holds as fixed (a pointer the
+            // kernel never assigns, a parameter) is left as it is (see `havoc_place`).
+            _ => Ok(()),
         }
     }
 }
@@ -292,13 +408,36 @@ pub(in crate::lower) enum Passing {
 }
 
 /// The pointers in a value (its fields' too).
+/// An array member's value is the array itself, part of the object (its cells are
+/// the object's, [`Lowerer::read_object`]), not a pointer the object holds.
 fn pointers_in(v: &Value, out: &mut Vec<Value>) {
     match &v.v {
+        V::Ptr(_) if v.ty.is_array() => {}
         V::Ptr(_) => out.push(v.clone()),
-        V::Struct(fields) => fields.iter().for_each(|f| pointers_in(f, out)),
+        V::Struct(fields) => {
+            let declared: Vec<Option<&Ty>> = match v.ty.as_struct() {
+                Some(s) if s.fields.len() == fields.len() => s.fields.iter().map(|(_, t)| Some(t)).collect(),
+                _ => vec![None; fields.len()],
+            };
+            for (f, t) in fields.iter().zip(declared) {
+                if !t.is_some_and(Ty::is_array) {
+                    pointers_in(f, out);
+                }
+            }
+        }
         _ => {}
     }
 }
+
+/// Whether a value of this type in memory is an object of several cells (a struct,
+/// an array) rather than one scalar.
+fn is_object(ty: &Ty) -> bool {
+    !ty.is_int() && !matches!(ty, Ty::Float { .. } | Ty::Ptr(_))
+}
+
+/// The cells of an object an unknown function may write one by one; a larger object
+/// gets one write of some element.
+const MAX_OBJECT_CELLS: u32 = 256;
 
 /// Library functions (not read: their headers are not on this machine) that take their
 /// arguments by value or `const` reference, by namespace: their l-value arguments are
