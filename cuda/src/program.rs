@@ -167,10 +167,9 @@ pub struct Program<'t> {
     pub namespaces: HashSet<String>,
     /// `namespace cg = cooperative_groups;`: alias → the namespace it names.
     pub namespace_aliases: HashMap<String, String>,
-    /// `using namespace a::b;` anywhere in the file: the names of `a::b` are visible
-    /// unqualified (taken file-wide, which can only make more of the file's functions
-    /// hide a builtin).
-    pub using_namespaces: HashSet<String>,
+    /// `using namespace a::b;`: the names of `a::b` are visible unqualified, file-wide
+    /// (`None`) or inside the function body whose byte range is given.
+    pub using_namespaces: Vec<(String, Option<std::ops::Range<usize>>)>,
     /// The namespace being indexed.
     ns: Vec<String>,
 }
@@ -193,7 +192,7 @@ impl<'t> Program<'t> {
             launches: Vec::new(),
             namespaces: HashSet::new(),
             namespace_aliases: HashMap::new(),
-            using_namespaces: HashSet::new(),
+            using_namespaces: Vec::new(),
             ns: Vec::new(),
         };
         p.check_syntax(tree.root_node())?;
@@ -579,7 +578,12 @@ impl<'t> Program<'t> {
                 "using_declaration" if self.text(n).contains("namespace") => {
                     if let Some(last) = named_children(n).last() {
                         let name = self.text(*last).trim().trim_start_matches("::").to_string();
-                        self.using_namespaces.insert(name);
+                        let mut scope = n.parent();
+                        while let Some(p) = scope.filter(|p| p.kind() != "function_definition") {
+                            scope = p.parent();
+                        }
+                        let body = scope.map(|f| f.byte_range());
+                        self.using_namespaces.push((name, body));
                     }
                 }
                 _ => stack.extend(named_children(n)),

@@ -119,21 +119,22 @@ impl<'p, 't> Lowerer<'p, 't> {
         // say which arguments it takes by reference).
         let declared = self.prog.functions(name, None);
         let passing = match self.overload(&declared, args.len()) {
-            Some(f) => self.passing(f),
-            None if unknown::library_reads_only(&self.prog.resolve_namespace(qualifier(scope)), name) => {
+            Some(f) if self.arity_fits(f, args.len()) => self.passing(f),
+            _ if unknown::library_reads_only(&self.prog.resolve_namespace(&qualifier(scope)), name) => {
                 vec![Passing::ConstRef; args.len()]
             }
-            None => Vec::new(),
+            _ => Vec::new(),
         };
         let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
         self.unknown_call(name, argv, &passing, None, n)
     }
 
     /// Whether the file declares a function that the unqualified name `name` finds from
-    /// here: a method of the object whose method is being inlined (or of its bases), or
+    /// here and that takes `nargs` arguments (C++ overload resolution would not pick one
+    /// that cannot take them; argument types are not compared): a method of the object whose method is being inlined (or of its bases), or
     /// a free function of the global namespace, of a namespace around the caller, or of
     /// a namespace the file brings in with `using namespace`.
-    fn file_declares(&self, name: &str) -> bool {
+    fn file_declares(&self, name: &str, nargs: usize) -> bool {
         if let Some(s) = &self.frame().this_ty
             && let Some(def) = s.def
         {
@@ -146,7 +147,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if self.prog.structs[d]
                     .methods
                     .iter()
-                    .any(|&m| self.prog.funcs[m].name == name)
+                    .any(|&m| self.prog.funcs[m].name == name && self.arity_fits(m, nargs))
                 {
                     return true;
                 }
@@ -163,10 +164,31 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.prog.funcs_by_name.get(name).into_iter().flatten().any(|&f| {
             let def = &self.prog.funcs[f];
             def.class.is_none()
+                && self.arity_fits(f, nargs)
                 && (def.namespace.is_empty()
                     || caller_ns == def.namespace
                     || caller_ns.starts_with(&format!("{}::", def.namespace))
-                    || self.prog.using_namespaces.contains(&def.namespace))
+                    || self.using_visible(&def.namespace))
+        })
+    }
+
+    /// Whether a `using namespace ns;` applies here: at file scope, or in the body of
+    /// the function being lowered (the innermost one).
+    fn using_visible(&self, ns: &str) -> bool {
+        let here = self
+            .frames
+            .iter()
+            .rev()
+            .find_map(|f| f.func)
+            .map(|f| self.prog.funcs[f].node.byte_range());
+        self.prog.using_namespaces.iter().any(|(n, scope)| {
+            n == ns
+                && match scope {
+                    None => true,
+                    Some(body) => here
+                        .as_ref()
+                        .is_some_and(|h| h.start <= body.start && body.end <= h.end),
+                }
         })
     }
 
@@ -183,7 +205,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// `T(args)`: a functional cast or a constructor.
     pub(super) fn construct(&mut self, ty: Ty, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
         if let Ty::Opaque(name) = &ty
-            && !args.is_empty()
+            && (!args.is_empty() || unknown::is_block_collective(name))
         {
             return self.construct_unknown(name, args, n);
         }
@@ -285,17 +307,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// The candidate to call for `args` arguments.
     fn overload(&self, cands: &[usize], nargs: usize) -> Option<usize> {
-        let fits = |f: &usize| {
-            let def = &self.prog.funcs[*f];
-            let params = def.params();
-            let required = params
-                .iter()
-                .filter(|p| p.kind() != "optional_parameter_declaration")
-                .count();
-            let void = params.len() == 1 && self.text(params[0]).trim() == "void";
-            let total = if void { 0 } else { params.len() };
-            (nargs >= required.min(total) && nargs <= total) || def.variadic()
-        };
+        let fits = |f: &usize| self.arity_fits(*f, nargs);
         // Explicit specializations are chosen after the primary template's arguments are
         // known (`Lowerer::specialization`), unless there is no primary template.
         let primary = |f: &usize| self.prog.funcs[*f].spec_args.is_none();
@@ -307,6 +319,19 @@ impl<'p, 't> Lowerer<'p, 't> {
             .filter(fits)
             .max_by_key(|f| self.prog.funcs[*f].body.is_some())
             .or_else(|| cands.first().copied())
+    }
+
+    /// Whether function `f` can be called with `nargs` arguments.
+    fn arity_fits(&self, f: usize, nargs: usize) -> bool {
+        let def = &self.prog.funcs[f];
+        let params = def.params();
+        let required = params
+            .iter()
+            .filter(|p| p.kind() != "optional_parameter_declaration")
+            .count();
+        let void = params.len() == 1 && self.text(params[0]).trim() == "void";
+        let total = if void { 0 } else { params.len() };
+        (nargs >= required.min(total) && nargs <= total) || def.variadic()
     }
 
     /// The explicit specialization (`template <> T f<A, B>(...) {...}`) of the function
@@ -688,16 +713,41 @@ pub(super) fn own_function<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<O
             return l.inline(f, args, c.targs, Some((this, s)), c.n).map(Some);
         }
     }
-    let mut defined = l.prog.functions(name, None);
-    if defined.is_empty() && c.scope.contains("::") {
-        defined = l.prog.funcs_by_name.get(name).cloned().unwrap_or_default();
-    }
+    let q = qualifier(c.scope);
+    let defined = if q.is_empty() {
+        l.prog.functions(name, None)
+    } else {
+        qualified_functions(l, &q, name)
+    };
     if let Some(f) = l.overload(&defined, args.len())
         && l.prog.funcs[f].body.is_some()
     {
         return l.inline(f, args, c.targs, None, c.n).map(Some);
     }
     Ok(None)
+}
+
+/// The file's functions a qualified call `q::name` names: the (static) methods of the
+/// struct `q`, or the free functions of the file's namespace `q` (through its aliases);
+/// none for a namespace that is not the file's (`cg::reduce` is never the file's
+/// `reduce`).
+fn qualified_functions(l: &Lowerer<'_, '_>, q: &str, name: &str) -> Vec<usize> {
+    let last = q.rsplit("::").next().unwrap_or(q);
+    let all = l.prog.funcs_by_name.get(name).into_iter().flatten().copied();
+    if let Some(structs) = l.prog.structs_by_name.get(last) {
+        return all
+            .filter(|&f| l.prog.funcs[f].class.is_some_and(|c| structs.contains(&c)))
+            .collect();
+    }
+    let ns = l.prog.resolve_namespace(q);
+    if !l.prog.namespaces.contains(&ns) {
+        return Vec::new();
+    }
+    all.filter(|&f| {
+        let fns = &l.prog.funcs[f].namespace;
+        l.prog.funcs[f].class.is_none() && (*fns == ns || fns.ends_with(&format!("::{ns}")))
+    })
+    .collect()
 }
 
 /// Whether a call by name may be a CUDA builtin, as C++ name lookup decides: names
@@ -711,19 +761,58 @@ pub(super) fn may_be_builtin(l: &Lowerer<'_, '_>, c: &Call<'_, '_>) -> bool {
     if c.name.starts_with("__") {
         return true;
     }
-    match Some(qualifier(c.scope)) {
-        Some(q) if !q.is_empty() => {
-            let ns = l.prog.resolve_namespace(q);
-            !l.prog.namespaces.contains(&ns) && is_library_namespace(&ns)
-        }
-        _ => !l.file_declares(c.name),
+    let q = qualifier(c.scope);
+    if q.is_empty() {
+        !l.file_declares(c.name, c.args.len())
+    } else {
+        library_qualified(l, &q)
     }
 }
 
-/// The qualifier of a scoped name (`cg` of `cg::reduce<int>`), empty if none.
-fn qualifier(scope: &str) -> &str {
-    let scope = scope.split('<').next().unwrap_or(scope);
-    scope.rsplit_once("::").map_or("", |(q, _)| q.trim())
+/// Whether a call may be one of CUDA's global functions that files overload rather than
+/// replace (`atomicAdd` next to a file's `double` polyfill, `make_float3` next to
+/// `helper_math.h`'s `make_float3(float4)`): C++ overload resolution picks CUDA's where
+/// the arguments fit it, and autosync, which does not compare argument types, takes
+/// CUDA's unless the call is qualified by a namespace or struct of the file.
+pub(super) fn may_be_overloaded_builtin(l: &Lowerer<'_, '_>, c: &Call<'_, '_>) -> bool {
+    let q = qualifier(c.scope);
+    c.name.starts_with("__") || q.is_empty() || library_qualified(l, &q)
+}
+
+/// Whether a qualifier names CUDA's or a library's namespace, not one of the file's.
+fn library_qualified(l: &Lowerer<'_, '_>, q: &str) -> bool {
+    let ns = l.prog.resolve_namespace(q);
+    !l.prog.namespaces.contains(&ns) && !l.prog.structs_by_name.contains_key(&ns) && is_library_namespace(&ns)
+}
+
+/// The qualifier of a scoped name without template arguments (`cg` of
+/// `cg::reduce<int>`, `Tile` of `Tile<32>::load`), empty if none (also for `::f`).
+fn qualifier(scope: &str) -> String {
+    let mut depth = 0i32;
+    let mut last = None;
+    let bytes = scope.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        match b {
+            b'<' => depth += 1,
+            b'>' => depth -= 1,
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') => last = Some(i),
+            _ => {}
+        }
+    }
+    let Some(end) = last else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut depth = 0i32;
+    for ch in scope[..end].chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 => out.push(ch),
+            _ => {}
+        }
+    }
+    out.trim().trim_start_matches("::").trim().to_string()
 }
 
 /// Namespaces whose functions autosync's builtins model: CUDA's and the C++ library's

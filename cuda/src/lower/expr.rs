@@ -302,11 +302,16 @@ impl<'p, 't> Lowerer<'p, 't> {
                 ));
             }
             VarKind::Arb => {
-                // An object of a type the file does not define keeps what it holds.
+                // An object of a type the file does not define keeps what it holds; the
+                // holdings of every value ever stored in it (the table does not follow
+                // control flow), none known after an untracked value.
                 match val.v {
-                    V::Struct(_) | V::Ptr(_) => self.held.insert(id, val),
-                    _ => self.held.remove(&id),
-                };
+                    V::Struct(parts) => self.hold(id, parts),
+                    V::Ptr(_) => self.hold(id, vec![val]),
+                    _ => {
+                        self.held.remove(&id);
+                    }
+                }
             }
             VarKind::Texture | VarKind::Uniform => {}
             VarKind::Ptr { target, off, unit } => {

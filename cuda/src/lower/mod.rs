@@ -643,6 +643,53 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// Adds to what the object variable `id` holds (see [`Lowerer::held`]).
+    pub fn hold(&mut self, id: VarId, parts: Vec<Value>) {
+        let ty = self.vars[id].ty.clone();
+        let entry = self.held.entry(id).or_insert_with(|| Value {
+            v: V::Struct(Vec::new()),
+            ty,
+        });
+        if let V::Struct(have) = &mut entry.v {
+            for p in parts {
+                let known =
+                    matches!(&p.v, V::Ptr(q) if have.iter().any(|h| matches!(&h.v, V::Ptr(r) if r == q)));
+                if !known {
+                    have.push(p);
+                }
+            }
+        }
+    }
+
+    /// A read of `array[index]` whose value nobody uses: an access the lowering must keep
+    /// (of code it cannot see: inline PTX, a function the file does not define).
+    pub fn emit_opaque_read(&mut self, array: &str, index: Expr, span: Span) {
+        let s = self.scratch();
+        self.emit(
+            StmtKind::Read {
+                var: s,
+                array: array.to_string(),
+                index,
+                ty: None,
+            },
+            span,
+        );
+    }
+
+    /// A write of an arbitrary value to `array[index]` (as [`Self::emit_opaque_read`]).
+    pub fn emit_opaque_write(&mut self, array: &str, index: Expr, span: Span) {
+        let s = self.scratch();
+        self.emit(StmtKind::Havoc { var: s.clone() }, span);
+        self.emit(
+            StmtKind::Write {
+                array: array.to_string(),
+                index,
+                value: Expr::Var(s),
+            },
+            span,
+        );
+    }
+
     /// Declares a fresh KPL local that will be assigned again.
     pub fn mutable_local(&mut self, base: &str, init: Option<Expr>, span: Span) -> String {
         let name = self.local(base, init, span);

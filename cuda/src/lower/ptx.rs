@@ -59,73 +59,149 @@ pub(super) enum Width {
     Anywhere,
 }
 
-/// One instruction of an `asm` template: its opcode (`ld.shared.v2.f32`) and the text of
-/// its operands.
+/// One instruction of an `asm` template: its opcode (`ld.shared.v2.f32`), the text of
+/// its operands, and whether a guard predicate (`@p`) may switch it off.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Instr {
     pub opcode: String,
     pub operands: String,
+    pub predicated: bool,
 }
 
-/// The instructions of an `asm` template as written in C++ source (string literals,
-/// possibly concatenated, with `\n` and `\t` escapes): comments, braces, labels,
-/// predicates (`@p`, `@!%p1`) and directives (`.reg .b32 r;`) removed.
+/// The instructions of an `asm` template as written in C++ source: the string literals'
+/// contents joined as C joins them (escapes decoded, C++ comments between them ignored),
+/// then PTX comments (`//` to the end of the line, `/* */`) removed as `ptxas` does, and
+/// braces, labels and directives (`.reg .b32 r;`) dropped.
 pub(super) fn instructions(code: &str) -> Vec<Instr> {
-    let text = string_contents(code);
+    let text = without_ptx_comments(&string_contents(code));
     let mut out = Vec::new();
-    for line in text.lines() {
-        let line = line.split("//").next().unwrap_or("");
-        for piece in line.split(';') {
-            let mut s = piece.trim().trim_start_matches(['{', '}']).trim();
-            s = s.trim_end_matches(['{', '}']).trim();
-            // A label `L1:` before an instruction.
-            if let Some((label, rest)) = s.split_once(':')
-                && !label.is_empty()
-                && label
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-                && !rest.starts_with(':')
-            {
-                s = rest.trim();
+    for piece in text.split([';', '\n']) {
+        let mut s = piece.trim().trim_start_matches(['{', '}']).trim();
+        s = s.trim_end_matches(['{', '}']).trim();
+        // A label `L1:` before an instruction.
+        if let Some((label, rest)) = s.split_once(':')
+            && !label.is_empty()
+            && label
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            && !rest.starts_with(':')
+        {
+            s = rest.trim();
+        }
+        // A guard predicate `@p` / `@!p`.
+        let predicated = s.starts_with('@');
+        if predicated {
+            s = s.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim();
+        }
+        if s.is_empty() || s.starts_with('.') {
+            continue;
+        }
+        let (opcode, operands) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
+        out.push(Instr {
+            opcode: opcode.to_string(),
+            operands: operands.trim().to_string(),
+            predicated,
+        });
+    }
+    out
+}
+
+/// The characters of the string literals of `code`, concatenated as C concatenates
+/// adjacent literals (nothing in between), with C's escapes decoded (`\n`, `\t`,
+/// `\x0a`, `\012`, ...); C++ comments and anything else outside the literals skipped.
+fn string_contents(code: &str) -> String {
+    let mut out = String::new();
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => string_literal(&mut chars, &mut out),
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
             }
-            // A guard predicate `@p` / `@!p`.
-            if s.starts_with('@') {
-                s = s.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim();
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                skip_block_comment(&mut chars);
             }
-            if s.is_empty() || s.starts_with('.') {
-                continue;
-            }
-            let (opcode, operands) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
-            out.push(Instr {
-                opcode: opcode.to_string(),
-                operands: operands.trim().to_string(),
-            });
+            _ => {}
         }
     }
     out
 }
 
-/// The characters inside the string literals of `code` (escapes `\n`, `\t`, `\"`
-/// decoded; `%%` kept, it names a special register).
-fn string_contents(code: &str) -> String {
-    let mut out = String::new();
-    let mut chars = code.chars().peekable();
-    let mut inside = false;
+/// The rest of one string literal (after its opening quote), decoded into `out`.
+fn string_literal(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut String) {
     while let Some(c) = chars.next() {
-        match (inside, c) {
-            (false, '"') => inside = true,
-            (false, _) => {}
-            (true, '"') => {
-                inside = false;
-                out.push('\n');
-            }
-            (true, '\\') => match chars.next() {
-                Some('n') | Some('r') => out.push('\n'),
-                Some('t') => out.push(' '),
+        match c {
+            '"' => return,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('x') => {
+                    let mut v = 0u32;
+                    while let Some(d) = chars.peek().and_then(|d| d.to_digit(16)) {
+                        v = v.saturating_mul(16).saturating_add(d);
+                        chars.next();
+                    }
+                    out.push(char::from_u32(v).unwrap_or('?'));
+                }
+                Some(d @ '0'..='7') => {
+                    let mut v = d.to_digit(8).unwrap_or(0);
+                    for _ in 0..2 {
+                        match chars.peek().and_then(|d| d.to_digit(8)) {
+                            Some(d) => {
+                                v = v * 8 + d;
+                                chars.next();
+                            }
+                            None => break,
+                        }
+                    }
+                    out.push(char::from_u32(v).unwrap_or('?'));
+                }
                 Some(other) => out.push(other),
                 None => {}
             },
-            (true, _) => out.push(c),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// Skips to the end of a `/* ... */` comment (its opening already read).
+fn skip_block_comment(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    let mut prev = ' ';
+    for c in chars.by_ref() {
+        if prev == '*' && c == '/' {
+            return;
+        }
+        prev = c;
+    }
+}
+
+/// PTX text without its comments (`//` to the end of the line, `/* ... */` across
+/// lines; a block comment becomes a space).
+fn without_ptx_comments(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                skip_block_comment(&mut chars);
+                out.push(' ');
+            }
+            _ => out.push(c),
         }
     }
     out
@@ -192,7 +268,6 @@ const REGISTER_OPS: &[&str] = &[
     "redux",
     "activemask",
     "isspacep",
-    "mapa",
     "getctarank",
     "nanosleep",
     "elect",
@@ -224,6 +299,10 @@ pub(super) fn classify(opcode: &str) -> Effect {
     let head = parts.first().copied().unwrap_or("");
     let has = |w: &str| parts.iter().skip(1).any(|p| *p == w);
     match head {
+        _ if opcode.contains("::cluster") => {
+            Effect::Unsupported("an access to another block's shared memory (`::cluster`)")
+        }
+        "mapa" => Effect::Unsupported("a map into another block's shared memory (`mapa`)"),
         "fence" | "membar" => Effect::Fence,
         "ld" | "ldu" if has("async") => Effect::Unsupported("an asynchronous load"),
         "ld" | "ldu" => Effect::Read(width(&parts)),
@@ -413,8 +492,24 @@ impl<'t> Lowerer<'_, 't> {
                 "autosync models loads, stores, atomics, fences, block and warp barriers and register \
                  arithmetic in inline PTX; write this with CUDA builtins, or check the kernel without it",
             )),
+            Effect::Barrier | Effect::WarpBarrier if ins.predicated => Err(self.unsupported(
+                n,
+                &format!("inline PTX `{}` under a guard predicate", ins.opcode),
+                "a barrier that only some threads may execute is not modelled; use __syncthreads() \
+                 outside the condition",
+            )),
             Effect::Barrier => {
-                let (_, counted) = barrier_operands(&ins.operands);
+                let (id, counted) = barrier_operands(&ins.operands);
+                if id.and_then(|id| self.ptx_constant(id, operands)).is_none() {
+                    return Err(self.unsupported(
+                        n,
+                        &format!(
+                            "inline PTX `{}` with a barrier number that is not a constant",
+                            ins.opcode
+                        ),
+                        "threads waiting at different named barriers are not modelled",
+                    ));
+                }
                 if counted {
                     return Err(self.unsupported(
                         n,
@@ -464,9 +559,6 @@ impl<'t> Lowerer<'_, 't> {
     ) -> R<()> {
         let span = self.span(n);
         let space = state_space(&ins.opcode);
-        if space == StateSpace::Private {
-            return Ok(());
-        }
         let addr = address(&ins.operands);
         let base = addr
             .as_ref()
@@ -499,6 +591,18 @@ impl<'t> Lowerer<'_, 't> {
                 Target::Null | Target::Unknown => {}
             }
         }
+        if space == StateSpace::Private {
+            // Local memory is private and `.const`/`.param` are read-only: nothing races
+            // there, but a store may change a variable whose address was taken.
+            if access == Access::Read {
+                return Ok(());
+            }
+            return Err(self.unsupported(
+                n,
+                &format!("inline PTX `{}` to an address autosync cannot follow", ins.opcode),
+                "a store to local memory may change any variable whose address is taken",
+            ));
+        }
         // An address autosync cannot follow: some element of every array of the space.
         let arrays: Vec<usize> = (0..self.arrays.len())
             .filter(|&a| self.arrays[a].key != ArrayKey::SyncResults)
@@ -523,29 +627,11 @@ impl<'t> Lowerer<'_, 't> {
             None => vec![Expr::Var(self.local("_i", None, span))],
         };
         for index in cells {
-            let s = self.scratch();
             match access {
-                Access::Read => self.emit(
-                    StmtKind::Read {
-                        var: s,
-                        array: array.clone(),
-                        index,
-                        ty: None,
-                    },
-                    span,
-                ),
-                Access::Write => {
-                    self.emit(StmtKind::Havoc { var: s.clone() }, span);
-                    self.emit(
-                        StmtKind::Write {
-                            array: array.clone(),
-                            index,
-                            value: Expr::Var(s),
-                        },
-                        span,
-                    );
-                }
+                Access::Read => self.emit_opaque_read(&array, index, span),
+                Access::Write => self.emit_opaque_write(&array, index, span),
                 Access::Atomic => {
+                    let s = self.scratch();
                     self.emit(StmtKind::Havoc { var: s.clone() }, span);
                     self.emit(
                         StmtKind::Atomic {
@@ -577,6 +663,23 @@ mod tests {
 
     fn ops(code: &str) -> Vec<String> {
         instructions(code).into_iter().map(|i| i.opcode).collect()
+    }
+
+    #[test]
+    fn comments_and_literals_are_read_as_the_compilers_read_them() {
+        // A C++ comment between literals is not PTX; adjacent literals join with
+        // nothing between them, so a `//` in one comments out the next.
+        let code = "\"st.shared.u32 [%1], %2;\\n\"\n  // \"bar.sync 0;\\n\"\n  \"ld.shared.u32 %0, [%3];\"";
+        assert_eq!(ops(code), ["st.shared.u32", "ld.shared.u32"]);
+        let code = "\"st.shared.u32 [%0], %1; // then wait \" \"bar.sync 0;\"";
+        assert_eq!(ops(code), ["st.shared.u32"]);
+        // Block comments across lines; `\x0a` and `\012` are newlines.
+        let code = "\"st.shared.u32 [%1], %2 /* no barrier:\\n\" \"bar.sync 0;\\n\" \"// */;\\n\" \"ld.shared.u32 %0, [%3];\"";
+        assert_eq!(ops(code), ["st.shared.u32", "ld.shared.u32"]);
+        assert_eq!(ops("\"// note\\x0a st.shared.u32 [%0], %1;\""), ["st.shared.u32"]);
+        assert_eq!(ops("\"// note\\012 st.shared.u32 [%0], %1;\""), ["st.shared.u32"]);
+        let guarded = instructions("\"@p bar.sync 0;\"");
+        assert!(guarded[0].predicated);
     }
 
     #[test]
@@ -622,6 +725,8 @@ mod tests {
             "bar.arrive",
             "barrier.cluster.arrive",
             "sust.b.1d.b32.trap",
+            "st.shared::cluster.u32",
+            "mapa.shared::cluster.u32",
             "exit",
             "frobnicate.u32",
             "ldx.global.u32",

@@ -268,34 +268,46 @@
 //!   launch is not reported); all surfaces are one array, indexed
 //!   `x + 2^20·(y + 2^20·z)` (distinct texels may share cells only in rows over 2^20
 //!   bytes: more races, never fewer).
-//! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/ptx.rs`;
-//!   twins in `tests/corpus/soundness/`, lowering in `cuda/tests/lower.rs`):
+//! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/call/unknown.rs`,
+//!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/lower.rs`,
+//!   the differential property test `driver/tests/opaque_effects.rs`; the exact rules are
+//!   in `docs/semantics.md`, "Soundness"):
 //!   1. *Functions the file does not define* return arbitrary values and read and write
 //!      some element of every array a pointer in an argument points into (struct
-//!      arguments' pointers too). An l-value argument may be taken by non-`const`
-//!      reference unless a declaration in the file says otherwise: its place is read and
-//!      written with an arbitrary value; *assumed*: exactly that place (a reference is
-//!      not used to reach its neighbours), a pointer variable passed by reference stays
-//!      in its array (only its offset becomes arbitrary), and `__`-named functions
-//!      (CUDA's intrinsics) take non-pointer arguments by value. A method declared but
-//!      not defined, or of a type the file does not define, does the same to its object
-//!      (read only for a `const` method), and an object of such a type holds what it was
-//!      constructed from. *Assumed*: the callee does not name the file's global
-//!      variables itself (it only reaches memory through its arguments). CUB's
-//!      block-wide collectives on a `__shared__` storage are modelled by CUB's
-//!      documented contract (each thread writes its own slot, a barrier, each reads some
-//!      slot; `call/unknown.rs`): *assumed*, that CUB keeps it.
-//!   4. *`__syncthreads_or/and/count`* return a block-uniform value: a read, after the
-//!      barrier, of a cell of its own in a shared array nothing writes (one read
-//!      instance is one value per block, as for every block-uniform read).
+//!      arguments' pointers, what `&x` holds). An l-value argument may be taken by
+//!      non-`const` reference unless a declaration in the file says otherwise: its place
+//!      (every cell of an object) is read and written with an arbitrary value. A method
+//!      declared but not defined, or of a type the file does not define, does the same
+//!      to its object (read only for a `const` method); an object of such a type holds
+//!      what its constructor and methods were given, over all assignments; one whose
+//!      holdings are unknown reaches every shared and global array. *Assumed*: exactly
+//!      the referent (a reference is not used to reach its neighbours); the callee does
+//!      not name the file's global variables nor keep hidden shared memory; a variable
+//!      the front end holds as fixed (a `const`, a never-assigned parameter of an inlined
+//!      function) and a pointer passed without a declaration saying `T *&` keep their
+//!      value (a declared `T *&` moves within its array); `__`-named intrinsics and a
+//!      list of library value functions (`cg::reduce`, `std::min`, ...) only read.
+//!      CUB's block-wide collectives are modelled by CUB's documented contract (atomic
+//!      updates of some slot, a barrier, reads of some slot); *assumed*: blocks of more
+//!      than one warp (CUB's one-warp specializations have no barrier inside).
 //!   2. *Inline PTX* is modelled per instruction (loads, stores, atomics as
 //!      `atomic_exch`, block and warp barriers, fences that vanish, register-only
 //!      instructions); collective and unsized accesses, and addresses that are not a
 //!      pointer into a known array, touch some element of every array the address may
-//!      point into (of the instruction's state space); any other instruction makes the
-//!      kernel unsupported, with its opcode named.
-//!   3. *Names* resolve as C++ lookup does: the file's declarations hide builtins of the
-//!      same name, qualified calls reach builtins only through CUDA's namespaces.
+//!      point into (of the instruction's state space); guard predicates are dropped for
+//!      everything but barriers (a predicated barrier, a barrier number that is not a
+//!      constant, `::cluster`, `mapa`, a `.local` store through an unknown address and
+//!      any instruction not modelled make the kernel unsupported, with its opcode named).
+//!      *Assumed*: a named barrier without a thread count is waited for by every thread
+//!      of the block.
+//!   3. *Names* resolve as C++ lookup does, by namespace and number of arguments but not
+//!      argument types: the file's declarations hide builtins of the same name (except
+//!      `atomicAdd`-like and `make_*` functions, which files overload, and reserved
+//!      `__` names), qualified calls reach builtins only through CUDA's namespaces and
+//!      the file's functions only through the file's namespaces and structs.
+//!   4. *`__syncthreads_or/and/count`* return a block-uniform value: a read, after the
+//!      barrier, of a cell of its own in a shared array nothing writes (one read
+//!      instance is one value per block, as for every block-uniform read).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.

@@ -77,6 +77,10 @@ pub(super) enum Owner {
     /// declarations first, so these apply only where the call cannot name a function of
     /// the file ([`call::may_be_builtin`]).
     Builtin,
+    /// CUDA's global functions that files overload (`atomicAdd`, `make_float3`): taken
+    /// unless the call is qualified by a namespace or struct of the file
+    /// ([`call::may_be_overloaded_builtin`]).
+    Overloaded,
     /// The file's own code.
     File,
 }
@@ -93,8 +97,8 @@ pub(super) const STEPS: &[(Owner, Step)] = &[
     (Owner::Builtin, sync::lower),
     (Owner::Builtin, surface::lower),
     (Owner::Builtin, memory::lower),
-    (Owner::Builtin, atomics::lower),
-    (Owner::Builtin, conversions::make_vector),
+    (Owner::Overloaded, atomics::lower),
+    (Owner::Overloaded, conversions::make_vector),
     (Owner::File, call::own_function),
     (Owner::File, call::constructor),
     (Owner::Builtin, bulk::lower),
@@ -112,8 +116,14 @@ pub(super) const STEPS: &[(Owner, Step)] = &[
 /// CUDA's (`util::sync` is not `cooperative_groups::sync`).
 pub(super) fn dispatch<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
     let builtin = call::may_be_builtin(l, c);
+    let overloaded = call::may_be_overloaded_builtin(l, c);
     for (owner, step) in STEPS {
-        if *owner == Owner::Builtin && !builtin {
+        let skip = match owner {
+            Owner::Builtin => !builtin,
+            Owner::Overloaded => !overloaded,
+            Owner::Language | Owner::File => false,
+        };
+        if skip {
             continue;
         }
         if let Some(v) = step(l, c)? {

@@ -17,9 +17,9 @@
 use tree_sitter::Node;
 
 use super::super::expr::{Ref, arbitrary};
-use super::super::{ArraySpace, LVal, Lowerer, Offset, Ptr, R, Target, V, Value, VarKind, fold};
+use super::super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, Ptr, R, Target, V, Value, VarKind, fold};
 use crate::types::Ty;
-use kpl::ir::{Builtin, Dim, Expr, StmtKind};
+use kpl::ir::{Expr, StmtKind};
 
 impl<'p, 't> Lowerer<'p, 't> {
     /// A call of a function the file does not define, with its arguments evaluated
@@ -55,6 +55,22 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             Passing::Unknown
         };
+        // A method may keep what it is given in its object (`w.attach(s)`).
+        let object = match &this {
+            Some((obj, _)) => match self.referent(obj) {
+                LVal::Var(id) if matches!(self.vars[id].kind, VarKind::Arb) => Some(id),
+                _ => None,
+            },
+            None => None,
+        };
+        if let Some(id) = object {
+            if self.held.contains_key(&id) {
+                let kept = self.holdings(&argv, n);
+                self.hold(id, kept);
+            } else if matches!(self.vars[id].ty, Ty::Opaque(_)) {
+                self.reach_anything(n);
+            }
+        }
         for (i, a) in argv.into_iter().enumerate() {
             let how = passing.get(i).copied().unwrap_or(default);
             self.unknown_argument(a, how, n)?;
@@ -95,8 +111,16 @@ impl<'p, 't> Lowerer<'p, 't> {
         let v = self.read(&lv, n)?;
         self.read_object(&lv, n);
         self.reach_effects(&v, n)?;
-        if matches!(how, Passing::Ref | Passing::Unknown) {
-            self.havoc_place(&lv, n)?;
+        match how {
+            // Declared `T *&p`: the callee may move the pointer (within its array).
+            Passing::Ref => match self.referent(&lv) {
+                LVal::Var(id) if matches!(self.vars[id].kind, VarKind::Ptr { .. }) => {
+                    self.overwrite_var(id, n)?
+                }
+                _ => self.havoc_place(&lv, n)?,
+            },
+            Passing::Unknown => self.havoc_place(&lv, n)?,
+            Passing::Value | Passing::ConstRef => {}
         }
         Ok(())
     }
@@ -135,16 +159,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         if let Some((array, cells)) = self.object_cells(&p, &ty, n) {
             let span = self.span(n);
             for index in cells {
-                let s = self.scratch();
-                self.emit(
-                    StmtKind::Read {
-                        var: s,
-                        array: array.clone(),
-                        index,
-                        ty: None,
-                    },
-                    span,
-                );
+                self.emit_opaque_read(&array, index, span);
             }
         }
     }
@@ -176,16 +191,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if let Some((array, cells)) = self.object_cells(p, ty, n) {
                     let span = self.span(n);
                     for index in cells {
-                        let s = self.scratch();
-                        self.emit(StmtKind::Havoc { var: s.clone() }, span);
-                        self.emit(
-                            StmtKind::Write {
-                                array: array.clone(),
-                                index,
-                                value: Expr::Var(s),
-                            },
-                            span,
-                        );
+                        self.emit_opaque_write(&array, index, span);
                     }
                 }
                 Ok(())
@@ -212,8 +218,27 @@ impl<'p, 't> Lowerer<'p, 't> {
         if let Some(v) = self.construct_collective(name, &argv) {
             return Ok(v);
         }
+        let held = self.holdings(&argv, n);
+        let short = name
+            .split('<')
+            .next()
+            .unwrap_or(name)
+            .rsplit("::")
+            .next()
+            .unwrap_or(name);
+        self.unknown_call(short, argv, &[], None, n)?;
+        Ok(Value {
+            v: V::Struct(held),
+            ty: Ty::Opaque(name.to_string()),
+        })
+    }
+
+    /// What an object may keep of the arguments it is given (by a constructor or a
+    /// method): the place of each l-value argument (it may keep a reference) and the
+    /// value of each argument (pointers in it).
+    fn holdings(&mut self, argv: &[Ref], n: Node<'t>) -> Vec<Value> {
         let mut held = Vec::new();
-        for a in &argv {
+        for a in argv {
             let a = match a {
                 Ref::L(lv) => &Ref::L(self.referent(lv)),
                 v => v,
@@ -242,18 +267,24 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ref::V(v) => held.push(v.clone()),
             }
         }
-        let short = name
-            .split('<')
-            .next()
-            .unwrap_or(name)
-            .rsplit("::")
-            .next()
-            .unwrap_or(name);
-        self.unknown_call(short, argv, &[], None, n)?;
-        Ok(Value {
-            v: V::Struct(held),
-            ty: Ty::Opaque(name.to_string()),
-        })
+        held
+    }
+
+    /// A method call on an object of a type the file does not define whose holdings
+    /// are not known (a parameter, a copy the lowering did not follow): it may reach
+    /// anything, some element of every shared and global array.
+    fn reach_anything(&mut self, n: Node<'t>) {
+        let span = self.span(n);
+        let arrays: Vec<usize> = (0..self.arrays.len())
+            .filter(|&a| matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global))
+            .filter(|&a| self.arrays[a].key != ArrayKey::SyncResults)
+            .collect();
+        for a in arrays {
+            let array = self.arrays[a].kpl.clone();
+            let i = self.local("_i", None, span);
+            self.emit_opaque_read(&array, Expr::Var(i.clone()), span);
+            self.emit_opaque_write(&array, Expr::Var(i), span);
+        }
     }
 
     /// How a declared function takes each parameter.
@@ -262,14 +293,27 @@ impl<'p, 't> Lowerer<'p, 't> {
             .params()
             .iter()
             .map(|p| {
-                let reference = p
-                    .child_by_field_name("declarator")
-                    .is_some_and(|d| d.kind().ends_with("reference_declarator"));
-                let constant = p.child_by_field_name("type").is_some_and(|_| {
-                    let t = self.text(*p);
-                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .any(|w| w == "const")
-                });
+                // The declarator chain: `&r` is a reference, `*&p` (tree-sitter's
+                // pointer declarator around a reference one) a reference to a pointer.
+                let mut chain = Vec::new();
+                let mut d = p.child_by_field_name("declarator");
+                while let Some(x) = d {
+                    chain.push(x.kind());
+                    d = x
+                        .child_by_field_name("declarator")
+                        .or_else(|| crate::program::named_children(x).into_iter().next())
+                        .filter(|c| c.kind().ends_with("declarator"));
+                }
+                let reference = chain.iter().any(|k| k.ends_with("reference_declarator"));
+                // `const T &`: the referred type is const; `const T *&` is a reference to
+                // a (non-const) pointer.
+                let to_pointer = chain.iter().any(|k| k.ends_with("pointer_declarator"));
+                let constant = !to_pointer
+                    && p.child_by_field_name("type").is_some_and(|_| {
+                        let t = self.text(*p);
+                        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .any(|w| w == "const")
+                    });
                 match (reference, constant) {
                     (true, true) => Passing::ConstRef,
                     (true, false) => Passing::Ref,
@@ -313,25 +357,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                 {
                     let array = self.arrays[a].kpl.clone();
                     let i = self.local("_i", None, span);
-                    let s = self.scratch();
-                    self.emit(
-                        StmtKind::Read {
-                            var: s.clone(),
-                            array: array.clone(),
-                            index: Expr::Var(i.clone()),
-                            ty: None,
-                        },
-                        span,
-                    );
-                    self.emit(StmtKind::Havoc { var: s.clone() }, span);
-                    self.emit(
-                        StmtKind::Write {
-                            array,
-                            index: Expr::Var(i),
-                            value: Expr::Var(s),
-                        },
-                        span,
-                    );
+                    self.emit_opaque_read(&array, Expr::Var(i.clone()), span);
+                    self.emit_opaque_write(&array, Expr::Var(i), span);
                 }
                 Target::Var(id) if known => {
                     let ty = self.vars[id].ty.clone();
@@ -531,11 +558,28 @@ impl<'p, 't> Lowerer<'p, 't> {
         if !is_block_collective(name) {
             return None;
         }
-        let [Ref::L(lv)] = argv else {
-            return None;
-        };
-        let LVal::Mem(p, ty) = self.referent(lv) else {
-            return None;
+        let (p, ty) = match argv {
+            // `BlockReduce()`: CUB's private storage, one `__shared__` object per
+            // collective type.
+            [] => {
+                let a = self.array(
+                    ArrayKey::Global(format!("{name} private storage")),
+                    "__cub_private_storage",
+                    ArraySpace::Shared,
+                    4,
+                );
+                let p = Ptr {
+                    target: Target::Array(a),
+                    off: Expr::Int(0),
+                    unit: 4,
+                };
+                (p, Ty::Opaque(name.to_string()))
+            }
+            [Ref::L(lv)] => match self.referent(lv) {
+                LVal::Mem(p, ty) => (p, ty),
+                _ => return None,
+            },
+            _ => return None,
         };
         let Target::Array(a) = p.target else {
             return None;
@@ -556,10 +600,11 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// block takes part (so it contains a barrier, which must not diverge), it writes
     /// the temporary storage and reads what other threads wrote there after the
     /// barrier, and the storage may be reused only after a further barrier. Modelled as
-    /// each thread writing its own slot, a barrier, each thread reading some slot: two
-    /// calls on one storage with no barrier between them race (the reads of the first
-    /// with the writes of the second). The arguments are those of an unknown function
-    /// (inputs read, outputs written).
+    /// each thread updating some slot atomically, a barrier, each thread reading some
+    /// slot: two calls on one storage with no barrier between them race (the reads of
+    /// the first with the updates of the second), and so does a plain use of the
+    /// storage in the interval of a call. The inputs of `Sum`, `Reduce` and the scans
+    /// are read; other arguments are those of an unknown function.
     pub(in crate::lower) fn block_collective(
         &mut self,
         ty: &Ty,
@@ -577,39 +622,45 @@ impl<'p, 't> Lowerer<'p, 't> {
              thread of the block that writes and reads its temporary storage, with a barrier inside; reusing \
              the storage needs a __syncthreads() in between"
         ));
-        for arg in argv {
-            self.unknown_argument(arg, Passing::Unknown, n)?;
+        let takes_input = matches!(
+            method,
+            "Sum" | "Reduce" | "InclusiveSum" | "ExclusiveSum" | "InclusiveScan" | "ExclusiveScan"
+        );
+        for (i, arg) in argv.into_iter().enumerate() {
+            let how = if i == 0 && takes_input {
+                Passing::ConstRef
+            } else {
+                Passing::Unknown
+            };
+            self.unknown_argument(arg, how, n)?;
         }
         let span = self.span(n);
         let array = self.arrays[a].kpl.clone();
-        let [tx, ty_, tz] = Dim::ALL.map(|d| Expr::Builtin(Builtin::Tid(d)));
-        let [bx, by, _] = Dim::ALL.map(|d| Expr::Builtin(Builtin::Bdim(d)));
-        let rank = fold::add(tx, fold::mul(bx, fold::add(ty_, fold::mul(by, tz))));
         let base = fold::div(
             fold::mul(p.off.clone(), Expr::Int(p.unit.max(1) as i64)),
             Expr::Int(self.arrays[a].cell.max(1) as i64),
         );
+        // CUB writes where its algorithm needs (warp leaders' aggregates, padded raking
+        // slots): an atomic update of some slot per thread does not race with the
+        // others' (nor do they with each other), but with any plain access of the
+        // storage in the same barrier interval.
         let s = self.scratch();
+        let slot = self.local("_slot", None, span);
         self.emit(StmtKind::Havoc { var: s.clone() }, span);
         self.emit(
-            StmtKind::Write {
+            StmtKind::Atomic {
+                var: None,
+                op: kpl::ir::AtomicOp::Exch,
                 array: array.clone(),
-                index: fold::add(base.clone(), rank),
-                value: Expr::Var(s.clone()),
+                index: fold::add(base.clone(), Expr::Var(slot)),
+                value: Expr::Var(s),
+                ty: None,
             },
             span,
         );
         self.emit(StmtKind::Barrier, span);
         let any = self.local("_slot", None, span);
-        self.emit(
-            StmtKind::Read {
-                var: s,
-                array,
-                index: fold::add(base, Expr::Var(any)),
-                ty: None,
-            },
-            span,
-        );
+        self.emit_opaque_read(&array, fold::add(base, Expr::Var(any)), span);
         Ok(arbitrary(&Ty::Opaque(method.to_string())))
     }
 
