@@ -71,6 +71,11 @@ fn unsupported_constructs_say_what_and_where() {
             "inline PTX `cp.async.ca.shared.global` (an asynchronous copy",
         ),
         (
+            "__device__ void g(int *s, int i) {\n  for (int k = 0; k < 4; k++) {\n    clampIndex(i);\n    s[i] = k;\n  }\n}\n__global__ void k(int *a) { g(a, threadIdx.x); }\n",
+            (3, 5),
+            "a call of a function the file does not define that may change `i` inside a loop",
+        ),
+        (
             "__global__ void k(int *a) {\n  int *p = new int[4];\n}\n",
             (2, 12),
             "dynamic allocation",

@@ -227,6 +227,10 @@ pub(super) struct VarInfo {
     pub name: String,
     pub ty: Ty,
     pub kind: VarKind,
+    /// Where it was declared: the depth of the frame and its loop nesting there (a
+    /// constant may become a variable only where no loop lies in between,
+    /// `call::unknown`).
+    pub declared_at: (usize, usize),
 }
 
 pub(super) type VarId = usize;
@@ -833,10 +837,12 @@ impl<'p, 't> Lowerer<'p, 't> {
             info.alias = Some(name.to_string());
         }
         let id = self.vars.len();
+        let declared_at = (self.frames.len(), self.frame().loops);
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
             kind,
+            declared_at,
         });
         if let Some(s) = self.scopes.last_mut() {
             s.vars.insert(name.to_string(), id);
@@ -861,10 +867,12 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// A variable not visible by name (fields of struct variables, results).
     pub fn hidden_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
         let id = self.vars.len();
+        let declared_at = (self.frames.len(), self.frame().loops);
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
             kind,
+            declared_at,
         });
         id
     }

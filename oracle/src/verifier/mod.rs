@@ -282,10 +282,11 @@
 //!      what its constructor and methods were given, over all assignments; one whose
 //!      holdings are unknown reaches every shared and global array. *Assumed*: exactly
 //!      the referent (a reference is not used to reach its neighbours); the callee does
-//!      not name the file's global variables nor keep hidden shared memory; a variable
-//!      the front end holds as fixed (a `const`, a never-assigned parameter of an inlined
-//!      function) and a pointer passed without a declaration saying `T *&` keep their
-//!      value (a declared `T *&` moves within its array); `__`-named intrinsics and a
+//!      not name the file's global variables nor keep hidden shared memory; a pointer
+//!      passed without a declaration saying `T *&` keeps its value (a declared `T *&`
+//!      moves within its array), while an integer held as a constant (a never-assigned
+//!      parameter of an inlined function) becomes a variable the call may change
+//!      (unsupported across a loop); `__`-named intrinsics and a
 //!      list of library value functions (`cg::reduce`, `std::min`, ...) only read.
 //!      CUB's block-wide collectives are modelled by CUB's documented contract (atomic
 //!      updates of some slot, a barrier, reads of some slot); *assumed*: blocks of more

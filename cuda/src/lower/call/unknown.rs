@@ -165,19 +165,41 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// What an unknown function that takes `lv` by non-`const` reference may leave
-    /// there: arbitrary numbers in memory cells and in the variables the kernel assigns
-    /// (struct fields one by one). *Assumed*, where the lowering holds a variable as
-    /// fixed (a `const`, a device function's parameter its body never assigns, a
-    /// pointer: where it points is never changed) or untracked (floating point, opaque
-    /// objects, which keep what they hold): the callee leaves it as it is. C++ makes a
-    /// callee that takes a variable by reference visible to the file (a declaration
-    /// before the call); the file's declarations mark such arguments assigned
-    /// (`stmt::assigned_names`), so this concerns functions of headers not read.
+    /// there: arbitrary numbers in memory cells and in integer variables (struct fields
+    /// one by one; an integer held as a constant becomes a variable). *Assumed*, for a
+    /// pointer variable (where it points is not changed) and untracked values (floating
+    /// point; opaque objects, which keep what they hold): the callee leaves it as it is.
+    /// C++ makes a callee that takes a variable by reference visible to the file (a
+    /// declaration before the call); the file's declarations mark such arguments
+    /// assigned (`stmt::assigned_names`), so this concerns functions of headers not read.
     fn havoc_place(&mut self, lv: &LVal, n: Node<'t>) -> R<()> {
         let lv = self.referent(lv);
         match &lv {
             LVal::Var(id) => match self.vars[*id].kind.clone() {
                 VarKind::Int(_) => {
+                    let ty = self.vars[*id].ty.clone();
+                    self.write(&lv, arbitrary(&ty), n)
+                }
+                VarKind::Fixed(e) if self.vars[*id].ty.is_int() => {
+                    // A variable the lowering took for a constant (never assigned in its
+                    // function): from here on a KPL local, which the callee may change.
+                    // Reads before the call saw the constant, which is right only where no
+                    // loop lies between its declaration and the call.
+                    if self.vars[*id].declared_at != (self.frames.len(), self.frame().loops) {
+                        return Err(self.unsupported(
+                            n,
+                            &format!(
+                                "a call of a function the file does not define that may change `{}` inside a loop",
+                                self.vars[*id].name
+                            ),
+                            "declare the function in the file (its parameters say whether it takes a reference), \
+                             or pass the folder of its header with -I",
+                        ));
+                    }
+                    let span = self.span(n);
+                    let name = self.vars[*id].name.clone();
+                    let local = self.mutable_local(&name, Some(e), span);
+                    self.vars[*id].kind = VarKind::Int(local);
                     let ty = self.vars[*id].ty.clone();
                     self.write(&lv, arbitrary(&ty), n)
                 }
