@@ -131,9 +131,10 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Whether the file declares a function that the unqualified name `name` finds from
     /// here and that takes `nargs` arguments (C++ overload resolution would not pick one
-    /// that cannot take them; argument types are not compared): a method of the object whose method is being inlined (or of its bases), or
-    /// a free function of the global namespace, of a namespace around the caller, or of
-    /// a namespace the file brings in with `using namespace`.
+    /// that cannot take them; argument types are not compared): a method of the object
+    /// whose method is being inlined (or of its bases), or a free function of the global
+    /// namespace, of a namespace around the caller, or of a namespace a `using
+    /// namespace` brings in here.
     fn file_declares(&self, name: &str, nargs: usize) -> bool {
         if let Some(s) = &self.frame().this_ty
             && let Some(def) = s.def
@@ -155,10 +156,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
         }
         let caller_ns = self
-            .frames
-            .iter()
-            .rev()
-            .find_map(|f| f.func)
+            .current_function()
             .map(|f| self.prog.funcs[f].namespace.clone())
             .unwrap_or_default();
         self.prog.funcs_by_name.get(name).into_iter().flatten().any(|&f| {
@@ -176,10 +174,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// the function being lowered (the innermost one).
     fn using_visible(&self, ns: &str) -> bool {
         let here = self
-            .frames
-            .iter()
-            .rev()
-            .find_map(|f| f.func)
+            .current_function()
             .map(|f| self.prog.funcs[f].node.byte_range());
         self.prog.using_namespaces.iter().any(|(n, scope)| {
             n == ns

@@ -665,6 +665,24 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// The arrays code autosync cannot see may reach in shared and/or global memory
+    /// (never the hidden results of `__syncthreads_or`).
+    pub fn reachable_arrays(&self, shared: bool, global: bool) -> Vec<usize> {
+        (0..self.arrays.len())
+            .filter(|&a| self.arrays[a].key != ArrayKey::SyncResults)
+            .filter(|&a| match self.arrays[a].space {
+                ArraySpace::Shared => shared,
+                ArraySpace::Global => global,
+                ArraySpace::Constant | ArraySpace::Private => false,
+            })
+            .collect()
+    }
+
+    /// The innermost function being lowered (not the kernel's own frame).
+    pub fn current_function(&self) -> Option<usize> {
+        self.frames.iter().rev().find_map(|f| f.func)
+    }
+
     /// A read of `array[index]` whose value nobody uses: an access the lowering must keep
     /// (of code it cannot see: inline PTX, a function the file does not define).
     pub fn emit_opaque_read(&mut self, array: &str, index: Expr, span: Span) {

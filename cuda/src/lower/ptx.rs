@@ -22,7 +22,7 @@
 use tree_sitter::Node;
 
 use super::expr::arbitrary;
-use super::{ArrayKey, ArraySpace, LVal, Lowerer, R, Target, V, Value, fold};
+use super::{ArraySpace, LVal, Lowerer, R, Target, V, Value, fold};
 use crate::program::named_children;
 use kpl::ir::{AtomicOp, Expr, Span, StmtKind};
 
@@ -604,15 +604,10 @@ impl<'t> Lowerer<'_, 't> {
             ));
         }
         // An address autosync cannot follow: some element of every array of the space.
-        let arrays: Vec<usize> = (0..self.arrays.len())
-            .filter(|&a| self.arrays[a].key != ArrayKey::SyncResults)
-            .filter(|&a| match (self.arrays[a].space, space) {
-                (ArraySpace::Shared, StateSpace::Shared | StateSpace::Generic) => true,
-                (ArraySpace::Global, StateSpace::Global | StateSpace::Generic) => true,
-                (ArraySpace::Constant, _) => false,
-                _ => false,
-            })
-            .collect();
+        let arrays = self.reachable_arrays(
+            matches!(space, StateSpace::Shared | StateSpace::Generic),
+            matches!(space, StateSpace::Global | StateSpace::Generic),
+        );
         for a in arrays {
             self.ptx_touch(a, None, access, span);
         }

@@ -297,16 +297,17 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// anything, some element of every shared and global array.
     fn reach_anything(&mut self, n: Node<'t>) {
         let span = self.span(n);
-        let arrays: Vec<usize> = (0..self.arrays.len())
-            .filter(|&a| matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global))
-            .filter(|&a| self.arrays[a].key != ArrayKey::SyncResults)
-            .collect();
-        for a in arrays {
-            let array = self.arrays[a].kpl.clone();
-            let i = self.local("_i", None, span);
-            self.emit_opaque_read(&array, Expr::Var(i.clone()), span);
-            self.emit_opaque_write(&array, Expr::Var(i), span);
+        for a in self.reachable_arrays(true, true) {
+            self.touch_some_element(a, span);
         }
+    }
+
+    /// A read and a write of some element of array `a`.
+    fn touch_some_element(&mut self, a: usize, span: kpl::ir::Span) {
+        let array = self.arrays[a].kpl.clone();
+        let i = self.local("_i", None, span);
+        self.emit_opaque_read(&array, Expr::Var(i.clone()), span);
+        self.emit_opaque_write(&array, Expr::Var(i), span);
     }
 
     /// How a declared function takes each parameter.
@@ -377,10 +378,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Target::Array(a)
                     if !known && matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) =>
                 {
-                    let array = self.arrays[a].kpl.clone();
-                    let i = self.local("_i", None, span);
-                    self.emit_opaque_read(&array, Expr::Var(i.clone()), span);
-                    self.emit_opaque_write(&array, Expr::Var(i), span);
+                    self.touch_some_element(a, span);
                 }
                 Target::Var(id) if known => {
                     let ty = self.vars[id].ty.clone();
