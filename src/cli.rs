@@ -241,6 +241,14 @@ pub struct Analysis {
     #[arg(long)]
     pub alias: bool,
 
+    /// Where the launch comes from when no flag or header comment gives it: `host`
+    /// (default) reads the kernel's launches in the file's host code (`k<<<g, b>>>(...)`,
+    /// `cudaLaunchKernel`, ...) and checks the kernel as it is launched there; `symbolic`
+    /// checks every launch (library kernels whose callers are in other files).
+    /// `__launch_bounds__` hold either way.
+    #[arg(long, value_enum, default_value_t = LaunchSource::Host, value_name = "FROM")]
+    pub launch: LaunchSource,
+
     /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
     pub block_dim: Option<oracle::Dim3>,
@@ -325,6 +333,15 @@ impl ColorWhen {
     }
 }
 
+/// Where the launch of a kernel comes from (`--launch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LaunchSource {
+    /// The file's host code launches of the kernel, when it has some.
+    Host,
+    /// Any launch.
+    Symbolic,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OracleKind {
     /// The static verifier: sound for every launch and parameter the kernel allows
@@ -364,17 +381,14 @@ impl Analysis {
                 forced_includes: Vec::new(),
                 alias: self.alias,
                 wrap: self.wrap,
-                warp_size: self.warp_size,
+                launch: self.flags_launch(),
+                symbolic_launch: self.launch == LaunchSource::Symbolic,
             },
-            block_dim: self.block_dim,
-            grid_dim: self.grid_dim,
             kernel: self.kernel.clone(),
             oracle: match self.oracle {
                 OracleKind::Static => driver::OracleKind::Static,
                 OracleKind::Dynamic => driver::OracleKind::Dynamic,
             },
-            params: self.params.clone(),
-            warp_size: self.warp_size,
             solver_budget: self.solver_budget,
             no_benign_tolerance: self.no_benign_tolerance,
         }
@@ -382,6 +396,18 @@ impl Analysis {
 }
 
 impl Analysis {
+    /// The launch the flags give (the layer of highest precedence).
+    fn flags_launch(&self) -> kpl::Launch {
+        kpl::Launch {
+            block: kpl::launch::dims(self.block_dim),
+            grid: kpl::launch::dims(self.grid_dim),
+            warp_size: self.warp_size,
+            params: self.params.iter().cloned().collect(),
+            ..kpl::Launch::default()
+        }
+        .from(kpl::launch::Origin::Flags)
+    }
+
     /// The compilation database of `-p`/`--compile-commands`, if given.
     pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
         match (&self.build_dir, &self.compile_commands) {

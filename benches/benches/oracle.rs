@@ -16,8 +16,11 @@ fn kernel(file: &str) -> kpl::Kernel {
 
 fn options() -> CheckOptions {
     CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     }
 }

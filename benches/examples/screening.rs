@@ -53,10 +53,9 @@ fn main() -> anyhow::Result<()> {
                 .map(|l| l.kernel)
                 .collect()
         };
-        let (block, grid) = kpl::header::header_launch(&text).map_err(|e| anyhow::anyhow!(e))?;
+        let launch = kpl::header::header_launch(&text).map_err(|e| anyhow::anyhow!(e))?;
         let opts = CheckOptions {
-            block_dim: block,
-            grid_dim: grid,
+            launch,
             ..CheckOptions::default()
         };
         for k in &kernels {

@@ -25,7 +25,7 @@ fn main() -> anyhow::Result<()> {
     println!("|---|---:|---:|---|");
     for path in files {
         let (kernels, mut opts) = autosync_benches::suite::load(std::path::Path::new(&path))?;
-        opts.warp_size = opts.warp_size.or(Some(32));
+        opts.launch.warp_size = opts.launch.warp_size.or(Some(32));
         for k in &kernels {
             let mut row = Vec::new();
             for two_pass in [false, true] {

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use kpl::{Kernel, Label, LabelTree};
 use oracle::dynamic::{Interpreter, profile};
 use oracle::{CheckOptions, Oracle};
-use synth::{BoundsCost, CostModel, Launch, Outcome, PaperCost, SynthOptions};
+use synth::{BoundsCost, CostModel, Outcome, PaperCost, SynthOptions};
 
 use crate::suite::{self, Entry};
 
@@ -122,12 +122,7 @@ fn study_kernel(name: String, k: &Kernel, opts: &CheckOptions) -> KernelStudy {
     let stripped = k.without_movable_barriers();
     let tree = LabelTree::new(&stripped);
     let paper = PaperCost::default();
-    let launch = Launch {
-        block_dim: opts.block_dim,
-        grid_dim: opts.grid_dim,
-        params: opts.params.clone(),
-    };
-    let bounds = BoundsCost::new(k, &launch, paper);
+    let bounds = BoundsCost::new(k, &opts.launch, paper);
     // The models of the registry that `autosync cost` compares, built for this kernel
     // (the profile measured once).
     let input = driver::cost::ModelInput::new(k, paper, opts, None);

@@ -49,6 +49,6 @@ pub fn load(path: &Path) -> anyhow::Result<(Vec<kpl::Kernel>, oracle::CheckOptio
     if let Some(f) = src.failed.first() {
         anyhow::bail!("kernel `{}`: {}", f.name, f.error);
     }
-    let opts = driver::check_options(&settings, &src);
+    let opts = driver::check_options(&settings, &src, &src.given);
     Ok((src.kernels, opts))
 }

@@ -80,7 +80,7 @@ fn realistic_suite_parses() {
             suite::load(&e.path).unwrap_or_else(|err| panic!("{}: {err}", e.path.display()));
         assert_eq!(kernels.len(), 1, "{}: one kernel per file", e.path.display());
         assert!(
-            launch.block_dim.is_some() && launch.grid_dim.is_some(),
+            launch.launch.block_dim().is_some() && launch.launch.grid_dim().is_some(),
             "{}: launch header",
             e.path.display()
         );

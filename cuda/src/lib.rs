@@ -65,10 +65,14 @@ pub struct Options {
     /// `--wrap`: every integer operation wraps in its C type (its result converted to
     /// the type), instead of being assumed not to overflow.
     pub wrap: bool,
-    /// The warp size the oracle will assume (`--warp-size`, the header's `--warp-sync`);
-    /// `None` for its default, 32. A `thread_block_tile<32>`'s sync is a warp barrier
-    /// only when warps have 32 threads.
-    pub warp_size: Option<u32>,
+    /// The launch given from outside the file's host code: command-line flags over the
+    /// file's header comment. It wins over the launches the host code makes, and its warp
+    /// size (`--warp-size`, the header's `--warp-sync`; `None`: CUDA's 32) decides whether
+    /// a `thread_block_tile<32>`'s sync is a warp barrier.
+    pub launch: kpl::Launch,
+    /// `--launch symbolic`: do not read the kernels' launches from the host code (library
+    /// kernels whose callers live elsewhere); `__launch_bounds__` still hold.
+    pub symbolic_launch: bool,
 }
 
 pub mod lower;

@@ -598,7 +598,10 @@ __global__ void k(int *a) {
 "#;
     insta::assert_snapshot!(lower_text(src));
     let opts = cuda::Options {
-        warp_size: Some(64),
+        launch: kpl::Launch {
+            warp_size: Some(64),
+            ..kpl::Launch::default()
+        },
         ..common::options()
     };
     let t = cuda::translate(&common::cuda_dir().join("w.cu"), src, &opts).expect("lowers");

@@ -58,13 +58,9 @@ impl<'a> ModelInput<'a> {
         }
     }
 
-    /// What the bounds model may assume: the launch the oracles use, the `--param` values.
-    pub fn launch(&self) -> Launch {
-        Launch {
-            block_dim: self.check.block_dim,
-            grid_dim: self.check.grid_dim,
-            params: self.check.params.clone(),
-        }
+    /// What the bounds model may assume: the launch the oracles use.
+    pub fn launch(&self) -> &Launch {
+        &self.check.launch
     }
 
     /// Measured executions of a barrier at every place of the kernel (the interpreter
@@ -263,17 +259,21 @@ pub fn compare_file(
     table: Option<&Path>,
     src: &Source,
 ) -> Result<Vec<KernelCost>> {
-    let check = check_options(settings, src);
+    let check = check_options(settings, src, &src.given);
     let mut oracle = make_oracle(
         settings,
+        src,
         CheckOptions {
             race_directions: true,
-            ..check.clone()
+            ..check
         },
     );
     selected(settings, src)?
         .into_iter()
-        .map(|k| compare_kernel(paper, table, &check, k, oracle.as_mut()))
+        .map(|k| {
+            let check = check_options(settings, src, &src.launch_of(&k.name));
+            compare_kernel(paper, table, &check, k, oracle.as_mut())
+        })
         .collect()
 }
 

@@ -45,17 +45,9 @@ pub enum OracleKind {
 pub struct Settings {
     /// The CUDA front end's options (`-I`, `--alias`).
     pub front_end: FrontEnd,
-    /// Threads per block (`--block-dim`).
-    pub block_dim: Option<oracle::Dim3>,
-    /// Blocks per grid (`--grid-dim`).
-    pub grid_dim: Option<oracle::Dim3>,
     /// Only this kernel (`--kernel`; a template's name selects all its instantiations).
     pub kernel: Option<String>,
     pub oracle: OracleKind,
-    /// Fixed scalar parameters (`--param NAME=VALUE`).
-    pub params: Vec<(String, i64)>,
-    /// Lock-step warps of this many threads (`--warp-size`).
-    pub warp_size: Option<u32>,
     /// Every solver limit of the static verifier times this (`--solver-budget`; none: 1).
     pub solver_budget: Option<f64>,
     /// Report write-write pairs that store equal values too (`--no-benign-tolerance`;
@@ -115,18 +107,5 @@ impl FixSettings {
             loop_cost: self.loop_cost,
             cond_cost: self.cond_cost,
         }
-    }
-}
-
-/// The front-end options as the CUDA front end wants them.
-fn cuda_options(front: &FrontEnd) -> cuda::Options {
-    cuda::Options {
-        include_dirs: front.include_dirs.clone(),
-        alias: front.alias,
-        defines: front.defines.clone(),
-        undefines: front.undefines.clone(),
-        forced_includes: front.forced_includes.clone(),
-        wrap: front.wrap,
-        warp_size: front.warp_size,
     }
 }

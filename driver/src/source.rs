@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use kpl::Kernel;
-use oracle::Dim3;
+use kpl::Launch;
 
 /// The languages autosync reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,26 +42,11 @@ impl Lang {
     }
 }
 
-/// What the CUDA front end needs from the command line (`-I`, `-D`, `-U`, `--alias`).
-#[derive(Clone, Debug, Default)]
-pub struct FrontEnd {
-    /// `-I DIR`.
-    pub include_dirs: Vec<PathBuf>,
-    /// `-D NAME[=VALUE]` (a bare name is defined as `1`, as nvcc and clang do). They come
-    /// after the `-D` flags of the file's header comment, so the command line wins.
-    pub defines: Vec<(String, String)>,
-    /// `-U NAME`: applied after every `-D` (whatever the order on the command line).
-    pub undefines: Vec<String>,
-    /// `-include FILE` (from a compilation database): read before the file.
-    pub forced_includes: Vec<PathBuf>,
-    /// `--alias`.
-    pub alias: bool,
-    /// `--wrap`: the CUDA front end wraps every integer operation in its C type.
-    pub wrap: bool,
-    /// `--warp-size` (the file's `--warp-sync=N` header counts when this is `None`):
-    /// whether a cooperative `thread_block_tile<32>` is one warp.
-    pub warp_size: Option<u32>,
-}
+/// How to read a file, from the command line: `-I`, `-D`, `-U`, `-include`, `--alias`,
+/// `--wrap`, and the launch the flags give (`--block-dim`, `--grid-dim`, `--param`,
+/// `--warp-size`, `--launch symbolic`): the CUDA front end's own options, which `.kpl`
+/// files use for the launch only.
+pub type FrontEnd = cuda::Options;
 
 /// A parsed input file.
 pub struct Source {
@@ -79,11 +64,12 @@ pub struct Source {
     /// Kernels the front end could not lower (an unsupported construct in one kernel):
     /// reported as `unsupported`, while the others are checked and fixed.
     pub failed: Vec<FailedKernel>,
-    /// From a `//--blockDim=... --gridDim=...` comment, if the file has one.
-    pub block_dim: Option<Dim3>,
-    pub grid_dim: Option<Dim3>,
-    /// From `--warp-sync=N` in the same comment.
-    pub warp_size: Option<u32>,
+    /// The launch each kernel is checked for (same order as `kernels`): the flags over
+    /// the header comment (`//--blockDim=... --gridDim=... --warp-sync=N`) over what the
+    /// host code and `__launch_bounds__` say (CUDA). See [`Source::launch_of`].
+    pub launches: Vec<Launch>,
+    /// The launch given from outside the host code: the flags over the header comment.
+    pub given: Launch,
     /// `--only-intra-group` in the same comment.
     pub only_intra_group: bool,
 }
@@ -137,6 +123,15 @@ pub fn from_text(path: &Path, text: String, lang: Lang, front: &FrontEnd) -> Res
 fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &FrontEnd) -> Result<Source> {
     let mut failed = Vec::new();
     let mut arrays = Vec::new();
+    let mut launches = Vec::new();
+    let header = header_launch(&text).map_err(|message| InputError {
+        path: path.display().to_string(),
+        line: 1,
+        col: 1,
+        message,
+    })?;
+    // The launch given from outside the host code: the flags win over the header.
+    let given = front.launch.clone().over(&header);
     let (kernels, notes) = match lang {
         Lang::Kpl => {
             let ks = kpl::parse(&text).map_err(|e| InputError {
@@ -146,11 +141,12 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
                 message: e.message,
             })?;
             let notes = vec![Vec::new(); ks.len()];
+            launches = vec![given.clone(); ks.len()];
             (ks, notes)
         }
         Lang::Cuda => {
-            let mut opts = crate::cuda_options(front);
-            opts.warp_size = opts.warp_size.or(header_warp_size(&text).ok().flatten());
+            let mut opts = front.clone();
+            opts.launch = given.clone();
             // File-level errors (preprocessing, syntax) fail the file; a kernel that cannot
             // be lowered fails only itself.
             let t = cuda::translate_each(path, &text, &opts).map_err(|e| input_error(&e))?;
@@ -167,23 +163,12 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
                 .into_iter()
                 .map(|l| {
                     arrays.push(l.arrays);
+                    launches.push(l.launch);
                     (l.kernel, l.notes)
                 })
                 .unzip()
         }
     };
-    let (block_dim, grid_dim) = header_launch(&text).map_err(|message| InputError {
-        path: path.display().to_string(),
-        line: 1,
-        col: 1,
-        message,
-    })?;
-    let warp_size = header_warp_size(&text).map_err(|message| InputError {
-        path: path.display().to_string(),
-        line: 1,
-        col: 1,
-        message,
-    })?;
     let only_intra_group = kpl::header::header_only_intra_group(&text);
     let mut notes = notes;
     if only_intra_group {
@@ -204,9 +189,8 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
         notes,
         arrays,
         failed,
-        block_dim,
-        grid_dim,
-        warp_size,
+        launches,
+        given,
         only_intra_group,
     })
 }
@@ -273,6 +257,24 @@ impl Source {
             .map_or_else(|| array.to_string(), |o| o.user(None).0)
     }
 
+    /// The front end's options to read this file again (its fixed text): `front` with
+    /// the launch the file was read with, flags over header.
+    pub fn front_end(&self, front: &FrontEnd) -> FrontEnd {
+        FrontEnd {
+            launch: self.given.clone(),
+            ..front.clone()
+        }
+    }
+
+    /// The launch kernel `kernel` is checked for (the file's given launch for a name
+    /// that is not one of its kernels: a kernel the synthesizer derived keeps its name).
+    pub fn launch_of(&self, kernel: &str) -> Launch {
+        match self.kernels.iter().position(|k| k.name == kernel) {
+            Some(i) => self.launches[i].clone(),
+            None => self.given.clone(),
+        }
+    }
+
     pub fn notes_of(&self, kernel: &str) -> &[String] {
         self.kernels
             .iter()
@@ -282,7 +284,7 @@ impl Source {
     }
 }
 
-pub use kpl::header::{header_launch, header_warp_size, parse_dim3};
+pub use kpl::header::{header_launch, parse_dim3};
 
 /// The text encoding a source file was read in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,52 +1,41 @@
 //! The launch configuration a kernel file carries in a GPUVerify-style header comment
 //! (`//--blockDim=256 --gridDim=64`, `//--blockDim=[32,32,1]`), shared by every front end.
 
+use crate::launch::{Launch, Origin, dims};
+
 /// A size in x, y, z.
-pub type Size3 = [u32; 3];
+pub type Size3 = crate::launch::Dim3;
 
-/// (threads per block, blocks per grid), each present when the header gives it.
-pub type Launch = (Option<Size3>, Option<Size3>);
-
-/// Reads `--blockDim=` and `--gridDim=` from the first comment line that starts with
-/// `//--` (the GPUVerify benchmark convention), e.g. `//--blockDim=256 --gridDim=64` or
-/// `//--blockDim=[32,32,1]`.
-pub fn header_launch(text: &str) -> Result<Launch, String> {
-    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
-        return Ok((None, None));
-    };
-    let mut block = None;
-    let mut grid = None;
-    for arg in line.trim_start_matches("//").split_whitespace() {
-        if let Some(v) = arg.strip_prefix("--blockDim=") {
-            block = Some(parse_dim3(v.trim_matches(['[', ']']))?);
-        } else if let Some(v) = arg.strip_prefix("--gridDim=") {
-            grid = Some(parse_dim3(v.trim_matches(['[', ']']))?);
-        }
-    }
-    Ok((block, grid))
+/// The first comment line that starts with `//--` (the GPUVerify benchmark convention).
+fn header_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| l.starts_with("//--"))
 }
 
-/// Reads `--warp-sync=N` from the same header line as [`header_launch`]: the kernel is
-/// legacy warp-synchronous code that relies on lock step inside warps of `N` threads.
-pub fn header_warp_size(text: &str) -> Result<Option<u32>, String> {
-    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
-        return Ok(None);
+/// The launch the header comment gives (an [`Origin::Header`] layer): `--blockDim=`,
+/// `--gridDim=` (`//--blockDim=256 --gridDim=64`, `//--blockDim=[32,32,1]`) and
+/// `--warp-sync=N` (legacy warp-synchronous code that relies on lock step inside warps
+/// of `N` threads).
+pub fn header_launch(text: &str) -> Result<Launch, String> {
+    let Some(line) = header_line(text) else {
+        return Ok(Launch::default());
     };
+    let mut l = Launch::default();
     for arg in line.trim_start_matches("//").split_whitespace() {
-        if let Some(v) = arg.strip_prefix("--warp-sync=") {
-            return parse_warp_size(v).map(Some);
+        if let Some(v) = arg.strip_prefix("--blockDim=") {
+            l.block = dims(Some(parse_dim3(v.trim_matches(['[', ']']))?));
+        } else if let Some(v) = arg.strip_prefix("--gridDim=") {
+            l.grid = dims(Some(parse_dim3(v.trim_matches(['[', ']']))?));
+        } else if let Some(v) = arg.strip_prefix("--warp-sync=") {
+            l.warp_size = Some(parse_warp_size(v)?);
         }
     }
-    Ok(None)
+    Ok(l.from(Origin::Header))
 }
 
 /// Whether the header comment carries GPUVerify's `--only-intra-group` (check races
 /// between threads of one block only).
 pub fn header_only_intra_group(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("//--"))
-        .is_some_and(|l| l.split_whitespace().any(|a| a == "--only-intra-group"))
+    header_line(text).is_some_and(|l| l.split_whitespace().any(|a| a == "--only-intra-group"))
 }
 
 /// A warp size: a positive integer.
@@ -62,7 +51,7 @@ pub fn parse_warp_size(s: &str) -> Result<u32, String> {
 /// benchmarks configure some kernels this way: `//--blockDim=64 --gridDim=1 -DWIDTH=64`),
 /// as object-like macros (`NAME` alone is `1`, as with a compiler).
 pub fn header_defines(text: &str) -> Vec<(String, String)> {
-    let Some(line) = text.lines().map(str::trim).find(|l| l.starts_with("//--")) else {
+    let Some(line) = header_line(text) else {
         return Vec::new();
     };
     line.trim_start_matches("//")
@@ -101,18 +90,22 @@ mod tests {
 
     #[test]
     fn header_forms() {
+        let sizes = |t: &str| header_launch(t).map(|l| (l.block_dim(), l.grid_dim(), l.warp_size));
         assert_eq!(
-            header_launch("//--blockDim=256 --gridDim=64\nkernel"),
-            Ok((Some([256, 1, 1]), Some([64, 1, 1])))
+            sizes("//--blockDim=256 --gridDim=64\nkernel"),
+            Ok((Some([256, 1, 1]), Some([64, 1, 1]), None))
         );
         assert_eq!(
-            header_launch("// x\n//--gridDim=[4,2] --blockDim=[32,32,1] --warp-sync=32\n"),
-            Ok((Some([32, 32, 1]), Some([4, 2, 1])))
+            sizes("// x\n//--gridDim=[4,2] --blockDim=[32,32,1] --warp-sync=32\n"),
+            Ok((Some([32, 32, 1]), Some([4, 2, 1]), Some(32)))
         );
-        assert_eq!(header_launch("kernel k() {}"), Ok((None, None)));
-        assert_eq!(header_warp_size("//--blockDim=64 --warp-sync=32\n"), Ok(Some(32)));
-        assert_eq!(header_warp_size("//--blockDim=64\n"), Ok(None));
-        assert!(header_warp_size("//--warp-sync=0\n").is_err());
+        assert_eq!(header_launch("kernel k() {}"), Ok(Launch::default()));
+        assert_eq!(
+            header_launch("//--blockDim=64\n").unwrap().source(),
+            Some(Origin::Header)
+        );
+        assert_eq!(sizes("//--blockDim=64\n"), Ok((Some([64, 1, 1]), None, None)));
+        assert!(header_launch("//--warp-sync=0\n").is_err());
         assert!(header_only_intra_group(
             "//--blockDim=64 --gridDim=4 --only-intra-group\n"
         ));

@@ -109,13 +109,19 @@ fn main() {
         );
         time("reduction (symbolic launch)", REDUCTION, CheckOptions::default());
         let launch = CheckOptions {
-            block_dim: Some([256, 1, 1]),
-            grid_dim: Some([64, 1, 1]),
+            launch: kpl::Launch {
+                block: kpl::launch::dims(Some([256, 1, 1])),
+                grid: kpl::launch::dims(Some([64, 1, 1])),
+                ..kpl::Launch::default()
+            },
             ..CheckOptions::default()
         };
         time("reduction (256 x 64)", REDUCTION, launch);
         let tiles = CheckOptions {
-            block_dim: Some([16, 16, 1]),
+            launch: kpl::Launch {
+                block: kpl::launch::dims(Some([16, 16, 1])),
+                ..kpl::Launch::default()
+            },
             ..CheckOptions::default()
         };
         time("matmul (16 x 16 blocks)", MATMUL, tiles);

@@ -110,7 +110,13 @@ impl Interpreter {
             self.config.default_launches.clone()
         };
         for (b, g) in defaults {
-            let l = (self.opts.block_dim.unwrap_or(b), self.opts.grid_dim.unwrap_or(g));
+            let given = |d: &kpl::launch::Dims, default: Dim3| -> Dim3 {
+                std::array::from_fn(|i| d[i].unwrap_or(default[i]))
+            };
+            let l = (
+                given(&self.opts.launch.block, b),
+                given(&self.opts.launch.grid, g),
+            );
             if !out.contains(&l) {
                 out.push(l);
             }
@@ -195,7 +201,7 @@ pub struct RaceType {
 }
 
 /// The race types that runs of `kernel` exhibit for one launch and one valuation of its
-/// scalar parameters (`opts.block_dim`, `opts.grid_dim` and `opts.params`; parameters
+/// scalar parameters (`opts.launch`'s sizes and parameters; parameters
 /// not given take the first value of `config.param_range`), one run per memory seed of
 /// `config` in turn, until they have done `max_work` statement executions (times the
 /// threads of a block) and comparisons together, each access compared with the
@@ -215,7 +221,7 @@ pub fn race_instances(
     max_work: u64,
 ) -> HashMap<RaceType, Witness> {
     let mut out = HashMap::new();
-    let (Some(block_dim), Some(grid_dim)) = (opts.block_dim, opts.grid_dim) else {
+    let (Some(block_dim), Some(grid_dim)) = (opts.launch.block_dim(), opts.launch.grid_dim()) else {
         return out;
     };
     let Ok(prog) = Program::compile(kernel) else {
@@ -356,7 +362,7 @@ impl RunSpace {
         let choices: Vec<Vec<i64>> = prog
             .params
             .iter()
-            .map(|p| match it.opts.params.get(&p.name) {
+            .map(|p| match it.opts.launch.params.get(&p.name) {
                 Some(v) => vec![it.opts.arith.norm(*v)],
                 // An unused parameter cannot change the run: one value is enough.
                 None if !p.used => vec![param_values(&range, p.ty).first().copied().unwrap_or(0)],

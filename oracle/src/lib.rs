@@ -8,7 +8,6 @@
 //! - [`verifier::StaticVerifier`]: the static verifier (SMT through Z3). Sound: when it
 //!   reports nothing, no race or divergence exists under the semantics.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use kpl::{Arith, Kernel, Label, LabelTree, Space, Span, StmtId};
@@ -17,20 +16,20 @@ pub mod dynamic;
 pub mod verifier;
 
 /// Threads per block and blocks per grid, in x, y, z.
-pub type Dim3 = [u32; 3];
+pub type Dim3 = kpl::launch::Dim3;
 
-/// What the user fixed about the run: launch sizes (symbolic when `None`), scalar
-/// parameters, the arithmetic, warp lock step.
+pub use kpl::launch::{Dims, Launch};
+
+/// What the oracle may assume about a run: the launch (sizes, pinned parameters,
+/// relations, warp lock step), the arithmetic, and what to work out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {
-    pub block_dim: Option<Dim3>,
-    pub grid_dim: Option<Dim3>,
-    /// Scalar parameters fixed with `--param NAME=VALUE`.
-    pub params: BTreeMap<String, i64>,
-    pub arith: Arith,
-    /// `--warp-size N`: threads of one warp of `N` run in lock step (legacy
+    /// The launch the kernel is checked for (merged from flags, header, host code,
+    /// launch bounds; the kernel's own `requires` pins are merged in by the oracles).
+    /// `warp_size`: threads of one warp of `N` run in lock step (legacy
     /// warp-synchronous code, seed 000 Sec. 3); `None`: no lock step below the block.
-    pub warp_size: Option<u32>,
+    pub launch: Launch,
+    pub arith: Arith,
     /// GPUVerify's `--only-intra-group` (from a file's header comment): races between
     /// threads of different blocks are not checked. Unsound for such races by request.
     pub only_intra_group: bool,
@@ -55,7 +54,7 @@ pub struct CheckOptions {
 impl CheckOptions {
     /// The warp size `__syncwarp()` synchronizes: the `--warp-size`, else CUDA's 32.
     pub fn warp_barrier_size(&self) -> u32 {
-        self.warp_size.unwrap_or(32)
+        self.launch.warp_barrier_size()
     }
 }
 

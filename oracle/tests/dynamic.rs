@@ -24,10 +24,13 @@ fn check(src: &str) -> Report {
 
 fn fixed(params: &[(&str, i64)]) -> CheckOptions {
     CheckOptions {
-        params: params
-            .iter()
-            .map(|(n, v)| (n.to_string(), *v))
-            .collect::<BTreeMap<_, _>>(),
+        launch: kpl::Launch {
+            params: params
+                .iter()
+                .map(|(n, v)| (n.to_string(), *v))
+                .collect::<BTreeMap<_, _>>(),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     }
 }
@@ -312,7 +315,10 @@ fn else_branch_races_with_then_branch() {
 #[test]
 fn two_dimensional_blocks() {
     let opts = CheckOptions {
-        block_dim: Some([2, 2, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([2, 2, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let rep = check_with(
@@ -353,7 +359,10 @@ fn shared_memory_is_per_block() {
 #[test]
 fn global_race_within_one_block_is_fixable_and_a_barrier_orders_it() {
     let one_block = CheckOptions {
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let src = "kernel k(global G[]) {
@@ -377,7 +386,10 @@ fn global_race_within_one_block_is_fixable_and_a_barrier_orders_it() {
     let rep = check_with(
         fenced,
         CheckOptions {
-            grid_dim: Some([2, 1, 1]),
+            launch: kpl::Launch {
+                grid: kpl::launch::dims(Some([2, 1, 1])),
+                ..kpl::Launch::default()
+            },
             ..CheckOptions::default()
         },
     );
@@ -732,8 +744,11 @@ fn large_spaces_are_sampled_with_a_note() {
 #[test]
 fn large_grids_run_their_first_blocks_and_the_last_one() {
     let opts = CheckOptions {
-        block_dim: Some([2, 1, 1]),
-        grid_dim: Some([100, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([2, 1, 1])),
+            grid: kpl::launch::dims(Some([100, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let rep = check_with(

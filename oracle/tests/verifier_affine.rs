@@ -23,7 +23,7 @@ fn both(src: &str, opts: CheckOptions) -> Vec<RaceRow> {
         races(&off),
         "the dependence test changed the verdict\n{src}"
     );
-    if opts.block_dim.is_some() {
+    if opts.launch.block_dim().is_some() {
         let dy = Interpreter::new(opts).check(&k).expect("the interpreter runs");
         assert_static_covers(&on, &dy, src);
     }
@@ -68,8 +68,11 @@ fn rows_of_a_private_table_and_the_parity_of_an_offset() {
 }
 ";
     let opts = CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     // Only line 3 (`16·t + 3`) and line 6 (`2·t' + 1`) meet: t' = 8t + 1, so t = 0 and
@@ -95,8 +98,11 @@ fn tiles_of_a_fixed_launch_and_their_overlapping_twin() {
         )
     };
     let opts = CheckOptions {
-        block_dim: Some([8, 8, 1]),
-        grid_dim: Some([4, 4, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 8, 1])),
+            grid: kpl::launch::dims(Some([4, 4, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     assert_eq!(both(&body(32), opts.clone()), vec![]);
@@ -126,8 +132,11 @@ fn cooperative_rows(first: u32) -> String {
 #[test]
 fn opaque_shifts_and_masks_of_a_cooperative_load() {
     let opts = CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     assert_eq!(both(&cooperative_rows(4), opts.clone()), vec![]);
@@ -146,7 +155,10 @@ fn opaque_shifts_and_masks_of_a_cooperative_load() {
 #[test]
 fn an_opaque_index_is_never_taken_for_injective() {
     let opts = CheckOptions {
-        block_dim: Some([8, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     let src = "kernel k(shared A[]) {

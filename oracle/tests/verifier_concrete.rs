@@ -103,8 +103,11 @@ fn assert_instances(r: &Report, launch: ([u32; 3], [u32; 3]), element: impl Fn(u
 
 fn options(block: u32, grid: u32) -> CheckOptions {
     CheckOptions {
-        block_dim: Some([block, 1, 1]),
-        grid_dim: Some([grid, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([block, 1, 1])),
+            grid: kpl::launch::dims(Some([grid, 1, 1])),
+            ..kpl::Launch::default()
+        },
         race_directions: true,
         ..CheckOptions::default()
     }
@@ -256,7 +259,10 @@ fn races_in_one_direction_across_iterations_keep_their_direction() {
 fn no_runs_under_warp_lock_step() {
     let bare = kernel(NETWORK).without_movable_barriers();
     let mut v = StaticVerifier::new(CheckOptions {
-        warp_size: Some(4),
+        launch: kpl::Launch {
+            warp_size: Some(4),
+            ..(options(8, 4)).launch
+        },
         ..options(8, 4)
     });
     v.concrete_after = 1;

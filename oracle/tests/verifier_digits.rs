@@ -24,8 +24,11 @@ const DIAGONAL: &str = "kernel diag(global out[]) {
 
 fn launch_4x2_on_4x4() -> CheckOptions {
     CheckOptions {
-        block_dim: Some([4, 2, 1]),
-        grid_dim: Some([4, 4, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([4, 2, 1])),
+            grid: kpl::launch::dims(Some([4, 4, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     }
 }
@@ -37,7 +40,10 @@ fn diagonal_tiles_are_disjoint_across_blocks() {
     assert_eq!(r.notes, Vec::<String>::new());
     // More rows of blocks than columns: blocks (0, 0) and (0, 4) take the same column.
     let taller = CheckOptions {
-        grid_dim: Some([4, 5, 1]),
+        launch: kpl::Launch {
+            grid: kpl::launch::dims(Some([4, 5, 1])),
+            ..(launch_4x2_on_4x4()).launch
+        },
         ..launch_4x2_on_4x4()
     };
     let r = static_covering_dynamic(DIAGONAL, taller);

@@ -29,7 +29,7 @@ fn add_nbor_races() {
 #[test]
 fn add_nbor_with_offset_zero_is_clean() {
     let mut opts = strict();
-    opts.params.insert("offset".into(), 0);
+    opts.launch.params.insert("offset".into(), 0);
     assert!(check_with(ADD_NBOR, opts).is_clean());
     let src = ADD_NBOR.replace(
         "kernel add_nbor(shared A[], offset) {",

@@ -9,7 +9,10 @@ use oracle::CheckOptions;
 
 fn block2d(x: u32, y: u32) -> CheckOptions {
     CheckOptions {
-        block_dim: Some([x, y, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([x, y, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     }
 }

@@ -66,7 +66,10 @@ fn answer(r: &Report) -> Answer {
 fn verifier(lanes: bool) -> StaticVerifier {
     // 32 threads: `(tid * 3) % bdim` and `(tid * 5) % bdim` are permutations.
     let opts = oracle::CheckOptions {
-        block_dim: Some([32, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([32, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     let mut v = StaticVerifier::new(opts);

@@ -83,7 +83,7 @@ fn geometric_ranges_are_disjoint_across_iterations() {
     let r = check(src);
     assert!(r.is_clean(), "{:?} {:?}", races(&r), r.notes);
     let mut opts = strict();
-    opts.params.insert("n".into(), 64);
+    opts.launch.params.insert("n".into(), 64);
     assert!(check_with(src, opts).is_clean());
     let growing = "kernel doubles(shared A[], n) {
     for (s = 1; s < n; s = s * 2) {
@@ -231,7 +231,7 @@ fn early_exit_made_uniform_by_the_precondition_or_launch() {
     let r = check(&src);
     assert!(r.is_clean(), "{:?} {:?}", races(&r), divergences(&r));
     let mut opts = launch(32, 1);
-    opts.params.insert("n".into(), 32);
+    opts.launch.params.insert("n".into(), 32);
     assert!(check_with(EARLY, opts).is_clean());
     let uniform = EARLY.replace("tid >= n", "n == 0");
     assert!(check(&uniform).is_clean());

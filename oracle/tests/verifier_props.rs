@@ -688,14 +688,17 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
         }
     };
     let opts = CheckOptions {
-        block_dim: case.launch.map(|(b, _)| [b, 1, 1]),
-        grid_dim: case.launch.map(|(_, g)| [g, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(case.launch.map(|(b, _)| [b, 1, 1])),
+            grid: kpl::launch::dims(case.launch.map(|(_, g)| [g, 1, 1])),
+            warp_size: case.warp,
+            ..kpl::Launch::default()
+        },
         arith: if case.wrap {
             kpl::Arith::Wrap32
         } else {
             kpl::Arith::Unbounded
         },
-        warp_size: case.warp,
         ..CheckOptions::default()
     };
     let dynamic = match Interpreter::new(opts.clone()).check(&kernel) {

@@ -53,8 +53,11 @@ fn one_racing_pair_among_many_is_still_found() {
 fn cross_block_races_on_global_memory_are_screened_too() {
     // Every block writes the same elements: unfixable races between blocks.
     let opts = CheckOptions {
-        block_dim: Some([32, 1, 1]),
-        grid_dim: Some([4, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([32, 1, 1])),
+            grid: kpl::launch::dims(Some([4, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     let found = both(&accesses("global", 12, ""), opts.clone());
@@ -72,7 +75,10 @@ fn cross_block_races_on_global_memory_are_screened_too() {
 /// the arrays it screened.
 fn in_turn(kernels: &[kpl::Kernel], screening: bool) -> (Vec<Vec<common::RaceRow>>, Vec<String>) {
     let opts = CheckOptions {
-        block_dim: Some([32, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([32, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let mut v = StaticVerifier::new(opts);

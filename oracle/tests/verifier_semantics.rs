@@ -260,8 +260,11 @@ fn deviation_symbolic_launches_are_one_dimensional_unless_the_kernel_names_y_or_
     assert_ne!(w.threads[0].tid[1], w.threads[1].tid[1]);
     // An explicit 2D launch is honoured even when the kernel only names x.
     let opts = CheckOptions {
-        block_dim: Some([4, 2, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([4, 2, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     assert_eq!(
@@ -316,9 +319,9 @@ fn deviation_undefined_operations_give_arbitrary_values() {
         [row("A", 2, 2, "write-write", true, &[], true)]
     );
     let mut opts = strict();
-    opts.params.insert("n".into(), 1);
+    opts.launch.params.insert("n".into(), 1);
     assert!(check_with(src, opts.clone()).is_clean());
-    opts.params.insert("n".into(), 0);
+    opts.launch.params.insert("n".into(), 0);
     assert_eq!(
         races(&check_with(src, opts)),
         [row("A", 2, 2, "write-write", true, &[], true)]
@@ -437,7 +440,7 @@ fn scalar_parameters_can_be_fixed_by_the_options() {
 }
 ";
     let mut opts = strict();
-    opts.params.insert("off".into(), 0);
+    opts.launch.params.insert("off".into(), 0);
     assert!(check_with(src, opts).is_clean());
     let r = check(src);
     let w = r.races[0].witness.as_ref().expect("witness");
@@ -533,7 +536,7 @@ fn deviation_bitwise_operations_of_two_variables_are_bounded_unknowns() {
         [row("A", 2, 2, "write-write", true, &[], true)]
     );
     let mut opts = strict();
-    opts.params.insert("n".into(), 5);
+    opts.launch.params.insert("n".into(), 5);
     assert!(check_with(src, opts).is_clean());
 }
 
@@ -627,8 +630,11 @@ fn deviation_a_grid_index_is_assumed_below_2_31() {
     assert!(check(src).is_clean());
     // A concrete launch beyond 2^31 threads drops the assumption: the conversion wraps.
     let huge = CheckOptions {
-        block_dim: Some([1024, 1, 1]),
-        grid_dim: Some([4_194_305, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([1024, 1, 1])),
+            grid: kpl::launch::dims(Some([4_194_305, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     assert_eq!(races(&check_with(src, huge)).len(), 1);

@@ -47,7 +47,10 @@ fn a_shared_tile_number_makes_the_exit_of_a_persistent_loop_uniform() {
     assert!(both_with(PERSISTENT, launch(8, 2)).is_clean());
     // Warp lock step changes nothing: the reads of one instance are one step.
     let warps = CheckOptions {
-        warp_size: Some(4),
+        launch: kpl::Launch {
+            warp_size: Some(4),
+            ..(launch(8, 2)).launch
+        },
         ..launch(8, 2)
     };
     assert!(both_with(PERSISTENT, warps).is_clean());

@@ -19,8 +19,11 @@ fn answer(r: &Report) -> Answer {
 
 fn options(block: u32) -> CheckOptions {
     CheckOptions {
-        block_dim: Some([block, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([block, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     }
 }
@@ -359,8 +362,11 @@ fn every_dimension_of_the_launch_counts() {
 }
 ";
     let two_rows = CheckOptions {
-        block_dim: Some([4, 2, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([4, 2, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..(strict()).launch
+        },
         // Equal values stored are a race too.
         ..strict()
     };
@@ -378,8 +384,11 @@ fn every_dimension_of_the_launch_counts() {
 }
 ";
     let square = CheckOptions {
-        block_dim: Some([8, 8, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 8, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let found = both(&square, &[kernel(tile)]);
@@ -438,8 +447,11 @@ fn barriers_not_every_thread_runs_separate_nothing() {
 }
 ";
     let one_block = CheckOptions {
-        block_dim: Some([32, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([32, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let found = both(&one_block, &[kernel(param)]);
@@ -501,8 +513,11 @@ fn a_shift_by_an_unknown_amount_is_not_shared() {
 }
 ";
     let opts = CheckOptions {
-        block_dim: Some([32, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([32, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     };
     let found = both(&opts, &[kernel(src)]);

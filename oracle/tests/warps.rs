@@ -10,9 +10,12 @@ use oracle::{CheckOptions, Oracle};
 
 fn warp_launch(block: u32, warp: Option<u32>) -> CheckOptions {
     CheckOptions {
-        block_dim: Some([block, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
-        warp_size: warp,
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([block, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            warp_size: warp,
+            ..(strict()).launch
+        },
         ..strict()
     }
 }

@@ -20,8 +20,11 @@ fn main() -> anyhow::Result<()> {
     // `ROUNDS_BEFORE=1`: without loop-instance places (issue #19 part 1's options).
     opts.loop_instances = std::env::var_os("ROUNDS_BEFORE").is_none();
     let mut o = StaticVerifier::new(CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         race_directions: true,
         ..CheckOptions::default()
     });

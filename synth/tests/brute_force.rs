@@ -200,8 +200,11 @@ impl Printer {
 
 fn opts() -> CheckOptions {
     CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         race_directions: true,
         ..CheckOptions::default()
     }

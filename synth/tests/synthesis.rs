@@ -8,8 +8,11 @@ use synth::{Outcome, PaperCost, SynthOptions, Synthesis};
 
 fn oracle() -> Interpreter {
     Interpreter::new(CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     })
 }
@@ -204,8 +207,11 @@ fn kinds_run(
 /// the cost, with the static verifier and with the interpreter (which must agree).
 fn warp_run(src: &str, warp_cost: f64) -> (Vec<String>, Vec<String>, f64) {
     let check = CheckOptions {
-        block_dim: Some([64, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([64, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..kpl::Launch::default()
+        },
         classify_warps: true,
         ..CheckOptions::default()
     };
@@ -262,8 +268,11 @@ fn a_divergent_warp_barrier_excludes_its_block() {
     let mut opts = SynthOptions::new(&cost);
     opts.warp_barriers = true;
     let mut o = Interpreter::new(CheckOptions {
-        block_dim: Some([64, 1, 1]),
-        grid_dim: Some([1, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([64, 1, 1])),
+            grid: kpl::launch::dims(Some([1, 1, 1])),
+            ..kpl::Launch::default()
+        },
         classify_warps: true,
         ..CheckOptions::default()
     });
@@ -276,8 +285,11 @@ fn a_divergent_warp_barrier_excludes_its_block() {
 /// the cost, with the static verifier and with the interpreter (which must agree).
 fn grid_run(src: &str, grid_cost: f64) -> (Vec<String>, Vec<String>, f64) {
     let check = CheckOptions {
-        block_dim: Some([4, 1, 1]),
-        grid_dim: Some([3, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([4, 1, 1])),
+            grid: kpl::launch::dims(Some([3, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     };
     let configure = |o: &mut SynthOptions| {
@@ -313,8 +325,11 @@ fn without_grid_barriers_a_race_between_blocks_has_no_solution() {
     let cost = PaperCost::default();
     let opts = SynthOptions::new(&cost);
     let mut o = oracle::verifier::StaticVerifier::new(CheckOptions {
-        block_dim: Some([4, 1, 1]),
-        grid_dim: Some([3, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([4, 1, 1])),
+            grid: kpl::launch::dims(Some([3, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     });
     let s = synth::synthesize(&k, &mut o, &opts).unwrap();

@@ -14,8 +14,11 @@ fn run_with(src: &str, regions: bool, faithful: bool) -> Synthesis {
     opts.uniform_regions = regions;
     opts.use_race_types = !faithful;
     let mut o = StaticVerifier::new(CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     });
     synth::synthesize(&k, &mut o, &opts).unwrap()
@@ -95,8 +98,11 @@ fn no_barrier_inside_a_thread_dependent_conditional() {
     let inside = t.in_order().find(|l| t.name(*l) == "7:9s").unwrap();
     let (with, _) = kpl::insert_barriers(&k, &t, &[inside]);
     let mut o = StaticVerifier::new(CheckOptions {
-        block_dim: Some([8, 1, 1]),
-        grid_dim: Some([2, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([8, 1, 1])),
+            grid: kpl::launch::dims(Some([2, 1, 1])),
+            ..kpl::Launch::default()
+        },
         ..CheckOptions::default()
     });
     let r = oracle::Oracle::check(&mut o, &with).unwrap();

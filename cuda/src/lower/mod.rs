@@ -47,6 +47,10 @@ pub(super) type R<T> = Result<T, CudaError>;
 #[derive(Clone, Debug)]
 pub struct Lowered {
     pub kernel: Kernel,
+    /// The launch the kernel is checked for: [`crate::Options::launch`] over what the
+    /// host code and `__launch_bounds__` say; the relations among it are also the
+    /// kernel's preconditions.
+    pub launch: kpl::Launch,
     pub notes: Vec<String>,
     /// The user's names of the kernel's arrays, for reports (see [`ArrayOrigin`]).
     pub arrays: Vec<ArrayOrigin>,
@@ -1304,6 +1308,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         kernel.renumber();
         Ok(Lowered {
             kernel,
+            launch: self.opts.launch.clone(),
             notes: self.notes.clone(),
             arrays: self.array_origins(),
         })

@@ -154,10 +154,10 @@ impl KernelEdits {
 /// Fixes the selected kernels of a file with fresh oracles (asked to classify warps
 /// under `--warp-barriers`, and the directions of races across loop iterations).
 pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileFix> {
-    let mut opts = check_options(settings, src);
+    let mut opts = check_options(settings, src, &src.given);
     opts.classify_warps = fix.warp_barriers;
     opts.race_directions = true;
-    fix_file(settings, fix, src, &|| make_oracle(settings, opts.clone()))
+    fix_file(settings, fix, src, &|| make_oracle(settings, src, opts.clone()))
 }
 
 /// Fixes the selected kernels of a file with oracles from `oracles`: the fixed text, the
@@ -176,7 +176,6 @@ pub fn fix_file(
     let paper = args.paper();
     // A bad table is the file's error, before any kernel is synthesized.
     cost::validate(&args.cost_model)?;
-    let check = check_options(settings, src);
     let split_check = |site: &kpl::split::SplitSite| cuda::split::check(&src.text, site);
     let chosen = selected(settings, src)?;
     let chosen_at: Vec<usize> = (0..src.kernels.len())
@@ -188,6 +187,7 @@ pub fn fix_file(
     let mut costs: BTreeMap<usize, Box<dyn CostModel>> = BTreeMap::new();
     for &i in chosen_at.iter().chain(groups.iter().flatten()) {
         if let std::collections::btree_map::Entry::Vacant(e) = costs.entry(i) {
+            let check = check_options(settings, src, &src.launches[i]);
             e.insert(args.cost_model.build(&src.kernels[i], paper, &check)?);
         }
     }
@@ -343,7 +343,7 @@ fn recheck_splits(
     fix: &FileFix,
     oracle: &mut dyn Oracle,
 ) -> Result<Vec<(usize, String)>> {
-    let opts = crate::cuda_options(&settings.front_end);
+    let opts = src.front_end(&settings.front_end);
     let fail = |why: String| -> Vec<(usize, String)> {
         fix.kernels
             .iter()

@@ -10,18 +10,17 @@ mod templates;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use kpl::Kernel;
+use kpl::{Kernel, Launch};
 use oracle::{CheckOptions, Oracle, OracleError, Report};
 
 use crate::source::{FailedKernel, Source};
 use crate::{OracleKind, Settings};
 
-/// The oracle options for a file: command-line launch sizes win over the file's header.
-pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
+/// The oracle options for a kernel of `src` checked for `launch` (one of
+/// [`Source::launches`], or [`Source::given`]).
+pub fn check_options(common: &Settings, src: &Source, launch: &Launch) -> CheckOptions {
     CheckOptions {
-        block_dim: common.block_dim.or(src.block_dim),
-        grid_dim: common.grid_dim.or(src.grid_dim),
-        params: common.params.iter().cloned().collect(),
+        launch: launch.clone(),
         // CUDA under `--wrap` is wrapped per C type by the front end (`Expr::Cast`s) on
         // exact integers; untyped `.kpl` wraps everything at 32 bits unsigned.
         arith: if common.front_end.wrap && src.lang == crate::source::Lang::Kpl {
@@ -29,7 +28,6 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
         } else {
             kpl::Arith::Unbounded
         },
-        warp_size: common.warp_size.or(src.warp_size),
         only_intra_group: src.only_intra_group,
         classify_warps: false,
         race_directions: false,
@@ -38,11 +36,85 @@ pub fn check_options(common: &Settings, src: &Source) -> CheckOptions {
     }
 }
 
-/// The oracle of `settings` with the options of a file.
-pub fn make_oracle(settings: &Settings, opts: CheckOptions) -> Box<dyn Oracle> {
+/// The oracle of `settings` for the kernels of a file: each kernel it is asked about is
+/// checked for its own launch ([`Source::launch_of`]), with `opts` otherwise.
+pub fn make_oracle(settings: &Settings, src: &Source, opts: CheckOptions) -> Box<dyn Oracle> {
+    Box::new(ByLaunch {
+        settings: settings.clone(),
+        base: opts,
+        launches: src
+            .kernels
+            .iter()
+            .map(|k| k.name.clone())
+            .zip(src.launches.iter().cloned())
+            .collect(),
+        given: src.given.clone(),
+        oracles: Vec::new(),
+    })
+}
+
+/// The oracle of one launch.
+fn oracle_for(settings: &Settings, opts: CheckOptions) -> Box<dyn Oracle> {
     match settings.oracle {
         OracleKind::Static => Box::new(static_verifier(settings, opts)),
         OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
+    }
+}
+
+/// An oracle per launch: the kernels of a file (and the launch contexts of one kernel)
+/// may each be launched their own way, and an oracle's options hold one launch. A kernel
+/// the file does not have by name (none today: synthesis keeps names) gets the file's
+/// given launch.
+struct ByLaunch {
+    settings: Settings,
+    base: CheckOptions,
+    launches: Vec<(String, Launch)>,
+    given: Launch,
+    oracles: Vec<(Launch, Box<dyn Oracle>)>,
+}
+
+impl ByLaunch {
+    fn oracle(&mut self, kernel: &Kernel) -> &mut dyn Oracle {
+        let launch = self
+            .launches
+            .iter()
+            .find(|(n, _)| *n == kernel.name)
+            .map_or(&self.given, |(_, l)| l);
+        let at = match self.oracles.iter().position(|(l, _)| l == launch) {
+            Some(i) => i,
+            None => {
+                let opts = CheckOptions {
+                    launch: launch.clone(),
+                    ..self.base.clone()
+                };
+                self.oracles
+                    .push((launch.clone(), oracle_for(&self.settings, opts)));
+                self.oracles.len() - 1
+            }
+        };
+        self.oracles[at].1.as_mut()
+    }
+}
+
+impl Oracle for ByLaunch {
+    fn name(&self) -> &'static str {
+        match self.settings.oracle {
+            OracleKind::Static => "static",
+            OracleKind::Dynamic => "dynamic",
+        }
+    }
+
+    fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        self.oracle(kernel).check(kernel)
+    }
+
+    fn uniform_places(
+        &mut self,
+        kernel: &Kernel,
+        tree: &kpl::LabelTree,
+        after: &[kpl::Label],
+    ) -> Option<Vec<bool>> {
+        self.oracle(kernel).uniform_places(kernel, tree, after)
     }
 }
 
@@ -200,7 +272,7 @@ pub fn check_file_while(
     src: &Source,
     keep_going: &dyn Fn() -> bool,
 ) -> Result<Option<Vec<KernelCheck>>> {
-    let mut oracle = make_oracle(settings, check_options(settings, src));
+    let mut oracle = make_oracle(settings, src, check_options(settings, src, &src.given));
     let mut checked = Vec::new();
     for k in selected(settings, src)? {
         if !keep_going() {
@@ -238,9 +310,9 @@ pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
         let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
         return Ok(kpl::print(&owned));
     }
-    let verifier = static_verifier(settings, check_options(settings, src));
     let mut out = String::new();
     for k in ks {
+        let verifier = static_verifier(settings, check_options(settings, src, &src.launch_of(&k.name)));
         out.push_str(&format!("{}: kernel `{}`\n", src.path.display(), k.name));
         let lines = match stage {
             Stage::Labels => kpl::LabelTree::new(k).describe(),

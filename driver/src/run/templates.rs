@@ -249,7 +249,7 @@ pub(super) fn recheck(
     if changed.is_empty() {
         return Ok(Vec::new());
     }
-    let opts = crate::cuda_options(&settings.front_end);
+    let opts = src.front_end(&settings.front_end);
     let translated = cuda::translate_each(&src.path, &fix.fixed_text, &opts);
     let mut failed = Vec::new();
     for g in changed {

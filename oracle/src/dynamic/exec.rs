@@ -662,7 +662,7 @@ impl<'p> Machine<'p> {
             .stmts()
             .iter()
             .any(|s| matches!(s.kind, kpl::StmtKind::WarpBarrier));
-        self.log.warps = match opts.warp_size {
+        self.log.warps = match opts.launch.warp_size {
             Some(w) => Some(super::races::WarpSync::new(w, true)),
             None if warp_barriers => Some(super::races::WarpSync::new(opts.warp_barrier_size(), false)),
             None => None,

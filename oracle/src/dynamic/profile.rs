@@ -49,11 +49,7 @@ impl Profile {
 pub fn barrier_executions(it: &Interpreter, kernel: &Kernel) -> Result<Profile, OracleError> {
     let prog = Program::compile(kernel)?;
     let mut opts = it.opts.clone();
-    for r in &kernel.requires {
-        for (p, c) in r.pinned_values() {
-            opts.params.entry(p).or_insert(c);
-        }
-    }
+    opts.launch = opts.launch.for_kernel(kernel);
     let pinned_it = Interpreter::with_config(opts, it.config.clone());
     let space = RunSpace::new(&prog, &pinned_it);
     let mut machine = Machine::new(&prog, it.opts.arith, it.config.loop_bound, it.config.max_blocks);
@@ -162,8 +158,11 @@ mod tests {
 
     fn interp(block: u32, grid: u32) -> Interpreter {
         Interpreter::new(CheckOptions {
-            block_dim: Some([block, 1, 1]),
-            grid_dim: Some([grid, 1, 1]),
+            launch: kpl::Launch {
+                block: kpl::launch::dims(Some([block, 1, 1])),
+                grid: kpl::launch::dims(Some([grid, 1, 1])),
+                ..kpl::Launch::default()
+            },
             ..CheckOptions::default()
         })
     }

@@ -145,7 +145,9 @@ impl Launch {
             None => (1, max),
         };
         Launch {
-            bdim: std::array::from_fn(|d| size(sum.block_dim[d], d, THREADS[d])),
+            bdim: std::array::from_fn(|d| {
+                size(sum.block_dim[d], d, THREADS[d].min(i128::from(sum.max_threads)))
+            }),
             gdim: std::array::from_fn(|d| size(sum.grid_dim[d], d, BLOCKS[d])),
             params: sum.param_types.iter().map(|t| (t.min(), t.max())).collect(),
         }

@@ -91,7 +91,8 @@ impl<'k> Concrete<'k> {
         after: usize,
         last_yield: Option<usize>,
     ) -> Concrete<'k> {
-        let modelled_alike = opts.warp_size.is_none() && !sum.barriers.iter().any(|b| b.grid || b.warp);
+        let modelled_alike =
+            opts.launch.warp_size.is_none() && !sum.barriers.iter().any(|b| b.grid || b.warp);
         let paid = last_yield.is_none_or(|y| y >= RUN_WORTH);
         Concrete {
             kernel,
@@ -188,9 +189,13 @@ impl<'k> Concrete<'k> {
         }
         self.solved = 0;
         let opts = CheckOptions {
-            block_dim: Some(w.block_dim),
-            grid_dim: Some(w.grid_dim),
-            params: w.params.iter().cloned().collect::<BTreeMap<_, _>>(),
+            launch: kpl::Launch {
+                params: w.params.iter().cloned().collect::<BTreeMap<_, _>>(),
+                ..kpl::Launch {
+                    warp_size: self.opts.launch.warp_size,
+                    ..kpl::Launch::fixed(w.block_dim, w.grid_dim)
+                }
+            },
             ..self.opts.clone()
         };
         let dynamic = DynamicConfig {

@@ -343,7 +343,9 @@ impl<'s> Encoder<'s> {
             if self.concrete_bdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.bdim[d]));
                 out.push(nonneg_u32(&self.bdim[d]));
-                out.push(at_most(&self.bdim[d], threads));
+                // `__launch_bounds__` bounds each size (their product too, which is not
+                // said: an over-approximation).
+                out.push(at_most(&self.bdim[d], threads.min(self.sum.max_threads)));
             }
             if self.concrete_gdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.gdim[d]));

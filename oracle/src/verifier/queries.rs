@@ -685,7 +685,7 @@ impl Checker<'_> {
         // (two-pass: threads of different warps, then threads of one warp).
         let mut passes: Vec<Bool> = Vec::new();
         if scope == Scope::SameBlock
-            && let Some(w) = self.opts.warp_size
+            && let Some(w) = self.opts.launch.warp_size
         {
             let (apart, same_warp_race) = self.warp_race(&mut enc, a, &ka, b, &kb, order, w);
             if self.two_pass {

@@ -194,6 +194,8 @@ pub struct Summary {
     /// Launch sizes known per dimension (options, or `requires bdim == c`).
     pub block_dim: [Option<i64>; 3],
     pub grid_dim: [Option<i64>; 3],
+    /// Threads per block at most (`__launch_bounds__`, else CUDA's 1024).
+    pub max_threads: i64,
     /// Per loop, the candidate invariants to prove ([`super::invariants`]) and where
     /// the proved ones hold.
     pub invariants: Vec<LoopInvariants>,
@@ -263,6 +265,7 @@ impl Summary {
             arith: self.arith,
             block_dim: self.block_dim,
             grid_dim: self.grid_dim,
+            max_threads: self.max_threads,
         }
     }
 
@@ -290,22 +293,23 @@ impl Summary {
 
 /// Runs the symbolic execution of `kernel` under `opts`.
 pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
-    let pins = pinned(kernel);
-    let block_dim: [Option<i64>; 3] =
-        std::array::from_fn(|d| opts.block_dim.map(|g| g[d] as i64).or(pins.block_dim[d]));
-    let grid_dim: [Option<i64>; 3] =
-        std::array::from_fn(|d| opts.grid_dim.map(|g| g[d] as i64).or(pins.grid_dim[d]));
+    // The launch with the kernel's own pins (`requires bdim == 256`) merged in.
+    let launch = opts.launch.for_kernel(kernel);
+    let block_dim: [Option<i64>; 3] = launch.block.map(|d| d.map(i64::from));
+    let grid_dim: [Option<i64>; 3] = launch.grid.map(|d| d.map(i64::from));
+    let max_threads = i64::from(launch.thread_limit());
     let b = Builder {
         arith: opts.arith,
         block_dim,
         grid_dim,
+        max_threads,
     };
     let mut params = Vec::new();
     let mut param_types = Vec::new();
     let mut fixed_params = Vec::new();
     let mut scalars = HashMap::new();
     for (name, ty) in kernel.typed_scalars() {
-        let fixed = opts.params.get(name).or_else(|| pins.params.get(name));
+        let fixed = launch.params.get(name);
         let t = match fixed {
             Some(v) => {
                 fixed_params.push((name.to_string(), *v));
@@ -395,6 +399,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         dims_used: dims_used(kernel),
         block_dim,
         grid_dim,
+        max_threads,
         invariants: ex.invariants,
         misplaced_invariants: ex.misplaced,
     }
@@ -501,53 +506,6 @@ fn never_negative(t: &T, atoms: &[AtomInfo], memo: &mut HashMap<*const Term, boo
     };
     memo.insert(std::rc::Rc::as_ptr(t), v);
     v
-}
-
-/// What a kernel's preconditions pin to a constant (`requires bdim == 256 && n == 4`).
-#[derive(Default)]
-struct Pins {
-    block_dim: [Option<i64>; 3],
-    grid_dim: [Option<i64>; 3],
-    params: HashMap<String, i64>,
-}
-
-fn pinned(kernel: &Kernel) -> Pins {
-    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match e {
-            Expr::Binary(BinOp::And, a, b) => {
-                conjuncts(a, out);
-                conjuncts(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    let mut cs = Vec::new();
-    for r in &kernel.requires {
-        conjuncts(r, &mut cs);
-    }
-    let mut pins = Pins::default();
-    let scalars: Vec<&str> = kernel.scalars().collect();
-    for c in cs {
-        let Expr::Binary(BinOp::Eq, a, b) = c else {
-            continue;
-        };
-        let (x, v) = match (&**a, &**b) {
-            (x, Expr::Int(v)) | (Expr::Int(v), x) => (x, *v),
-            _ => continue,
-        };
-        if !(0..=0xFFFF_FFFF).contains(&v) {
-            continue;
-        }
-        match x {
-            Expr::Builtin(Builtin::Bdim(d)) => pins.block_dim[d.index()] = Some(v),
-            Expr::Builtin(Builtin::Gdim(d)) => pins.grid_dim[d.index()] = Some(v),
-            Expr::Var(n) if scalars.contains(&n.as_str()) => {
-                pins.params.insert(n.clone(), v);
-            }
-            _ => {}
-        }
-    }
-    pins
 }
 
 /// Which dimensions the kernel's expressions mention (`tid.y`, `bdim.z`, ...); x always.

@@ -129,6 +129,9 @@ pub struct Builder {
     /// The launch sizes the options give, per dimension (for [`Builder::range`]).
     pub block_dim: [Option<i64>; 3],
     pub grid_dim: [Option<i64>; 3],
+    /// Threads per block at most (`__launch_bounds__`, else CUDA's 1024): a bound of
+    /// each symbolic block size.
+    pub max_threads: i64,
 }
 
 /// Threads along one dimension of a launch (`gridDim × blockDim`) are assumed to be at
@@ -143,6 +146,7 @@ impl Builder {
             arith,
             block_dim: [None; 3],
             grid_dim: [None; 3],
+            max_threads: 1024,
         }
     }
 
@@ -332,7 +336,14 @@ impl Builder {
             return None;
         }
         let r = |x: &T| self.range_at(x, depth - 1);
-        let limit = |d: &kpl::Dim, xy: i128, z: i128| if *d == kpl::Dim::Z { z } else { xy };
+        let most = i128::from(self.max_threads);
+        let limit = |d: &kpl::Dim, xy: i128, z: i128| {
+            if *d == kpl::Dim::Z {
+                z.min(most)
+            } else {
+                xy.min(most)
+            }
+        };
         if let Some(d) = self.global_index_dim(t) {
             let concrete = self.block_dim[d.index()].zip(self.grid_dim[d.index()]);
             if concrete.is_none_or(|(b, g)| i128::from(b) * i128::from(g) <= MAX_GRID_THREADS) {
@@ -343,7 +354,7 @@ impl Builder {
             Term::Const(v) => Some((i128::from(*v), i128::from(*v))),
             Term::Builtin(Builtin::Tid(d)) => match self.block_dim[d.index()] {
                 Some(b) => Some((0, i128::from(b) - 1)),
-                None => Some((0, limit(d, 1023, 63))),
+                None => Some((0, limit(d, 1024, 64) - 1)),
             },
             Term::Builtin(Builtin::Bdim(d)) => Some((1, limit(d, 1024, 64))),
             Term::Builtin(Builtin::Bid(d)) => match self.grid_dim[d.index()] {

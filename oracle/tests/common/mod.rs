@@ -78,8 +78,11 @@ pub fn row(
 
 pub fn launch(block: u32, grid: u32) -> CheckOptions {
     CheckOptions {
-        block_dim: Some([block, 1, 1]),
-        grid_dim: Some([grid, 1, 1]),
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([block, 1, 1])),
+            grid: kpl::launch::dims(Some([grid, 1, 1])),
+            ..(strict()).launch
+        },
         ..strict()
     }
 }

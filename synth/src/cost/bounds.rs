@@ -28,15 +28,7 @@ use kpl::{Arith, Builtin, Expr, Kernel, Label, LabelTree, NodeKind, Stmt, StmtId
 
 use super::{CostModel, PaperCost};
 
-/// What the bounds model may assume about a launch.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Launch {
-    pub block_dim: Option<[u32; 3]>,
-    pub grid_dim: Option<[u32; 3]>,
-    /// Scalar parameters with a known value (`--param`); `requires p == c` conjuncts of
-    /// the kernel are added by [`BoundsCost::new`].
-    pub params: BTreeMap<String, i64>,
-}
+pub use kpl::Launch;
 
 /// The most (thread, block) pairs an estimate evaluates before giving up.
 const MAX_EVALS: u64 = 1 << 20;
@@ -58,15 +50,11 @@ pub struct BoundsCost {
 
 impl BoundsCost {
     pub fn new(kernel: &Kernel, launch: &Launch, fallback: PaperCost) -> BoundsCost {
-        let mut params = launch.params.clone();
-        for r in &kernel.requires {
-            for (p, c) in r.pinned_values() {
-                params.entry(p).or_insert(c);
-            }
-        }
+        // The kernel's own pins (`requires bdim == 256 && n == 4`), as the verifier sees them.
+        let launch = launch.for_kernel(kernel);
         let cx = Cx {
-            launch,
-            params: &params,
+            launch: &launch,
+            params: &launch.params,
         };
         let mut m = BoundsCost {
             trips: HashMap::new(),
@@ -192,8 +180,8 @@ impl Cx<'_> {
             Expr::Builtin(b) => i64::from(match b {
                 Builtin::Tid(d) => t.tid[d.index()],
                 Builtin::Bid(d) => t.bid[d.index()],
-                Builtin::Bdim(d) => self.launch.block_dim?[d.index()],
-                Builtin::Gdim(d) => self.launch.grid_dim?[d.index()],
+                Builtin::Bdim(d) => self.launch.block[d.index()]?,
+                Builtin::Gdim(d) => self.launch.grid[d.index()]?,
             }),
             Expr::Unary(op, x) => a.unary(*op, self.eval(x, t)?).ok()?,
             Expr::Cast(ty, x) => a.cast(*ty, self.eval(x, t)?).ok()?,
@@ -214,16 +202,16 @@ impl Cx<'_> {
                 _ => {}
             });
         }
-        let threads = if tid { count(self.launch.block_dim?) } else { 1 };
-        let blocks = if bid { count(self.launch.grid_dim?) } else { 1 };
+        let threads = if tid { count(self.launch.block_dim()?) } else { 1 };
+        let blocks = if bid { count(self.launch.grid_dim()?) } else { 1 };
         (threads.saturating_mul(blocks) <= MAX_EVALS && threads > 0 && blocks > 0)
             .then_some((threads, blocks))
     }
 
     fn thread(&self, t: u64, b: u64) -> Thread<'static> {
         Thread {
-            tid: unlinear(t, self.launch.block_dim.unwrap_or([1, 1, 1])),
-            bid: unlinear(b, self.launch.grid_dim.unwrap_or([1, 1, 1])),
+            tid: unlinear(t, self.launch.block_dim().unwrap_or([1, 1, 1])),
+            bid: unlinear(b, self.launch.grid_dim().unwrap_or([1, 1, 1])),
             var: None,
         }
     }
@@ -313,11 +301,7 @@ mod tests {
     }
 
     fn launch(block: u32, grid: u32) -> Launch {
-        Launch {
-            block_dim: Some([block, 1, 1]),
-            grid_dim: Some([grid, 1, 1]),
-            params: BTreeMap::new(),
-        }
+        Launch::fixed([block, 1, 1], [grid, 1, 1])
     }
 
     #[test]
@@ -337,6 +321,31 @@ mod tests {
         // Unknown launch: the paper's LC.
         let m = BoundsCost::new(&k, &Launch::default(), PaperCost::default());
         assert_eq!(cost_after(&m, &k, 4), 100.0);
+    }
+
+    /// `requires bdim == 256` pins the block size for the cost model as it does for the
+    /// verifier (one reading of pins, `Launch::of_requires`); a launch given from outside
+    /// wins over it.
+    #[test]
+    fn requires_pin_of_the_block_size_reaches_the_bounds_model() {
+        let k = kernel(
+            "kernel k(shared A[]) requires bdim == 256 {
+    local x;
+    for (s = 1; s < bdim; s = s * 2) {
+        x = A[tid];
+        A[tid] = x;
+    }
+}",
+        );
+        let m = BoundsCost::new(&k, &Launch::default(), PaperCost::default());
+        assert_eq!(cost_after(&m, &k, 4), 8.0);
+        let sum = oracle_free_block_size(&k);
+        assert_eq!(sum, [Some(256), None, None]);
+    }
+
+    /// The block size the verifier's summary uses comes from the same merge.
+    fn oracle_free_block_size(k: &Kernel) -> kpl::launch::Dims {
+        Launch::default().for_kernel(k).block
     }
 
     #[test]

@@ -168,7 +168,7 @@ impl<'t> Lowerer<'_, 't> {
             // A grid-wide barrier (the kernel is launched cooperatively, or the sync
             // is undefined): it orders every thread of the grid.
             GroupKind::Grid => self.emit(StmtKind::GridBarrier, span),
-            GroupKind::Tile(Some(32)) if self.opts.warp_size.is_none_or(|w| w == 32) => {
+            GroupKind::Tile(Some(32)) if self.opts.launch.warp_size.is_none_or(|w| w == 32) => {
                 self.emit(StmtKind::WarpBarrier, span);
             }
             GroupKind::Tile(_) | GroupKind::Other => self.note(format!(
