@@ -473,12 +473,30 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
                 "time_ms": round3(k.time_ms),
                 "notes": k.report.notes,
                 "benign_races": k.report.benign.iter().map(benign_json).collect::<Vec<_>>(),
+                "launch": launch_json(&src.launch_of(&k.name)),
             });
             if let Some(e) = &k.error {
                 v["error"] = json!(e);
             }
             v
         }).collect::<Vec<_>>(),
+    })
+}
+
+/// The launch a kernel was checked for: where it came from (`source`: the layer of
+/// highest precedence that gave a fact, `flags|header|host|bounds|requires`, or
+/// `symbolic`), the host sites, the sizes (`null`: symbolic), the relations.
+fn launch_json(l: &kpl::Launch) -> Value {
+    json!({
+        "source": l.source().map_or("symbolic", |o| o.word()),
+        "sources": l.sources.iter().map(|o| o.word()).collect::<Vec<_>>(),
+        "sites": l.sites.iter().map(|s| json!({"file": s.file, "line": s.line})).collect::<Vec<_>>(),
+        "block": l.block,
+        "grid": l.grid,
+        "max_threads": l.max_threads,
+        "params": l.params,
+        "relations": l.relations.iter().map(kpl::syntax::print_expr).collect::<Vec<_>>(),
+        "cooperative": l.cooperative,
     })
 }
 
@@ -548,6 +566,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                 "iterations": k.stats.iterations,
                 "time_ms": round3(k.stats.time.as_secs_f64() * 1e3),
                 "notes": k.notes,
+                "launch": launch_json(&src.launch_of(&k.name)),
             });
             if let Some(r) = &k.reason {
                 v["reason"] = json!(r);

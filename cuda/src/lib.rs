@@ -75,6 +75,7 @@ pub struct Options {
     pub symbolic_launch: bool,
 }
 
+pub mod host;
 pub mod lower;
 pub mod program;
 pub mod repair;

@@ -119,6 +119,11 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
     let mut out = Vec::new();
     let mut failed = Vec::new();
     let mut names = HashSet::new();
+    let host = if opts.symbolic_launch {
+        crate::host::HostCode::default()
+    } else {
+        crate::host::host_code(prog)
+    };
     // `k<float>` with an explicit specialization is the specialization's, not the
     // primary template's.
     let special: HashSet<String> = (0..prog.funcs.len())
@@ -151,7 +156,7 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
             }
             let name = inst.name.clone();
             match lower_merging(prog, opts, i, inst) {
-                Ok(l) => out.push(l),
+                Ok(l) => out.extend(launch_contexts(prog, opts, i, &host, l)),
                 Err(error) => failed.push(Failed {
                     name,
                     error,
@@ -161,6 +166,115 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
         }
     }
     (out, failed)
+}
+
+/// The kernel `l` once per launch context: the launch of `opts` (flags over header)
+/// over the host code's launches of this instance (when the flags and the header say
+/// nothing of the sizes) over its `__launch_bounds__`. With several distinct host
+/// contexts the kernel is checked for each, named after its launch's line (`k@14`).
+fn launch_contexts(
+    prog: &Program,
+    opts: &Options,
+    f: usize,
+    host: &crate::host::HostCode,
+    l: Lowered,
+) -> Vec<Lowered> {
+    let def = &prog.funcs[f];
+    let bounds = kpl::Launch {
+        max_threads: crate::host::launch_bound(prog, def.node),
+        ..kpl::Launch::default()
+    }
+    .from(kpl::launch::Origin::Bounds);
+    let given = &opts.launch;
+    let sized = given.block.iter().chain(&given.grid).any(Option::is_some);
+    let params: Vec<String> = def
+        .params()
+        .into_iter()
+        .filter_map(|p| p.child_by_field_name("declarator"))
+        .filter_map(|d| crate::program::declarator_name(d, prog.src))
+        .collect();
+    let scalars: Vec<String> = l.kernel.scalars().map(str::to_string).collect();
+    let mut contexts: Vec<kpl::Launch> = Vec::new();
+    let escaped = host.escaped.get(&def.name);
+    for h in host.launches.iter().filter(|h| !sized && escaped.is_none() && h.kernel == def.name) {
+        let this = match &h.template_args {
+            Some(a) => format!("{}<{}>", def.name, a) == l.kernel.name,
+            None => def.template.is_none() || !l.kernel.name.contains('<'),
+        };
+        if !this {
+            continue;
+        }
+        for c in &h.contexts {
+            let launch = c.launch(&params, &scalars, &h.site);
+            match contexts.iter_mut().find(|x| same_launch(x, &launch)) {
+                Some(x) => {
+                    if !x.sites.contains(&h.site) {
+                        x.sites.push(h.site.clone());
+                    }
+                }
+                None => contexts.push(launch),
+            }
+        }
+    }
+    if contexts.is_empty() {
+        let mut l = l;
+        l.launch = given.clone().over(&bounds);
+        if let Some(at) = escaped.filter(|_| !sized) {
+            l.notes.push(format!(
+                "the host code uses `{}` at line {} other than by launching it: checked for every launch",
+                def.name, at.line
+            ));
+        }
+        return vec![l];
+    }
+    let many = contexts.len() > 1;
+    let mut out: Vec<Lowered> = Vec::new();
+    for ctx in contexts {
+        let launch = given.clone().over(&ctx).over(&bounds);
+        let mut k = l.clone();
+        k.kernel = launch.constrain(&l.kernel);
+        let line = ctx.sites.first().map_or(0, |s| s.line);
+        if many {
+            let base = format!("{}@{line}", l.kernel.name);
+            let n = out.iter().filter(|o| o.kernel.name.starts_with(&base)).count();
+            k.kernel.name = if n == 0 { base } else { format!("{base}#{}", n + 1) };
+        }
+        k.notes.push(launch_note(&launch));
+        k.launch = launch;
+        out.push(k);
+    }
+    out
+}
+
+/// Two host launches that give the same facts (their sites aside).
+fn same_launch(a: &kpl::Launch, b: &kpl::Launch) -> bool {
+    kpl::Launch {
+        sites: Vec::new(),
+        ..a.clone()
+    } == kpl::Launch {
+        sites: Vec::new(),
+        ..b.clone()
+    }
+}
+
+/// What the report says the kernel was checked for: `launch from line 21: 16×16
+/// threads, ? blocks (bdim.x == bdim.y)`.
+pub fn launch_note(l: &kpl::Launch) -> String {
+    let lines: Vec<String> = l.sites.iter().map(|s| s.line.to_string()).collect();
+    let from = match lines.as_slice() {
+        [] => "launch".to_string(),
+        [one] => format!("launch from line {one}"),
+        many => format!("launch from lines {}", many.join(", ")),
+    };
+    let mut note = format!("{from}: {l}");
+    if !l.relations.is_empty() {
+        let rs: Vec<String> = l.relations.iter().map(kpl::syntax::print_expr).collect();
+        note.push_str(&format!(" (where {})", rs.join(", ")));
+    }
+    if l.cooperative {
+        note.push_str(", cooperative");
+    }
+    note
 }
 
 /// The name (`k<float>`) of an explicit specialization `template <> ... k<float>(...)`.

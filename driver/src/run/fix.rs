@@ -196,7 +196,8 @@ pub fn fix_file(
         opts.use_race_types = !args.faithful;
         opts.warp_barriers = args.warp_barriers;
         opts.warp_cost = args.warp_cost;
-        opts.grid_barriers = args.cooperative;
+        // A kernel the host code launches cooperatively may get grid barriers.
+        opts.grid_barriers = args.cooperative || src.launches[i].cooperative;
         opts.grid_cost = args.grid_cost;
         if src.lang == Lang::Cuda {
             opts.split_check = Some(&split_check);

@@ -268,6 +268,12 @@
 //!   launch is not reported); all surfaces are one array, indexed
 //!   `x + 2^20·(y + 2^20·z)` (distinct texels may share cells only in rows over 2^20
 //!   bytes: more races, never fewer).
+//! - **The launch comes from the file** (`cuda/src/host.rs`, `kpl::launch`; twins in
+//!   `tests/corpus/launch/`): when a kernel is launched in the translation unit's host
+//!   code, it is checked only for those launches (sizes, pinned parameters, relations,
+//!   the conditions around them), the values host functions' callers in the file pass
+//!   included. Unsound for a kernel or host function also called from another file;
+//!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow.
 //! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/call/unknown.rs`,
 //!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/lower.rs`,
 //!   the differential property test `driver/tests/opaque_effects.rs`; the exact rules are

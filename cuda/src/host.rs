@@ -1,0 +1,1334 @@
+//! The launches of each kernel in the host code of the translation unit (issue #30):
+//! `k<<<grid, block[, smem[, stream]]>>>(args)`, `k<T, 128><<<...>>>`,
+//! `cudaLaunchKernel`, `cudaLaunchCooperativeKernel` and `cudaLaunchKernelEx`, with what
+//! the host code says about their sizes and arguments.
+//!
+//! Host values are evaluated to KPL expressions over *atoms*: a value the host code
+//! holds but does not compute from constants (a parameter of the host function, a local
+//! read from `argv`) is a variable that stands for one fixed value during the launch. A
+//! value that is reassigned, or comes from anything this reader does not follow, is
+//! unknown (`None`). Each launch is evaluated once per caller context: a host function's
+//! parameters take the values its calls in the file pass (`run(32)` and `run(64)` are
+//! two contexts), else they stay atoms. Then the atoms are eliminated
+//! ([`Context::launch`]): constants pin a size or a scalar parameter, an atom that is a
+//! size or an argument stands for it, and an equation whose atoms all stand for sizes
+//! or parameters is a relation (`dim3 threads(bs, bs)`: `bdim.x == bdim.y`;
+//! `k<<<(n + 255) / 256, 256>>>(d, n)`: `gdim.x == (n + 255) / 256`). The conditions
+//! of the `if`s around a launch and the `assert`s before it are relations the same way,
+//! and a launch whose condition is false in a caller context is not made in it.
+//!
+//! What this assumes (the deviations list of the verifier says so too): the file's
+//! host code is the whole program: every launch of a kernel, and every call of a host
+//! function that launches one, is in the translation unit; host arithmetic does not
+//! overflow. `--launch symbolic` turns the reading off.
+
+use std::collections::{BTreeMap, HashMap};
+
+use kpl::launch::{Launch, Origin, Site};
+use kpl::{Arith, BinOp, Builtin, Dim, Expr, UnOp};
+use tree_sitter::Node;
+
+use crate::program::{Program, named_children};
+
+/// How deep callers and inlined host helpers are followed.
+const MAX_DEPTH: usize = 4;
+/// The most caller contexts of one launch.
+const MAX_CONTEXTS: usize = 16;
+
+/// A value of the host code: a KPL expression over atoms, or unknown.
+type Val = Option<Expr>;
+
+/// A launch of a kernel found in the host code.
+#[derive(Clone, Debug)]
+pub struct HostLaunch {
+    /// The kernel's name as called (`k`), and its template arguments as written,
+    /// whitespace removed (`k<32>` → `Some("32")`).
+    pub kernel: String,
+    pub template_args: Option<String>,
+    pub site: Site,
+    /// One launch per caller context, before the atoms are eliminated.
+    pub contexts: Vec<Context>,
+}
+
+/// One launch in one caller context.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    pub grid: [Val; 3],
+    pub block: [Val; 3],
+    /// The kernel's arguments, by position (`None` for `cudaLaunchKernel`'s `void**`).
+    pub args: Option<Vec<Val>>,
+    /// Conditions that hold when the launch is made (`if`s around it, `assert`s before it).
+    pub conditions: Vec<Expr>,
+    pub cooperative: bool,
+}
+
+/// The host code's launches, and the kernels it names other than by launching them.
+#[derive(Clone, Debug, Default)]
+pub struct HostCode {
+    /// Every launch, in text order.
+    pub launches: Vec<HostLaunch>,
+    /// Kernels whose name the host code uses outside a launch it reads (a function
+    /// pointer, a launcher template's argument), with the first such place: they may be
+    /// launched in ways not read, so they are checked for every launch.
+    pub escaped: HashMap<String, Site>,
+}
+
+/// What the host code says about the kernels' launches.
+pub fn host_code(prog: &Program) -> HostCode {
+    let launches = launches(prog);
+    let kernels: std::collections::HashSet<&str> = prog
+        .funcs
+        .iter()
+        .filter(|f| f.global)
+        .map(|f| f.name.as_str())
+        .collect();
+    let mut escaped = HashMap::new();
+    for f in prog.funcs.iter().filter(|f| !f.global && !(f.device && !f.host)) {
+        let Some(body) = f.body else { continue };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || !kernels.contains(prog.text(n)) || launched_here(prog, n) {
+                continue;
+            }
+            let (file, line, _) = prog.map.describe(n.start_byte());
+            escaped.entry(prog.text(n).to_string()).or_insert(Site {
+                file: file.display().to_string(),
+                line,
+            });
+        }
+    }
+    HostCode { launches, escaped }
+}
+
+/// Whether the kernel name `id` is the callee of a launch or the kernel argument of a
+/// launch API or of a function-attribute query (`cudaFuncSetAttribute`,
+/// `cudaOccupancy...`), which launches nothing.
+fn launched_here(prog: &Program, id: Node) -> bool {
+    let mut n = id;
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "template_function" | "cast_expression" | "parenthesized_expression" | "pointer_expression" => n = p,
+            "call_expression" => {
+                let is_callee = p.child_by_field_name("function").is_some_and(|f| f.id() == n.id());
+                return is_callee && named_children(p).iter().any(|c| c.kind() == "kernel_call_syntax");
+            }
+            "argument_list" => {
+                let Some(call) = p.parent() else { return false };
+                let callee = call.child_by_field_name("function").map_or("", |f| prog.text(f));
+                return matches!(
+                    callee,
+                    "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "cudaLaunchKernelEx"
+                ) || callee.starts_with("cudaFunc")
+                    || callee.starts_with("cudaOccupancy");
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Every launch in the file's host code, in text order.
+fn launches(prog: &Program) -> Vec<HostLaunch> {
+    let mut out = Vec::new();
+    let root = prog
+        .funcs
+        .first()
+        .map(|f| {
+            let mut n = f.node;
+            while let Some(p) = n.parent() {
+                n = p;
+            }
+            n
+        });
+    let Some(root) = root else {
+        return out;
+    };
+    let mut stack = vec![root];
+    let mut calls = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind() == "call_expression" {
+            calls.push(n);
+        }
+        stack.extend(named_children(n));
+    }
+    calls.sort_by_key(|n| n.start_byte());
+    let reader = Reader { prog };
+    for call in calls {
+        if let Some(l) = reader.launch(call) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// The launch bound of a kernel definition: `__launch_bounds__(N[, ...])` with `N` a
+/// constant after preprocessing.
+pub fn launch_bound(prog: &Program, def: Node) -> Option<u32> {
+    let text = prog.text(def);
+    let head = &text[..text.find('{').unwrap_or(text.len())];
+    let at = head.find("__launch_bounds__")?;
+    let rest = head[at + "__launch_bounds__".len()..].trim_start().strip_prefix('(')?;
+    let end = rest.find([',', ')'])?;
+    let v = parse_int(rest[..end].trim())?;
+    u32::try_from(v).ok().filter(|v| (1..=1024).contains(v))
+}
+
+struct Reader<'p, 't> {
+    prog: &'p Program<'t>,
+}
+
+/// What a name means in the host function being read: bindings of its parameters
+/// (`p`, or `p.x` for a component of a `dim3`) from a caller.
+#[derive(Clone, Default)]
+struct Env {
+    bindings: HashMap<String, Val>,
+    depth: usize,
+}
+
+impl<'t> Reader<'_, 't> {
+    fn text(&self, n: Node<'t>) -> &'t str {
+        self.prog.text(n)
+    }
+
+    /// The launch `call` makes, if it is one.
+    fn launch(&self, call: Node<'t>) -> Option<HostLaunch> {
+        let fun = call.child_by_field_name("function")?;
+        let config = named_children(call)
+            .into_iter()
+            .find(|c| c.kind() == "kernel_call_syntax");
+        let args = call.child_by_field_name("arguments");
+        let (kernel, template_args) = callee_name(self.prog, fun)?;
+        let host = self.enclosing_function(call)?;
+        let (file, line, _) = self.prog.map.describe(call.start_byte());
+        let site = Site {
+            file: file.display().to_string(),
+            line,
+        };
+        let shape = match config {
+            Some(cfg) => {
+                let parts: Vec<Node> = named_children(cfg)
+                    .into_iter()
+                    .filter(|c| c.kind() != "comment")
+                    .collect();
+                Shape::Chevrons {
+                    grid: *parts.first()?,
+                    block: *parts.get(1)?,
+                    args: args.map(named_children).unwrap_or_default(),
+                }
+            }
+            None => {
+                let api = kernel.as_str();
+                let list: Vec<Node> = args.map(named_children)?.into_iter().filter(|c| c.kind() != "comment").collect();
+                match api {
+                    "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" => {
+                        let (k, targs) = kernel_reference(self.prog, *list.first()?)?;
+                        return Some(HostLaunch {
+                            kernel: k,
+                            template_args: targs,
+                            site,
+                            contexts: self.contexts(host, call, &Shape::Api {
+                                grid: *list.get(1)?,
+                                block: *list.get(2)?,
+                                cooperative: api == "cudaLaunchCooperativeKernel",
+                            }),
+                        });
+                    }
+                    "cudaLaunchKernelEx" => {
+                        let (k, targs) = kernel_reference(self.prog, *list.get(1)?)?;
+                        return Some(HostLaunch {
+                            kernel: k,
+                            template_args: targs,
+                            site,
+                            contexts: self.contexts(host, call, &Shape::Ex {
+                                config: *list.first()?,
+                                args: list[2..].to_vec(),
+                            }),
+                        });
+                    }
+                    _ => return None,
+                }
+            }
+        };
+        Some(HostLaunch {
+            kernel,
+            template_args,
+            site,
+            contexts: self.contexts(host, call, &shape),
+        })
+    }
+
+    fn enclosing_function(&self, n: Node<'t>) -> Option<usize> {
+        let mut up = n.parent();
+        while let Some(p) = up {
+            if p.kind() == "function_definition" {
+                return self.prog.funcs.iter().position(|f| f.node.id() == p.id());
+            }
+            up = p.parent();
+        }
+        None
+    }
+
+    /// The launch in every caller context of its host function.
+    fn contexts(&self, host: usize, call: Node<'t>, shape: &Shape<'t>) -> Vec<Context> {
+        let envs = self.caller_envs(host, 0);
+        let mut out = Vec::new();
+        for env in &envs {
+            let Some(c) = self.context(host, call, shape, env) else {
+                continue; // not launched in this context
+            };
+            out.push(c);
+        }
+        if out.is_empty() && envs.len() > 1 {
+            // Launched in no caller context: what holds if it is launched at all.
+            out.extend(self.context(host, call, shape, &Env::default()));
+        }
+        out
+    }
+
+    fn context(&self, host: usize, call: Node<'t>, shape: &Shape<'t>, env: &Env) -> Option<Context> {
+        let mut c = Context::default();
+        for cond in self.path_conditions(host, call, env) {
+            match fold(&cond) {
+                Expr::Int(0) => return None,
+                Expr::Int(_) => {}
+                e => c.conditions.push(e),
+            }
+        }
+        match shape {
+            Shape::Chevrons { grid, block, args } => {
+                c.grid = self.dim3(host, *grid, env);
+                c.block = self.dim3(host, *block, env);
+                c.args = Some(args.iter().map(|a| self.scalar(host, *a, env)).collect());
+            }
+            Shape::Api {
+                grid,
+                block,
+                cooperative,
+            } => {
+                c.grid = self.dim3(host, *grid, env);
+                c.block = self.dim3(host, *block, env);
+                c.cooperative = *cooperative;
+            }
+            Shape::Ex { config, args } => {
+                let cfg = strip_address(*config);
+                c.grid = self.struct_field_dim3(host, cfg, "gridDim", call, env);
+                c.block = self.struct_field_dim3(host, cfg, "blockDim", call, env);
+                c.args = Some(args.iter().map(|a| self.scalar(host, *a, env)).collect());
+                c.cooperative = self.config_is_cooperative(host, cfg);
+            }
+        }
+        Some(c)
+    }
+
+    /// Environments of the host function `f`: one per call of it in the file, binding
+    /// its parameters to the values passed; one empty one when nothing calls it (or the
+    /// calls are too many or too deep).
+    fn caller_envs(&self, f: usize, depth: usize) -> Vec<Env> {
+        let def = &self.prog.funcs[f];
+        let params: Vec<String> = def
+            .params()
+            .into_iter()
+            .filter_map(|p| param_name(self.prog, p))
+            .collect();
+        if depth >= MAX_DEPTH || def.name == "main" || params.is_empty() || self.escapes(&def.name) {
+            return vec![Env::default()];
+        }
+        let mut out = Vec::new();
+        for (caller, call) in self.calls_of(&def.name) {
+            let Some(args) = call.child_by_field_name("arguments") else {
+                continue;
+            };
+            let args: Vec<Node> = named_children(args).into_iter().filter(|c| c.kind() != "comment").collect();
+            if args.len() > params.len() {
+                continue;
+            }
+            for outer in self.caller_envs(caller, depth + 1) {
+                let mut env = Env {
+                    bindings: HashMap::new(),
+                    depth: 0,
+                };
+                for (p, a) in params.iter().zip(&args) {
+                    env.bindings.insert(p.clone(), self.scalar(caller, *a, &outer));
+                    let d = self.dim3(caller, *a, &outer);
+                    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                        env.bindings.insert(format!("{p}.{c}"), d[i].clone());
+                    }
+                }
+                out.push(env);
+                if out.len() >= MAX_CONTEXTS {
+                    return vec![Env::default()];
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(Env::default());
+        }
+        out
+    }
+
+    /// Whether function `name` is used other than by calling it (a function pointer):
+    /// then its callers are not all known and its parameters stay atoms.
+    fn escapes(&self, name: &str) -> bool {
+        let Some(root) = self.prog.funcs.first().map(|f| {
+            let mut n = f.node;
+            while let Some(p) = n.parent() {
+                n = p;
+            }
+            n
+        }) else {
+            return false;
+        };
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != name {
+                continue;
+            }
+            let Some(p) = n.parent() else { continue };
+            let declared = matches!(p.kind(), "function_declarator");
+            let called = p.kind() == "call_expression"
+                && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id());
+            if !declared && !called {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The calls `name(...)` in the bodies of the file's functions, with the caller.
+    fn calls_of(&self, name: &str) -> Vec<(usize, Node<'t>)> {
+        let mut out = Vec::new();
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            let Some(body) = f.body else { continue };
+            if f.global || (f.device && !f.host) {
+                continue;
+            }
+            let mut stack = vec![body];
+            while let Some(n) = stack.pop() {
+                if n.kind() == "call_expression"
+                    && let Some(fun) = n.child_by_field_name("function")
+                    && callee_name(self.prog, fun).is_some_and(|(c, _)| c == name)
+                {
+                    out.push((i, n));
+                }
+                stack.extend(named_children(n));
+            }
+        }
+        out.sort_by_key(|(_, n)| n.start_byte());
+        out
+    }
+
+    /// The conditions of the `if`s around `at` inside function `f` (negated in an else
+    /// branch) and the `assert(c)`s before it in the blocks around it.
+    fn path_conditions(&self, f: usize, at: Node<'t>, env: &Env) -> Vec<Expr> {
+        let mut out = Vec::new();
+        let mut child = at;
+        let mut up = at.parent();
+        while let Some(p) = up {
+            if p.kind() == "function_definition" {
+                break;
+            }
+            if p.kind() == "if_statement"
+                && let Some(cond) = p.child_by_field_name("condition")
+            {
+                let inside_then = p.child_by_field_name("consequence").is_some_and(|c| c.id() == child.id());
+                let inside_else = p.child_by_field_name("alternative").is_some_and(|c| c.id() == child.id());
+                if inside_then || inside_else {
+                    let cond = named_children(cond).into_iter().last().unwrap_or(cond);
+                    if let Some(e) = self.scalar(f, cond, env) {
+                        out.push(if inside_then { e } else { Expr::Unary(UnOp::Not, Box::new(e)) });
+                    }
+                }
+            }
+            if p.kind() == "compound_statement" {
+                for s in named_children(p) {
+                    if s.start_byte() >= child.start_byte() {
+                        break;
+                    }
+                    if let Some(e) = self.assertion(f, s, env) {
+                        out.push(e);
+                    }
+                }
+            }
+            child = p;
+            up = p.parent();
+        }
+        out
+    }
+
+    /// `assert(c);` as a statement: `c`.
+    fn assertion(&self, f: usize, s: Node<'t>, env: &Env) -> Val {
+        let call = named_children(s).into_iter().next().filter(|_| s.kind() == "expression_statement")?;
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let fun = call.child_by_field_name("function")?;
+        if self.text(fun) != "assert" {
+            return None;
+        }
+        let arg = *named_children(call.child_by_field_name("arguments")?).first()?;
+        self.scalar(f, arg, env)
+    }
+
+    // ---- values --------------------------------------------------------------------
+
+    /// An integer value of host expression `e` in function `f`.
+    fn scalar(&self, f: usize, e: Node<'t>, env: &Env) -> Val {
+        if env.depth > 3 * MAX_DEPTH {
+            return None;
+        }
+        let deeper = Env {
+            depth: env.depth + 1,
+            ..env.clone()
+        };
+        let r = |n: Node<'t>| self.scalar(f, n, &deeper);
+        match e.kind() {
+            "number_literal" => parse_int(self.text(e)).map(Expr::Int),
+            "true" => Some(Expr::Int(1)),
+            "false" => Some(Expr::Int(0)),
+            "parenthesized_expression" => r(*named_children(e).first()?),
+            "identifier" => self.name(f, e, self.text(e), env),
+            "field_expression" => {
+                let base = e.child_by_field_name("argument")?;
+                let field = self.text(e.child_by_field_name("field")?);
+                let i = ["x", "y", "z"].iter().position(|c| *c == field)?;
+                self.dim3(f, base, &deeper)[i].clone()
+            }
+            "binary_expression" => {
+                let op = binop(self.text(e.child_by_field_name("operator")?))?;
+                let a = r(e.child_by_field_name("left")?)?;
+                let b = r(e.child_by_field_name("right")?)?;
+                Some(fold(&Expr::bin(op, a, b)))
+            }
+            "unary_expression" => {
+                let op = match self.text(e.child_by_field_name("operator")?) {
+                    "-" => UnOp::Neg,
+                    "!" => UnOp::Not,
+                    "~" => UnOp::BitNot,
+                    "+" => return r(e.child_by_field_name("argument")?),
+                    _ => return None,
+                };
+                Some(fold(&Expr::Unary(op, Box::new(r(e.child_by_field_name("argument")?)?))))
+            }
+            "conditional_expression" => {
+                let c = fold(&r(e.child_by_field_name("condition")?)?);
+                match c {
+                    Expr::Int(0) => r(e.child_by_field_name("alternative")?),
+                    Expr::Int(_) => r(e.child_by_field_name("consequence")?),
+                    _ => None,
+                }
+            }
+            "cast_expression" => {
+                let ty = self.text(e.child_by_field_name("type")?);
+                integer_type(ty).then_some(())?;
+                r(e.child_by_field_name("value")?)
+            }
+            "sizeof_expression" => {
+                let ty = e.child_by_field_name("type").map(|t| self.text(t))?;
+                size_of(ty).map(Expr::Int)
+            }
+            "call_expression" => self.call_value(f, e, &deeper),
+            _ => None,
+        }
+    }
+
+    /// The value of a call: `static_cast<int>(x)`, `min`/`max` of constants, or a file
+    /// function whose body is `return e;`, inlined.
+    fn call_value(&self, f: usize, call: Node<'t>, env: &Env) -> Val {
+        let fun = call.child_by_field_name("function")?;
+        let args: Vec<Node> = named_children(call.child_by_field_name("arguments")?)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let name = self.text(fun);
+        if let Some(ty) = name
+            .strip_prefix("static_cast<")
+            .and_then(|t| t.strip_suffix('>'))
+        {
+            integer_type(ty).then_some(())?;
+            return self.scalar(f, *args.first()?, env);
+        }
+        let (callee, _) = callee_name(self.prog, fun)?;
+        if matches!(callee.as_str(), "min" | "max" | "std::min" | "std::max" | "MIN" | "MAX") && args.len() == 2 {
+            let a = fold(&self.scalar(f, args[0], env)?);
+            let b = fold(&self.scalar(f, args[1], env)?);
+            return match (a, b) {
+                (Expr::Int(x), Expr::Int(y)) if callee.ends_with("min") || callee == "MIN" => Some(Expr::Int(x.min(y))),
+                (Expr::Int(x), Expr::Int(y)) => Some(Expr::Int(x.max(y))),
+                _ => None,
+            };
+        }
+        let g = self.prog.functions(&callee, None).into_iter().find(|&g| {
+            let d = &self.prog.funcs[g];
+            d.body.is_some() && !d.global && d.params().len() == args.len()
+        })?;
+        let def = &self.prog.funcs[g];
+        let body = def.body?;
+        let stmts: Vec<Node> = named_children(body).into_iter().filter(|c| c.kind() != "comment").collect();
+        let [ret] = stmts.as_slice() else {
+            return None;
+        };
+        if ret.kind() != "return_statement" {
+            return None;
+        }
+        let value = *named_children(*ret).first()?;
+        let mut inner = Env {
+            bindings: HashMap::new(),
+            depth: env.depth + 1,
+        };
+        for (p, a) in def.params().into_iter().zip(&args) {
+            let p = param_name(self.prog, p)?;
+            inner.bindings.insert(p, self.scalar(f, *a, env));
+        }
+        self.scalar(g, value, &inner)
+    }
+
+    /// What name `x` holds at `at` in function `f`: a caller's binding, an atom for a
+    /// parameter, a never-assigned local's initializer (or an atom for it), a global
+    /// constant or an enumerator.
+    fn name(&self, f: usize, at: Node<'t>, x: &str, env: &Env) -> Val {
+        if let Some(v) = env.bindings.get(x) {
+            return v.clone();
+        }
+        let def = &self.prog.funcs[f];
+        if let Some(decl) = self.local_declaration(f, at, x) {
+            if self.assigned(f, x) {
+                return None;
+            }
+            return match initializer(decl) {
+                Some(init) => self
+                    .scalar(f, init, env)
+                    .or_else(|| Some(atom(&def.name, &format!("{x}@{}", decl.start_byte())))),
+                None => None,
+            };
+        }
+        if def
+            .params()
+            .into_iter()
+            .any(|p| param_name(self.prog, p).as_deref() == Some(x))
+        {
+            return (!self.assigned(f, x)).then(|| atom(&def.name, x));
+        }
+        if let Some((Some(v), _)) = self.prog.enumerators.get(x) {
+            return self.scalar(f, *v, env);
+        }
+        if let Some(g) = self.prog.globals.get(x) {
+            let text = self.text(g.decl);
+            (text.contains("const") || text.contains("constexpr")).then_some(())?;
+            let init = (g.declarator.kind() == "init_declarator")
+                .then(|| g.declarator.child_by_field_name("value"))
+                .flatten()?;
+            return self.scalar(f, init, env);
+        }
+        None
+    }
+
+    /// The declaration of local `x` in scope at `at` (the nearest one before it in the
+    /// blocks around it, or a `for` initializer around it).
+    fn local_declaration(&self, f: usize, at: Node<'t>, x: &str) -> Option<Node<'t>> {
+        let body = self.prog.funcs[f].body?;
+        let mut up = at.parent();
+        while let Some(p) = up {
+            for s in named_children(p) {
+                if s.start_byte() >= at.start_byte() {
+                    break;
+                }
+                if s.kind() == "declaration" && declares(self.prog, s, x) {
+                    return Some(s);
+                }
+            }
+            if p.id() == body.id() {
+                break;
+            }
+            up = p.parent();
+        }
+        None
+    }
+
+    /// Whether `x` (or a field of it) is assigned, incremented or has its address taken
+    /// anywhere in function `f` after its declaration.
+    fn assigned(&self, f: usize, x: &str) -> bool {
+        let Some(body) = self.prog.funcs[f].body else {
+            return true;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => n.child_by_field_name("argument"),
+                "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| self.text(o) == "&") => {
+                    n.child_by_field_name("argument")
+                }
+                _ => None,
+            };
+            if let Some(t) = target {
+                let mut base = t;
+                while base.kind() == "field_expression" || base.kind() == "subscript_expression" {
+                    match base.child_by_field_name("argument") {
+                        Some(b) => base = b,
+                        None => break,
+                    }
+                }
+                if self.text(base) == x {
+                    return true;
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        false
+    }
+
+    /// The three components of a `dim3` expression: `dim3(a, b)`, an integer, a `dim3`
+    /// variable (`dim3 t(a, b)`, `dim3 t = {a, b}`, `dim3 t = dim3(a, b)`) or parameter.
+    fn dim3(&self, f: usize, e: Node<'t>, env: &Env) -> [Val; 3] {
+        let unknown = [None, None, None];
+        if env.depth > 3 * MAX_DEPTH {
+            return unknown;
+        }
+        match e.kind() {
+            "parenthesized_expression" => match named_children(e).first() {
+                Some(i) => self.dim3(f, *i, env),
+                None => unknown,
+            },
+            "call_expression" | "initializer_list" | "compound_literal_expression"
+                if self.is_dim3_constructor(e) =>
+            {
+                let list = if e.kind() == "initializer_list" {
+                    Some(e)
+                } else {
+                    e.child_by_field_name("arguments").or_else(|| e.child_by_field_name("value"))
+                };
+                let parts: Vec<Node> = list
+                    .map(named_children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|c| c.kind() != "comment")
+                    .collect();
+                self.components(f, &parts, env)
+            }
+            "identifier" => {
+                let x = self.text(e);
+                if env.bindings.contains_key(&format!("{x}.x")) {
+                    return ["x", "y", "z"].map(|c| env.bindings.get(&format!("{x}.{c}")).cloned().flatten());
+                }
+                if let Some(decl) = self.local_declaration(f, e, x)
+                    && is_dim3_declaration(self.prog, decl)
+                {
+                    return self.dim3_variable(f, decl, x, env);
+                }
+                let def = &self.prog.funcs[f];
+                if let Some(p) = def
+                    .params()
+                    .into_iter()
+                    .find(|p| param_name(self.prog, *p).as_deref() == Some(x))
+                    && self.text(p).contains("dim3")
+                {
+                    if self.assigned(f, x) {
+                        return unknown;
+                    }
+                    return ["x", "y", "z"].map(|c| Some(atom(&def.name, &format!("{x}.{c}"))));
+                }
+                [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))]
+            }
+            _ => [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))],
+        }
+    }
+
+    fn is_dim3_constructor(&self, e: Node<'t>) -> bool {
+        match e.kind() {
+            "initializer_list" => true,
+            _ => e
+                .child_by_field_name("function")
+                .or_else(|| e.child_by_field_name("type"))
+                .is_some_and(|t| self.text(t) == "dim3"),
+        }
+    }
+
+    fn components(&self, f: usize, parts: &[Node<'t>], env: &Env) -> [Val; 3] {
+        std::array::from_fn(|i| match parts.get(i) {
+            Some(p) => self.scalar(f, *p, env),
+            None => Some(Expr::Int(1)),
+        })
+    }
+
+    /// A `dim3` local: its declaration's components, each replaced by the one
+    /// assignment `t.x = e` made to it, if any; unknown when assigned as a whole or
+    /// more than once.
+    fn dim3_variable(&self, f: usize, decl: Node<'t>, x: &str, env: &Env) -> [Val; 3] {
+        let mut d = [Some(Expr::Int(1)), Some(Expr::Int(1)), Some(Expr::Int(1))];
+        if let Some(declarator) = named_children(decl).into_iter().find(|c| declares_node(self.prog, *c, x)) {
+            match declarator.kind() {
+                // `dim3 t(a, b);` read as a function declaration (C++'s vexing parse):
+                // the arguments are names or numbers.
+                "function_declarator" => {
+                    let params = declarator
+                        .child_by_field_name("parameters")
+                        .map(named_children)
+                        .unwrap_or_default();
+                    for (i, p) in params.iter().take(3).enumerate() {
+                        let t = self.text(*p).trim();
+                        d[i] = match parse_int(t) {
+                            Some(v) => Some(Expr::Int(v)),
+                            None => self.name(f, *p, t, env),
+                        };
+                    }
+                }
+                "init_declarator" => {
+                    if let Some(v) = declarator.child_by_field_name("value") {
+                        let parts: Vec<Node> = match v.kind() {
+                            "argument_list" | "initializer_list" => named_children(v),
+                            _ => return self.dim3(f, v, env),
+                        };
+                        let parts: Vec<Node> = parts.into_iter().filter(|c| c.kind() != "comment").collect();
+                        d = self.components(f, &parts, env);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Field assignments.
+        let Some(body) = self.prog.funcs[f].body else {
+            return [None, None, None];
+        };
+        let mut counts = [0; 3];
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if matches!(n.kind(), "assignment_expression" | "update_expression") {
+                let t = n.child_by_field_name("left").or_else(|| n.child_by_field_name("argument"));
+                if let Some(t) = t {
+                    if self.text(t) == x {
+                        return [None, None, None];
+                    }
+                    if t.kind() == "field_expression"
+                        && t.child_by_field_name("argument").is_some_and(|a| self.text(a) == x)
+                        && let Some(fld) = t.child_by_field_name("field")
+                        && let Some(i) = ["x", "y", "z"].iter().position(|c| *c == self.text(fld))
+                    {
+                        counts[i] += 1;
+                        let plain = n.kind() == "assignment_expression"
+                            && n.child_by_field_name("operator").is_some_and(|o| self.text(o) == "=");
+                        d[i] = match (plain, n.child_by_field_name("right")) {
+                            (true, Some(v)) => self.scalar(f, v, env),
+                            _ => None,
+                        };
+                    }
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        for i in 0..3 {
+            if counts[i] > 1 {
+                d[i] = None;
+            }
+        }
+        d
+    }
+
+    /// `config.gridDim` of a `cudaLaunchConfig_t config` local: its one assignment.
+    fn struct_field_dim3(&self, f: usize, cfg: Node<'t>, field: &str, _at: Node<'t>, env: &Env) -> [Val; 3] {
+        let name = self.text(cfg);
+        let Some(body) = self.prog.funcs[f].body else {
+            return [None, None, None];
+        };
+        let mut found = Vec::new();
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "assignment_expression"
+                && let Some(l) = n.child_by_field_name("left")
+                && self.text(l).replace(' ', "") == format!("{name}.{field}")
+                && let Some(v) = n.child_by_field_name("right")
+            {
+                found.push(v);
+            }
+            stack.extend(named_children(n));
+        }
+        match found.as_slice() {
+            [v] => self.dim3(f, *v, env),
+            _ => [None, None, None],
+        }
+    }
+
+    /// Whether a launch configuration gets `cudaLaunchAttributeCooperative`.
+    fn config_is_cooperative(&self, f: usize, _cfg: Node<'t>) -> bool {
+        self.prog.funcs[f]
+            .body
+            .is_some_and(|b| self.text(b).contains("cudaLaunchAttributeCooperative"))
+    }
+}
+
+enum Shape<'t> {
+    Chevrons {
+        grid: Node<'t>,
+        block: Node<'t>,
+        args: Vec<Node<'t>>,
+    },
+    Api {
+        grid: Node<'t>,
+        block: Node<'t>,
+        cooperative: bool,
+    },
+    Ex {
+        config: Node<'t>,
+        args: Vec<Node<'t>>,
+    },
+}
+
+impl Context {
+    /// The launch this context gives kernel `kernel` (whose scalar parameters are
+    /// `scalars`, in the order of the kernel's parameter list `params`): constants pin,
+    /// atoms that are a size or an argument stand for it, and equations and conditions
+    /// whose atoms all stand for something are relations.
+    pub fn launch(&self, params: &[String], scalars: &[String], site: &Site) -> Launch {
+        let mut l = Launch::default();
+        // Equations `lhs == rhs`, sizes first: an atom is best a size.
+        let mut eqs: Vec<(Expr, Expr)> = Vec::new();
+        for (d, dim) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
+            if let Some(v) = &self.block[d] {
+                eqs.push((Expr::Builtin(Builtin::Bdim(dim)), fold(v)));
+            }
+        }
+        for (d, dim) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
+            if let Some(v) = &self.grid[d] {
+                eqs.push((Expr::Builtin(Builtin::Gdim(dim)), fold(v)));
+            }
+        }
+        if let Some(args) = &self.args {
+            for (p, a) in params.iter().zip(args) {
+                if scalars.contains(p)
+                    && let Some(a) = a
+                {
+                    eqs.push((Expr::Var(p.clone()), fold(a)));
+                }
+            }
+        }
+        let mut stands: BTreeMap<String, Expr> = BTreeMap::new();
+        let mut rest = Vec::new();
+        for (lhs, rhs) in eqs {
+            match (&lhs, &rhs) {
+                (Expr::Builtin(b), Expr::Int(v)) => {
+                    let v = u32::try_from(*v).ok().filter(|v| *v >= 1);
+                    let max = if matches!(b, Builtin::Bdim(_)) { 1024 } else { u32::MAX };
+                    match (b, v.filter(|v| *v <= max)) {
+                        (Builtin::Bdim(d), Some(v)) => l.block[d.index()] = Some(v),
+                        (Builtin::Gdim(d), Some(v)) => l.grid[d.index()] = Some(v),
+                        _ => {}
+                    }
+                }
+                (Expr::Var(p), Expr::Int(v)) => {
+                    l.params.insert(p.clone(), *v);
+                }
+                (_, Expr::Var(a)) if is_atom(a) && !stands.contains_key(a) => {
+                    stands.insert(a.clone(), lhs);
+                }
+                _ => rest.push((lhs, rhs)),
+            }
+        }
+        let mut relate = |r: Expr| {
+            if linear(&r) && !l.relations.contains(&r) {
+                l.relations.push(r);
+            }
+        };
+        for (lhs, rhs) in rest {
+            if let Some(r) = substitute(&rhs, &stands) {
+                let r = fold(&r);
+                if r != lhs {
+                    relate(Expr::bin(BinOp::Eq, lhs, r));
+                }
+            }
+        }
+        for c in &self.conditions {
+            if let Some(r) = substitute(c, &stands) {
+                match fold(&r) {
+                    Expr::Int(_) => {}
+                    r => relate(r),
+                }
+            }
+        }
+        l.cooperative = self.cooperative;
+        l.sites = vec![site.clone()];
+        l.from(Origin::Host)
+    }
+}
+
+// ---- helpers -------------------------------------------------------------------------
+
+const ATOM: &str = "host`";
+
+fn atom(function: &str, name: &str) -> Expr {
+    Expr::Var(format!("{ATOM}{function}::{name}"))
+}
+
+fn is_atom(v: &str) -> bool {
+    v.starts_with(ATOM)
+}
+
+/// Whether a relation multiplies, divides or shifts only by constants. Others
+/// (`gdim.x == (n + bdim.x - 1) / bdim.x` with a symbolic block) are dropped, which only
+/// allows more launches: nonlinear facts cost the solver far more than they give.
+fn linear(e: &Expr) -> bool {
+    match e {
+        Expr::Binary(op, a, b) => {
+            let nonlinear = matches!(op, BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr)
+                && !matches!(**b, Expr::Int(_))
+                && !(matches!(op, BinOp::Mul) && matches!(**a, Expr::Int(_)));
+            !nonlinear && linear(a) && linear(b)
+        }
+        Expr::Unary(_, a) | Expr::Cast(_, a) => linear(a),
+        _ => true,
+    }
+}
+
+/// `e` with atoms replaced by what they stand for; `None` when one stands for nothing.
+fn substitute(e: &Expr, stands: &BTreeMap<String, Expr>) -> Option<Expr> {
+    Some(match e {
+        Expr::Var(v) if is_atom(v) => stands.get(v)?.clone(),
+        Expr::Var(_) => return None,
+        Expr::Int(_) | Expr::Builtin(_) => e.clone(),
+        Expr::Unary(op, a) => Expr::Unary(*op, Box::new(substitute(a, stands)?)),
+        Expr::Binary(op, a, b) => Expr::bin(*op, substitute(a, stands)?, substitute(b, stands)?),
+        Expr::Cast(t, a) => Expr::Cast(*t, Box::new(substitute(a, stands)?)),
+        _ => return None,
+    })
+}
+
+/// Constant folding with C's integer semantics on unbounded integers.
+fn fold(e: &Expr) -> Expr {
+    let a = Arith::Unbounded;
+    match e {
+        Expr::Unary(op, x) => match fold(x) {
+            Expr::Int(v) => a.unary(*op, v).map_or_else(|_| e.clone(), Expr::Int),
+            x => Expr::Unary(*op, Box::new(x)),
+        },
+        Expr::Binary(op, x, y) => match (fold(x), fold(y)) {
+            (Expr::Int(u), Expr::Int(v)) => a.binary(*op, u, v).map_or_else(|_| e.clone(), Expr::Int),
+            (x, y) => Expr::bin(*op, x, y),
+        },
+        _ => e.clone(),
+    }
+}
+
+fn binop(op: &str) -> Option<BinOp> {
+    use BinOp::*;
+    Some(match op {
+        "+" => Add,
+        "-" => Sub,
+        "*" => Mul,
+        "/" => Div,
+        "%" => Rem,
+        "&" => BitAnd,
+        "|" => BitOr,
+        "^" => BitXor,
+        "<<" => Shl,
+        ">>" => Shr,
+        "==" => Eq,
+        "!=" => Ne,
+        "<" => Lt,
+        "<=" => Le,
+        ">" => Gt,
+        ">=" => Ge,
+        "&&" => And,
+        "||" => Or,
+        _ => return None,
+    })
+}
+
+/// A C integer literal (decimal, hex, octal, binary, with `u`/`l` suffixes).
+fn parse_int(t: &str) -> Option<i64> {
+    let t = t.replace('\'', "");
+    let t = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        i64::from_str_radix(b, 2).ok()
+    } else if t.len() > 1 && t.starts_with('0') {
+        i64::from_str_radix(&t[1..], 8).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+/// Whether a cast to `ty` keeps an integer (launch sizes and counts are non-negative
+/// and small, so a conversion between integer types does not change them).
+fn integer_type(ty: &str) -> bool {
+    let ty = ty.replace("const", "");
+    let words: Vec<&str> = ty.split_whitespace().collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "int" | "unsigned" | "signed" | "long" | "short" | "size_t" | "uint" | "uint32_t" | "int32_t"
+                    | "uint64_t" | "int64_t" | "std::size_t" | "ptrdiff_t" | "dim_t"
+            )
+        })
+}
+
+/// `sizeof(T)` of the types whose size does not depend on the platform's choices that
+/// CUDA leaves open (LP64 as nvcc on Linux).
+fn size_of(ty: &str) -> Option<i64> {
+    let ty = ty.trim();
+    if ty.ends_with('*') {
+        return Some(8);
+    }
+    Some(match ty {
+        "char" | "unsigned char" | "signed char" | "bool" | "int8_t" | "uint8_t" => 1,
+        "short" | "unsigned short" | "half" | "__half" | "__nv_bfloat16" | "int16_t" | "uint16_t" => 2,
+        "int" | "unsigned" | "unsigned int" | "float" | "int32_t" | "uint32_t" | "half2" | "__half2" => 4,
+        "long" | "unsigned long" | "long long" | "unsigned long long" | "double" | "size_t" | "int64_t"
+        | "uint64_t" | "float2" | "int2" => 8,
+        "float4" | "int4" | "double2" | "uint4" => 16,
+        _ => return None,
+    })
+}
+
+/// The kernel a launch calls: `k` or `k<32, float>` (arguments without whitespace), or
+/// the API function's name for a plain call.
+fn callee_name(prog: &Program, fun: Node) -> Option<(String, Option<String>)> {
+    match fun.kind() {
+        "identifier" => Some((prog.text(fun).to_string(), None)),
+        "qualified_identifier" => Some((prog.text(fun).replace(' ', ""), None)),
+        "template_function" => {
+            let name = prog.text(fun.child_by_field_name("name")?).to_string();
+            let args = fun.child_by_field_name("arguments")?;
+            let shown: Vec<String> = named_children(args)
+                .iter()
+                .map(|a| prog.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect();
+            Some((name, Some(shown.join(","))))
+        }
+        _ => None,
+    }
+}
+
+/// The kernel named by `cudaLaunchKernel`'s first argument: `(void*)k`, `k`, `&k`,
+/// `(const void*)k<32>`.
+fn kernel_reference(prog: &Program, e: Node) -> Option<(String, Option<String>)> {
+    let mut n = e;
+    loop {
+        n = match n.kind() {
+            "cast_expression" => n.child_by_field_name("value")?,
+            "parenthesized_expression" => *named_children(n).first()?,
+            "pointer_expression" => n.child_by_field_name("argument")?,
+            "call_expression" if prog.text(n.child_by_field_name("function")?).contains("_cast") => {
+                *named_children(n.child_by_field_name("arguments")?).first()?
+            }
+            _ => break,
+        };
+    }
+    callee_name(prog, n)
+}
+
+fn strip_address(e: Node) -> Node {
+    if e.kind() == "pointer_expression"
+        && let Some(a) = e.child_by_field_name("argument")
+    {
+        return a;
+    }
+    e
+}
+
+/// The name a parameter declaration declares.
+fn param_name(prog: &Program, p: Node) -> Option<String> {
+    let d = p.child_by_field_name("declarator")?;
+    crate::program::declarator_name(d, prog.src)
+}
+
+/// Whether `decl` declares `x`.
+fn declares(prog: &Program, decl: Node, x: &str) -> bool {
+    named_children(decl).into_iter().any(|c| declares_node(prog, c, x))
+}
+
+fn declares_node(prog: &Program, c: Node, x: &str) -> bool {
+    match c.kind() {
+        "identifier" => prog.text(c) == x,
+        "init_declarator" | "function_declarator" | "array_declarator" | "pointer_declarator"
+        | "reference_declarator" => c
+            .child_by_field_name("declarator")
+            .or_else(|| named_children(c).into_iter().next())
+            .is_some_and(|d| declares_node(prog, d, x)),
+        _ => false,
+    }
+}
+
+fn is_dim3_declaration(prog: &Program, decl: Node) -> bool {
+    decl.child_by_field_name("type").is_some_and(|t| prog.text(t) == "dim3")
+}
+
+/// The initializer of a one-variable declaration (`int n = e;`, `int n(e);`, `int n{e};`).
+fn initializer(decl: Node) -> Option<Node> {
+    let d = named_children(decl).into_iter().find(|c| c.kind() == "init_declarator")?;
+    let v = d.child_by_field_name("value")?;
+    match v.kind() {
+        "argument_list" | "initializer_list" => {
+            let items = named_children(v);
+            match items.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            }
+        }
+        _ => Some(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use kpl::Launch;
+
+    use crate::Options;
+
+    /// Each kernel's name and launch.
+    fn launches(src: &str, opts: &Options) -> Vec<(String, Launch)> {
+        crate::translate(Path::new("host.cu"), src, opts)
+            .expect("translates")
+            .kernels
+            .into_iter()
+            .map(|l| (l.kernel.name, l.launch))
+            .collect()
+    }
+
+    fn rel(l: &Launch) -> Vec<String> {
+        l.relations.iter().map(kpl::syntax::print_expr).collect()
+    }
+
+    const KERNEL: &str = "__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\n";
+
+    #[test]
+    fn constants_macros_and_ceil_div_pin_sizes_and_parameters() {
+        let src = format!(
+            "{KERNEL}#define N 4096
+template <class T> T ceil_div(T a, T b) {{ return (a + b - 1) / b; }}
+void run(int *d) {{ const int bs = 128; int grid = ceil_div(N, bs); k<<<grid, bs>>>(d, N); }}"
+        );
+        let ls = launches(&src, &Options::default());
+        assert_eq!(ls.len(), 1);
+        let (name, l) = &ls[0];
+        assert_eq!(name, "k");
+        assert_eq!(l.block, [Some(128), Some(1), Some(1)]);
+        assert_eq!(l.grid, [Some(32), Some(1), Some(1)]);
+        assert_eq!(l.params.get("n"), Some(&4096));
+        assert_eq!(l.sites.len(), 1);
+        assert_eq!(l.sites[0].line, 4);
+    }
+
+    #[test]
+    fn unknown_but_fixed_values_become_relations() {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs, int n) {{
+  dim3 threads(bs, bs);
+  assert(bs % 32 == 0);
+  k<<<(n + 255) / 256, threads>>>(d, n);
+}}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block, [None, None, Some(1)]);
+        assert_eq!(
+            rel(l),
+            vec!["bdim.y == bdim", "gdim == (n + 255) / 256", "bdim % 32 == 0"]
+        );
+    }
+
+    #[test]
+    fn each_caller_context_is_a_launch_and_dead_branches_are_checked_for_what_holds_there() {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs) {{
+  if (bs == 16) {{ k<<<1, 16>>>(d, 0); }} else {{ k<<<1, bs>>>(d, bs); }}
+}}
+int main() {{ int *d; run(d, 32); run(d, 64); }}"
+        );
+        let ls = launches(&src, &Options::default());
+        let names: Vec<&str> = ls.iter().map(|(n, _)| n.as_str()).collect();
+        // The then-branch launch is made by no caller: it is checked for itself (16
+        // threads); the else-branch launch once per caller.
+        assert_eq!(names, vec!["k@3", "k@3#2", "k@3#3"]);
+        assert_eq!(ls[0].1.block[0], Some(16));
+        assert_eq!(ls[0].1.params.get("n"), Some(&0));
+        assert_eq!(ls[1].1.block[0], Some(32));
+        assert_eq!(ls[1].1.params.get("n"), Some(&32));
+        assert_eq!(ls[2].1.block[0], Some(64));
+    }
+
+    #[test]
+    fn a_launch_made_in_no_caller_context_keeps_its_condition() {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs) {{
+  dim3 t(bs);
+  if (bs == 16) k<<<1, t>>>(d, 1);
+}}
+int main() {{ int *d; run(d, 32); run(d, 64); }}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block[0], None);
+        assert_eq!(rel(l), vec!["bdim == 16"]);
+    }
+
+    #[test]
+    fn reassigned_or_address_taken_values_are_unknown() {
+        let src = format!(
+            "{KERNEL}void run(int *d) {{
+  int bs = 64; bs *= 2;
+  int n = 10; void *p = &n;
+  k<<<1, bs>>>(d, n);
+}}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block, [None, Some(1), Some(1)]);
+        assert!(l.params.is_empty());
+        assert!(l.relations.is_empty());
+    }
+
+    #[test]
+    fn flags_and_header_win_and_symbolic_turns_reading_off() {
+        let src = format!("{KERNEL}void run(int *d) {{ k<<<4, 128>>>(d, 7); }}");
+        let given = Options {
+            launch: Launch::fixed([64, 1, 1], [1, 1, 1]),
+            ..Options::default()
+        };
+        let (_, l) = &launches(&src, &given)[0];
+        assert_eq!(l.block_dim(), Some([64, 1, 1]));
+        assert!(l.params.is_empty());
+        let off = Options {
+            symbolic_launch: true,
+            ..Options::default()
+        };
+        assert!(launches(&src, &off)[0].1.is_symbolic());
+    }
+
+    #[test]
+    fn a_kernel_named_outside_a_launch_is_checked_for_every_launch() {
+        let src = format!(
+            "{KERNEL}typedef void (*kern)(int *, int);
+void run(int *d) {{ k<<<1, 32>>>(d, 1); kern f = k; f<<<4, 64>>>(d, 2); }}"
+        );
+        let ls = crate::translate(Path::new("host.cu"), &src, &Options::default())
+            .expect("translates")
+            .kernels;
+        assert!(ls[0].launch.is_symbolic());
+        assert!(ls[0].notes.iter().any(|n| n.contains("other than by launching it")));
+    }
+
+    #[test]
+    fn launch_bounds_and_launch_apis() {
+        let src = "__global__ void __launch_bounds__(256) b(int *a) { a[threadIdx.x] = 0; }
+__global__ void c(int *a) { a[threadIdx.x] = 0; }
+__global__ void e(int *a, int n) { a[threadIdx.x] = n; }
+void run(int *d) {
+  void *args[] = {&d};
+  cudaLaunchCooperativeKernel((void *)c, dim3(8), dim3(32, 2), args);
+  cudaLaunchConfig_t cfg;
+  cfg.gridDim = dim3(3);
+  cfg.blockDim = 96;
+  cudaLaunchKernelEx(&cfg, e, d, 5);
+}";
+        let ls = launches(src, &Options::default());
+        assert_eq!(ls[0].1.max_threads, Some(256));
+        assert!(ls[0].1.sites.is_empty());
+        assert!(ls[1].1.cooperative);
+        assert_eq!(ls[1].1.block_dim(), Some([32, 2, 1]));
+        assert_eq!(ls[1].1.grid_dim(), Some([8, 1, 1]));
+        assert_eq!(ls[2].1.block_dim(), Some([96, 1, 1]));
+        assert_eq!(ls[2].1.grid_dim(), Some([3, 1, 1]));
+        assert_eq!(ls[2].1.params.get("n"), Some(&5));
+    }
+}
