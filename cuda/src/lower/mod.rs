@@ -171,7 +171,7 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
 /// The kernel `l` once per launch context: the launch of `opts` (flags over header)
 /// over the host code's launches of this instance (when the flags and the header say
 /// nothing of the sizes) over its `__launch_bounds__`. With several distinct host
-/// contexts the kernel is checked for each, named after its launch's line (`k@14`).
+/// contexts the kernel is checked for each, numbered in text order (`k#1`, `k#2`).
 fn launch_contexts(
     prog: &Program,
     opts: &Options,
@@ -196,7 +196,11 @@ fn launch_contexts(
     let scalars: Vec<String> = l.kernel.scalars().map(str::to_string).collect();
     let mut contexts: Vec<kpl::Launch> = Vec::new();
     let escaped = host.escaped.get(&def.name);
-    for h in host.launches.iter().filter(|h| !sized && escaped.is_none() && h.kernel == def.name) {
+    for h in host
+        .launches
+        .iter()
+        .filter(|h| !sized && escaped.is_none() && h.kernel == def.name)
+    {
         let this = match &h.template_args {
             Some(a) => format!("{}<{}>", def.name, a) == l.kernel.name,
             None => def.template.is_none() || !l.kernel.name.contains('<'),
@@ -233,11 +237,10 @@ fn launch_contexts(
         let launch = given.clone().over(&ctx).over(&bounds);
         let mut k = l.clone();
         k.kernel = launch.constrain(&l.kernel);
-        let line = ctx.sites.first().map_or(0, |s| s.line);
         if many {
-            let base = format!("{}@{line}", l.kernel.name);
-            let n = out.iter().filter(|o| o.kernel.name.starts_with(&base)).count();
-            k.kernel.name = if n == 0 { base } else { format!("{base}#{}", n + 1) };
+            // Numbered in text order, not by line: a fix that moves the launches keeps
+            // the names (the notes say the lines).
+            k.kernel.name = format!("{}#{}", l.kernel.name, out.len() + 1);
         }
         k.notes.push(launch_note(&launch));
         k.launch = launch;

@@ -202,8 +202,11 @@ fn failed_check(f: &FailedKernel) -> KernelCheck {
 
 /// `--kernel reduce5` selects every instantiation of a template kernel
 /// (`reduce5<int,256>`), `--kernel 'reduce5<int,256>'` just that one.
+/// `--kernel k` selects `k`, the instantiations `k<32>` and the launch contexts `k#2`
+/// (and `--kernel k<32>` that instantiation's contexts).
 fn kernel_matches(name: &str, wanted: &str) -> bool {
-    name == wanted || name.split('<').next() == Some(wanted)
+    let context = name.split('#').next();
+    name == wanted || context == Some(wanted) || name.split(['<', '#']).next() == Some(wanted)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
