@@ -83,7 +83,7 @@ pub fn host_code(prog: &Program) -> HostCode {
         .map(|f| f.name.as_str())
         .collect();
     let mut escaped = HashMap::new();
-    for f in prog.funcs.iter().filter(|f| !f.global && !(f.device && !f.host)) {
+    for f in prog.funcs.iter().filter(|f| runs_on_host(f)) {
         let Some(body) = f.body else { continue };
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
@@ -161,6 +161,11 @@ fn launches(prog: &Program) -> Vec<HostLaunch> {
         }
     }
     out
+}
+
+/// Whether a function is host code (not a kernel, not `__device__` only).
+fn runs_on_host(f: &crate::program::FuncDef) -> bool {
+    !f.global && (f.host || !f.device)
 }
 
 /// The launch bound of a kernel definition: `__launch_bounds__(N[, ...])` with `N` a
@@ -419,10 +424,9 @@ impl<'t> Reader<'_, 't> {
     fn calls_of(&self, name: &str) -> Vec<(usize, Node<'t>)> {
         let mut out = Vec::new();
         for (i, f) in self.prog.funcs.iter().enumerate() {
-            let Some(body) = f.body else { continue };
-            if f.global || (f.device && !f.host) {
+            let Some(body) = f.body.filter(|_| runs_on_host(f)) else {
                 continue;
-            }
+            };
             let mut stack = vec![body];
             while let Some(n) = stack.pop() {
                 if n.kind() == "call_expression"

@@ -95,7 +95,7 @@ pub static MODELS: &[ModelInfo] = &[
         param: None,
         summary: "loop trip counts computed from constant bounds and the launch, LC/IC where unknown",
         compared: true,
-        build: |m| Ok(Box::new(BoundsCost::new(m.kernel, &m.launch(), m.paper))),
+        build: |m| Ok(Box::new(BoundsCost::new(m.kernel, m.launch(), m.paper))),
     },
     ModelInfo {
         name: "profile",
@@ -288,7 +288,7 @@ fn compare_kernel(
     // One input for every model: the profile is measured once, for the barrier table
     // and the profile model.
     let mut input = ModelInput::new(k, paper, check, None);
-    let bounds = BoundsCost::new(k, &input.launch(), paper);
+    let bounds = BoundsCost::new(k, input.launch(), paper);
     let mut notes = Vec::new();
     let profiled = input.profile().ok().map(|(_, p)| p.clone());
     if let Some(p) = &profiled {
