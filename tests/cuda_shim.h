@@ -1,14 +1,17 @@
 // A small CUDA shim for `g++ -fsyntax-only -x c++ -include tests/cuda_shim.h`: just
 // enough of CUDA's declarations (qualifiers, built-in variables, vector types,
 // intrinsics, atomics, cooperative groups, cuRAND, surfaces and textures, GPUVerify's
-// annotations) that a .cu file of the corpus parses and type-checks as C++. It checks
-// that what `autosync fix` writes is still a program, not what it computes: every
-// function here is a declaration or a trivial definition. Used by tests/compile.rs;
+// annotations, the host runtime calls of launches: cudaMalloc, cudaLaunchKernel,
+// cudaLaunchCooperativeKernel, cudaLaunchKernelEx) that a .cu file of the corpus
+// parses and type-checks as C++. It checks that what `autosync fix` writes is still
+// a program, not what it computes: every function here is a declaration or a trivial
+// definition. Used by tests/compile.rs;
 // `#include <cuda_runtime.h>` and friends resolve to the empty headers in
 // tests/cuda_shim/ (kernel launches `k<<<g, b>>>(...)` are rewritten to `k(...)` by the
 // test before compiling, the one thing a header cannot do).
 #pragma once
 
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +29,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __restrict__ __restrict
-#define __launch_bounds__(...) ((void)0)
+#define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 #define __builtin_align__(n) alignas(n)
 #define __CUDACC__ 1
@@ -312,6 +315,34 @@ template <class T> struct plus {
     T operator()(T a, T b) const { return a + b; }
 };
 } // namespace cooperative_groups
+
+// ---- host runtime API (the host code of files whose launches the front end reads) ----
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
+    cudaMemcpyDefault
+};
+template <class T> cudaError_t cudaMalloc(T **, size_t) { return cudaSuccess; }
+cudaError_t cudaFree(void *);
+cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
+cudaError_t cudaMemset(void *, int, size_t);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
+cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
+struct cudaLaunchAttribute {
+    int id;
+};
+struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+};
+template <class... Expected, class... Actual>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *, void (*)(Expected...), Actual &&...) {
+    return cudaSuccess;
+}
 
 // ---- cuRAND ----------------------------------------------------------------------
 struct curandState {

@@ -117,6 +117,11 @@ impl Interpreter {
                 given(&self.opts.launch.block, b),
                 given(&self.opts.launch.grid, g),
             );
+            // `__launch_bounds__`: no block of more threads is launched.
+            let threads = u64::from(l.0[0]) * u64::from(l.0[1]) * u64::from(l.0[2]);
+            if threads > u64::from(self.opts.launch.thread_limit()) {
+                continue;
+            }
             if !out.contains(&l) {
                 out.push(l);
             }

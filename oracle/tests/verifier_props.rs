@@ -607,6 +607,8 @@ struct Case {
     warp: Option<u32>,
     /// The type of the parameter `n` (`None`: untyped, `u32`).
     param_ty: Option<kpl::IntTy>,
+    /// `__launch_bounds__`: at most this many threads per block.
+    max_threads: Option<u32>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -620,14 +622,16 @@ fn case() -> impl Strategy<Value = Case> {
         ),
         prop::option::weighted(0.25, prop_oneof![Just(2u32), Just(4u32)]),
         prop::option::weighted(0.4, int_ty()),
+        prop::option::weighted(0.2, 2u32..5),
     )
-        .prop_map(|(body, requires, wrap, launch, warp, param_ty)| Case {
+        .prop_map(|(body, requires, wrap, launch, warp, param_ty, max_threads)| Case {
             body,
             requires,
             wrap,
             launch,
             warp,
             param_ty,
+            max_threads,
         })
 }
 
@@ -692,6 +696,9 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
             block: kpl::launch::dims(case.launch.map(|(b, _)| [b, 1, 1])),
             grid: kpl::launch::dims(case.launch.map(|(_, g)| [g, 1, 1])),
             warp_size: case.warp,
+            // Only where the launch is symbolic: a fixed block over the bound is not a
+            // launch at all.
+            max_threads: case.max_threads.filter(|_| case.launch.is_none()),
             ..kpl::Launch::default()
         },
         arith: if case.wrap {
