@@ -355,14 +355,7 @@ impl<'t> Reader<'_, 't> {
             return vec![Env::default()];
         }
         let mut out = Vec::new();
-        for (caller, call) in self.calls_of(&def.name) {
-            let Some(args) = call.child_by_field_name("arguments") else {
-                continue;
-            };
-            let args: Vec<Node> = named_children(args)
-                .into_iter()
-                .filter(|c| c.kind() != "comment")
-                .collect();
+        for (caller, args) in self.calls_of(&def.name) {
             if args.len() > params.len() {
                 continue;
             }
@@ -413,15 +406,66 @@ impl<'t> Reader<'_, 't> {
             let called = p.kind() == "call_expression"
                 && p.child_by_field_name("function")
                     .is_some_and(|f| f.id() == n.id());
-            if !declared && !called {
+            if !declared && !called && self.forwarded_args(n).is_none() {
                 return true;
             }
         }
         false
     }
 
-    /// The calls `name(...)` in the bodies of the file's functions, with the caller.
-    fn calls_of(&self, name: &str) -> Vec<(usize, Node<'t>)> {
+    /// `f` passed to a forwarder of the file, `g(x, f, a, b)` where
+    /// `template <class F, class... A> T g(X x, F f, A&&... a) { ... f(std::forward<A>(a)...); ... }`
+    /// (a benchmark or launch wrapper): the arguments `f` is called with, `a, b`.
+    fn forwarded_args(&self, id: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let list = id.parent().filter(|p| p.kind() == "argument_list")?;
+        let call = list.parent().filter(|c| c.kind() == "call_expression")?;
+        let (callee, _) = callee_name(self.prog, call.child_by_field_name("function")?)?;
+        let args: Vec<Node> = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let at = args.iter().position(|a| a.id() == id.id())?;
+        let g = self.prog.functions(&callee, None).into_iter().find(|&g| {
+            let d = &self.prog.funcs[g];
+            // `f` is the last named parameter, a pack follows.
+            let pack = d.declarator.child_by_field_name("parameters").is_some_and(|l| {
+                named_children(l)
+                    .iter()
+                    .any(|c| c.kind() == "variadic_parameter_declaration")
+            });
+            d.body.is_some() && runs_on_host(d) && d.params().len() == at + 1 && pack
+        })?;
+        let def = &self.prog.funcs[g];
+        let params = def.params();
+        // The body calls `f` with the pack only.
+        let f_name = param_name(self.prog, params[at])?;
+        let mut stack = vec![def.body?];
+        let mut forwards = false;
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != f_name {
+                continue;
+            }
+            let c = n.parent()?;
+            let is_call = c.kind() == "call_expression"
+                && c.child_by_field_name("function")
+                    .is_some_and(|x| x.id() == n.id());
+            let pack = c
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .is_some_and(|a| a.len() == 1 && self.text(a[0]).trim_end().ends_with("..."));
+            if !(is_call && pack) {
+                return None; // `f` used otherwise: its calls are not known
+            }
+            forwards = true;
+        }
+        forwards.then(|| args[at + 1..].to_vec())
+    }
+
+    /// The calls of `name` in the bodies of the file's host functions, with the caller
+    /// and the arguments: direct calls `name(...)` and calls through a forwarder
+    /// ([`Reader::forwarded_args`]).
+    fn calls_of(&self, name: &str) -> Vec<(usize, Vec<Node<'t>>)> {
         let mut out = Vec::new();
         for (i, f) in self.prog.funcs.iter().enumerate() {
             let Some(body) = f.body.filter(|_| runs_on_host(f)) else {
@@ -432,14 +476,24 @@ impl<'t> Reader<'_, 't> {
                 if n.kind() == "call_expression"
                     && let Some(fun) = n.child_by_field_name("function")
                     && callee_name(self.prog, fun).is_some_and(|(c, _)| c == name)
+                    && let Some(args) = n.child_by_field_name("arguments")
                 {
-                    out.push((i, n));
+                    let args = named_children(args)
+                        .into_iter()
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    out.push((n.start_byte(), i, args));
+                } else if n.kind() == "identifier"
+                    && self.text(n) == name
+                    && let Some(args) = self.forwarded_args(n)
+                {
+                    out.push((n.start_byte(), i, args));
                 }
                 stack.extend(named_children(n));
             }
         }
-        out.sort_by_key(|(_, n)| n.start_byte());
-        out
+        out.sort_by_key(|(at, _, _)| *at);
+        out.into_iter().map(|(_, i, a)| (i, a)).collect()
     }
 
     /// The conditions of the `if`s around `at` inside function `f` (negated in an else
@@ -1392,6 +1446,23 @@ void run(int *d) {{ k<<<1, 32>>>(d, 1); kern f = k; f<<<4, 64>>>(d, 2); }}"
                 .iter()
                 .any(|n| n.contains("other than by launching it"))
         );
+    }
+
+    #[test]
+    fn calls_through_a_forwarding_wrapper_are_caller_contexts() {
+        let src = format!(
+            "{KERNEL}template <class F, class... A> float bench(int reps, F f, A&&... a) {{
+  for (int i = 0; i < reps; i++) f(std::forward<A>(a)...);
+  return 0.0f;
+}}
+void run(int *d, int bs) {{ k<<<1, bs>>>(d, bs); }}
+int main() {{ int *d; run(d, 64); bench(10, run, d, 64); }}"
+        );
+        let ls = launches(&src, &Options::default());
+        assert_eq!(ls.len(), 1);
+        assert_eq!(ls[0].1.block[0], Some(64));
+        let other = src.replace("bench(10, run, d, 64)", "bench(10, run, d, 128)");
+        assert_eq!(launches(&other, &Options::default()).len(), 2);
     }
 
     #[test]
