@@ -28,6 +28,8 @@ use kpl::launch::{Launch, Origin, Site};
 use kpl::{Arith, BinOp, Builtin, Dim, Expr, UnOp};
 use tree_sitter::Node;
 
+use crate::lower::expr::binop;
+use crate::preprocess::int_literal;
 use crate::program::{Program, named_children};
 
 /// How deep callers and inlined host helpers are followed.
@@ -132,17 +134,19 @@ fn launched_here(prog: &Program, id: Node) -> bool {
     false
 }
 
+/// The root of the parse tree (reached from any function: the program indexes no root).
+fn translation_unit<'t>(prog: &Program<'t>) -> Option<Node<'t>> {
+    let mut n = prog.funcs.first()?.node;
+    while let Some(p) = n.parent() {
+        n = p;
+    }
+    Some(n)
+}
+
 /// Every launch in the file's host code, in text order.
 fn launches(prog: &Program) -> Vec<HostLaunch> {
     let mut out = Vec::new();
-    let root = prog.funcs.first().map(|f| {
-        let mut n = f.node;
-        while let Some(p) = n.parent() {
-            n = p;
-        }
-        n
-    });
-    let Some(root) = root else {
+    let Some(root) = translation_unit(prog) else {
         return out;
     };
     let mut stack = vec![root];
@@ -178,7 +182,7 @@ pub fn launch_bound(prog: &Program, def: Node) -> Option<u32> {
         .trim_start()
         .strip_prefix('(')?;
     let end = rest.find([',', ')'])?;
-    let v = parse_int(rest[..end].trim())?;
+    let v = int_literal(rest[..end].trim())?;
     u32::try_from(v).ok().filter(|v| (1..=1024).contains(v))
 }
 
@@ -386,13 +390,7 @@ impl<'t> Reader<'_, 't> {
     /// Whether function `name` is used other than by calling it (a function pointer):
     /// then its callers are not all known and its parameters stay atoms.
     fn escapes(&self, name: &str) -> bool {
-        let Some(root) = self.prog.funcs.first().map(|f| {
-            let mut n = f.node;
-            while let Some(p) = n.parent() {
-                n = p;
-            }
-            n
-        }) else {
+        let Some(root) = translation_unit(self.prog) else {
             return false;
         };
         let mut stack = vec![root];
@@ -572,7 +570,7 @@ impl<'t> Reader<'_, 't> {
         };
         let r = |n: Node<'t>| self.scalar(f, n, &deeper);
         match e.kind() {
-            "number_literal" => parse_int(self.text(e)).map(Expr::Int),
+            "number_literal" => int_literal(self.text(e)).map(Expr::Int),
             "true" => Some(Expr::Int(1)),
             "false" => Some(Expr::Int(0)),
             "parenthesized_expression" => r(*named_children(e).first()?),
@@ -875,7 +873,7 @@ impl<'t> Reader<'_, 't> {
                         .unwrap_or_default();
                     for (i, p) in params.iter().take(3).enumerate() {
                         let t = self.text(*p).trim();
-                        d[i] = match parse_int(t) {
+                        d[i] = match int_literal(t) {
                             Some(v) => Some(Expr::Int(v)),
                             None => self.name(f, *p, t, env),
                         };
@@ -1120,46 +1118,6 @@ fn fold(e: &Expr) -> Expr {
             (x, y) => Expr::bin(*op, x, y),
         },
         _ => e.clone(),
-    }
-}
-
-fn binop(op: &str) -> Option<BinOp> {
-    use BinOp::*;
-    Some(match op {
-        "+" => Add,
-        "-" => Sub,
-        "*" => Mul,
-        "/" => Div,
-        "%" => Rem,
-        "&" => BitAnd,
-        "|" => BitOr,
-        "^" => BitXor,
-        "<<" => Shl,
-        ">>" => Shr,
-        "==" => Eq,
-        "!=" => Ne,
-        "<" => Lt,
-        "<=" => Le,
-        ">" => Gt,
-        ">=" => Ge,
-        "&&" => And,
-        "||" => Or,
-        _ => return None,
-    })
-}
-
-/// A C integer literal (decimal, hex, octal, binary, with `u`/`l` suffixes).
-fn parse_int(t: &str) -> Option<i64> {
-    let t = t.replace('\'', "");
-    let t = t.trim_end_matches(['u', 'U', 'l', 'L']);
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-        i64::from_str_radix(b, 2).ok()
-    } else if t.len() > 1 && t.starts_with('0') {
-        i64::from_str_radix(&t[1..], 8).ok()
-    } else {
-        t.parse().ok()
     }
 }
 

@@ -1769,7 +1769,8 @@ fn number(t: &str) -> Value {
     }
 }
 
-fn binop(op: &str) -> Option<BinOp> {
+/// The KPL operator of a C binary operator token.
+pub(crate) fn binop(op: &str) -> Option<BinOp> {
     use BinOp::*;
     Some(match op {
         "+" => Add,

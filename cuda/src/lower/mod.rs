@@ -24,7 +24,7 @@
 
 mod builtins;
 mod call;
-mod expr;
+pub(crate) mod expr;
 pub mod fold;
 mod ptx;
 mod stmt;
