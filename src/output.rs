@@ -148,6 +148,7 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
     if let Some(w) = &r.witness {
         notes.push(launch_note(w));
     }
+    notes.extend(host_launch_note(src, kernel));
     notes.push(match remedy(src, r) {
         Ok(help) => format!("help: {help}"),
         Err(why) => why,
@@ -165,6 +166,13 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
 
 fn join(d: &[usize]) -> String {
     d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The host launch a kernel was checked for, when it has one: a race or divergence
+/// holds for that launch (the LSP shows it too).
+fn host_launch_note(src: &Source, kernel: &str) -> Option<String> {
+    let l = src.launch_of(kernel);
+    (!l.sites.is_empty()).then(|| format!("checked for the {}", l.describe()))
 }
 
 fn launch_note(w: &Witness) -> String {
@@ -294,6 +302,7 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
     if let Some(w) = &d.witness {
         notes.push(launch_note(w));
     }
+    notes.extend(host_launch_note(src, kernel));
     notes.push(if across_blocks {
         format!(
             "help: a grid barrier (`this_grid().sync()`) must be reached by every thread of the grid, or \

@@ -245,6 +245,28 @@ impl Launch {
     }
 }
 
+impl Launch {
+    /// What a report says the kernel was checked for: `launch from line 21: 16×16
+    /// threads, ? blocks (where bdim.x == bdim.y)`.
+    pub fn describe(&self) -> String {
+        let lines: Vec<String> = self.sites.iter().map(|s| s.line.to_string()).collect();
+        let from = match lines.as_slice() {
+            [] => "launch".to_string(),
+            [one] => format!("launch from line {one}"),
+            many => format!("launch from lines {}", many.join(", ")),
+        };
+        let mut note = format!("{from}: {self}");
+        if !self.relations.is_empty() {
+            let rs: Vec<String> = self.relations.iter().map(crate::syntax::print_expr).collect();
+            note.push_str(&format!(" (where {})", rs.join(", ")));
+        }
+        if self.cooperative {
+            note.push_str(", cooperative");
+        }
+        note
+    }
+}
+
 fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::Binary(BinOp::And, a, b) => {

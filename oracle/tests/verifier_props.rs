@@ -624,15 +624,17 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::weighted(0.4, int_ty()),
         prop::option::weighted(0.2, 2u32..5),
     )
-        .prop_map(|(body, requires, wrap, launch, warp, param_ty, max_threads)| Case {
-            body,
-            requires,
-            wrap,
-            launch,
-            warp,
-            param_ty,
-            max_threads,
-        })
+        .prop_map(
+            |(body, requires, wrap, launch, warp, param_ty, max_threads)| Case {
+                body,
+                requires,
+                wrap,
+                launch,
+                warp,
+                param_ty,
+                max_threads,
+            },
+        )
 }
 
 fn render(case: &Case) -> String {

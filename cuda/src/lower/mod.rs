@@ -242,7 +242,7 @@ fn launch_contexts(
             // the names (the notes say the lines).
             k.kernel.name = format!("{}#{}", l.kernel.name, out.len() + 1);
         }
-        k.notes.push(launch_note(&launch));
+        k.notes.push(launch.describe());
         k.launch = launch;
         out.push(k);
     }
@@ -258,26 +258,6 @@ fn same_launch(a: &kpl::Launch, b: &kpl::Launch) -> bool {
         sites: Vec::new(),
         ..b.clone()
     }
-}
-
-/// What the report says the kernel was checked for: `launch from line 21: 16×16
-/// threads, ? blocks (bdim.x == bdim.y)`.
-pub fn launch_note(l: &kpl::Launch) -> String {
-    let lines: Vec<String> = l.sites.iter().map(|s| s.line.to_string()).collect();
-    let from = match lines.as_slice() {
-        [] => "launch".to_string(),
-        [one] => format!("launch from line {one}"),
-        many => format!("launch from lines {}", many.join(", ")),
-    };
-    let mut note = format!("{from}: {l}");
-    if !l.relations.is_empty() {
-        let rs: Vec<String> = l.relations.iter().map(kpl::syntax::print_expr).collect();
-        note.push_str(&format!(" (where {})", rs.join(", ")));
-    }
-    if l.cooperative {
-        note.push_str(", cooperative");
-    }
-    note
 }
 
 /// The name (`k<float>`) of an explicit specialization `template <> ... k<float>(...)`.
