@@ -14,13 +14,19 @@
 //! test removes the `<<<...>>>` before compiling. A file `fix` does not print (no
 //! barrier placement fixes it, or a kernel is unsupported) has nothing to check. The
 //! test prints how many outputs it compiled, and skips (saying so) when no C++ compiler
-//! is installed (`CXX`, else `g++`, else `clang++`). Files marked `//slow:` run only
-//! with `AUTOSYNC_CORPUS_SLOW=1`, as in `tests/corpus.rs`.
+//! is installed (`CXX`, else `g++`, else `clang++`).
+//!
+//! A module of the `corpus` binary (`tests/corpus.rs`): one trial per file,
+//! `[compile] tests/corpus/DIR/NAME.cu` or `[compile] benches/realistic/NAME.cu`
+//! (ignored, saying why, without a C++ compiler); the counts are printed after all
+//! trials.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+
+use libtest_mimic::{Failed, Trial};
 
 /// Files that cannot be made to compile through a reasonable shim, with the reason.
 /// (None today: every corpus and bench file compiles as written.)
@@ -172,9 +178,6 @@ fn check_file(cxx: &str, file: &Path, tally: &Mutex<Tally>) {
     let Ok(text) = std::fs::read(file).map(|b| String::from_utf8_lossy(&b).into_owned()) else {
         return;
     };
-    if header(&text, "//slow:").is_some() && std::env::var_os("AUTOSYNC_CORPUS_SLOW").is_none() {
-        return;
-    }
     let known = NOT_COMPILABLE.iter().any(|(f, _)| name.ends_with(f));
     let original = compile(cxx, file, &text);
     let mut runs: Vec<(&str, Vec<&str>)> = vec![("fix --strip", vec!["--strip"])];
@@ -213,45 +216,82 @@ fn check_file(cxx: &str, file: &Path, tally: &Mutex<Tally>) {
     }
 }
 
-#[test]
-fn every_file_fix_writes_compiles() {
-    let Some(cxx) = compiler() else {
-        println!("skipped: no C++ compiler found (set CXX, or install g++ or clang++)");
-        return;
-    };
-    let files = files();
-    assert!(files.len() > 100, "the corpus was not found");
-    let tally = Mutex::new(Tally::default());
-    let next = Mutex::new(0usize);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = {
-                        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
-                        *n += 1;
-                        *n - 1
-                    };
-                    let Some(f) = files.get(i) else { break };
-                    check_file(&cxx, f, &tally);
-                }
-            });
-        }
-    });
-    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-    println!(
-        "{cxx}: {} of {} files compile as written; {} outputs of `fix` compile; {} runs printed nothing \
-         (not fixable or unsupported)",
-        t.originals,
-        files.len(),
-        t.outputs,
-        t.not_written
-    );
-    assert!(t.failures.is_empty(), "{}", t.failures.join("\n\n"));
+/// The compiler the trials use, found once.
+fn cxx() -> Option<&'static str> {
+    static CXX: OnceLock<Option<String>> = OnceLock::new();
+    CXX.get_or_init(compiler).as_deref()
 }
 
-#[test]
+/// What the file trials compiled, added up for [`summary`].
+static TALLY: Mutex<Option<Tally>> = Mutex::new(None);
+
+/// Checks one file ([`check_file`]) and adds its counts to [`TALLY`].
+fn compile_trial(cxx: &str, file: &Path) -> Result<(), Failed> {
+    let tally = Mutex::new(Tally::default());
+    check_file(cxx, file, &tally);
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut all = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    let all = all.get_or_insert_with(Tally::default);
+    all.originals += t.originals;
+    all.outputs += t.outputs;
+    all.not_written += t.not_written;
+    if t.failures.is_empty() {
+        Ok(())
+    } else {
+        Err(t.failures.join("\n\n").into())
+    }
+}
+
+fn the_files_are_found() {
+    assert!(files().len() > 100, "the corpus was not found");
+}
+
+/// The trials of this module: one per file `fix`'s output of which must compile
+/// (ignored without a C++ compiler), and the tests of the module itself.
+pub fn trials() -> Vec<Trial> {
+    let mut trials = vec![
+        Trial::test("compile::the_files_are_found", || {
+            the_files_are_found();
+            Ok(())
+        }),
+        Trial::test("compile::launches_are_removed_before_compiling", || {
+            launches_are_removed_before_compiling();
+            Ok(())
+        }),
+    ];
+    let root = root();
+    for file in files() {
+        let name = file.strip_prefix(&root).unwrap_or(&file).display().to_string();
+        let trial = Trial::test(name, move || match cxx() {
+            Some(cxx) => compile_trial(cxx, &file),
+            None => {
+                println!("skipped: no C++ compiler found (set CXX, or install g++ or clang++)");
+                Ok(())
+            }
+        })
+        .with_kind("compile");
+        trials.push(trial.with_ignored_flag(cxx().is_none()));
+    }
+    trials
+}
+
+/// Prints how many files and outputs the trials that ran compiled (nothing when none
+/// ran), or why they were skipped.
+pub fn summary() {
+    let Some(cxx) = cxx() else {
+        println!("compile: skipped: no C++ compiler found (set CXX, or install g++ or clang++)");
+        return;
+    };
+    let Some(t) = TALLY.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+        return;
+    };
+    println!(
+        "{cxx}: {} files compile as written; {} outputs of `fix` compile; {} runs printed nothing \
+         (not fixable or unsupported)",
+        t.originals, t.outputs, t.not_written
+    );
+}
+
 fn launches_are_removed_before_compiling() {
     assert_eq!(
         without_launches("k<<<g, b>>>(x); m<<<dim3(1, 2), 64, 0, s>>>(y);"),

@@ -3,6 +3,12 @@
 //! annotations, language features, atomics), checked end to end through the CLI like
 //! rustc's UI tests. See `tests/README.md` for how to add a kernel.
 //!
+//! This binary has no libtest harness (`harness = false`): it lists its trials with
+//! `libtest-mimic`, one per corpus file (`[corpus] sdk/matrixMul.cu`), so that
+//! `cargo test --release --test corpus -- sdk/matrixMul` checks that kernel alone and a
+//! failure names its file; module `compile` adds one trial per file that `fix`'s
+//! output must compile (`[compile] tests/corpus/sdk/matrixMul.cu`).
+//!
 //! Each file says what is true of it under docs/semantics.md, on the lines themselves:
 //!
 //! ```text
@@ -10,7 +16,6 @@
 //! //expect-tool: race | divergence (why)     where autosync disagrees: what it says, and why
 //! //expect-unfixable                         every reported race is cross-block
 //! //dynamic: verified (why)                  atomics/ only: the interpreter finds nothing
-//! //slow: ...                                only checked with AUTOSYNC_CORPUS_SLOW=1
 //!
 //! x[i] = y;      //~ race(x)                 a real race on array `x` at this line
 //! __syncthreads(); //~ divergence            a real divergent barrier
@@ -35,9 +40,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
+
+mod compile;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus")
@@ -312,10 +319,6 @@ fn files() -> Vec<PathBuf> {
     files
 }
 
-fn slow(text: &str) -> bool {
-    text.lines().any(|l| l.starts_with("//slow:"))
-}
-
 /// Everything the corpus asserts about one file; the failures found.
 fn check_file(file: &Path) -> Vec<String> {
     let name = file.display().to_string();
@@ -428,7 +431,6 @@ fn check_file(file: &Path) -> Vec<String> {
     failures
 }
 
-#[test]
 fn markers_and_headers_are_read() {
     let text = "//expect: race\n//expect-tool: divergence (false alarm: why)\n\
                 a[i] = 1; //~ race(a)\n__syncthreads(); //~? divergence\n\
@@ -469,37 +471,15 @@ fn markers_and_headers_are_read() {
     );
 }
 
-#[test]
-fn every_corpus_kernel_is_checked_with_its_expected_findings_and_report() {
-    let mut files = files();
+/// The corpus is all there, and every expected report belongs to a kernel of it.
+fn the_corpus_is_complete_and_every_report_has_its_kernel() {
+    let files = files();
     assert!(files.len() >= 100, "the corpus has {} files", files.len());
     assert!(
         files.iter().filter(|f| f.starts_with("atomics")).count() >= 18,
         "tests/corpus/atomics is too small"
     );
-    let total = files.len();
-    if std::env::var_os("AUTOSYNC_CORPUS_SLOW").is_none() {
-        files.retain(|p| !std::fs::read_to_string(corpus().join(p)).is_ok_and(|t| slow(&t)));
-    }
-
-    let queue = Mutex::new(files.clone());
-    let failures = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                loop {
-                    let Some(p) = queue.lock().unwrap().pop() else {
-                        break;
-                    };
-                    let f = check_file(&p);
-                    failures.lock().unwrap().extend(f);
-                }
-            });
-        }
-    });
-
-    let mut failures = failures.into_inner().unwrap();
-    // Expected reports must belong to a kernel of the corpus.
+    let mut failures = Vec::new();
     let mut stray = Vec::new();
     collect_reports(&corpus(), &mut stray);
     for r in stray {
@@ -509,13 +489,7 @@ fn every_corpus_kernel_is_checked_with_its_expected_findings_and_report() {
         }
     }
     failures.sort();
-    assert!(
-        failures.is_empty(),
-        "{} failures in {} of {total} files:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn collect_reports(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -529,7 +503,6 @@ fn collect_reports(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
 fn the_work_queue_of_seed_000_fig_3_verifies_with_its_slots_private() {
     let fig3 = Path::new("atomics/queue_fig3.cu");
     let s = check(fig3, "static");
@@ -543,4 +516,47 @@ fn the_work_queue_of_seed_000_fig_3_verifies_with_its_slots_private() {
     let _ = std::fs::remove_file(&tmp);
     assert_eq!(s.verdict(), "race", "{s:?}");
     assert!(s.findings.iter().any(|f| f.line == 12), "{s:?}");
+}
+
+/// A trial that runs `f`, a test that panics on failure.
+fn test(name: &str, f: fn()) -> Trial {
+    Trial::test(name, move || {
+        f();
+        Ok(())
+    })
+}
+
+/// The trials: the harness's own tests, one per corpus file (`[corpus] DIR/NAME.cu`),
+/// and `compile`'s.
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        test("markers_and_headers_are_read", markers_and_headers_are_read),
+        test(
+            "the_corpus_is_complete_and_every_report_has_its_kernel",
+            the_corpus_is_complete_and_every_report_has_its_kernel,
+        ),
+        test(
+            "the_work_queue_of_seed_000_fig_3_verifies_with_its_slots_private",
+            the_work_queue_of_seed_000_fig_3_verifies_with_its_slots_private,
+        ),
+    ];
+    for file in files() {
+        let name = file.display().to_string();
+        trials.push(
+            Trial::test(name, move || {
+                let failures = check_file(&file);
+                if failures.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Failed::from(failures.join("\n")))
+                }
+            })
+            .with_kind("corpus"),
+        );
+    }
+    trials.extend(compile::trials());
+    let conclusion = libtest_mimic::run(&args, trials);
+    compile::summary();
+    conclusion.exit();
 }

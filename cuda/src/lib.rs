@@ -33,7 +33,7 @@
 //!   Builtins are lowered by family (`lower/builtins/`).
 //!
 //! Anything that cannot be lowered soundly is a [`CudaError`] with a location, never a
-//! panic (`tests/fuzz.rs`).
+//! panic (`tests/it/fuzz.rs`).
 
 pub mod error;
 pub mod preprocess;

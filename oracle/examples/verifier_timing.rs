@@ -1,4 +1,4 @@
-//! Times the static verifier on the kernels of `tests/verifier_kernels.rs`-like shapes:
+//! Times the static verifier on the kernels of `tests/it/verifier_kernels.rs`-like shapes:
 //! `cargo run --release -p oracle --example verifier_timing [FILE.kpl ...]`.
 //! With files, times their kernels instead (symbolic launch, default options).
 

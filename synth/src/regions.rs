@@ -77,7 +77,7 @@
 //! soundness is the oracle's; `forward_only` only widens which options count (an oracle
 //! that does not prove it leaves it empty: the paper's types).
 //!
-//! Known limit (measured by `synth/tests/brute_force.rs`): places outside every option,
+//! Known limit (measured by `synth/tests/it/brute_force.rs`): places outside every option,
 //! region and loop-instance place are never tried (a place in a loop around neither
 //! access that is not between them; a non-uniform place that the oracle would still find
 //! non-divergent), nor are a race location's options split when a `break` or `return`

@@ -12,7 +12,7 @@
 //! the run's instance as witness.
 //!
 //! Why that is the solver's answer: the interpreter executes the semantics that the
-//! queries over-approximate (`tests/verifier_props.rs` checks the verifier against it),
+//! queries over-approximate (`tests/it/verifier_props.rs` checks the verifier against it),
 //! so an instance it exhibits satisfies the query of its race type, with or without
 //! the barriers (a query without barriers only drops constraints), and for two plain
 //! writes also the query with the values apart (the interpreter applies the same benign

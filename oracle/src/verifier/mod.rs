@@ -43,7 +43,7 @@
 //! times with different barriers; race types that an unconditional barrier always
 //! separates need no query.
 //!
-//! # Deviations and shortcuts (each has a test in `tests/verifier_semantics.rs`)
+//! # Deviations and shortcuts (each has a test in `tests/it/verifier_semantics.rs`)
 //!
 //! - **Memory is abstract.** Every read (and the value an atomic returns) is an arbitrary
 //!   value, also when the thread wrote the element before. So Faial's Test 5 DRF kernel
@@ -52,7 +52,7 @@
 //!   what the others read from it after the barrier (only that they all read the same).
 //! - **Values all threads read alike** (seed 000's equality abstraction, restricted to
 //!   what needs no invariant; [`symbolic`]'s `read_class` and `ReadCache`, tests in
-//!   `tests/verifier_uniform.rs`). Two refinements of "every read is arbitrary":
+//!   `tests/it/verifier_uniform.rs`). Two refinements of "every read is arbitrary":
 //!   1. *One read instance, one value per block.* A read whose index is block-uniform
 //!      (`s_tile[0]`, `lens[bid]`) is an unknown shared by the threads of a block at
 //!      each instance (the same iterations of its loops): a block-class atom, so the
@@ -64,7 +64,7 @@
 //!      one uninterpreted function of the index (`AtomKind::Input`), shared by both
 //!      thread copies, every block and iteration, and by the `assume`s that state
 //!      preconditions about it (same index, same value; tests in
-//!      `tests/verifier_preconditions.rs`). KPL names the memory a front end cannot
+//!      `tests/it/verifier_preconditions.rs`). KPL names the memory a front end cannot
 //!      tell apart with one array (the CUDA front end merges the pointers a pointer
 //!      may choose between, and under `--alias` every global pointer parameter), so a
 //!      write through any alias makes the array written. This is exact in the
@@ -108,7 +108,7 @@
 //!   iterations of a loop even when nothing writes the array in between, and reads
 //!   with a thread-varying index in different threads.
 //! - **Two-thread assumptions** (GPUVerify's `__other_int`, `__uniform_int`,
-//!   `__distinct_int`, tests in `tests/verifier_preconditions.rs`): `assume p;` with
+//!   `__distinct_int`, tests in `tests/it/verifier_preconditions.rs`): `assume p;` with
 //!   `other(e)` in `p`, outside loops, holds for every ordered pair of distinct threads
 //!   (of one block or two) that both reach it. A query asserts it for its two thread
 //!   copies in both orders, when both reach it (both predicates) before their
@@ -142,10 +142,10 @@
 //!   `__invariant`: base case and inductive step over one thread with every read
 //!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
 //!   proved, or not at the head of a loop body, is reported in a note and ignored,
-//!   never assumed: tests in `tests/verifier_invariants.rs`). Generated invariants are
+//!   never assumed: tests in `tests/it/verifier_invariants.rs`). Generated invariants are
 //!   proved only when a check without them finds a possible defect (they only add
 //!   assumptions, so a check that finds none without them finds none with them;
-//!   `tests/verifier_lazy_invariants.rs`). Symbolic doubling from a
+//!   `tests/it/verifier_lazy_invariants.rs`). Symbolic doubling from a
 //!   non-constant start is exact (`init · 2^(m·k)`, unbounded arithmetic). Possible
 //!   false alarms, never missed races.
 //! - **Values after a loop** are the closed form at the thread's trip count, which is
@@ -169,7 +169,7 @@
 //!   have the same index and it is a mixed-radix number (`tid + 32·bid + 16384·bx`,
 //!   each digit's coefficient above what the smaller digits reach over their ranges),
 //!   equal digits (`affine::mixed_radix_digits`; implied, so exact;
-//!   `tests/verifier_digits.rs`).
+//!   `tests/it/verifier_digits.rs`).
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.
@@ -193,7 +193,7 @@
 //!   under `Unbounded` give arbitrary values.
 //! - **Preconditions that can never hold** are an error (`OracleError::NoFeasibleRun`),
 //!   decided once per kernel on a solver of its own before any other query.
-//! - **Atomics** (seed 000, Sec. 4; tests in `tests/verifier_atomics.rs`): atomic/atomic
+//! - **Atomics** (seed 000, Sec. 4; tests in `tests/it/verifier_atomics.rs`): atomic/atomic
 //!   pairs never race; an atomic and a plain access of the same element do. Memory that
 //!   atomics update is read adversarially (any value, as all memory). Repetition-free
 //!   counters: on an array that only `atomic_add`s of amounts that are never negative
@@ -212,7 +212,7 @@
 //!   arithmetic only, and assuming the counter never wraps around (seed 000 makes the
 //!   same assumption): off under `Wrap32` and under `--wrap` on a CUDA file
 //!   (`CheckOptions::wrapping`, where the front end wraps every value in its type and a
-//!   counter may hand out one slot twice; `tests/semantics.rs`,
+//!   counter may hand out one slot twice; `tests/it/semantics.rs`,
 //!   `wrap_turns_off_the_repetition_free_counter_rule`). Every other atomic returns an arbitrary
 //!   value: `atomic_inc` with another bound and `atomic_dec` wrap, and `atomic_exch`,
 //!   `atomic_cas`, `atomic_min`/`max`, the bitwise ones, and counters mixing operations
@@ -250,7 +250,7 @@
 //!   threads of one warp disagree on reaching it. The screening queries ignore warps
 //!   (more candidate pairs, never fewer).
 //! - **Grid barriers** (`grid_barrier`, CUDA's `this_grid().sync()`; tests in
-//!   `tests/grid.rs`, `tests/corpus/grid/`): the kernel is taken to be launched
+//!   `tests/it/grid.rs`, `tests/corpus/grid/`): the kernel is taken to be launched
 //!   cooperatively (a grid sync is undefined otherwise). A grid barrier orders threads
 //!   of different blocks only when it is proved never divergent over the whole grid
 //!   (two threads of one block, then of two blocks); its instances are credited as for
@@ -275,8 +275,8 @@
 //!   included. Unsound for a kernel or host function also called from another file;
 //!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow.
 //! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/call/unknown.rs`,
-//!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/lower.rs`,
-//!   the differential property test `driver/tests/opaque_effects.rs`; the exact rules are
+//!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/it/lower.rs`,
+//!   the differential property test `driver/tests/it/opaque_effects.rs`; the exact rules are
 //!   in `docs/semantics.md`, "Soundness"):
 //!   1. *Functions the file does not define* return arbitrary values and read and write
 //!      some element of every array a pointer in an argument points into (struct
@@ -326,7 +326,7 @@
 //!   of units is spent; see [`Limits`]): the pair (or barrier) is reported as a defect
 //!   without a witness, with a note. Limits are Z3 resource units, not time, and each
 //!   kernel has a Z3 context of its own, so the answer depends on the kernel and the
-//!   options only (`tests/solver_limits.rs` checks it under load). Known residue: a
+//!   options only (`tests/it/solver_limits.rs` checks it under load). Known residue: a
 //!   few term tables are keyed by the address of a term, so which Z3 terms a kernel
 //!   creates first can still differ between two checks of it in one process; the unit
 //!   counts of a query may then differ slightly (seen once, on a 1 M-unit sorting

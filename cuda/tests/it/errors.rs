@@ -1,0 +1,143 @@
+//! Bad input: every problem is a `CudaError` with its kind, the file, line and column,
+//! the construct and help — never a panic.
+
+use crate::common;
+
+use cuda::ErrorKind;
+
+fn error(src: &str) -> cuda::CudaError {
+    match common::translate_text(src) {
+        Ok(_) => panic!("expected an error for:\n{src}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    let e = error("__global__ void k(int *a) {\n    int x = (a[0] + ;\n}\n");
+    // At the start of the text the parser could not make sense of.
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Syntax, 2, 11));
+    assert!(e.message.starts_with("syntax error"), "{e}");
+    assert!(e.help.is_some());
+    assert!(e.file.ends_with("snippet.cu"));
+    // A missing token (the parser reads the function as a declaration with a brace
+    // initializer, and misses the `;` after it).
+    let e = error("__global__ void k(int *a) {\n    a[0] = 1\n}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Syntax, 3, 2));
+    assert_eq!(e.message, "syntax error: missing `;`");
+    // Errors in host code that no kernel uses do not matter.
+    assert!(
+        common::translate_text("void host() { int x = ; }\n__global__ void k(int *a) { a[0] = 1; }\n")
+            .is_ok()
+    );
+}
+
+#[test]
+fn unsupported_constructs_say_what_and_where() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "__global__ void k(int *a) {\n  l: a[0] = 1;\n  goto l;\n}\n",
+            (3, 3),
+            "`goto`",
+        ),
+        (
+            "__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *a) { a[0] = f(2); }\n",
+            (1, 38),
+            "recursive call of `f`",
+        ),
+        (
+            "__global__ void k(int *a, int (*fp)(int)) {\n  a[0] = fp(1);\n}\n",
+            (2, 10),
+            "a call through a function pointer whose possible targets are not in this file",
+        ),
+        (
+            "__global__ void k(int *a, short *b, int c) {\n  int *p = c ? a : (int *)b;\n  p[threadIdx.x] = 0;\n}\n",
+            (2, 12),
+            "one of two arrays",
+        ),
+        (
+            "__global__ void k(int *a, short *b) {\n  int *p = a;\n  p = (int *)b;\n}\n",
+            (3, 3),
+            "different arrays",
+        ),
+        (
+            "__global__ void k(int **a) {\n  a[0][threadIdx.x] = 1;\n}\n",
+            (2, 3),
+            "a pointer whose target cannot be determined",
+        ),
+        (
+            "__global__ void k(int *a) {\n  asm(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(0), \"l\"(a));\n}\n",
+            (2, 3),
+            "inline PTX `cp.async.ca.shared.global` (an asynchronous copy",
+        ),
+        (
+            "__device__ void g(int *s, int i) {\n  for (int k = 0; k < 4; k++) {\n    clampIndex(i);\n    s[i] = k;\n  }\n}\n__global__ void k(int *a) { g(a, threadIdx.x); }\n",
+            (3, 5),
+            "a call of a function the file does not define that may change `i` inside a loop",
+        ),
+        (
+            "__global__ void k(int *a) {\n  int *p = new int[4];\n}\n",
+            (2, 12),
+            "dynamic allocation",
+        ),
+        (
+            "int host_counter;\n__global__ void k(int *a) {\n  host_counter = 1;\n}\n",
+            (3, 3),
+            "host variable",
+        ),
+        (
+            "surface<void, 2> surf;\n__global__ void k(int *a) {\n  surf2Dwrite(1, surf, 0);\n}\n",
+            (3, 3),
+            "`surf2Dwrite` with 3 arguments",
+        ),
+    ];
+    for (src, (line, col), what) in cases {
+        let e = error(src);
+        assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+        assert!(e.message.contains(what), "{e}");
+        assert_eq!((e.line, e.col), (*line, *col), "{e}");
+        assert!(!e.construct.is_empty(), "{e}");
+    }
+}
+
+#[test]
+fn preprocessor_errors() {
+    let e = error("#include \"nowhere/common.h\"\n__global__ void k(int *a) {}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::MissingInclude, 1, 1));
+    assert_eq!(e.help.as_deref(), Some("pass its folder with `-I DIR`"));
+    let e = error("\n#if FOO > 1\n__global__ void k(int *a) {}\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Preprocessor, 2));
+    let e = error("#ifndef BLOCK\n#error BLOCK must be defined\n#endif\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Preprocessor, 2));
+    assert!(e.message.contains("BLOCK must be defined"), "{e}");
+    let e = error("#define F(a, b) a + b\n__global__ void k(int *a) { a[0] = F(1); }\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Preprocessor, 2, 36));
+    let e = error(
+        "#define R(x) R(x) + R(x)\n#define S(x) R(R(R(R(x))))\n__global__ void k(int *a) { a[0] = S(S(S(S(S(1))))); }\n",
+    );
+    assert_eq!(e.kind, ErrorKind::Preprocessor, "{e}");
+}
+
+#[test]
+fn errors_in_headers_name_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.h"), "#define OK 1\n#if\n#endif\n").unwrap();
+    let main = dir.path().join("k.cu");
+    let e = cuda::translate(
+        &main,
+        "#include \"bad.h\"\n__global__ void k(int *a) {}\n",
+        &Default::default(),
+    )
+    .unwrap_err();
+    assert!(e.file.ends_with("bad.h"), "{e}");
+    assert_eq!(e.line, 2);
+}
+
+#[test]
+fn writes_to_constant_memory_are_invalid_programs() {
+    let e = error("__constant__ int c[16];\n__global__ void k(int *a) {\n    c[threadIdx.x] = a[0];\n}\n");
+    assert_eq!((e.kind, e.line, e.col), (ErrorKind::Unsupported, 3, 5));
+    assert!(e.message.contains("`__constant__` memory"), "{e}");
+    // Reading it is fine.
+    assert!(common::translate_text("__constant__ int c[16];\n__global__ void k(int *a) {\n    a[threadIdx.x] = c[threadIdx.x % 16];\n}\n").is_ok());
+}

@@ -1,0 +1,22 @@
+//! The integration tests of the `autosync` binary, one test binary (`cargo test --test
+//! it`; `cargo test --test it -- cli::` runs one module). The corpus is the `corpus`
+//! binary (`tests/corpus.rs`). Helpers shared by the modules are in `common`.
+
+mod common;
+
+mod adoption;
+mod beyond;
+mod cli;
+mod cost;
+mod cuda;
+mod grid_barriers;
+mod lsp;
+mod partial;
+mod resynthesis;
+mod sarif;
+mod semantics;
+mod show;
+mod test_binaries;
+mod uniform_regions;
+mod ux;
+mod warp_barriers;
