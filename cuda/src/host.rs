@@ -687,7 +687,8 @@ impl<'t> Reader<'_, 't> {
     /// constant or an enumerator.
     fn name(&self, f: usize, at: Node<'t>, x: &str, env: &Env) -> Val {
         if let Some(v) = env.bindings.get(x) {
-            return v.clone();
+            // A parameter the function assigns holds the caller's value no longer.
+            return if self.assigned(f, x) { None } else { v.clone() };
         }
         let def = &self.prog.funcs[f];
         if let Some(decl) = self.local_declaration(f, at, x) {
@@ -812,6 +813,9 @@ impl<'t> Reader<'_, 't> {
             "identifier" => {
                 let x = self.text(e);
                 if env.bindings.contains_key(&format!("{x}.x")) {
+                    if self.assigned(f, x) {
+                        return unknown;
+                    }
                     return ["x", "y", "z"].map(|c| env.bindings.get(&format!("{x}.{c}")).cloned().flatten());
                 }
                 if let Some(decl) = self.local_declaration(f, e, x)
@@ -1369,6 +1373,18 @@ int main() {{ int *d; run(d, 32); run(d, 64); }}"
         assert_eq!(l.block, [None, Some(1), Some(1)]);
         assert!(l.params.is_empty());
         assert!(l.relations.is_empty());
+    }
+
+    #[test]
+    fn a_parameter_the_host_function_assigns_loses_its_callers_value() {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs, dim3 g) {{ bs = bs * 2; g.x = 3; k<<<g, bs>>>(d, 1); }}
+int main() {{ int *d; run(d, 32, dim3(5)); }}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block[0], None);
+        assert_eq!(l.grid[0], None);
+        assert_eq!(l.params.get("n"), Some(&1));
     }
 
     #[test]
