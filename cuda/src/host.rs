@@ -992,7 +992,7 @@ impl Context {
     /// `scalars`, in the order of the kernel's parameter list `params`): constants pin,
     /// atoms that are a size or an argument stand for it, and equations and conditions
     /// whose atoms all stand for something are relations.
-    pub fn launch(&self, params: &[String], scalars: &[String], site: &Site) -> Launch {
+    pub fn launch(&self, params: &[String], scalars: &[(String, kpl::IntTy)], site: &Site) -> Launch {
         let mut l = Launch::default();
         // Equations `lhs == rhs`, sizes first: an atom is best a size.
         let mut eqs: Vec<(Expr, Expr)> = Vec::new();
@@ -1008,10 +1008,19 @@ impl Context {
         }
         if let Some(args) = &self.args {
             for (p, a) in params.iter().zip(args) {
-                if scalars.contains(p)
-                    && let Some(a) = a
-                {
-                    eqs.push((Expr::Var(p.clone()), fold(a)));
+                let Some((_, ty)) = scalars.iter().find(|(s, _)| s == p) else {
+                    continue;
+                };
+                if let Some(a) = a {
+                    // A constant argument arrives converted to the parameter's type.
+                    let a = match fold(a) {
+                        Expr::Int(v) => match i64::try_from(ty.convert(i128::from(v))) {
+                            Ok(c) => Expr::Int(c),
+                            Err(_) => continue,
+                        },
+                        a => a,
+                    };
+                    eqs.push((Expr::Var(p.clone()), a));
                 }
             }
         }
@@ -1385,6 +1394,14 @@ int main() {{ int *d; run(d, 32, dim3(5)); }}"
         assert_eq!(l.block[0], None);
         assert_eq!(l.grid[0], None);
         assert_eq!(l.params.get("n"), Some(&1));
+    }
+
+    #[test]
+    fn a_constant_argument_is_pinned_as_the_parameter_receives_it() {
+        let src = "__global__ void k(int *a, unsigned char n) { a[threadIdx.x] = n; }
+void run(int *d) { k<<<1, 32>>>(d, 300); }";
+        let (_, l) = &launches(src, &Options::default())[0];
+        assert_eq!(l.params.get("n"), Some(&44));
     }
 
     #[test]

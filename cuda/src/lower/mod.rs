@@ -193,7 +193,11 @@ fn launch_contexts(
         .filter_map(|p| p.child_by_field_name("declarator"))
         .filter_map(|d| crate::program::declarator_name(d, prog.src))
         .collect();
-    let scalars: Vec<String> = l.kernel.scalars().map(str::to_string).collect();
+    let scalars: Vec<(String, kpl::IntTy)> = l
+        .kernel
+        .typed_scalars()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect();
     let mut contexts: Vec<kpl::Launch> = Vec::new();
     let escaped = host.escaped.get(&def.name);
     for h in host

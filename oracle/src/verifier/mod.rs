@@ -273,7 +273,8 @@
 //!   code, it is checked only for those launches (sizes, pinned parameters, relations,
 //!   the conditions around them), the values host functions' callers in the file pass
 //!   included. Unsound for a kernel or host function also called from another file;
-//!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow.
+//!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow,
+//!   and `assert`s before a launch to hold (even when `NDEBUG` removes them).
 //! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/call/unknown.rs`,
 //!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/it/lower.rs`,
 //!   the differential property test `driver/tests/it/opaque_effects.rs`; the exact rules are
