@@ -495,7 +495,7 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
 /// The launch a kernel was checked for: where it came from (`source`: the layer of
 /// highest precedence that gave a fact, `flags|header|host|bounds|requires`, or
 /// `symbolic`), the host sites, the sizes (`null`: symbolic), the relations.
-fn launch_json(l: &kpl::Launch) -> Value {
+pub fn launch_json(l: &kpl::Launch) -> Value {
     json!({
         "source": l.source().map_or("symbolic", |o| o.word()),
         "sources": l.sources.iter().map(|o| o.word()).collect::<Vec<_>>(),

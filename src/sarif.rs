@@ -202,6 +202,17 @@ fn location(file: &ArtifactLocation, text: &str, span: kpl::Span, msg: Option<St
     loc
 }
 
+/// The launch a defect was found for (the `launch` object of the JSON report), as a
+/// result property: a race may hold only for the launch the file makes.
+fn launch_property(src: &Source, kernel: &str) -> PropertyBag {
+    PropertyBag::builder()
+        .additional_properties(BTreeMap::from([(
+            "launch".to_string(),
+            crate::output::launch_json(&src.launch_of(kernel)),
+        )]))
+        .build()
+}
+
 fn result(rule: &str, text: String, locations: Vec<Location>, related: Vec<Location>) -> SarifResult {
     let mut r = SarifResult::builder()
         .rule_id(rule.to_string())
@@ -300,6 +311,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             );
             let barrier = normalized(text, d.span);
             prints.set(&mut r, &["barrier-divergence", &k.name, &barrier]);
+            r.properties = Some(launch_property(src, &k.name));
             out.push(r);
         }
         for (n, race) in k.report.races.iter().enumerate() {
@@ -351,6 +363,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 normalized(text, race.second.span),
             );
             prints.set(&mut r, &[rule, &k.name, &race.array, &race.kind(), &a, &b]);
+            r.properties = Some(launch_property(src, &k.name));
             out.push(r);
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {

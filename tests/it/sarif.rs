@@ -190,6 +190,27 @@ fn a_clean_run_is_successful_and_empty() {
     assert!(inv.get("toolExecutionNotifications").is_none(), "{inv}");
 }
 
+/// A race found for the launch the file's host code makes says so in its properties.
+#[test]
+fn a_result_carries_the_launch_it_was_found_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "__global__ void rev(int *a) {
+  __shared__ int s[256];
+  s[threadIdx.x] = a[threadIdx.x];
+  a[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+int main() { int *d; rev<<<1, 128>>>(d); }
+";
+    std::fs::write(dir.path().join("rev.cu"), src).unwrap();
+    let (code, doc) = sarif_in(dir.path(), &["rev.cu"]);
+    assert_eq!(code, 1);
+    let launch = &results(&doc)[0]["properties"]["launch"];
+    assert_eq!(launch["source"], "host");
+    assert_eq!(launch["block"], serde_json::json!([128, 1, 1]));
+    assert_eq!(launch["grid"], serde_json::json!([1, 1, 1]));
+    assert_eq!(launch["sites"][0]["line"], 6);
+}
+
 #[test]
 fn fingerprints_survive_edits_above_and_change_with_the_race() {
     let dir = tempfile::tempdir().unwrap();
