@@ -18,7 +18,7 @@
 //! 2. [`term`] holds those terms and their uniformity classes (the uniformity analysis:
 //!    which values all threads of a block or grid agree on).
 //! 3. [`encode`] instantiates terms for one thread copy at chosen iteration numbers in Z3.
-//! 4. [`queries`] asks, per pair of accesses and per race type (same iteration of all
+//! 4. [`queries`] (with the digit lemmas of [`radix`]) asks, per pair of accesses and per race type (same iteration of all
 //!    common loops; different iterations of common loop `j`), whether two threads can
 //!    touch the same element with no barrier executing in between, and per barrier
 //!    whether two threads of a block can disagree on reaching it. Across iterations both
@@ -169,7 +169,15 @@
 //!   have the same index and it is a mixed-radix number (`tid + 32·bid + 16384·bx`,
 //!   each digit's coefficient above what the smaller digits reach over their ranges),
 //!   equal digits (`affine::mixed_radix_digits`; implied, so exact;
-//!   `tests/it/verifier_digits.rs`).
+//!   `tests/it/verifier_digits.rs`). With symbolic extents (`b*T*V + t*V + v` from
+//!   `b = i / (T*V)`, `t = (i / V) % T`, `v = i % V`, permuted layouts, loop variables
+//!   below their bound, grid-stride steps) the digit lemmas of [`radix`] say the same:
+//!   implications whose premises (nonzero extents, digits in range, the access's
+//!   predicate) are part of the fact, so exact too (`tests/it/verifier_radix.rs`).
+//!   A race query whose index or predicate multiplies or divides by parameters is
+//!   first asked in small instances (the parameters pinned to small values,
+//!   `Checker::small_instances`): a witness there is one of the query, and an
+//!   instance without one proves nothing, so only the time to a witness changes.
 //! - **`assume`** constrains an occurrence only through the `assume`s before it in the
 //!   same iterations of its loops; an `assume` that fails later in the run is ignored,
 //!   so races before it are still reported.
@@ -183,7 +191,8 @@
 //!   `+ - * <<` are exact on integers. Conversions (`Term::Cast`) are exact: dropped when
 //!   [`term::Builder::range`] shows the operand in the type, one `ite` when it can wrap
 //!   at most once, `x - 2^w·k` for a fresh `k` otherwise. A grid index
-//!   `blockIdx.d * blockDim.d (+ threadIdx.d)` is assumed below 2^31
+//!   `blockIdx.d * blockDim.d (+ threadIdx.d)` is assumed below 2^31, and the grid's
+//!   width `blockDim.d * gridDim.d` (a grid-stride loop's stride) too
 //!   ([`term::MAX_GRID_THREADS`]) unless a concrete launch is larger; a loop counter's
 //!   conversion back to its type after a step is taken as the identity (`linear_in`),
 //!   which is the same assumption for the counter.
@@ -341,6 +350,7 @@ mod fingerprint;
 pub mod invariants;
 mod lanes;
 pub mod queries;
+pub mod radix;
 pub mod symbolic;
 pub mod term;
 mod unrolled;

@@ -21,12 +21,14 @@
 
 use std::cell::Cell;
 
+use kpl::BinOp;
 use z3::ast::Bool;
 use z3::{Model, Params, SatResult, Solver};
 
 use super::encode::{Ctx, Encoder, Map, Val};
+use super::radix::Premise;
 use super::symbolic::{AccessFact, BarrierFact, Summary};
-use super::term::LoopId;
+use super::term::{LoopId, T, Term, any_node};
 use crate::{AccessKind, CheckOptions, ThreadId, Witness};
 
 /// What a query found.
@@ -192,6 +194,11 @@ impl Limits {
         }
     }
 }
+
+/// The parameter values of [`Checker::small_instances`], in the order of the kernel's
+/// parameters (repeated when it has more): distinct small extents in both orders, and
+/// equal ones.
+const SMALL_INSTANCES: [&[i64]; 3] = [&[2, 3, 4, 5], &[5, 4, 3, 2], &[2]];
 
 /// One attempt at a race query: its resource units, on the kernel's incremental solver
 /// or on a solver of its own.
@@ -702,6 +709,7 @@ impl Checker<'_> {
         fs.push(ia.eq(&ib));
         fs.extend(enc.same_index_bits(&a.index, cx0, &b.index, cx1));
         fs.extend(self.same_digits(&mut enc, a, cx0, b, cx1));
+        fs.extend(self.digit_lemmas(&mut enc, a, cx0, b, cx1));
         fs.extend(self.assumes(&mut enc, &a.loops, a.pos, cx0));
         fs.extend(self.assumes(&mut enc, &b.loops, b.pos, cx1));
         fs.extend(self.pair_assumes(&mut enc, [(a.pos, cx0), (b.pos, cx1)]));
@@ -718,12 +726,18 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
-        let solve = |fs: &[Bool]| {
-            self.solve_with(fs, limit.units, limit.fresh, |m| {
+        let solve_in = |fs: &[Bool], units: u64| {
+            self.solve_with(fs, units, limit.fresh, |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
         };
+        let solve = |fs: &[Bool]| solve_in(fs, limit.units);
+        if passes.is_empty()
+            && let Some(w) = self.small_instances(&enc, a, b, limit, &fs, &solve_in)
+        {
+            return Outcome::Sat(Box::new(w));
+        }
         let out = if passes.is_empty() {
             solve(&fs)
         } else {
@@ -752,6 +766,62 @@ impl Checker<'_> {
         outcome(out)
     }
 
+    /// A race in a small instance, before the first attempt at a query whose index
+    /// multiplies or divides by parameters: the parameters pinned to a few small
+    /// values each, which makes the arithmetic linear. Such queries that race are
+    /// otherwise beyond the solver (a model of nonlinear integer arithmetic), and a
+    /// witness of an instance is a witness of the query. `None` when no instance
+    /// races within its units (the query is then asked as it is).
+    fn small_instances<W>(
+        &self,
+        enc: &Encoder,
+        a: &AccessFact,
+        b: &AccessFact,
+        limit: Attempt,
+        fs: &[Bool],
+        solve: &impl Fn(&[Bool], u64) -> Result<Option<W>, String>,
+    ) -> Option<W> {
+        if limit.fresh || limit.units != self.limits.first || self.sum.arith != kpl::Arith::Unbounded {
+            return None;
+        }
+        let by_param = |t: &Term| match t {
+            Term::Bin(BinOp::Mul, x, y) => x.as_const().is_none() && y.as_const().is_none(),
+            Term::Bin(BinOp::Div | BinOp::Rem, _, y) => y.as_const().is_none(),
+            _ => false,
+        };
+        let uses_param = |t: &T| any_node(t, &mut |n| matches!(n, Term::Param(..)));
+        let nonlinear = [&a.index, &b.index, &a.pred, &b.pred]
+            .iter()
+            .any(|t| uses_param(t) && any_node(t, &mut |n| by_param(n)));
+        if !nonlinear {
+            return None;
+        }
+        let params: Vec<z3::ast::Int> = enc
+            .params
+            .iter()
+            .filter_map(|v| match v {
+                Val::I(x) => Some(x.clone()),
+                Val::B(_) => None,
+            })
+            .collect();
+        let mut fs = fs.to_vec();
+        for values in SMALL_INSTANCES {
+            let pins: Vec<Bool> = params
+                .iter()
+                .zip(values.iter().cycle())
+                .map(|(p, v)| p.eq(*v))
+                .collect();
+            let n = fs.len();
+            fs.extend(pins);
+            let out = solve(&fs, limit.units / SMALL_INSTANCES.len() as u64 / 4);
+            fs.truncate(n);
+            if let Ok(Some(w)) = out {
+                return Some(w);
+            }
+        }
+        None
+    }
+
     /// Equal indices of one mixed-radix form have equal digits
     /// ([`super::affine::mixed_radix_digits`]): implied facts, for the two accesses of a
     /// pair with the same index term.
@@ -777,6 +847,89 @@ impl Checker<'_> {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The digit lemmas of [`super::radix`] for a pair with one index term, as
+    /// implications between the two thread copies (premises included, so a lemma whose
+    /// premise fails constrains nothing).
+    fn digit_lemmas(
+        &self,
+        enc: &mut Encoder,
+        a: &AccessFact,
+        cx0: usize,
+        b: &AccessFact,
+        cx1: usize,
+    ) -> Vec<Bool> {
+        if a.index != b.index || a.loops != b.loops {
+            return Vec::new();
+        }
+        let bld = self.sum.builder();
+        let guards = a
+            .loops
+            .iter()
+            .filter_map(|l| self.sum.loops.get(*l)?.as_ref().map(|i| i.guard.clone()));
+        let pred = guards.fold(a.pred.clone(), |p, g| bld.and(p, g));
+        let int = |v: Val| match v {
+            Val::I(x) => Some(x),
+            Val::B(_) => None,
+        };
+        let mut out = Vec::new();
+        for lemma in super::radix::lemmas(self.sum, &a.index, &pred) {
+            let mut pre: Vec<Bool> = Vec::new();
+            let mut ok = true;
+            let mut both = |enc: &mut Encoder, t: &T| match (int(enc.val(t, cx0)), int(enc.val(t, cx1))) {
+                (Some(x), Some(y)) => Some((x, y)),
+                _ => {
+                    ok = false;
+                    None
+                }
+            };
+            for p in &lemma.premises {
+                match p {
+                    Premise::NonZero(t) => {
+                        if let Some((x, y)) = both(enc, t) {
+                            pre.push(x.eq(0).not());
+                            pre.push(y.eq(0).not());
+                        }
+                    }
+                    Premise::Same(t) => {
+                        if let Some((x, y)) = both(enc, t) {
+                            pre.push(x.eq(&y));
+                        }
+                    }
+                    Premise::NonNeg(t) => {
+                        if let Some((x, y)) = both(enc, t) {
+                            pre.push(x.ge(0));
+                            pre.push(y.ge(0));
+                        }
+                    }
+                    Premise::Holds(c) => {
+                        pre.push(enc.cond(c, cx0));
+                        pre.push(enc.cond(c, cx1));
+                    }
+                    Premise::Below(t, bound) => {
+                        if let (Some((x, y)), Some((n, m))) = (both(enc, t), both(enc, bound)) {
+                            pre.extend([x.ge(0), x.lt(&n), y.ge(0), y.lt(&m)]);
+                        }
+                    }
+                }
+            }
+            for t in &lemma.from {
+                if let Some((x, y)) = both(enc, t) {
+                    pre.push(x.eq(&y));
+                }
+            }
+            let mut post = Vec::new();
+            for t in &lemma.to {
+                if let Some((x, y)) = both(enc, t) {
+                    post.push(x.eq(&y));
+                }
+            }
+            if ok {
+                out.push(Bool::and(&pre).implies(Bool::and(&post)));
+            }
+        }
+        out
     }
 
     /// "The values the two writes store differ", each value term instantiated for its

@@ -135,8 +135,9 @@ pub struct Builder {
 }
 
 /// Threads along one dimension of a launch (`gridDim × blockDim`) are assumed to be at
-/// most this many, so that `blockIdx.x * blockDim.x + threadIdx.x` fits an `int` (see
-/// the deviations in `verifier/mod.rs`).
+/// most this many, so that `blockIdx.x * blockDim.x + threadIdx.x` fits an `int`, and
+/// fewer, so that the width `blockDim.x * gridDim.x` (a grid-stride loop's stride) does
+/// too (see the deviations in `verifier/mod.rs`).
 pub const MAX_GRID_THREADS: i128 = 1 << 31;
 
 impl Builder {
@@ -350,6 +351,14 @@ impl Builder {
                 return Some((0, MAX_GRID_THREADS - 1));
             }
         }
+        // The grid's width along a dimension (a grid-stride loop's stride), by the same
+        // assumption.
+        if let Some(d) = self.grid_width_dim(t) {
+            let concrete = self.block_dim[d.index()].zip(self.grid_dim[d.index()]);
+            if concrete.is_none_or(|(b, g)| i128::from(b) * i128::from(g) < MAX_GRID_THREADS) {
+                return Some((1, MAX_GRID_THREADS - 1));
+            }
+        }
         match &**t {
             Term::Const(v) => Some((i128::from(*v), i128::from(*v))),
             Term::Builtin(Builtin::Tid(d)) => match self.block_dim[d.index()] {
@@ -462,6 +471,23 @@ impl Builder {
                 if d == *e =>
             {
                 Some(d)
+            }
+            _ => None,
+        }
+    }
+
+    /// The dimension `d` when `t` is `blockDim.d * gridDim.d` (in either order): the
+    /// number of threads along `d`.
+    fn grid_width_dim(&self, t: &T) -> Option<kpl::Dim> {
+        let Term::Bin(BinOp::Mul, p, q) = &**t else {
+            return None;
+        };
+        match (&**p, &**q) {
+            (Term::Builtin(Builtin::Bdim(d)), Term::Builtin(Builtin::Gdim(e)))
+            | (Term::Builtin(Builtin::Gdim(d)), Term::Builtin(Builtin::Bdim(e)))
+                if d == e =>
+            {
+                Some(*d)
             }
             _ => None,
         }

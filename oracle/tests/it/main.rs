@@ -24,6 +24,7 @@ mod verifier_loops;
 mod verifier_paper;
 mod verifier_preconditions;
 mod verifier_props;
+mod verifier_radix;
 mod verifier_screening;
 mod verifier_semantics;
 mod verifier_typed;

@@ -67,6 +67,12 @@ enum E {
     /// `a & (b - 1)` (`a % b` for a power of two `b`) and `a & ~(b - 1)`.
     LowMask(Box<E>, Box<E>),
     HighMask(Box<E>, Box<E>),
+    /// The global index `bid * bdim + tid` taken apart by `/` and `%` with the
+    /// parameter `n` (and 3) as extents and put together again (`verifier::radix`'s
+    /// digit lemmas): in the same order, permuted, with a wrong weight, without its
+    /// highest digit, or through `% (n * 3)` then `/ n`. The first two are one thread's
+    /// own cell for `n ≠ 0`; the others collide.
+    Digits(u8),
     /// `a >> c`, `a << c`.
     Shr(Box<E>, i64),
     Shl(Box<E>, i64),
@@ -297,10 +303,20 @@ fn value() -> impl Strategy<Value = E> {
     ]
 }
 
+/// The index of an access: an expression, or a flat-index decomposition as a whole
+/// (only there: inside conditions, `%` or bitwise operations its divisions by `n` make
+/// queries the solver spends minutes on).
+fn index() -> impl Strategy<Value = E> {
+    prop_oneof![
+        8 => expr(),
+        1 => (0u8..5).prop_map(E::Digits),
+    ]
+}
+
 fn stmt() -> impl Strategy<Value = S> {
     let leaf = prop_oneof![
-        4 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Read(g, e)),
-        4 => (any::<bool>(), expr(), value()).prop_map(|(g, e, v)| S::Write(g, e, v)),
+        4 => (any::<bool>(), index()).prop_map(|(g, e)| S::Read(g, e)),
+        4 => (any::<bool>(), index(), value()).prop_map(|(g, e, v)| S::Write(g, e, v)),
         1 => (any::<bool>(), expr()).prop_map(|(g, e)| S::Atomic(g, e)),
         2 => (prop_oneof![5 => Just(TakeOp::Add), 2 => Just(TakeOp::Sub), 1 => Just(TakeOp::Inc), 1 => Just(TakeOp::IncMax), 1 => Just(TakeOp::Write)], expr())
             .prop_map(|(op, e)| S::Take(op, e)),
@@ -357,6 +373,7 @@ fn linear(e: &E) -> E {
         E::HighMask(x, y) => E::HighMask(b(x), b(y)),
         E::Shr(x, c) => E::Shr(b(x), *c),
         E::Shl(x, c) => E::Shl(b(x), *c),
+        E::Digits(_) => E::Tid,
         E::Tid | E::Bid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
     }
 }
@@ -398,6 +415,21 @@ impl Render {
             E::Shl(a, c) => format!("({} << {c})", self.expr(&linear(a))),
             E::Carried(z) => if *z { "z" } else { "y" }.into(),
             E::Prod(a, b) => format!("({} * {})", self.expr(a), self.expr(b)),
+            E::Digits(k) => {
+                let g = "(bid * bdim + tid)";
+                let (top, mid, low) = (
+                    format!("({g} / (n * 3))"),
+                    format!("(({g} / n) % 3)"),
+                    format!("({g} % n)"),
+                );
+                match k {
+                    0 => format!("({top} * (n * 3) + {mid} * n + {low})"),
+                    1 => format!("({top} * (n * 3) + {low} * 3 + {mid})"),
+                    2 => format!("({top} * (n * 3) + {mid} * 3 + {low})"),
+                    3 => format!("({mid} * n + {low})"),
+                    _ => format!("(((({g} % (n * 3)) / n) * n) + {low})"),
+                }
+            }
         }
     }
 

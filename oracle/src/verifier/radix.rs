@@ -1,0 +1,577 @@
+//! Digit lemmas: why two threads that compute one index with `/` and `%` and symbolic
+//! extents never meet, stated as implications the race queries add as facts.
+//!
+//! Today's kernels index with a flat thread number `i` taken apart and put together again:
+//! `b = i / (T*V); t = (i / V) % T; v = i % V;` then `out[b*T*V + t*V + v]`, or in another
+//! order (`out[v*T*B + t*B + b]`: a permutation), or a grid-stride loop
+//! (`out[i + k*bdim*gdim]`). With parameters for the extents these are nonlinear integer
+//! queries the solver does not decide within any budget. They are decided here by two
+//! lemmas over the *shape* of the index, each an implication between the two thread copies
+//! of a query whose premises the solver still checks:
+//!
+//! 1. **Mixed radix.** An index `U + Σ w_k·D_k` whose weights form a chain
+//!    (`w_{k+1}` a multiple of `w_k·R_k`, as monomials) where every digit but the last
+//!    differs by less than its extent `R_k` between the two threads (`threadIdx` below
+//!    `blockDim`, an iteration below its loop bound, `(x / P) % R` for `x ≥ 0`) is equal in
+//!    the two threads only if every digit is: if `k0` is the lowest digit that differs,
+//!    `w_{k0}·(D_{k0} - D'_{k0})` is a multiple of `w_{k0}·R_{k0}`, which a nonzero difference
+//!    smaller than `|R_{k0}|` is not. Premises: the weights and extents are nonzero, `U`
+//!    (the part without digits) is equal in both threads, the digit ranges.
+//! 2. **Recomposition.** Digits `(x / P_j) % R_j` of one base `x ≥ 0` with
+//!    `P_0 = 1`, `P_{j+1} = P_j·R_j` and a last digit `x / P_n` (or `(x / P_n) % R_n` with
+//!    `x < P_n·R_n`) determine `x` (`x = Σ P_j·D_j`, C's `(y / R)·R + y % R = y`); equal
+//!    digits give equal bases. Premises: the divisors are nonzero, `x ≥ 0` in both threads.
+//!
+//! Digits of one base are recognised through the identities C's truncating division
+//! satisfies when the dividend's sign is the same in both threads (it is: `x ≥ 0` and the
+//! divisors are uniform): `(y / A) / B = y / (A·B)`, `(y % (A·B)) / B = (y / B) % A`,
+//! `(y % (A·B)) % B = y % B`. A base is then itself an index (`blockIdx.x * blockDim.x +
+//! threadIdx.x`), and lemma 1 applies to it again. A query that would race shows it: the
+//! premises are checked, never assumed, so a lemma whose premise fails adds nothing.
+//!
+//! Only for unbounded arithmetic (under `--wrap` the polynomial identities hold modulo
+//! 2^32 only).
+
+use std::rc::Rc;
+
+use kpl::{Arith, BinOp, Builtin, UnOp};
+
+use super::symbolic::Summary;
+use super::term::{Builder, Class, T, Term, any_node};
+
+/// A product of factors with an integer coefficient: `coeff · Π factors`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Monomial {
+    pub coeff: i128,
+    pub factors: Vec<T>,
+}
+
+impl Monomial {
+    fn one() -> Monomial {
+        Monomial {
+            coeff: 1,
+            factors: Vec::new(),
+        }
+    }
+
+    fn constant(c: i128) -> Monomial {
+        Monomial {
+            coeff: c,
+            factors: Vec::new(),
+        }
+    }
+
+    fn times(&self, o: &Monomial) -> Option<Monomial> {
+        let mut factors = self.factors.clone();
+        factors.extend(o.factors.iter().cloned());
+        Some(Monomial {
+            coeff: self.coeff.checked_mul(o.coeff)?,
+            factors,
+        })
+    }
+
+    /// Whether the factors are the same multiset.
+    fn same_factors(&self, o: &Monomial) -> bool {
+        self.factors.len() == o.factors.len()
+            && minus(&o.factors, &self.factors).is_some_and(|r| r.is_empty())
+    }
+
+    /// `self = d · q` for a monomial `q`: `d`'s factors are among `self`'s and its
+    /// coefficient divides `self`'s.
+    fn divisible_by(&self, d: &Monomial) -> bool {
+        d.coeff != 0 && self.coeff % d.coeff == 0 && minus(&self.factors, &d.factors).is_some()
+    }
+
+    fn term(&self, b: &Builder) -> T {
+        let mut t = b.int(i64::try_from(self.coeff).unwrap_or(i64::MAX));
+        for f in &self.factors {
+            t = b.bin(BinOp::Mul, t, f.clone());
+        }
+        t
+    }
+}
+
+/// `a` without the factors of `b` (as multisets); `None` when some factor of `b` is
+/// missing.
+fn minus(a: &[T], b: &[T]) -> Option<Vec<T>> {
+    let mut rest: Vec<T> = a.to_vec();
+    for f in b {
+        let i = rest.iter().position(|g| Rc::ptr_eq(f, g) || f == g)?;
+        rest.swap_remove(i);
+    }
+    Some(rest)
+}
+
+/// Terms of a polynomial: `Σ monomials`.
+type Poly = Vec<Monomial>;
+
+/// Most monomials an expansion may have (products of sums multiply).
+const MAX_MONOMIALS: usize = 48;
+
+/// `t` as a polynomial over its non-arithmetic subterms (exact in unbounded arithmetic).
+fn expand(b: &Builder, t: &T, depth: u32) -> Option<Poly> {
+    if depth == 0 {
+        return None;
+    }
+    let e = |x: &T| expand(b, x, depth - 1);
+    let out = match &**t {
+        Term::Const(c) => vec![Monomial::constant(i128::from(*c))],
+        Term::Bin(BinOp::Add, x, y) => [e(x)?, e(y)?].concat(),
+        Term::Bin(BinOp::Sub, x, y) => [e(x)?, negate(e(y)?)].concat(),
+        Term::Un(UnOp::Neg, x) => negate(e(x)?),
+        Term::Bin(BinOp::Mul, x, y) => {
+            let (p, q) = (e(x)?, e(y)?);
+            if p.len() * q.len() > MAX_MONOMIALS {
+                return None;
+            }
+            let mut out = Vec::new();
+            for m in &p {
+                for n in &q {
+                    out.push(m.times(n)?);
+                }
+            }
+            out
+        }
+        Term::Bin(BinOp::Shl, x, s) => match s.as_const() {
+            Some(s @ 0..=62) => {
+                let k = Monomial::constant(1i128 << s);
+                e(x)?.iter().map(|m| m.times(&k)).collect::<Option<Poly>>()?
+            }
+            _ => vec![atom(t)],
+        },
+        Term::Cast(ty, x)
+            if b.range(x)
+                .is_some_and(|(lo, hi)| lo >= ty.min() && hi <= ty.max()) =>
+        {
+            e(x)?
+        }
+        _ => vec![atom(t)],
+    };
+    (out.len() <= MAX_MONOMIALS).then(|| collect(out))
+}
+
+fn atom(t: &T) -> Monomial {
+    Monomial {
+        coeff: 1,
+        factors: vec![t.clone()],
+    }
+}
+
+fn negate(p: Poly) -> Poly {
+    p.into_iter().map(|m| Monomial { coeff: -m.coeff, ..m }).collect()
+}
+
+/// Merges monomials with the same factors and drops zero ones.
+fn collect(p: Poly) -> Poly {
+    let mut out: Poly = Vec::new();
+    for m in p {
+        match out.iter_mut().find(|n| n.same_factors(&m)) {
+            Some(n) => n.coeff += m.coeff,
+            None => out.push(m),
+        }
+    }
+    out.retain(|m| m.coeff != 0);
+    out
+}
+
+/// Whether a term may differ between the two threads of a query: it involves the
+/// thread's ids, its iterations or a value not every thread of the grid shares.
+fn varies(sum: &Summary, t: &T) -> bool {
+    any_node(t, &mut |n| match n {
+        Term::Builtin(Builtin::Bdim(_) | Builtin::Gdim(_)) => false,
+        Term::Builtin(_) | Term::Iter(_) | Term::IterAdd(..) | Term::InLoop(_) => true,
+        Term::Atom(id, args) => sum.atom_class(*id) != Class::Grid || !args.is_empty(),
+        _ => false,
+    })
+}
+
+/// A condition the lemma needs, checked by the solver in the query (never assumed).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Premise {
+    /// The (uniform) term is not zero.
+    NonZero(T),
+    /// The term has one value in both threads.
+    Same(T),
+    /// The term is `≥ 0` in each thread.
+    NonNeg(T),
+    /// `0 ≤ x < bound` in each thread.
+    Below(T, T),
+    /// The condition holds in each thread.
+    Holds(T),
+}
+
+/// "If the premises hold and every `from` term is equal in both threads, so is every
+/// `to` term."
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lemma {
+    pub premises: Vec<Premise>,
+    pub from: Vec<T>,
+    pub to: Vec<T>,
+}
+
+/// A term as the digit `(base / div) % modulus` of a base (`modulus` `None`: no `%`).
+#[derive(Clone, Debug)]
+struct Digit {
+    base: T,
+    div: Monomial,
+    modulus: Option<Monomial>,
+    /// The factors of every divisor on the way (`(y % (A·B)) % B` drops `A`): the
+    /// identities hold when none is zero.
+    used: Vec<T>,
+}
+
+/// The divisor of a `/` or `%` as a monomial of grid-uniform factors.
+fn divisor(sum: &Summary, b: &Builder, t: &T) -> Option<Monomial> {
+    let p = expand(b, t, 8)?;
+    match p.as_slice() {
+        [m] if m.coeff != 0 && !m.factors.iter().any(|f| varies(sum, f)) => Some(m.clone()),
+        _ => None,
+    }
+}
+
+/// `t` as a digit of some base, by the identities in the module comment.
+fn digit(sum: &Summary, b: &Builder, t: &T) -> Option<Digit> {
+    match &**t {
+        Term::Bin(op @ (BinOp::Div | BinOp::Rem), y, d) => {
+            let d = divisor(sum, b, d)?;
+            let inner = digit(sum, b, y).unwrap_or_else(|| plain(y));
+            over(inner, *op, d)
+        }
+        // `y >> s` is `y / 2^s` for `y ≥ 0` (a premise of every digit lemma about the
+        // base), but not for a quotient that may be negative: only of a base.
+        Term::Bin(BinOp::Shr, y, s) if digit(sum, b, y).is_none() => {
+            let s = s.as_const().filter(|s| (0..62).contains(s))?;
+            over(plain(y), BinOp::Div, Monomial::constant(1i128 << s))
+        }
+        _ => None,
+    }
+}
+
+fn plain(y: &T) -> Digit {
+    Digit { base: y.clone(), div: Monomial::one(), modulus: None, used: Vec::new() }
+}
+
+/// `inner / d` or `inner % d` as a digit of `inner`'s base.
+fn over(inner: Digit, op: BinOp, d: Monomial) -> Option<Digit> {
+    let Digit { base, div, modulus, mut used } = inner;
+    used.extend(d.factors.iter().cloned());
+    match (op, modulus) {
+        (BinOp::Div, None) => Some(Digit { base, div: div.times(&d)?, modulus: None, used }),
+        (BinOp::Rem, None) => Some(Digit { base, div, modulus: Some(d), used }),
+        // (y % (A·d)) / d = (y / d) % A
+        (BinOp::Div, Some(m)) if m.divisible_by(&d) => {
+            let a = Monomial { coeff: m.coeff / d.coeff, factors: minus(&m.factors, &d.factors)? };
+            Some(Digit { base, div: div.times(&d)?, modulus: Some(a), used })
+        }
+        // (y % (A·d)) % d = y % d
+        (BinOp::Rem, Some(m)) if m.divisible_by(&d) => Some(Digit { base, div, modulus: Some(d), used }),
+        _ => None,
+    }
+}
+
+fn nonzero_all(fs: &[T]) -> Vec<Premise> {
+    fs.iter().map(|f| Premise::NonZero(f.clone())).collect()
+}
+
+/// A digit of an index with what keeps it apart between two threads: its extent (two
+/// threads' values differ by less than it) and the premises of that.
+struct Ranged {
+    term: T,
+    weight: Monomial,
+    extent: Option<Monomial>,
+    premises: Vec<Premise>,
+}
+
+/// The extent of a digit term and its premises; `None` when the digit has no known
+/// extent (it can then only be the highest digit).
+fn extent(sum: &Summary, b: &Builder, t: &T, pred: &T) -> Option<(Monomial, Vec<Premise>)> {
+    match &**t {
+        Term::Builtin(Builtin::Tid(d)) => Some((launch_size(b, true, d.index()), Vec::new())),
+        Term::Builtin(Builtin::Bid(d)) => Some((launch_size(b, false, d.index()), Vec::new())),
+        Term::Iter(_) => {
+            let bound = upper_bound(t, pred)?;
+            let m = divisor(sum, b, &bound)?;
+            Some((m, vec![Premise::Below(t.clone(), bound)]))
+        }
+        _ => {
+            let d = digit(sum, b, t)?;
+            let m = d.modulus.clone()?;
+            let mut premises = vec![Premise::NonNeg(d.base.clone())];
+            premises.extend(nonzero_all(&d.used));
+            Some((m, premises))
+        }
+    }
+}
+
+fn launch_size(b: &Builder, block: bool, d: usize) -> Monomial {
+    let known = if block { b.block_dim[d] } else { b.grid_dim[d] };
+    match known {
+        Some(c) => Monomial::constant(i128::from(c)),
+        None => {
+            let dim = kpl::Dim::ALL[d];
+            let t = Rc::new(Term::Builtin(if block {
+                Builtin::Bdim(dim)
+            } else {
+                Builtin::Gdim(dim)
+            }));
+            Monomial {
+                coeff: 1,
+                factors: vec![t],
+            }
+        }
+    }
+}
+
+/// `bound` when the predicate has a conjunct `x < bound` (or `!(x >= bound)`, ...).
+fn upper_bound(x: &T, pred: &T) -> Option<T> {
+    let same = |t: &T| Rc::ptr_eq(t, x) || t == x;
+    let mut out = None;
+    conjuncts(pred, &mut |c| {
+        let bound = match &**c {
+            Term::Bin(BinOp::Lt, l, r) if same(l) => Some(r),
+            Term::Bin(BinOp::Gt, l, r) if same(r) => Some(l),
+            Term::Un(UnOp::Not, n) => match &**n {
+                Term::Bin(BinOp::Ge, l, r) if same(l) => Some(r),
+                Term::Bin(BinOp::Le, l, r) if same(r) => Some(l),
+                _ => None,
+            },
+            _ => None,
+        };
+        if out.is_none() {
+            out = bound.cloned();
+        }
+    });
+    out
+}
+
+/// `t` with every `c ? a : b` whose condition is a conjunct of `pred` (or whose negation
+/// is) replaced by its branch: the value `t` has wherever `pred` holds. Predicated
+/// execution merges a variable assigned after an early `return` as
+/// `guard ? new : old`.
+fn under(b: &Builder, pred: &T, t: &T) -> T {
+    let mut facts: Vec<(T, bool)> = Vec::new();
+    conjuncts(pred, &mut |c| match &**c {
+        Term::Un(UnOp::Not, n) => {
+            facts.push((c.clone(), true));
+            facts.push((n.clone(), false));
+        }
+        _ => facts.push((c.clone(), true)),
+    });
+    let mut memo = std::collections::HashMap::new();
+    rewrite(b, &facts, t, &mut memo)
+}
+
+fn rewrite(
+    b: &Builder,
+    facts: &[(T, bool)],
+    t: &T,
+    memo: &mut std::collections::HashMap<*const Term, T>,
+) -> T {
+    if let Some(r) = memo.get(&Rc::as_ptr(t)) {
+        return r.clone();
+    }
+    let mut r = |x: &T| rewrite(b, facts, x, memo);
+    let out = match &**t {
+        Term::Ite(c, x, y) => match facts.iter().find(|(f, _)| Rc::ptr_eq(f, c) || f == c) {
+            Some((_, true)) => r(x),
+            Some((_, false)) => r(y),
+            None => {
+                let (c, x, y) = (r(c), r(x), r(y));
+                b.ite(c, x, y)
+            }
+        },
+        Term::Bin(op, x, y) => {
+            let (x2, y2) = (r(x), r(y));
+            if Rc::ptr_eq(&x2, x) && Rc::ptr_eq(&y2, y) {
+                t.clone()
+            } else {
+                b.bin(*op, x2, y2)
+            }
+        }
+        Term::Un(op, x) => {
+            let x2 = r(x);
+            if Rc::ptr_eq(&x2, x) {
+                t.clone()
+            } else {
+                b.un(*op, x2)
+            }
+        }
+        Term::Cast(ty, x) => {
+            let x2 = r(x);
+            if Rc::ptr_eq(&x2, x) {
+                t.clone()
+            } else {
+                b.cast(*ty, x2)
+            }
+        }
+        _ => t.clone(),
+    };
+    memo.insert(Rc::as_ptr(t), out.clone());
+    out
+}
+
+fn conjuncts(t: &T, f: &mut impl FnMut(&T)) {
+    match &**t {
+        Term::Bin(BinOp::And, a, b) => {
+            conjuncts(a, f);
+            conjuncts(b, f);
+        }
+        _ => f(t),
+    }
+}
+
+fn nonzero(m: &Monomial) -> Vec<Premise> {
+    m.factors.iter().map(|f| Premise::NonZero(f.clone())).collect()
+}
+
+/// Lemma 1 for an index: `None` unless the index is a mixed-radix number with at least
+/// one digit.
+fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma, Vec<T>)> {
+    let poly = expand(b, index, 12)?;
+    let mut uniform = Vec::new();
+    let mut digits: Vec<Ranged> = Vec::new();
+    for m in poly {
+        let (vary, fixed): (Vec<T>, Vec<T>) = m.factors.iter().cloned().partition(|f| varies(sum, f));
+        match vary.as_slice() {
+            [] => uniform.push(m),
+            [d] => {
+                let weight = Monomial {
+                    coeff: m.coeff,
+                    factors: fixed,
+                };
+                let (extent, premises) = match extent(sum, b, d, pred) {
+                    Some((e, p)) => (Some(e), p),
+                    None => (None, Vec::new()),
+                };
+                if digits.iter().any(|r| r.term == *d) {
+                    return None;
+                }
+                digits.push(Ranged {
+                    term: d.clone(),
+                    weight,
+                    extent,
+                    premises,
+                });
+            }
+            _ => return None,
+        }
+    }
+    if digits.is_empty() {
+        return None;
+    }
+    digits.sort_by_key(|r| (r.weight.factors.len(), r.weight.coeff.unsigned_abs()));
+    let mut premises = Vec::new();
+    for (k, r) in digits.iter().enumerate() {
+        premises.extend(nonzero(&r.weight));
+        for f in &r.weight.factors {
+            premises.push(Premise::Same(f.clone()));
+        }
+        if let Some(next) = digits.get(k + 1) {
+            let step = r.weight.times(r.extent.as_ref()?)?;
+            if !next.weight.divisible_by(&step) {
+                return None;
+            }
+            premises.extend(nonzero(r.extent.as_ref()?));
+            premises.extend(r.premises.iter().cloned());
+        }
+    }
+    let u = uniform
+        .iter()
+        .fold(b.int(0), |acc, m| b.bin(BinOp::Add, acc, m.term(b)));
+    let terms: Vec<T> = digits.iter().map(|r| r.term.clone()).collect();
+    let lemma = Lemma {
+        premises,
+        from: vec![index.clone(), u],
+        to: terms.clone(),
+    };
+    Some((lemma, terms))
+}
+
+/// Lemma 2 for every base whose digits are all among `terms`.
+fn recompositions(sum: &Summary, b: &Builder, terms: &[T], pred: &T) -> Vec<(Lemma, T)> {
+    let mut groups: Vec<(T, Vec<(T, Digit)>)> = Vec::new();
+    for t in terms {
+        let Some(d) = digit(sum, b, t) else { continue };
+        match groups.iter_mut().find(|(base, _)| *base == d.base) {
+            Some((_, g)) => g.push((t.clone(), d)),
+            None => groups.push((d.base.clone(), vec![(t.clone(), d)])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter_map(|(base, mut g)| {
+            g.sort_by_key(|(_, d)| (d.div.factors.len(), d.div.coeff.unsigned_abs()));
+            let mut premises = vec![Premise::NonNeg(base.clone())];
+            let mut at = Monomial::one();
+            for (k, (_, d)) in g.iter().enumerate() {
+                if d.div.coeff != at.coeff || !d.div.same_factors(&at) {
+                    return None;
+                }
+                premises.extend(nonzero_all(&d.used));
+                match (&d.modulus, k + 1 == g.len()) {
+                    (Some(m), false) => {
+                        premises.extend(nonzero(m));
+                        at = at.times(m)?;
+                    }
+                    (None, true) => {}
+                    (Some(m), true) => {
+                        premises.extend(nonzero(m));
+                        let bound = upper_bound(&base, pred)?;
+                        let whole = at.times(m)?;
+                        let q = divisor(sum, b, &bound)?;
+                        if q.coeff != whole.coeff || !q.same_factors(&whole) {
+                            return None;
+                        }
+                        premises.push(Premise::Below(base.clone(), bound));
+                    }
+                    (None, false) => return None,
+                }
+            }
+            let from = g.iter().map(|(t, _)| t.clone()).collect();
+            Some((
+                Lemma {
+                    premises,
+                    from,
+                    to: vec![base.clone()],
+                },
+                base,
+            ))
+        })
+        .collect()
+}
+
+/// The digit lemmas of an index (see the module comment), outermost first: lemma 1 for
+/// the index, lemma 2 for each base all of whose digits it has, lemma 1 for each such
+/// base, and so on (a few levels).
+pub fn lemmas(sum: &Summary, index: &T, pred: &T) -> Vec<Lemma> {
+    if sum.arith != Arith::Unbounded {
+        return Vec::new();
+    }
+    let b = sum.builder();
+    let mut out = Vec::new();
+    let mut todo = vec![under(&b, pred, index)];
+    for level in 0..4 {
+        let mut next = Vec::new();
+        for t in todo {
+            let Some((mut lemma, terms)) = mixed_radix(sum, &b, &t, pred) else {
+                continue;
+            };
+            if level == 0 {
+                // The index as the access computes it, equal to its simplified form
+                // where the access's predicate holds.
+                lemma.from[0] = index.clone();
+                lemma.premises.push(Premise::Holds(pred.clone()));
+            }
+            out.push(lemma);
+            for (lemma, base) in recompositions(sum, &b, &terms, pred) {
+                out.push(lemma);
+                next.push(base);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        todo = next;
+    }
+    out
+}

@@ -1,0 +1,157 @@
+//! The digit lemmas of `verifier::radix`: a flat index taken apart by `/` and `%` with
+//! parameters as extents and put together again (in the same order, permuted, through
+//! remainders first, with a loop's variable or a grid-stride step as a digit) is one
+//! thread's own cell, which the solver alone cannot show (nonlinear arithmetic); the
+//! racy twins (a wrong weight, a dropped digit, a missing bound on a reduced top digit)
+//! are found in a small instance of the parameters. Every kernel here has a symbolic
+//! launch and symbolic extents, and each check is also run against the interpreter.
+
+use crate::common::*;
+
+/// `b*T*V + t*V + v` from `b = i / (T*V)`, `t = (i / V) % T`, `v = i % V`.
+const SAME_ORDER: &str = "kernel grad(global d[], i32 B, i32 T, i32 V) {
+    local i = bid * bdim + tid;
+    if (i < B * T * V) {
+        local b = i / (T * V);
+        local t = (i / V) % T;
+        local v = i % V;
+        local x;
+        x = d[b * T * V + t * V + v];
+        d[b * T * V + t * V + v] = x + 1;
+    }
+}
+";
+
+#[test]
+fn a_flat_index_put_together_again_is_one_threads_own() {
+    let r = static_covering_dynamic(SAME_ORDER, strict());
+    assert_eq!(races(&r), vec![]);
+    assert_eq!(r.notes, Vec::<String>::new());
+}
+
+#[test]
+fn a_wrong_weight_makes_rows_overlap() {
+    // `t * T`: with T < V, row t + 1 starts inside row t.
+    let racy = SAME_ORDER.replace("t * V + v]", "t * T + v]");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(
+        races(&r),
+        [
+            row("d", 8, 9, "read-write", true, &[], false),
+            row("d", 9, 9, "write-write", true, &[], false),
+        ]
+    );
+    assert!(r.races.iter().all(|x| x.witness.is_some()));
+    assert_eq!(r.notes, Vec::<String>::new(), "decided, not given up on");
+}
+
+/// A 4-d transpose: the top digit reduced `% d1` as well, which is the identity only
+/// below `d1*d2*d3*d4` (the guard).
+const PERMUTED: &str = "kernel transpose(global src[], global dst[], i32 d1, i32 d2, i32 d3, i32 d4) {
+    local idx = bid * bdim + tid;
+    if (idx < d1 * d2 * d3 * d4) {
+        local i1 = (idx / (d2 * d3 * d4)) % d1;
+        local i2 = (idx / (d3 * d4)) % d2;
+        local i3 = (idx / d4) % d3;
+        local i4 = idx % d4;
+        dst[i4 * (d3 * d1 * d2) + i3 * (d1 * d2) + i1 * d2 + i2] = i4;
+    }
+}
+";
+
+#[test]
+fn a_permutation_of_the_digits_is_one_threads_own() {
+    let r = static_covering_dynamic(PERMUTED, strict());
+    assert_eq!(races(&r), vec![]);
+    assert_eq!(r.notes, Vec::<String>::new());
+}
+
+#[test]
+fn without_the_guard_the_reduced_top_digit_wraps() {
+    // Thread idx and thread idx + d1*d2*d3*d4 have the same digits.
+    let racy = PERMUTED.replace("if (idx < d1 * d2 * d3 * d4)", "if (idx >= 0)");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("dst", 8, 8, "write-write", true, &[], false)]);
+}
+
+#[test]
+fn a_dropped_digit_collides() {
+    let racy = PERMUTED.replace("+ i1 * d2 + i2]", "+ i2]");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("dst", 8, 8, "write-write", true, &[], false)]);
+}
+
+/// Remainders first (`rest = idx % (H*T*D); h = rest / (T*D); ...`), after an early
+/// `return` (so the variables are merged with the guard), into the (b, t, h, k) layout.
+const REMAINDERS_FIRST: &str = "kernel unpermute(global rows[], global heads[], i32 B, i32 H, i32 T, i32 D) {
+    local idx = bid * bdim + tid;
+    if (idx >= B * H * T * D) {
+        return;
+    }
+    local b = idx / (H * T * D);
+    local rest = idx % (H * T * D);
+    local h = rest / (T * D);
+    rest = rest % (T * D);
+    local t = rest / D;
+    local k = rest % D;
+    rows[((b * T + t) * H + h) * D + k] = k;
+}
+";
+
+#[test]
+fn remainders_first_and_an_early_return_are_digits_too() {
+    let r = static_covering_dynamic(REMAINDERS_FIRST, strict());
+    assert_eq!(races(&r), vec![]);
+    let racy = REMAINDERS_FIRST.replace("* H + h) * D + k]", "* H) * D + k]");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("rows", 12, 12, "write-write", true, &[], false)]);
+}
+
+/// A row per thread and its channels in a loop: the loop's variable is the lowest
+/// digit, below `C` by the loop's guard.
+const ROW_LOOP: &str = "kernel rows(global out[], i32 B, i32 T, i32 C) {
+    local n = bid * bdim + tid;
+    if (n < B * T) {
+        local b = n / T;
+        local t = n % T;
+        for (c = 0; c < C; c = c + 1) {
+            out[(b * T + t) * C + c] = t;
+        }
+    }
+}
+";
+
+#[test]
+fn a_loop_variable_below_its_bound_is_the_lowest_digit() {
+    let r = static_covering_dynamic(ROW_LOOP, strict());
+    assert_eq!(races(&r), vec![]);
+    // One channel too many: the last of row n is the first of row n + 1 (and with
+    // `C = 0` every row is cell 0, in the same iteration).
+    let racy = ROW_LOOP.replace("c < C;", "c <= C;");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("out", 7, 7, "write-write", true, &[1], false)]);
+}
+
+#[test]
+fn a_grid_stride_loop_visits_disjoint_cells() {
+    let src = "kernel bias(global out[], i32 n) {
+    for (i = bid * bdim + tid; i < n; i = i + bdim * gdim) {
+        local x;
+        x = out[i];
+        out[i] = x + 1;
+    }
+}
+";
+    let r = static_covering_dynamic(src, strict());
+    assert_eq!(races(&r), vec![]);
+    // A block's stride: block 1's first cell is block 0's second.
+    let racy = src.replace("bdim * gdim", "bdim");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(
+        races(&r),
+        [
+            row("out", 4, 5, "read-write", false, &[1], false),
+            row("out", 5, 5, "write-write", false, &[1], false),
+        ]
+    );
+}
