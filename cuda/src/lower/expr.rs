@@ -115,12 +115,15 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    /// The value of a truth test: the expression, or a fresh arbitrary local.
+    /// The value of a truth test: the expression, or a fresh arbitrary local (one
+    /// value for the launch when the value is launch-uniform: `if (mean)` of a pointer
+    /// parameter).
     pub fn truth(&mut self, v: Value, n: Node<'t>) -> Expr {
+        let uniform = self.launch_uniform(&v);
         match v.v {
             V::Int(e) => e,
             V::Ptr(p) if p.target == Target::Null => Expr::Int(0),
-            V::Uniform => self.uniform_param(kpl::IntTy::U8, Some((0, 1))),
+            _ if uniform => self.uniform_param(kpl::IntTy::U8, Some((0, 1))),
             _ => Expr::Var(self.local("_c", None, self.span(n)).to_string()),
         }
     }
@@ -479,6 +482,20 @@ impl<'p, 't> Lowerer<'p, 't> {
         match &v.v {
             V::Uniform => true,
             V::Int(e) => self.launch_uniform_int(e),
+            // The null pointer, and a global or constant array (a pointer parameter) at
+            // an offset all threads agree on: `mean != nullptr` is one truth for the
+            // launch.
+            V::Ptr(p) => {
+                let global = match p.target {
+                    Target::Null => true,
+                    Target::Array(i) => self
+                        .arrays
+                        .get(i)
+                        .is_some_and(|a| matches!(a.space, ArraySpace::Global | ArraySpace::Constant)),
+                    _ => false,
+                };
+                global && self.launch_uniform_int(&p.off)
+            }
             _ => false,
         }
     }
@@ -1258,7 +1275,17 @@ impl<'p, 't> Lowerer<'p, 't> {
                         )
                     }
                 }
-                _ => Value::arb(Ty::BOOL),
+                // An operand the lowering does not track is an unknown truth of its own
+                // (launch-uniform when the operand is), and the other one stays exact:
+                // `threadIdx.x == 0 && p != nullptr` still holds for thread 0 only.
+                _ => {
+                    let (x, y) = (self.truth(a.clone(), l), self.truth(b.clone(), r));
+                    let (x, y) = (boolean(x), boolean(y));
+                    Value::int(
+                        fold::bin(if and { BinOp::And } else { BinOp::Or }, x, y),
+                        Ty::BOOL,
+                    )
+                }
             });
         }
         // t = a; if (t) { b...; t = b } (for &&), if (!t) { ... } (for ||)

@@ -663,3 +663,19 @@ fn surface_accesses_are_accesses_of_the_surface_array() {
 "#;
     assert_snapshot!(lower_text(src));
 }
+
+/// A pointer parameter compared with null (or tested as a truth) is one unknown truth for
+/// the launch (`_u`), and the other operand of `&&`/`||` stays exact: only thread 0 may
+/// write `mean`; a float test is a per-thread unknown (`_c`) beside an exact `tid < 2`.
+#[test]
+fn pointer_null_tests_are_launch_uniform_and_keep_the_other_operand() {
+    let src = r#"__global__ void k(float *mean, int *count, const float *inp) {
+    float s = inp[threadIdx.x];
+    if (threadIdx.x == 0 && mean != nullptr) mean[blockIdx.x] = s;
+    if (count || threadIdx.x == 0) count[blockIdx.x] = 1;
+    if (threadIdx.x < 2 && s > 0.5f) count[threadIdx.x] = 2;
+    float *dst = mean ? mean : count == NULL ? nullptr : mean;
+}
+"#;
+    assert_snapshot!(lower_text(src));
+}

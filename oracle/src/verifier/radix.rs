@@ -248,23 +248,56 @@ fn digit(sum: &Summary, b: &Builder, t: &T) -> Option<Digit> {
 }
 
 fn plain(y: &T) -> Digit {
-    Digit { base: y.clone(), div: Monomial::one(), modulus: None, used: Vec::new() }
+    Digit {
+        base: y.clone(),
+        div: Monomial::one(),
+        modulus: None,
+        used: Vec::new(),
+    }
 }
 
 /// `inner / d` or `inner % d` as a digit of `inner`'s base.
 fn over(inner: Digit, op: BinOp, d: Monomial) -> Option<Digit> {
-    let Digit { base, div, modulus, mut used } = inner;
+    let Digit {
+        base,
+        div,
+        modulus,
+        mut used,
+    } = inner;
     used.extend(d.factors.iter().cloned());
     match (op, modulus) {
-        (BinOp::Div, None) => Some(Digit { base, div: div.times(&d)?, modulus: None, used }),
-        (BinOp::Rem, None) => Some(Digit { base, div, modulus: Some(d), used }),
+        (BinOp::Div, None) => Some(Digit {
+            base,
+            div: div.times(&d)?,
+            modulus: None,
+            used,
+        }),
+        (BinOp::Rem, None) => Some(Digit {
+            base,
+            div,
+            modulus: Some(d),
+            used,
+        }),
         // (y % (A·d)) / d = (y / d) % A
         (BinOp::Div, Some(m)) if m.divisible_by(&d) => {
-            let a = Monomial { coeff: m.coeff / d.coeff, factors: minus(&m.factors, &d.factors)? };
-            Some(Digit { base, div: div.times(&d)?, modulus: Some(a), used })
+            let a = Monomial {
+                coeff: m.coeff / d.coeff,
+                factors: minus(&m.factors, &d.factors)?,
+            };
+            Some(Digit {
+                base,
+                div: div.times(&d)?,
+                modulus: Some(a),
+                used,
+            })
         }
         // (y % (A·d)) % d = y % d
-        (BinOp::Rem, Some(m)) if m.divisible_by(&d) => Some(Digit { base, div, modulus: Some(d), used }),
+        (BinOp::Rem, Some(m)) if m.divisible_by(&d) => Some(Digit {
+            base,
+            div,
+            modulus: Some(d),
+            used,
+        }),
         _ => None,
     }
 }
