@@ -12,7 +12,8 @@
 //! 1. **Mixed radix.** An index `U + Σ w_k·D_k` whose weights form a chain
 //!    (`w_{k+1}` a multiple of `w_k·R_k`, as monomials) where every digit but the last
 //!    differs by less than its extent `R_k` between the two threads (`threadIdx` below
-//!    `blockDim`, an iteration below its loop bound, `(x / P) % R` for `x ≥ 0`) is equal in
+//!    `blockDim`, an iteration below its loop bound, `(x / P) % R` for `x ≥ 0`, a term the
+//!    predicate bounds, `col < V`, or the quotient `y / d` of one, `y < Q`) is equal in
 //!    the two threads only if every digit is: if `k0` is the lowest digit that differs,
 //!    `w_{k0}·(D_{k0} - D'_{k0})` is a multiple of `w_{k0}·R_{k0}`, which a nonzero difference
 //!    smaller than `|R_{k0}|` is not. Premises: the weights and extents are nonzero, `U`
@@ -25,8 +26,10 @@
 //! Digits of one base are recognised through the identities C's truncating division
 //! satisfies when the dividend's sign is the same in both threads (it is: `x ≥ 0` and the
 //! divisors are uniform): `(y / A) / B = y / (A·B)`, `(y % (A·B)) / B = (y / B) % A`,
-//! `(y % (A·B)) % B = y % B`. A base is then itself an index (`blockIdx.x * blockDim.x +
-//! threadIdx.x`), and lemma 1 applies to it again. A query that would race shows it: the
+//! `(y % (A·B)) % B = y % B`, and of a base `x ≥ 0` also `x >> s = x / 2^s` and
+//! `x & (2^s - 1) = x % 2^s`. A base is then itself an index (`blockIdx.x * blockDim.x +
+//! threadIdx.x`), and lemma 1 applies to it again, as it does to a bounded digit made
+//! of other digits (`col` of a 2-d launch). A query that would race shows it: the
 //! premises are checked, never assumed, so a lemma whose premise fails adds nothing.
 //!
 //! Only for unbounded arithmetic (under `--wrap` the polynomial identities hold modulo
@@ -110,10 +113,21 @@ const MAX_MONOMIALS: usize = 48;
 
 /// `t` as a polynomial over its non-arithmetic subterms (exact in unbounded arithmetic).
 fn expand(b: &Builder, t: &T, depth: u32) -> Option<Poly> {
+    expand_to(b, t, depth, &[])
+}
+
+/// [`expand`], keeping the subterms in `atoms` (but not `t` itself) whole.
+fn expand_to(b: &Builder, t: &T, depth: u32, atoms: &[T]) -> Option<Poly> {
     if depth == 0 {
         return None;
     }
-    let e = |x: &T| expand(b, x, depth - 1);
+    let e = |x: &T| {
+        if atoms.iter().any(|a| Rc::ptr_eq(a, x) || a == x) {
+            Some(vec![atom(x)])
+        } else {
+            expand_to(b, x, depth - 1, atoms)
+        }
+    };
     let out = match &**t {
         Term::Const(c) => vec![Monomial::constant(i128::from(*c))],
         Term::Bin(BinOp::Add, x, y) => [e(x)?, e(y)?].concat(),
@@ -237,11 +251,24 @@ fn digit(sum: &Summary, b: &Builder, t: &T) -> Option<Digit> {
             let inner = digit(sum, b, y).unwrap_or_else(|| plain(y));
             over(inner, *op, d)
         }
-        // `y >> s` is `y / 2^s` for `y ≥ 0` (a premise of every digit lemma about the
-        // base), but not for a quotient that may be negative: only of a base.
+        // `y >> s` is `y / 2^s` and `y & (2^s - 1)` is `y % 2^s` for `y ≥ 0` (a premise
+        // of every digit lemma about the base), but not for a quotient that may be
+        // negative: only of a base.
         Term::Bin(BinOp::Shr, y, s) if digit(sum, b, y).is_none() => {
             let s = s.as_const().filter(|s| (0..62).contains(s))?;
             over(plain(y), BinOp::Div, Monomial::constant(1i128 << s))
+        }
+        Term::Bin(BinOp::BitAnd, x, y) => {
+            let (y, mask) = match (x.as_const(), y.as_const()) {
+                (None, Some(m)) => (x, m),
+                (Some(m), None) => (y, m),
+                _ => return None,
+            };
+            let low = mask.checked_add(1).filter(|p| *p > 1 && p & (p - 1) == 0)?;
+            if digit(sum, b, y).is_some() {
+                return None;
+            }
+            over(plain(y), BinOp::Rem, Monomial::constant(i128::from(low)))
         }
         _ => None,
     }
@@ -327,11 +354,34 @@ fn extent(sum: &Summary, b: &Builder, t: &T, pred: &T) -> Option<(Monomial, Vec<
             Some((m, vec![Premise::Below(t.clone(), bound)]))
         }
         _ => {
-            let d = digit(sum, b, t)?;
-            let m = d.modulus.clone()?;
-            let mut premises = vec![Premise::NonNeg(d.base.clone())];
-            premises.extend(nonzero_all(&d.used));
-            Some((m, premises))
+            if let Some(d) = digit(sum, b, t)
+                && let Some(m) = d.modulus.clone()
+            {
+                let mut premises = vec![Premise::NonNeg(d.base.clone())];
+                premises.extend(nonzero_all(&d.used));
+                return Some((m, premises));
+            }
+            // A term the predicate bounds (`col` of `if (col >= V) return;`).
+            if let Some(bound) = upper_bound(t, pred) {
+                return Some((divisor(sum, b, &bound)?, vec![Premise::Below(t.clone(), bound)]));
+            }
+            // `y / d` for a bounded `y ≥ 0` (`b = warp / H` below `warp < B*H`): in
+            // `[0, Q/d)` or `(Q/d, 0]`, by the sign of `d`.
+            let Term::Bin(BinOp::Div, y, d) = &**t else {
+                return None;
+            };
+            let bound = upper_bound(y, pred)?;
+            let (q, d) = (divisor(sum, b, &bound)?, divisor(sum, b, d)?);
+            if !q.divisible_by(&d) {
+                return None;
+            }
+            let r = Monomial {
+                coeff: q.coeff / d.coeff,
+                factors: minus(&q.factors, &d.factors)?,
+            };
+            let mut premises = vec![Premise::Below(y.clone(), bound)];
+            premises.extend(nonzero(&d));
+            Some((r, premises))
         }
     }
 }
@@ -355,41 +405,48 @@ fn launch_size(b: &Builder, block: bool, d: usize) -> Monomial {
     }
 }
 
-/// `bound` when the predicate has a conjunct `x < bound` (or `!(x >= bound)`, ...).
+/// `bound` when the predicate implies `x < bound` by one of its literals (`x < bound`,
+/// `!(x >= bound)`, `!(x >= bound || ...)`, ...).
 fn upper_bound(x: &T, pred: &T) -> Option<T> {
     let same = |t: &T| Rc::ptr_eq(t, x) || t == x;
-    let mut out = None;
-    conjuncts(pred, &mut |c| {
-        let bound = match &**c {
-            Term::Bin(BinOp::Lt, l, r) if same(l) => Some(r),
-            Term::Bin(BinOp::Gt, l, r) if same(r) => Some(l),
-            Term::Un(UnOp::Not, n) => match &**n {
-                Term::Bin(BinOp::Ge, l, r) if same(l) => Some(r),
-                Term::Bin(BinOp::Le, l, r) if same(r) => Some(l),
-                _ => None,
-            },
+    literals(pred)
+        .into_iter()
+        .find_map(|(c, truth)| match (&*c, truth) {
+            (Term::Bin(BinOp::Lt, l, r), true) | (Term::Bin(BinOp::Ge, l, r), false) if same(l) => {
+                Some(r.clone())
+            }
+            (Term::Bin(BinOp::Gt, l, r), true) | (Term::Bin(BinOp::Le, l, r), false) if same(r) => {
+                Some(l.clone())
+            }
             _ => None,
-        };
-        if out.is_none() {
-            out = bound.cloned();
+        })
+}
+
+/// The conditions a predicate implies, with their truth: itself, the operands of a
+/// conjunction (true) and of a negated disjunction (false), through negations.
+fn literals(pred: &T) -> Vec<(T, bool)> {
+    fn go(t: &T, truth: bool, out: &mut Vec<(T, bool)>) {
+        out.push((t.clone(), truth));
+        match (&**t, truth) {
+            (Term::Bin(BinOp::And, a, b), true) | (Term::Bin(BinOp::Or, a, b), false) => {
+                go(a, truth, out);
+                go(b, truth, out);
+            }
+            (Term::Un(UnOp::Not, x), _) => go(x, !truth, out),
+            _ => {}
         }
-    });
+    }
+    let mut out = Vec::new();
+    go(pred, true, &mut out);
     out
 }
 
-/// `t` with every `c ? a : b` whose condition is a conjunct of `pred` (or whose negation
-/// is) replaced by its branch: the value `t` has wherever `pred` holds. Predicated
-/// execution merges a variable assigned after an early `return` as
+/// `t` with every `c ? a : b` whose condition the predicate decides
+/// ([`literals`]) replaced by its branch: the value `t` has wherever `pred` holds.
+/// Predicated execution merges a variable assigned after an early `return` as
 /// `guard ? new : old`.
 fn under(b: &Builder, pred: &T, t: &T) -> T {
-    let mut facts: Vec<(T, bool)> = Vec::new();
-    conjuncts(pred, &mut |c| match &**c {
-        Term::Un(UnOp::Not, n) => {
-            facts.push((c.clone(), true));
-            facts.push((n.clone(), false));
-        }
-        _ => facts.push((c.clone(), true)),
-    });
+    let facts = literals(pred);
     let mut memo = std::collections::HashMap::new();
     rewrite(b, &facts, t, &mut memo)
 }
@@ -443,16 +500,6 @@ fn rewrite(
     out
 }
 
-fn conjuncts(t: &T, f: &mut impl FnMut(&T)) {
-    match &**t {
-        Term::Bin(BinOp::And, a, b) => {
-            conjuncts(a, f);
-            conjuncts(b, f);
-        }
-        _ => f(t),
-    }
-}
-
 fn nonzero(m: &Monomial) -> Vec<Premise> {
     m.factors.iter().map(|f| Premise::NonZero(f.clone())).collect()
 }
@@ -460,7 +507,17 @@ fn nonzero(m: &Monomial) -> Vec<Premise> {
 /// Lemma 1 for an index: `None` unless the index is a mixed-radix number with at least
 /// one digit.
 fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma, Vec<T>)> {
-    let poly = expand(b, index, 12)?;
+    // Subterms the predicate bounds are digits of their own (`col` below `V`).
+    let bounded: Vec<T> = literals(pred)
+        .into_iter()
+        .filter_map(|(c, truth)| match (&*c, truth) {
+            (Term::Bin(BinOp::Lt, x, _), true) | (Term::Bin(BinOp::Ge, x, _), false) => Some(x.clone()),
+            (Term::Bin(BinOp::Gt, _, x), true) | (Term::Bin(BinOp::Le, _, x), false) => Some(x.clone()),
+            _ => None,
+        })
+        .filter(|x| x != index && varies(sum, x))
+        .collect();
+    let poly = expand_to(b, index, 12, &bounded)?;
     let mut uniform = Vec::new();
     let mut digits: Vec<Ranged> = Vec::new();
     for m in poly {
@@ -573,6 +630,15 @@ fn recompositions(sum: &Summary, b: &Builder, terms: &[T], pred: &T) -> Vec<(Lem
         .collect()
 }
 
+/// Whether a digit is made of other digits: neither an id, an iteration nor a digit of
+/// a base.
+fn composite(sum: &Summary, b: &Builder, d: &T) -> bool {
+    !matches!(
+        &**d,
+        Term::Builtin(_) | Term::Iter(_) | Term::IterAdd(..) | Term::Atom(..)
+    ) && digit(sum, b, d).is_none()
+}
+
 /// The digit lemmas of an index (see the module comment), outermost first: lemma 1 for
 /// the index, lemma 2 for each base all of whose digits it has, lemma 1 for each such
 /// base, and so on (a few levels).
@@ -600,6 +666,8 @@ pub fn lemmas(sum: &Summary, index: &T, pred: &T) -> Vec<Lemma> {
                 out.push(lemma);
                 next.push(base);
             }
+            // A digit that is a whole index of its own (`col = bid.x * bdim.x + tid.x`).
+            next.extend(terms.iter().filter(|d| composite(sum, &b, d)).cloned());
         }
         if next.is_empty() {
             break;

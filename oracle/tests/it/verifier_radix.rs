@@ -155,3 +155,52 @@ fn a_grid_stride_loop_visits_disjoint_cells() {
         ]
     );
 }
+
+/// A lane (`idx & 31`) and a warp (`idx >> 5`) split again by a parameter, written
+/// transposed: `b = warp / H` is below `B` because `warp < B*H` (the early return).
+const WARP_ROWS: &str = "kernel warps(global out[], i32 B, i32 H) {
+    local idx = bid * bdim + tid;
+    local lane = idx & 31;
+    local warp = idx >> 5;
+    if (warp >= B * H) {
+        return;
+    }
+    local h = warp % H;
+    local b = warp / H;
+    out[(h * B + b) * 32 + lane] = lane;
+}
+";
+
+#[test]
+fn masks_shifts_and_a_bounded_quotient_are_digits() {
+    let r = static_covering_dynamic(WARP_ROWS, strict());
+    assert_eq!(races(&r), vec![]);
+    // Rows of 16 for 32 lanes: lane 16 of warp 0 meets lane 0 of warp 1 (B = 2, H = 1).
+    let racy = WARP_ROWS.replace("* 32 + lane]", "* 16 + lane]");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("out", 10, 10, "write-write", true, &[], false)]);
+}
+
+/// A 2-d launch: `col` (x) bounded by `V` and `row` (y) by `B*T` in one negated
+/// disjunction; each is a digit of its own, and a whole index of ids again.
+const ROWS_2D: &str = "kernel swap(global out[], i32 B, i32 T, i32 V) {
+    local col = bid * bdim + tid;
+    local row = bid.y * bdim.y + tid.y;
+    if (row >= B * T || col >= V) {
+        return;
+    }
+    local b = row / T;
+    local t = row % T;
+    out[t * B * V + b * V + col] = t;
+}
+";
+
+#[test]
+fn a_guarded_column_of_a_2d_launch_is_one_digit() {
+    let r = static_covering_dynamic(ROWS_2D, strict());
+    assert_eq!(races(&r), vec![]);
+    // Without the column's bound, column V of row r is column 0 of row r + 1.
+    let racy = ROWS_2D.replace(" || col >= V", "");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("out", 9, 9, "write-write", true, &[], false)]);
+}
