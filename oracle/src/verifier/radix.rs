@@ -85,12 +85,13 @@ impl Monomial {
         d.coeff != 0 && self.coeff % d.coeff == 0 && minus(&self.factors, &d.factors).is_some()
     }
 
-    fn term(&self, b: &Builder) -> T {
-        let mut t = b.int(i64::try_from(self.coeff).unwrap_or(i64::MAX));
+    /// The monomial as a term; `None` when its coefficient does not fit a constant.
+    fn term(&self, b: &Builder) -> Option<T> {
+        let mut t = b.int(i64::try_from(self.coeff).ok()?);
         for f in &self.factors {
             t = b.bin(BinOp::Mul, t, f.clone());
         }
-        t
+        Some(t)
     }
 }
 
@@ -565,9 +566,10 @@ fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma
             premises.extend(r.premises.iter().cloned());
         }
     }
-    let u = uniform
-        .iter()
-        .fold(b.int(0), |acc, m| b.bin(BinOp::Add, acc, m.term(b)));
+    let mut u = b.int(0);
+    for m in &uniform {
+        u = b.bin(BinOp::Add, u, m.term(b)?);
+    }
     let terms: Vec<T> = digits.iter().map(|r| r.term.clone()).collect();
     let lemma = Lemma {
         premises,
