@@ -80,18 +80,36 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
     })
 }
 
-/// Macros every CUDA compilation has, then the user's (`Options::defines`).
+/// What a current nvcc (CUDA 13.0, its default `sm_75` target, C++17, on x86-64 Linux)
+/// predefines in the device pass that autosync analyses, and what the skipped CUDA
+/// runtime headers would define (`CUDART_VERSION`). Code chooses its path by these
+/// (`#if __CUDACC_VER_MAJOR__ < 12` fallbacks, `#if __CUDA_ARCH__ >= 800`): leaving one
+/// out takes the path of a compiler nobody uses. `-D` changes a value (`-D__CUDA_ARCH__=800`,
+/// or the `-arch` of a compilation database entry), `-U` removes it; `docs/cli.md` lists
+/// them. The host compiler's own macros (`__GNUC__`) are not predefined.
+pub const PREDEFINED: &[(&str, &str)] = &[
+    ("__CUDACC__", "1"),
+    ("__NVCC__", "1"),
+    ("__CUDACC_VER_MAJOR__", "13"),
+    ("__CUDACC_VER_MINOR__", "0"),
+    ("__CUDACC_VER_BUILD__", "88"),
+    ("__CUDA_ARCH__", "750"),
+    ("__CUDA_ARCH_LIST__", "750"),
+    ("CUDART_VERSION", "13000"),
+    ("__cplusplus", "201703L"),
+    ("__linux__", "1"),
+    ("__x86_64__", "1"),
+    ("__LP64__", "1"),
+    ("__CHAR_BIT__", "8"),
+    ("__AUTOSYNC__", "1"),
+];
+
+/// [`PREDEFINED`], then the user's macros (`Options::defines`).
 fn predefined(opts: &Options) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = [
-        ("__CUDACC__", "1"),
-        ("__NVCC__", "1"),
-        ("__CUDA_ARCH__", "350"),
-        ("__cplusplus", "201103L"),
-        ("__AUTOSYNC__", "1"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
+    let mut v: Vec<(String, String)> = PREDEFINED
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     v.extend(opts.defines.iter().cloned());
     v
 }

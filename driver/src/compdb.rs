@@ -104,6 +104,7 @@ fn entry(raw: RawEntry) -> Result<Entry> {
 /// The front-end flags of a compiler command line (the compiler itself is `args[0]`).
 pub fn flags(args: &[String], dir: &Path) -> FrontEnd {
     let mut f = FrontEnd::default();
+    let mut arch = None;
     let mut i = 1;
     while i < args.len() {
         let a = args[i].as_str();
@@ -124,10 +125,24 @@ pub fn flags(args: &[String], dir: &Path) -> FrontEnd {
             }
             Kind::Undefine => f.undefines.push(v),
             Kind::ForcedInclude => f.forced_includes.push(dir.join(v)),
+            Kind::Arch => arch = arch_macro(&v).or(arch),
         }
         i += used;
     }
+    // The target's `__CUDA_ARCH__` comes first: an explicit `-D__CUDA_ARCH__` wins.
+    if let Some(a) = arch {
+        f.defines.insert(0, ("__CUDA_ARCH__".to_string(), a));
+    }
     f
+}
+
+/// `__CUDA_ARCH__` for an `-arch` value: `sm_80`, `compute_90`, `sm_90a` give 800 and
+/// 900. `native`, `all` and lists name no single target: the predefined default stays.
+fn arch_macro(v: &str) -> Option<String> {
+    let digits = v.strip_prefix("sm_").or_else(|| v.strip_prefix("compute_"))?;
+    let digits = digits.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let n: u32 = digits.parse().ok()?;
+    Some((n * 10).to_string())
 }
 
 #[derive(Clone, Copy)]
@@ -136,6 +151,8 @@ enum Kind {
     Define,
     Undefine,
     ForcedInclude,
+    /// The GPU target (`-arch=sm_80`): sets `__CUDA_ARCH__`.
+    Arch,
 }
 
 /// Flags taking a value: the spellings that take it as the next argument, and the
@@ -160,6 +177,11 @@ const FLAGS: &[(Kind, &[&str], &[&str])] = &[
         Kind::ForcedInclude,
         &["-include", "--pre-include", "-pre-include"],
         &["--pre-include="],
+    ),
+    (
+        Kind::Arch,
+        &["-arch", "--gpu-architecture"],
+        &["-arch=", "--gpu-architecture="],
     ),
 ];
 
@@ -300,6 +322,7 @@ mod tests {
         assert_eq!(
             f.defines,
             vec![
+                ("__CUDA_ARCH__".to_string(), "700".to_string()),
                 ("A".to_string(), "1".to_string()),
                 ("B".to_string(), "2".to_string()),
                 ("C".to_string(), "3".to_string())
@@ -307,6 +330,24 @@ mod tests {
         );
         assert_eq!(f.undefines, strings(&["D", "E"]));
         assert_eq!(f.forced_includes, vec![PathBuf::from("/b/pre.h")]);
+    }
+
+    #[test]
+    fn the_target_architecture_sets_cuda_arch_unless_a_define_does() {
+        let defines = |args: &[&str]| flags(&strings(args), Path::new("/b")).defines;
+        let arch = |v: &str| ("__CUDA_ARCH__".to_string(), v.to_string());
+        assert_eq!(defines(&["nvcc", "-arch=sm_80", "k.cu"]), vec![arch("800")]);
+        assert_eq!(defines(&["nvcc", "-arch", "sm_90a", "k.cu"]), vec![arch("900")]);
+        assert_eq!(
+            defines(&["nvcc", "--gpu-architecture=compute_86", "k.cu"]),
+            vec![arch("860")]
+        );
+        assert_eq!(defines(&["nvcc", "-arch=native", "k.cu"]), vec![]);
+        // The define comes later, so it wins in the preprocessor.
+        assert_eq!(
+            defines(&["nvcc", "-D__CUDA_ARCH__=700", "-arch=sm_80", "k.cu"]),
+            vec![arch("800"), arch("700")]
+        );
     }
 
     #[test]
