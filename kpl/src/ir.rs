@@ -185,6 +185,14 @@ pub enum Expr {
     /// elsewhere): `assume p;` with `other` in `p` says that `p` holds for every ordered
     /// pair of distinct threads that both reach it (docs/semantics.md, Preconditions).
     Other(Box<Expr>),
+    /// `@f(e1, .., en)`: the value of `f`, an uninterpreted function, at the arguments.
+    /// Each name is one fixed function for the whole launch: equal arguments give equal
+    /// values, in every thread and at every iteration, and nothing else is known of it.
+    /// The front end writes floating-point arithmetic this way (its values are integers
+    /// to KPL: their bit patterns), so that two threads computing the same operation on
+    /// equal operands are known to hold equal values (docs/semantics.md, Uninterpreted
+    /// functions).
+    Apply(String, Vec<Expr>),
 }
 
 impl Expr {
@@ -237,6 +245,7 @@ impl Expr {
             Expr::Int(_) | Expr::Var(_) | Expr::Builtin(_) => false,
             Expr::Unary(_, a) | Expr::Cast(_, a) => a.has_other(),
             Expr::Binary(_, a, b) => a.has_other() || b.has_other(),
+            Expr::Apply(_, args) => args.iter().any(Expr::has_other),
         }
     }
 
@@ -250,6 +259,7 @@ impl Expr {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
+            Expr::Apply(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
         }
     }
 
@@ -263,6 +273,7 @@ impl Expr {
                 a.for_each_builtin(f);
                 b.for_each_builtin(f);
             }
+            Expr::Apply(_, args) => args.iter().for_each(|a| a.for_each_builtin(f)),
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::fold;
 use super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind};
+use super::{float, fold};
 use crate::preprocess::int_literal;
 use crate::program::{last_name, named_children};
 use crate::types::{Binding, Ty, vector_type};
@@ -120,6 +120,11 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// parameter).
     pub fn truth(&mut self, v: Value, n: Node<'t>) -> Expr {
         let uniform = self.launch_uniform(&v);
+        if let V::Float(e) = &v.v
+            && let Some(c) = float::truth(e.clone(), &v.ty)
+        {
+            return c;
+        }
         match v.v {
             V::Int(e) => e,
             V::Ptr(p) if p.target == Target::Null => Expr::Int(0),
@@ -137,10 +142,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    /// The expression to store for a value: itself, or a havocked scratch local.
+    /// The expression to store for a value: itself (a floating-point value's term), one
+    /// unknown for the launch for a launch-uniform value, or a havocked scratch local.
     pub fn data(&mut self, v: &Value, n: Node<'t>) -> Expr {
         match &v.v {
-            V::Int(e) => e.clone(),
+            V::Int(e) | V::Float(e) => e.clone(),
+            V::Uniform => self.uniform_value(),
             _ => {
                 let s = self.scratch();
                 self.emit(StmtKind::Havoc { var: s.clone() }, self.span(n));
@@ -167,6 +174,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 None => Value::arb(info.ty),
             },
             VarKind::Texture => Value::arb(info.ty),
+            VarKind::Float(k) => Value::float(Expr::Var(k), info.ty),
+            // A floating-point kernel parameter: one unknown of the launch, named after it.
+            VarKind::Uniform if float::tag(&info.ty).is_some() => {
+                Value::float(Expr::Apply(format!("arg_{}", info.name), Vec::new()), info.ty)
+            }
             VarKind::Uniform => Value::uniform(info.ty),
             VarKind::Ptr { target, off, unit } => Value {
                 v: V::Ptr(Ptr {
@@ -242,10 +254,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let cells = self.cells(a, p, ty.first_leaf());
                 let span = self.span(n);
                 let int = ty.is_int() && cells.len() == 1;
+                // A floating-point element in one cell: its value is what the read returns.
+                let float = matches!(ty, Ty::Float { .. }) && cells.len() == 1;
                 let elem = element_type(ty).filter(|_| int);
                 let var = match (int, dest) {
                     (true, Some(d)) => d.to_string(),
                     (true, None) => self.local("_t", None, span),
+                    (false, _) if float => self.local("_f", None, span),
                     (false, _) => self.scratch(),
                 };
                 for index in cells {
@@ -261,6 +276,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
                 Ok(match ty {
                     Ty::Int { .. } | Ty::Bool if int => Value::int(Expr::Var(var), ty.clone()),
+                    Ty::Float { .. } if float => Value::float(Expr::Var(var), ty.clone()),
                     Ty::Ptr(_) => Value {
                         v: V::Ptr(Ptr {
                             target: Target::Unknown,
@@ -291,6 +307,17 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let val = self.convert(val, &info.ty, n)?;
                 match val.v {
                     V::Int(e) => self.emit(StmtKind::Assign { var: k, value: e }, span),
+                    _ => self.emit(StmtKind::Havoc { var: k }, span),
+                }
+            }
+            VarKind::Float(k) => {
+                let val = self.convert(val, &info.ty, n)?;
+                match val.v {
+                    V::Float(e) => self.emit(StmtKind::Assign { var: k, value: e }, span),
+                    V::Uniform => {
+                        let e = self.uniform_value();
+                        self.emit(StmtKind::Assign { var: k, value: e }, span)
+                    }
                     _ => self.emit(StmtKind::Havoc { var: k }, span),
                 }
             }
@@ -481,7 +508,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     fn launch_uniform(&self, v: &Value) -> bool {
         match &v.v {
             V::Uniform => true,
-            V::Int(e) => self.launch_uniform_int(e),
+            V::Int(e) | V::Float(e) => self.launch_uniform_int(e),
             // The null pointer, and a global or constant array (a pointer parameter) at
             // an offset all threads agree on: `mean != nullptr` is one truth for the
             // launch.
@@ -514,6 +541,9 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A value converted to type `to` (casts, initialization, assignment).
     pub fn convert(&mut self, v: Value, to: &Ty, n: Node<'t>) -> R<Value> {
+        if let Some(out) = self.float_conversion(&v, to) {
+            return Ok(out);
+        }
         let from = v.ty.clone();
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
@@ -1394,6 +1424,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             arith_type(&a.ty, &b.ty, op)
         };
+        let common = arith_type(&a.ty, &b.ty, op);
+        if matches!(common, Ty::Float { .. })
+            && let Some(v) = self.float_binary(op, &a, &b, &common)
+        {
+            return v;
+        }
         // Untracked operands: the result is untracked too, and uniform when both are.
         let untracked = |l: &mut Self, a: &Value, b: &Value, ty: Ty| -> Value {
             let uniform = l.launch_uniform(a) && l.launch_uniform(b);
@@ -1641,80 +1677,103 @@ impl<'p, 't> Lowerer<'p, 't> {
         } else {
             va.ty.clone()
         };
-        let out = match (&va.v, &vb.v) {
-            (V::Int(x), V::Int(y)) => {
-                let t = self.mutable_local("_s", None, span);
-                // Both operands in the type of the whole expression (C's usual
-                // arithmetic conversions: `m < 0 ? m : 0u` is unsigned).
-                let (x, y) = (
-                    convert_int(x.clone(), &va.ty, &ty),
-                    convert_int(y.clone(), &vb.ty, &ty),
-                );
-                sa.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: x,
-                    },
-                    span,
-                ));
-                sb.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: y,
-                    },
-                    span,
-                ));
-                Value::int(Expr::Var(t), ty)
-            }
-            (V::Ptr(p), V::Ptr(q))
-                if p.target == q.target || q.target == Target::Null || p.target == Target::Null =>
-            {
-                let target = if p.target == Target::Null {
-                    q.target
-                } else {
-                    p.target
-                };
-                let unit = p.unit.min(q.unit).max(1);
-                let conv = |x: &Ptr| {
-                    if x.target == Target::Null {
-                        Expr::Int(0)
-                    } else {
-                        fold::mul(x.off.clone(), Expr::Int((x.unit / unit) as i64))
-                    }
-                };
-                let t = self.mutable_local("_p", None, span);
-                sa.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: conv(p),
-                    },
-                    span,
-                ));
-                sb.push(self.made_stmt(
-                    StmtKind::Assign {
-                        var: t.clone(),
-                        value: conv(q),
-                    },
-                    span,
-                ));
-                Value {
-                    v: V::Ptr(Ptr {
-                        target,
-                        off: Expr::Var(t),
-                        unit,
-                    }),
-                    ty,
+        let floats = match ty {
+            Ty::Float { .. } => self.float_term(&va, &ty).zip(self.float_term(&vb, &ty)),
+            _ => None,
+        };
+        let out = if let Some((x, y)) = floats {
+            let t = self.mutable_local("_s", None, span);
+            sa.push(self.made_stmt(
+                StmtKind::Assign {
+                    var: t.clone(),
+                    value: x,
+                },
+                span,
+            ));
+            sb.push(self.made_stmt(
+                StmtKind::Assign {
+                    var: t.clone(),
+                    value: y,
+                },
+                span,
+            ));
+            Value::float(Expr::Var(t), ty)
+        } else {
+            match (&va.v, &vb.v) {
+                (V::Int(x), V::Int(y)) => {
+                    let t = self.mutable_local("_s", None, span);
+                    // Both operands in the type of the whole expression (C's usual
+                    // arithmetic conversions: `m < 0 ? m : 0u` is unsigned).
+                    let (x, y) = (
+                        convert_int(x.clone(), &va.ty, &ty),
+                        convert_int(y.clone(), &vb.ty, &ty),
+                    );
+                    sa.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: t.clone(),
+                            value: x,
+                        },
+                        span,
+                    ));
+                    sb.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: t.clone(),
+                            value: y,
+                        },
+                        span,
+                    ));
+                    Value::int(Expr::Var(t), ty)
                 }
+                (V::Ptr(p), V::Ptr(q))
+                    if p.target == q.target || q.target == Target::Null || p.target == Target::Null =>
+                {
+                    let target = if p.target == Target::Null {
+                        q.target
+                    } else {
+                        p.target
+                    };
+                    let unit = p.unit.min(q.unit).max(1);
+                    let conv = |x: &Ptr| {
+                        if x.target == Target::Null {
+                            Expr::Int(0)
+                        } else {
+                            fold::mul(x.off.clone(), Expr::Int((x.unit / unit) as i64))
+                        }
+                    };
+                    let t = self.mutable_local("_p", None, span);
+                    sa.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: t.clone(),
+                            value: conv(p),
+                        },
+                        span,
+                    ));
+                    sb.push(self.made_stmt(
+                        StmtKind::Assign {
+                            var: t.clone(),
+                            value: conv(q),
+                        },
+                        span,
+                    ));
+                    Value {
+                        v: V::Ptr(Ptr {
+                            target,
+                            off: Expr::Var(t),
+                            unit,
+                        }),
+                        ty,
+                    }
+                }
+                (V::Ptr(p), V::Ptr(q)) => {
+                    self.request_merge(p.target, q.target);
+                    return Err(self.unsupported(
+                        n,
+                        "a pointer that points into one of two arrays depending on a condition",
+                        "use one pointer per array",
+                    ));
+                }
+                _ => arbitrary(&ty),
             }
-            (V::Ptr(p), V::Ptr(q)) => {
-                self.request_merge(p.target, q.target);
-                return Err(self.unsupported(
-                    n,
-                    "a pointer that points into one of two arrays depending on a condition",
-                    "use one pointer per array",
-                ));
-            }
-            _ => arbitrary(&ty),
         };
         if !sa.is_empty() || !sb.is_empty() {
             let then_blk = self.made_block(sa, span);
@@ -1777,11 +1836,15 @@ fn number(t: &str) -> Value {
     let hex = lower.starts_with("0x");
     let float = !hex && (lower.contains('.') || lower.contains('e') || lower.ends_with('f'));
     if float {
-        return Value::uniform(if lower.ends_with('f') {
+        let ty = if lower.ends_with('f') {
             Ty::FLOAT
         } else {
             Ty::Float { bytes: 8 }
-        });
+        };
+        return match float::literal_bits(t, &ty) {
+            Some(bits) => Value::float(Expr::Int(bits), ty),
+            None => Value::uniform(ty),
+        };
     }
     let suffix = lower.trim_start_matches(|c: char| c.is_ascii_hexdigit() || c == 'x' || c == '\'');
     let unsigned = suffix.contains('u');
@@ -1955,6 +2018,17 @@ fn wrap_int(e: Expr, ty: &Ty) -> Expr {
 }
 
 fn unary(op: &str, v: Value, wrap: bool) -> Value {
+    if let V::Float(e) = &v.v {
+        let done = match op {
+            "+" => Some(v.clone()),
+            "-" => float::negate(e.clone(), &v.ty),
+            "!" => float::truth(e.clone(), &v.ty).map(|c| Value::int(fold::not(c), Ty::BOOL)),
+            _ => None,
+        };
+        if let Some(out) = done {
+            return out;
+        }
+    }
     if matches!(v.v, V::Uniform) {
         let ty = if op == "!" { Ty::BOOL } else { v.ty.clone() };
         return Value::uniform(ty);

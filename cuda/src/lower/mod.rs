@@ -25,6 +25,7 @@
 mod builtins;
 mod call;
 pub(crate) mod expr;
+mod float;
 pub mod fold;
 mod ptx;
 mod stmt;
@@ -349,8 +350,11 @@ pub(super) enum VarKind {
     Fixed(Expr),
     /// A value the lowering does not track (floating point, opaque).
     Arb,
-    /// A non-integer kernel parameter the kernel never assigns: untracked but uniform.
+    /// A non-integer kernel parameter the kernel never assigns: untracked but uniform
+    /// (a floating-point one is the term `@arg_<name>()`, see [`float`]).
     Uniform,
+    /// A floating-point variable held by a KPL local (its term, see [`float`]).
+    Float(String),
     /// A pointer: its array (unknown until first assigned) and its offset.
     Ptr {
         target: Option<Target>,
@@ -420,11 +424,16 @@ pub(super) struct Value {
 pub(super) enum V {
     Int(Expr),
     Arb,
-    /// An untracked value (floating point, opaque) that is the same in every thread of
-    /// the launch: a non-integer kernel parameter, a literal, or an operation on such
-    /// values. Where it becomes an integer or a condition it is a fresh scalar parameter
-    /// (one value per launch), so a guard like `if (alpha > 0.5f)` does not diverge.
+    /// An untracked value (of a type the lowering does not know) that is the same in
+    /// every thread of the launch and in every evaluation: a kernel parameter of such a
+    /// type, or an operation on such values. Where it becomes an integer, a condition or
+    /// a stored value it is a fresh scalar parameter (one value per launch), so a guard
+    /// like `if (cfg.alpha > 0.5f)` does not diverge.
     Uniform,
+    /// A floating-point value, known as a term ([`float`]): its bit pattern for a
+    /// constant, else uninterpreted functions (`@f32_add_3(x, y)`) of its operands'
+    /// terms. Equal terms are equal values; nothing else is known of it.
+    Float(Expr),
     Ptr(Ptr),
     Struct(Vec<Value>),
     Void,
@@ -441,6 +450,10 @@ impl Value {
 
     pub fn uniform(ty: Ty) -> Value {
         Value { v: V::Uniform, ty }
+    }
+
+    pub fn float(e: Expr, ty: Ty) -> Value {
+        Value { v: V::Float(e), ty }
     }
 
     pub fn void() -> Value {
@@ -553,6 +566,9 @@ pub(super) struct Lowerer<'p, 't> {
     pub notes: Vec<String>,
     blocks: Vec<Vec<Stmt>>,
     scratch_used: bool,
+    /// Floating-point arithmetic operations lowered so far: each gets functions of its
+    /// own (see [`float`]).
+    float_sites: u32,
     pub vars: Vec<VarInfo>,
     scopes: Vec<Scope>,
     pub frames: Vec<Frame>,
@@ -656,6 +672,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             notes: Vec::new(),
             blocks: vec![Vec::new()],
             scratch_used: false,
+            float_sites: 0,
             vars: Vec::new(),
             scopes: vec![Scope::default()],
             frames: vec![Frame {

@@ -865,6 +865,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         match &ty {
             Ty::Opaque(a) if a == "auto" => self.declare_auto(name, &ty, init, d),
             Ty::Int { .. } | Ty::Bool => self.declare_int(name, ty, init, d),
+            Ty::Float { .. } => self.declare_float(name, ty, init, d),
             Ty::Ptr(pointee) => {
                 let unit = pointee.cell_bytes();
                 self.declare_pointer(name, ty, unit, init, d)
@@ -962,6 +963,25 @@ impl<'p, 't> Lowerer<'p, 't> {
         let vty = v.ty.clone();
         let id = self.new_var(name, &vty, self.span(d))?;
         self.write(&LVal::Var(id), v, d)
+    }
+
+    /// A floating-point variable: a KPL local holding its value's term (see
+    /// `lower::float`), mutable only if the function assigns it.
+    fn declare_float(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+        let span = self.span(d);
+        let assigned = self.frame().assigned.contains(name);
+        let init = match self.init_value(init, &ty)?.map(|v| v.v) {
+            Some(V::Float(e)) => Some(e),
+            Some(V::Uniform) => Some(self.uniform_value()),
+            _ => None,
+        };
+        let kpl = if assigned {
+            self.mutable_local(name, init, span)
+        } else {
+            self.local(name, init, span)
+        };
+        self.add_var(name, ty, VarKind::Float(kpl));
+        Ok(())
     }
 
     /// An integer (or `bool`): a KPL local (mutable only if the function assigns it),
@@ -1157,6 +1177,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     fn var_kind(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> VarKind {
         match ty {
             Ty::Int { .. } | Ty::Bool => VarKind::Int(self.mutable_local(name, None, span)),
+            Ty::Float { .. } => VarKind::Float(self.mutable_local(name, None, span)),
             Ty::Ptr(p) => {
                 let l = self.mutable_local(name, None, span);
                 VarKind::Ptr {

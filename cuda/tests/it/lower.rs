@@ -26,9 +26,11 @@ __global__ void k(int *in, int *out, int n) {
     assert_snapshot!(lower_text(src));
 }
 
-/// Floating-point values are not tracked: reads go to `_`, writes store a havocked `_`, float conditions are arbitrary locals.
+/// Floating-point values are terms (`lower::float`): constants are bit patterns, reads go
+/// to a local of their own, arithmetic is a function of its place (`@f32_mul_1`),
+/// comparisons and conversions one function each, and `x += c` reads, adds and stores.
 #[test]
-fn floats_are_arbitrary() {
+fn floats_are_terms_of_uninterpreted_functions() {
     let src = r#"__global__ void k(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i] * 2.0f;
@@ -40,6 +42,47 @@ fn floats_are_arbitrary() {
 }
 "#;
     assert_snapshot!(lower_text(src));
+}
+
+/// Floating-point constants are folded to their bit patterns as C rounds them; each
+/// arithmetic place has functions of its own, comparisons, conversions and math
+/// functions one per name and argument types (`__expf` is not `expf`); `clock()` and
+/// shuffles stay each thread's own unknowns.
+#[test]
+fn float_terms_fold_constants_and_name_operations_by_place() {
+    let src = r#"__global__ void k(float *a, double *d, int *c, float alpha) {
+    a[0] = 0.5;
+    a[1] = -1.5f;
+    a[2] = (float)3;
+    c[0] = (int)2.7f;
+    d[0] = 0.1f;
+    float x = a[threadIdx.x];
+    a[3] = x * alpha;
+    a[4] = x * alpha;
+    a[5] = expf(x);
+    a[6] = __expf(x);
+    c[1] = x < alpha;
+    c[2] = (int)x;
+    a[7] = (float)clock();
+    a[8] = __shfl_xor_sync(0xffffffff, x, 1);
+}
+"#;
+    let text = common::lower_text(src);
+    let has = |s: &str| assert!(text.contains(s), "`{s}` in\n{text}");
+    has("a[0] = 1056964608;");
+    has("a[1] = 3217031168;");
+    has("a[2] = 1077936128;");
+    has("c[0] = 2;");
+    // `0.1f` widened exactly: the double nearest the float, not the double nearest 0.1.
+    has(&format!("d[0] = {};", f64::from(0.1f32).to_bits() as i64));
+    has("a[3] = @f32_mul_1(x, @arg_alpha());");
+    has("a[4] = @f32_mul_2(x, @arg_alpha());");
+    has("a[5] = @expf_f32(x);");
+    has("a[6] = @__expf_f32(x);");
+    has("c[1] = @f32_lt(x, @arg_alpha()) != 0;");
+    has("c[2] = i32(@cvt_f32_i32(x));");
+    assert!(!text.contains("clock"), "{text}");
+    assert!(!text.contains("shfl"), "{text}");
 }
 
 /// `?:` and `&&` with memory reads become `if`s into fresh locals; comma, compound assignment and `++`/`--` are plain updates; a narrowing signed cast of an unknown value is arbitrary.

@@ -107,6 +107,7 @@ fn check_depth(k: &Kernel) -> Result<(), ParseError> {
                     cur = a;
                 }
                 Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Other(a) => cur = a,
+                Expr::Apply(_, args) => return args.iter().fold(best.max(d), |m, a| m.max(d + depth(a))),
                 _ => return best.max(d),
             }
         }
@@ -205,6 +206,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::lparen => "`(`",
         Rule::builtin | Rule::builtin_name => "`tid`, `bid`, `bdim` or `gdim`",
         Rule::other | Rule::kw_other => "`other(...)`",
+        Rule::apply => "`@f(...)`",
         Rule::dim => "`x`, `y` or `z`",
         Rule::atomic_op => "an atomic operation",
         Rule::or
@@ -608,6 +610,13 @@ impl Src {
                 Ok(Expr::other(
                     self.expr(inner.ok_or_else(|| internal(at, "an expression"))?)?,
                 ))
+            }
+            Rule::apply => {
+                let at = self.span_of(&p);
+                let mut i = p.into_inner();
+                let f = next_pair(&mut i, "a function name", at)?.as_str().to_string();
+                let args = i.map(|a| self.expr(a)).collect::<Result<Vec<_>, _>>()?;
+                Ok(Expr::Apply(f, args))
             }
             Rule::expr => self.expr(p),
             r => Err(internal(self.span_of(&p), &format!("an operand, not {r:?},"))),

@@ -200,5 +200,9 @@ fn expr_prec(e: &Expr, min: u8) -> String {
         }
         Expr::Cast(ty, a) => format!("{ty}({})", expr(a)),
         Expr::Other(a) => format!("other({})", expr(a)),
+        Expr::Apply(f, args) => {
+            let args: Vec<String> = args.iter().map(expr).collect();
+            format!("@{f}({})", args.join(", "))
+        }
     }
 }

@@ -53,7 +53,12 @@ fn expr() -> impl Strategy<Value = Expr> {
                 inner.clone()
             )
                 .prop_map(|(o, a, b)| Expr::bin(o, a, b)),
-            (prop::sample::select(IntTy::ALL.to_vec()), inner).prop_map(|(t, a)| Expr::cast(t, a)),
+            (prop::sample::select(IntTy::ALL.to_vec()), inner.clone()).prop_map(|(t, a)| Expr::cast(t, a)),
+            (
+                prop::sample::select(vec!["f", "fadd3", "cvt_f32"]),
+                prop::collection::vec(inner, 0..3)
+            )
+                .prop_map(|(f, args)| Expr::Apply(f.to_string(), args)),
         ]
     })
 }

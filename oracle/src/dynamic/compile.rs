@@ -24,6 +24,8 @@ pub(super) enum CExpr {
     Cast(kpl::IntTy, Box<CExpr>),
     /// `other(e)`: `e` in the other thread of a pair (two-thread `assume`s).
     Other(Box<CExpr>),
+    /// `@f(args)`: the uninterpreted function `f` (by a hash of its name).
+    Apply(u64, Vec<CExpr>),
 }
 
 impl CExpr {
@@ -33,6 +35,7 @@ impl CExpr {
                 CExpr::Const(_) | CExpr::Var(_) | CExpr::Builtin(_) => false,
                 CExpr::Unary(_, a) | CExpr::Cast(_, a) | CExpr::Other(a) => a.any(f),
                 CExpr::Binary(_, a, b) => a.any(f) || b.any(f),
+                CExpr::Apply(_, args) => args.iter().any(|a| a.any(f)),
             }
     }
 
@@ -401,6 +404,12 @@ impl Compiler<'_> {
             Expr::Binary(op, a, b) => {
                 CExpr::Binary(*op, Box::new(self.expr(a, span)?), Box::new(self.expr(b, span)?))
             }
+            Expr::Apply(f, args) => CExpr::Apply(
+                super::exec::function_seed(f),
+                args.iter()
+                    .map(|a| self.expr(a, span))
+                    .collect::<Result<_, _>>()?,
+            ),
         })
     }
 

@@ -525,23 +525,27 @@ impl<'s> Encoder<'s> {
                     None => self.fresh_val("other"),
                 };
             }
-            (Some(AtomKind::Input(_)), [index]) => {
-                // One function of the index for the launch: every copy, block and
-                // iteration shares it.
-                let i = self.val(index, cx);
+            (Some(AtomKind::Input(_)), [_]) | (Some(AtomKind::Function(_)), _) => {
+                // One function of the values for the launch (the index of a never-written
+                // array, the arguments of `@f`): every copy, block and iteration shares it.
+                let argv: Vec<Val> = args.iter().map(|a| self.val(a, cx)).collect();
                 let sort = if self.wrap {
                     Sort::bitvector(32)
                 } else {
                     Sort::int()
                 };
-                let f = self
-                    .ufs
-                    .entry((id, usize::MAX))
-                    .or_insert_with(|| FuncDecl::new(format!("input{id}"), &[&sort], &sort));
-                let app = match &i {
-                    Val::I(x) => f.apply(&[x as &dyn Ast]),
-                    Val::B(x) => f.apply(&[x as &dyn Ast]),
-                };
+                let f = self.ufs.entry((id, usize::MAX)).or_insert_with(|| {
+                    let dom: Vec<&Sort> = argv.iter().map(|_| &sort).collect();
+                    FuncDecl::new(format!("fn{id}"), &dom, &sort)
+                });
+                let refs: Vec<&dyn Ast> = argv
+                    .iter()
+                    .map(|v| match v {
+                        Val::I(x) => x as &dyn Ast,
+                        Val::B(x) => x as &dyn Ast,
+                    })
+                    .collect();
+                let app = f.apply(&refs);
                 let v = if self.wrap {
                     Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
                 } else {

@@ -248,9 +248,19 @@
 //!   own thread copy, required to differ; unsat means every race of that type stores
 //!   equal values ([`queries::Outcome::Benign`], listed in `Report::benign`). Values read
 //!   from memory are separate unknowns per thread (so `out[b] = s[0]` stays a race until
-//!   reads of one element in one barrier interval are known equal), and floating-point
-//!   values are havocked per thread by the CUDA front end (never equal). The
-//!   interpreter applies the same rule to the values it computes.
+//!   reads of one element in one barrier interval are known equal). The interpreter
+//!   applies the same rule to the values it computes.
+//! - **Uninterpreted functions** (`@f(..)` in KPL, `AtomKind::Function`; tests
+//!   `deviation_uninterpreted_functions_*` in `tests/it/verifier_semantics.rs`): one
+//!   function per name for the launch, shared by both thread copies, every block and
+//!   iteration, of which the verifier knows only congruence (equal arguments, equal
+//!   values); the interpreter runs one fixed interpretation (a hash of the arguments,
+//!   folded to a few values so that distinct arguments sometimes agree). The CUDA front
+//!   end names floating-point values with them (`cuda/src/lower/float.rs`), under one
+//!   assumption: each operation is a function of its operands at its place in the code
+//!   (IEEE 754 rounding; `+ - * /` get functions of their own place, since the compiler
+//!   may contract `a * b + c` differently at two places). Values it cannot name (a
+//!   shuffle, an atomic's result) stay per-thread unknowns.
 //! - **Warps** (seed 000, the re-sync method). Under `--warp-size N`, two threads of one
 //!   warp race only within one write instruction, or when the later one is disabled at
 //!   the earlier access (a divergent path); other re-sync points between them are not

@@ -70,6 +70,9 @@ pub enum AtomKind {
     /// `other(e)` in a two-thread `assume`: its one argument is `e`, evaluated in the
     /// other thread copy of the query (see [`AssumeFact::two_thread`]).
     Other,
+    /// `@f(..)`: the uninterpreted function `f` of KPL ([`Expr::Apply`]), one for the
+    /// launch; its arguments are values, and every copy, block and iteration shares it.
+    Function(String),
 }
 
 #[derive(Clone, Debug)]
@@ -91,9 +94,12 @@ impl AtomInfo {
     }
 
     /// Atoms whose argument is a value rather than iteration numbers
-    /// ([`AtomKind::Input`], [`AtomKind::Other`]).
+    /// ([`AtomKind::Input`], [`AtomKind::Other`], [`AtomKind::Function`]).
     pub fn takes_value(&self) -> bool {
-        matches!(self.kind, AtomKind::Input(_) | AtomKind::Other)
+        matches!(
+            self.kind,
+            AtomKind::Input(_) | AtomKind::Other | AtomKind::Function(_)
+        )
     }
 }
 
@@ -348,6 +354,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         pos,
         written,
         inputs: HashMap::new(),
+        functions: HashMap::new(),
         two_thread: false,
         reads: ReadCache::default(),
         stack: Vec::new(),
@@ -615,6 +622,8 @@ struct Exec<'k> {
     written: HashSet<String>,
     /// The [`AtomKind::Input`] atom of each never-written global array read so far.
     inputs: HashMap<(String, Option<IntTy>), AtomId>,
+    /// The [`AtomKind::Function`] atom of each `@f` applied so far, by name and arity.
+    functions: HashMap<(String, usize), AtomId>,
     /// Evaluating the condition of an `assume` outside loops: `other(e)` is honoured.
     two_thread: bool,
     /// The values read so far that a later read of the same element may reuse.
@@ -796,7 +805,33 @@ impl Exec<'_> {
                 self.atom_with(AtomKind::Other, Class::Thread, vec![a])
             }
             Expr::Other(_) => self.atom(AtomKind::Unknown("other(..)".to_string()), Class::Thread),
+            Expr::Apply(f, args) => {
+                let args: Vec<T> = args.iter().map(|a| self.eval(env, a)).collect();
+                self.apply(f, args)
+            }
         }
+    }
+
+    /// `@f(args)`: the function's atom (one per name and arity for the launch, class
+    /// [`Class::Grid`]: the uniformity of an application is that of its arguments,
+    /// which [`class_of`] takes in).
+    fn apply(&mut self, f: &str, args: Vec<T>) -> T {
+        let key = (f.to_string(), args.len());
+        let id = match self.functions.get(&key) {
+            Some(id) => *id,
+            None => {
+                let id = self.atoms.len();
+                self.atoms.push(AtomInfo {
+                    kind: AtomKind::Function(f.to_string()),
+                    class: Class::Grid,
+                    arity: args.len(),
+                    ty: None,
+                });
+                self.functions.insert(key, id);
+                id
+            }
+        };
+        self.b.leaf(Term::Atom(id, args))
     }
 
     /// A global array no statement writes or updates: its contents are fixed for the

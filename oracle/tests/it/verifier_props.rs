@@ -22,7 +22,9 @@
 //! `y`, `z` that go up and down, updated under thread-dependent conditions (the shape of
 //! the verifier's conditional closed forms and loop invariants) and used in indices,
 //! loops left by `break`, `while` loops stepping by a thread-dependent amount
-//! (`w = w + (tid + 1)`), and products whose factors may be negative.
+//! (`w = w + (tid + 1)`), products whose factors may be negative, and uninterpreted
+//! functions `@f(a)`, `@g(a, b)` (the front end's floating-point values) in values
+//! written and in indices.
 //!
 //! `cargo test -p oracle --test it -- verifier_props::` runs 500 cases; the `#[ignore]`d
 //! variant runs 5000 (`-- verifier_props:: --ignored`). `AUTOSYNC_PROPS_SEED` (a number, or `random`)
@@ -81,6 +83,9 @@ enum E {
     /// `a * b`: a product of two expressions, where a factor may be negative
     /// (`(tid + 1) * (k - 1)`).
     Prod(Box<E>, Box<E>),
+    /// `@f(a)` (no second operand) or `@g(a, b)`: an uninterpreted function (the
+    /// front end's floating-point operations), equal for equal arguments only.
+    Fun(Box<E>, Option<Box<E>>),
 }
 
 #[derive(Clone, Debug)]
@@ -220,7 +225,8 @@ fn expr() -> impl Strategy<Value = E> {
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::LowMask(Box::new(a), Box::new(b))),
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| E::HighMask(Box::new(a), Box::new(b))),
             1 => (inner.clone(), 0i64..3).prop_map(|(a, c)| E::Shr(Box::new(a), c)),
-            1 => (inner, 0i64..3).prop_map(|(a, c)| E::Shl(Box::new(a), c)),
+            1 => (inner.clone(), 0i64..3).prop_map(|(a, c)| E::Shl(Box::new(a), c)),
+            1 => (inner.clone(), prop::option::of(inner)).prop_map(|(a, b)| E::Fun(Box::new(a), b.map(Box::new))),
         ]
     })
 }
@@ -300,6 +306,13 @@ fn value() -> impl Strategy<Value = E> {
         1 => Just(E::N),
         1 => (0u8..3).prop_map(E::Var),
         2 => expr(),
+        // A value computed alike by the threads that agree on the arguments (the
+        // front end's floating-point values): `@f(n)`, `@g(tid / 2, 1)`, `@f(x)`.
+        2 => (
+            prop_oneof![Just(E::N), Just(E::X), Just(E::Div(Box::new(E::Tid), 2)), (0u8..3).prop_map(E::Var)],
+            prop::option::of((0i64..2).prop_map(E::Const)),
+        )
+            .prop_map(|(a, b)| E::Fun(Box::new(a), b.map(Box::new))),
     ]
 }
 
@@ -374,6 +387,7 @@ fn linear(e: &E) -> E {
         E::Shr(x, c) => E::Shr(b(x), *c),
         E::Shl(x, c) => E::Shl(b(x), *c),
         E::Digits(_) => E::Tid,
+        E::Fun(x, y) => E::Fun(b(x), y.as_deref().map(b)),
         E::Tid | E::Bid | E::N | E::X | E::Bdim | E::Var(_) | E::Const(_) | E::Carried(_) => e.clone(),
     }
 }
@@ -415,6 +429,8 @@ impl Render {
             E::Shl(a, c) => format!("({} << {c})", self.expr(&linear(a))),
             E::Carried(z) => if *z { "z" } else { "y" }.into(),
             E::Prod(a, b) => format!("({} * {})", self.expr(a), self.expr(b)),
+            E::Fun(a, None) => format!("@f({})", self.expr(a)),
+            E::Fun(a, Some(b)) => format!("@g({}, {})", self.expr(a), self.expr(b)),
             E::Digits(k) => {
                 let g = "(bid * bdim + tid)";
                 let (top, mid, low) = (

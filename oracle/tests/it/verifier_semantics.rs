@@ -335,6 +335,83 @@ fn deviation_undefined_operations_give_arbitrary_values() {
     );
 }
 
+/// A symbolic launch is assumed narrower than 2^31 threads per dimension (the default,
+/// unbounded arithmetic), so the global index `bid * bdim + tid` of an `int` never wraps; a concrete launch wider than that is
+/// taken as it is, and its wrapped indices collide.
+#[test]
+fn deviation_grid_width_below_2_31() {
+    let src = "kernel k(global A[]) {
+    local i = i32(bid * bdim + tid);
+    A[i] = tid;
+}
+";
+    assert!(check(src).is_clean());
+    let wide = CheckOptions {
+        launch: kpl::Launch {
+            block: kpl::launch::dims(Some([1024, 1, 1])),
+            grid: kpl::launch::dims(Some([1 << 23, 1, 1])),
+            ..strict().launch
+        },
+        ..strict()
+    };
+    assert_eq!(
+        races(&check_with(src, wide)),
+        [row("A", 3, 3, "write-write", true, &[], false)]
+    );
+}
+
+/// `@f(..)` is one function for the launch: equal arguments give equal values (a benign
+/// pair), and nothing else is known (neither `@f(x) = x` nor that distinct arguments give
+/// distinct values).
+#[test]
+fn deviation_uninterpreted_functions_know_only_congruence() {
+    let tolerant = CheckOptions::default();
+    let benign = "kernel k(shared A[], global B[], n) {
+    A[tid / 32] = @f(bid, n);
+    local x;
+    x = B[bid];
+    A[64 + tid / 32] = @g(@f(x, 1));
+}
+";
+    let r = check_with(benign, tolerant.clone());
+    assert!(r.is_clean(), "{r:?}");
+    assert_eq!(r.benign.len(), 2, "{r:?}");
+    // A thread-dependent argument: the writers of one element may store different values.
+    let racy = benign.replace("@f(bid, n)", "@f(tid, n)");
+    assert_eq!(
+        races(&check_with(&racy, tolerant.clone())),
+        [row("A", 2, 2, "write-write", true, &[], true)]
+    );
+    // Two functions are not assumed to agree on equal arguments, nor a function to be
+    // the identity.
+    let two = "kernel k(shared A[], n) {
+    if (tid % 2 == 0) {
+        A[0] = @f(n);
+    } else {
+        A[0] = @h(n);
+    }
+    A[1 + tid / 64] = n;
+    A[1 + tid / 64] = @f(n);
+}
+";
+    assert_eq!(
+        races(&check_with(two, tolerant.clone())),
+        [
+            row("A", 3, 5, "write-write", true, &[], true),
+            row("A", 7, 8, "write-write", true, &[], true)
+        ]
+    );
+    // Distinct arguments may give equal values: `@f(tid)` as an index may collide.
+    let index = "kernel k(shared A[]) {
+    A[@f(tid)] = tid;
+}
+";
+    assert_eq!(
+        races(&check_with(index, tolerant)),
+        [row("A", 2, 2, "write-write", true, &[], true)]
+    );
+}
+
 #[test]
 fn deviation_non_terminating_loops_are_handled_soundly() {
     let src = "kernel spin(shared A[]) {

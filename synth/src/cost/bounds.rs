@@ -187,7 +187,7 @@ impl Cx<'_> {
             Expr::Cast(ty, x) => a.cast(*ty, self.eval(x, t)?).ok()?,
             Expr::Binary(op, x, y) => a.binary(*op, self.eval(x, t)?, self.eval(y, t)?).ok()?,
             // Another thread's value: unknown here.
-            Expr::Other(_) => return None,
+            Expr::Other(_) | Expr::Apply(..) => return None,
         })
     }
 

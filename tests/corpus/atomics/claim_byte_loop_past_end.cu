@@ -8,5 +8,5 @@ __global__ void generate(const unsigned char *numVerts, const unsigned int *cube
     unsigned int n = numVerts[cubeIndex[i]];
     unsigned int pos = atomicAdd(next, n);
     for (unsigned int j = 0; j <= n; j++)
-        verts[pos + j] = 0.5f; //~ race(verts)
+        verts[pos + j] = threadIdx.x; //~ race(verts)
 }

@@ -7,5 +7,5 @@ __global__ void emit(unsigned int *count, float *verts)
     unsigned int n = 2 * (threadIdx.x % 4);
     unsigned int pos = atomicAdd(count, n);
     for (unsigned int j = 0; j <= n; j++)
-        verts[pos + j] = 1.0f; //~ race(verts)
+        verts[pos + j] = threadIdx.x; //~ race(verts)
 }

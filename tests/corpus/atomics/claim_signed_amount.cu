@@ -5,5 +5,5 @@
 __global__ void emit(int *count, float *verts, int d)
 {
     int pos = atomicAdd(count, d);
-    verts[pos] = 1.0f; //~ race(verts)
+    verts[pos] = threadIdx.x; //~ race(verts)
 }

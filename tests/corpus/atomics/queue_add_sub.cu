@@ -6,5 +6,5 @@ __global__ void queue(unsigned int *count, float *out)
 {
     unsigned int i = atomicAdd(count, 1);
     atomicSub(count, 1);
-    out[i] = 1.0f; //~ race(out)
+    out[i] = blockIdx.x * blockDim.x + threadIdx.x; //~ race(out)
 }

@@ -6,5 +6,5 @@
 __global__ void queue(unsigned int *count, const unsigned int *len, float *out)
 {
     unsigned int i = atomicAdd(count, len[blockIdx.x * blockDim.x + threadIdx.x] + 1);
-    out[i] = 1.0f; //~ race(out)
+    out[i] = threadIdx.x; //~ race(out)
 }

@@ -5,5 +5,5 @@
 __global__ void queue(unsigned int *count, float *out)
 {
     unsigned int i = atomicCAS(count, threadIdx.x, threadIdx.x + 1);
-    out[i] = 1.0f; //~ race(out)
+    out[i] = threadIdx.x; //~ race(out)
 }

@@ -5,5 +5,5 @@ __global__ void queue(unsigned int *count, float *out)
 {
     unsigned int i = count[0]; //~ race(count)
     count[0] = i + 1; //~ race(count)
-    out[i] = 1.0f; //~ race(out)
+    out[i] = threadIdx.x; //~ race(out)
 }

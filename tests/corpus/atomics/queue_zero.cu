@@ -6,5 +6,5 @@ __device__ unsigned int count;
 __global__ void queue(float *out)
 {
     unsigned int i = atomicAdd(&count, 0);
-    out[i] = 1.0f; //~ race(out)
+    out[i] = threadIdx.x; //~ race(out)
 }

@@ -6,7 +6,7 @@ __global__ void boolSumTwo(float *A, bool flag)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (flag + flag == 2)
-        A[blockIdx.x] = 0.0f; //~ race(A)
+        A[blockIdx.x] = threadIdx.x; //~ race(A)
     else
         A[i + 2] = 1.0f;
 }

@@ -5,5 +5,5 @@
 __global__ void divZeroCancel(float *A, int d)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    A[i * d / d] = 1.0f; //~ race(A)
+    A[i * d / d] = threadIdx.x; //~ race(A)
 }

@@ -12,7 +12,7 @@ template <typename I> __device__ void put(float *s, unsigned k, float v)
 __global__ void narrowTemplateIndex(float *A)
 {
     __shared__ float s[512];
-    put<unsigned char>(s, threadIdx.y * 32 + threadIdx.x, 1.0f); //~ race(s)
+    put<unsigned char>(s, threadIdx.y * 32 + threadIdx.x, (float)threadIdx.y); //~ race(s)
     __syncthreads();
     A[threadIdx.y * 32 + threadIdx.x] = s[threadIdx.x];
 }

@@ -6,5 +6,5 @@ __global__ void negStrideZero(float *A, int m)
 {
     __requires(m < 1);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    A[i * (-m)] = 1.0f; //~ race(A)
+    A[i * (-m)] = threadIdx.x; //~ race(A)
 }

@@ -12,7 +12,7 @@ template <typename T> __global__ void fill(T *out, T v)
 {
     __shared__ T buf[256];
     int t = threadIdx.x;
-    buf[slot<T>(t)] = v;  //~ race(buf)
+    buf[slot<T>(t)] = v + t;  //~ race(buf)
     __syncthreads();
     out[blockIdx.x * 256 + t] = buf[255 - t];
 }

@@ -12,7 +12,7 @@ __global__ void mirror_blocks(const float *in, float *out, unsigned n)
     unsigned col = blockIdx.x * side + threadIdx.x;
     unsigned row = blockIdx.y * side + threadIdx.y;
     if (row < n && col < n) {
-        out[col * n + row] = 2.0f * in[row * n + col];  //~ race(out)
+        out[col * n + row] = 2.0f * in[row * n + col] + blockIdx.y;  //~ race(out)
     }
 }
 

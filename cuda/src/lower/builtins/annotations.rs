@@ -270,6 +270,10 @@ fn push_other(e: &Expr, in_other: bool, flipped: &HashSet<String>) -> Expr {
             push_other(a, in_other, flipped),
             push_other(b, in_other, flipped),
         ),
+        Expr::Apply(f, args) => Expr::Apply(
+            f.clone(),
+            args.iter().map(|a| push_other(a, in_other, flipped)).collect(),
+        ),
     }
 }
 
@@ -282,6 +286,7 @@ fn all_other(e: &Expr) -> Option<Expr> {
         Expr::Unary(op, a) => Expr::un(*op, all_other(a)?),
         Expr::Cast(ty, a) => Expr::cast(*ty, all_other(a)?),
         Expr::Binary(op, a, b) => Expr::bin(*op, all_other(a)?, all_other(b)?),
+        Expr::Apply(f, args) => Expr::Apply(f.clone(), args.iter().map(all_other).collect::<Option<_>>()?),
     })
 }
 

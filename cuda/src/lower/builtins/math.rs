@@ -1,7 +1,8 @@
 //! Math: `min`/`max`/`abs` on integers are tracked exactly (constants folded, else a
 //! local set by a conditional), `__mul24` is a product (exact when the operands fit in
 //! 24 bits, the no-overflow assumption); other math, conversion and bit functions have
-//! arbitrary results and no memory effect.
+//! no memory effect, and results that are one function of their arguments
+//! (`lower::float`): equal arguments, equal results. `clock()` is each call's own unknown.
 
 use tree_sitter::Node;
 
@@ -171,8 +172,6 @@ const INT_FUNCTIONS: &[&str] = &[
     "__umul64hi",
     "__sad",
     "__usad",
-    "clock",
-    "clock64",
     "__funnelshift_l",
     "__funnelshift_r",
     "__funnelshift_lc",
@@ -240,9 +239,32 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
                 _ => Value::arb(Ty::INT),
             }
         }
-        _ if FLOAT_FUNCTIONS.contains(&name) => return opaque(l, c, false),
-        _ if INT_FUNCTIONS.contains(&name) => return opaque(l, c, true),
+        _ if FLOAT_FUNCTIONS.contains(&name) => return pure(l, c, false),
+        _ if INT_FUNCTIONS.contains(&name) => return pure(l, c, true),
+        // The clock differs between calls: each one's own unknown.
+        "clock" | "clock64" => return opaque(l, c, true),
         _ => return Ok(None),
+    }))
+}
+
+/// A math function without memory effects: a function of its arguments (see
+/// `lower::float`), the same in every thread and at every call; its result is an `int`
+/// (`int`), else of the first argument's floating-point type (or `float`). Arbitrary
+/// when an argument is a value the lowering does not name (a vector, a pointer).
+fn pure<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, int: bool) -> R<Option<Value>> {
+    let vals = l.eval_args(c.args)?;
+    l.pointer_effects(&vals, c.n, true)?;
+    let ty = if int {
+        Ty::INT
+    } else {
+        vals.first()
+            .map(|v| v.ty.clone())
+            .filter(|t| matches!(t, Ty::Float { .. } | Ty::Struct(_)))
+            .unwrap_or(Ty::FLOAT)
+    };
+    Ok(Some(match l.pure_call(c.name, &vals, &ty, int) {
+        Some(v) => v,
+        None => crate::lower::expr::arbitrary(&ty),
     }))
 }
 
@@ -258,6 +280,13 @@ impl<'t> Lowerer<'_, 't> {
         } else {
             Ty::FLOAT
         };
+        if !ty.is_int() {
+            // `min`/`max` of floating-point values: a function of the operands.
+            let name = if min { "min" } else { "max" };
+            return self
+                .pure_call(name, &[a, b], &ty, false)
+                .unwrap_or_else(|| Value::arb(ty));
+        }
         match (a.v, b.v) {
             (V::Int(x), V::Int(y)) => {
                 if let (Some(p), Some(q)) = (fold::int(&x), fold::int(&y)) {

@@ -165,10 +165,11 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// What an unknown function that takes `lv` by non-`const` reference may leave
-    /// there: arbitrary numbers in memory cells and in integer variables (struct fields
-    /// one by one; an integer held as a constant becomes a variable). *Assumed*, for a
-    /// pointer variable (where it points is not changed) and untracked values (floating
-    /// point; opaque objects, which keep what they hold): the callee leaves it as it is.
+    /// there: arbitrary numbers in memory cells and in integer and floating-point
+    /// variables (struct fields one by one; an integer held as a constant becomes a
+    /// variable). *Assumed*, for a pointer variable (where it points is not changed) and
+    /// untracked values (opaque objects, which keep what they hold): the callee leaves it
+    /// as it is.
     /// C++ makes a callee that takes a variable by reference visible to the file (a
     /// declaration before the call); the file's declarations mark such arguments
     /// assigned (`stmt::assigned_names`), so this concerns functions of headers not read.
@@ -176,7 +177,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         let lv = self.referent(lv);
         match &lv {
             LVal::Var(id) => match self.vars[*id].kind.clone() {
-                VarKind::Int(_) => {
+                VarKind::Int(_) | VarKind::Float(_) => {
                     let ty = self.vars[*id].ty.clone();
                     self.write(&lv, arbitrary(&ty), n)
                 }
@@ -409,7 +410,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// them point into another array), field by field.
     fn overwrite_var(&mut self, id: usize, n: Node<'t>) -> R<()> {
         match self.vars[id].kind.clone() {
-            VarKind::Int(_) => {
+            VarKind::Int(_) | VarKind::Float(_) => {
                 let ty = self.vars[id].ty.clone();
                 self.write(&LVal::Var(id), arbitrary(&ty), n)
             }
