@@ -640,6 +640,15 @@ fn count(n: Node, kind: &str) -> usize {
 /// `operator()` inlined.
 pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
     let Some(id) = l.lookup(c.name) else {
+        // A template's function-pointer parameter (`template <float (*f)(float)>`)
+        // bound to a function of the file. In an open instance (a symbolic value) it is
+        // a function the file does not define, as before the binding.
+        if let Some(Binding::Value(e)) = l.binding(c.name)
+            && fold::int(&e).is_some()
+        {
+            let v = Value::int(e, fnptr::FN_PTR);
+            return l.pointer_call(v, c.args, c.n).map(Some);
+        }
         // A file-scope function pointer (`__device__ op_t op = add1;` then `op(x)`).
         if l.prog.globals.contains_key(c.name)
             && l.prog.functions(c.name, None).is_empty()

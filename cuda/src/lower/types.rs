@@ -590,6 +590,15 @@ impl<'p, 't> Lowerer<'p, 't> {
                         out.push(Binding::Value(Expr::Int(v)));
                         continue;
                     }
+                    // A device function of the file for a function-pointer parameter
+                    // (`apply<square>`): its value as a pointer, which calls then call.
+                    if self.lookup(name).is_none()
+                        && let Some(f) = self.function_value(name)
+                        && let super::V::Int(e) = f.v
+                    {
+                        out.push(Binding::Value(e));
+                        continue;
+                    }
                 }
                 out.push(Binding::Type(self.type_descriptor(a)?));
             } else {
