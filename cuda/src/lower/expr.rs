@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarKind};
+use super::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarId, VarKind};
 use super::{float, fold};
 use crate::preprocess::int_literal;
 use crate::program::{last_name, named_children};
@@ -104,7 +104,14 @@ impl<'p, 't> Lowerer<'p, 't> {
             Target::Array(a) if self.arrays[a].space == ArraySpace::Private => Ok(LVal::Private(ty)),
             Target::Array(_) => Ok(LVal::Mem(p.clone(), ty)),
             Target::Var(v) if fold::int(&p.off) == Some(0) => Ok(LVal::Var(v)),
-            Target::Var(_) => Ok(LVal::Private(ty)),
+            // Another part of a variable (`float *p = &v.x; p[1]`, `((float *)&v4)[i]`):
+            // not modelled, so the variable is taken as changed (every field arbitrary)
+            // in case this is a write, and the part reads as arbitrary.
+            Target::Var(v) => {
+                let whole = self.outermost_var(v);
+                self.overwrite_var(whole, n)?;
+                Ok(LVal::Private(ty))
+            }
             Target::Null => Err(self.unsupported(n, "dereferencing a null pointer", "")),
             Target::Unknown => Err(self.unsupported(
                 n,
@@ -113,6 +120,20 @@ impl<'p, 't> Lowerer<'p, 't> {
                  pointers loaded from memory or built from integers are not supported",
             )),
         }
+    }
+
+    /// The variable whose fields hold `v`, through every level of nesting (`v` itself
+    /// when it is no field): what a pointer into `v` may reach past its end.
+    fn outermost_var(&self, v: VarId) -> VarId {
+        let mut cur = v;
+        while let Some(parent) = self
+            .vars
+            .iter()
+            .position(|x| matches!(&x.kind, VarKind::Struct(fields) if fields.contains(&cur)))
+        {
+            cur = parent;
+        }
+        cur
     }
 
     /// The value of a truth test: the expression, or a fresh arbitrary local (one
@@ -253,9 +274,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let array = self.arrays[a].kpl.clone();
                 let cells = self.cells(a, p, ty.first_leaf());
                 let span = self.span(n);
-                let int = ty.is_int() && cells.len() == 1;
-                // A floating-point element in one cell: its value is what the read returns.
-                let float = matches!(ty, Ty::Float { .. }) && cells.len() == 1;
+                // A value that is exactly one cell is what the read returns; a part of a
+                // cell, or several cells, is not (its bytes are not the cell's).
+                let exact = cells.len() == 1 && ty.first_leaf() == self.arrays[a].cell;
+                let int = ty.is_int() && exact;
+                let float = matches!(ty, Ty::Float { .. }) && exact;
                 let elem = element_type(ty).filter(|_| int);
                 let var = match (int, dest) {
                     (true, Some(d)) => d.to_string(),
@@ -358,10 +381,21 @@ impl<'p, 't> Lowerer<'p, 't> {
                         unit,
                     },
                 };
+                let mut off = off;
                 let new_target = match (target, p.target) {
                     (_, Target::Null) => target.unwrap_or(Target::Null),
                     (None, t) | (Some(Target::Null), t) => t,
                     (Some(t), u) if t == u => t,
+                    // Straight-line code after the declaration (`x = inp + row; ...;
+                    // x = out + row;`): from here on the pointer surely points into the
+                    // new array. Its offset gets a local of its own, so that values taken
+                    // from the pointer before keep their array and offset.
+                    (Some(Target::Array(_)), u @ Target::Array(_))
+                        if info.declared_in == (self.frames.len(), self.blocks.len()) =>
+                    {
+                        off = super::Offset::Local(self.mutable_local(&info.name, None, span));
+                        u
+                    }
                     (Some(t), u) => {
                         self.request_merge(t, u);
                         return Err(self.unsupported(
@@ -456,10 +490,18 @@ impl<'p, 't> Lowerer<'p, 't> {
                     ArraySpace::Shared | ArraySpace::Global => {}
                 }
                 let val = self.convert(val, ty, n)?;
-                let value = self.data(&val, n);
+                let cells = self.cells(a, p, ty.first_leaf());
+                // The value stored is the cell's new contents only when it is exactly one
+                // cell: a part of a cell, or one of several cells, holds other bytes, so
+                // two such stores are not known to store equal contents (arbitrary).
+                let value = if cells.len() == 1 && ty.first_leaf() == self.arrays[a].cell {
+                    self.data(&val, n)
+                } else {
+                    self.data(&Value::arb(ty.clone()), n)
+                };
                 let array = self.arrays[a].kpl.clone();
                 let span = self.span(n);
-                for index in self.cells(a, p, ty.first_leaf()) {
+                for index in cells {
                     self.emit(
                         StmtKind::Write {
                             array: array.clone(),

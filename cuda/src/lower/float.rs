@@ -58,14 +58,16 @@ pub(super) fn literal_bits(text: &str, ty: &Ty) -> Option<i64> {
     }
 }
 
-/// A constant integer converted to a floating-point type (round to nearest even, as C).
-fn int_to_float_bits(c: i64, signed: bool, ty: &Ty) -> Option<i64> {
-    let x = if signed { c as f64 } else { c as u64 as f64 };
+/// A constant of the integer type `from` converted to a floating-point type (round to
+/// nearest even, as C). The lowering computes `+ - * << ~` on mathematical integers,
+/// which agree with C modulo 2^width: the constant is first brought into its type
+/// (`~0u` is 4294967295, `(char)'\xff'` is -1), where its value is what converts.
+fn int_to_float_bits(c: i64, from: kpl::IntTy, ty: &Ty) -> Option<i64> {
+    let v = from.convert(i128::from(c));
     match ty {
         // Through `f64` would round twice: convert from the integer directly.
-        Ty::Float { bytes: 4 } if signed => Some(i64::from((c as f32).to_bits())),
-        Ty::Float { bytes: 4 } => Some(i64::from((c as u64 as f32).to_bits())),
-        Ty::Float { bytes: 8 } => Some(x.to_bits() as i64),
+        Ty::Float { bytes: 4 } => Some(i64::from((v as f32).to_bits())),
+        Ty::Float { bytes: 8 } => Some((v as f64).to_bits() as i64),
         _ => None,
     }
 }
@@ -153,13 +155,11 @@ impl Lowerer<'_, '_> {
             }
             V::Int(e) if v.ty.is_int() => {
                 let from = tag(&v.ty)?;
-                let signed = !matches!(v.ty, Ty::Int { signed: false, .. } | Ty::Bool);
-                Some(
-                    match fold::int(e).and_then(|c| int_to_float_bits(c, signed, ty)) {
-                        Some(b) => Expr::Int(b),
-                        None => apply(format!("cvt_{from}_{to}"), vec![e.clone()]),
-                    },
-                )
+                let it = v.ty.int_ty()?;
+                Some(match fold::int(e).and_then(|c| int_to_float_bits(c, it, ty)) {
+                    Some(b) => Expr::Int(b),
+                    None => apply(format!("cvt_{from}_{to}"), vec![e.clone()]),
+                })
             }
             // One value for the launch, here as anywhere it is used.
             V::Uniform => Some(self.uniform_value()),
@@ -251,7 +251,15 @@ impl Lowerer<'_, '_> {
         }
         let call = apply(f, terms);
         if int {
-            return Some(Value::int(Expr::cast(kpl::IntTy::I32, call), Ty::INT));
+            // Any integer: the functions return `int`, `unsigned`, `long long` or
+            // `unsigned long long`, and an unbounded unknown covers each.
+            return Some(Value::int(
+                call,
+                Ty::Int {
+                    bytes: 8,
+                    signed: true,
+                },
+            ));
         }
         tag(ty)?;
         Some(Value::float(call, ty.clone()))

@@ -337,6 +337,11 @@ pub(super) struct VarInfo {
     /// constant may become a variable only where no loop lies in between,
     /// `call::unknown`).
     pub declared_at: (usize, usize),
+    /// The depth of the frame and of the block stack where it was declared: an
+    /// assignment at the same depths is in the declaration's own statement list, after
+    /// it, with no condition, loop or skipped jump in between (those lower into nested
+    /// blocks), so the variable surely holds what it assigns from there on.
+    pub declared_in: (usize, usize),
 }
 
 pub(super) type VarId = usize;
@@ -978,11 +983,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         let id = self.vars.len();
         let declared_at = (self.frames.len(), self.frame().loops);
+        let declared_in = (self.frames.len(), self.blocks.len());
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
             kind,
             declared_at,
+            declared_in,
         });
         if let Some(s) = self.scopes.last_mut() {
             s.vars.insert(name.to_string(), id);
@@ -1008,11 +1015,13 @@ impl<'p, 't> Lowerer<'p, 't> {
     pub fn hidden_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
         let id = self.vars.len();
         let declared_at = (self.frames.len(), self.frame().loops);
+        let declared_in = (self.frames.len(), self.blocks.len());
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
             kind,
             declared_at,
+            declared_in,
         });
         id
     }

@@ -907,6 +907,19 @@ impl<'p, 't> Lowerer<'p, 't> {
         let Some(init) = init else {
             return Err(self.unsupported(d, "a reference without initializer", ""));
         };
+        // C++ makes `c ? x : y`, `(a, x)`, `x = v` and `++x` l-values that a reference
+        // names; the lowering computes their values, so a copy would miss every later
+        // write through the reference or to the variable it names.
+        if matches!(
+            strip_parens(init).kind(),
+            "conditional_expression" | "comma_expression" | "assignment_expression" | "update_expression"
+        ) {
+            return Err(self.unsupported(
+                init,
+                "a reference bound to a conditional, comma, assignment or increment expression",
+                "bind the reference to a variable or an element, or use a pointer",
+            ));
+        }
         let lv = match self.expr(init)? {
             super::expr::Ref::L(lv) => lv,
             super::expr::Ref::V(v) => {

@@ -56,9 +56,14 @@ fn unsupported_constructs_say_what_and_where() {
             "one of two arrays",
         ),
         (
-            "__global__ void k(int *a, short *b) {\n  int *p = a;\n  p = (int *)b;\n}\n",
-            (3, 3),
+            "__global__ void k(int *a, short *b, int c) {\n  int *p = a;\n  if (c)\n    p = (int *)b;\n}\n",
+            (4, 5),
             "different arrays",
+        ),
+        (
+            "__global__ void k(float *a) {\n  float x = 0.0f, y = 1.0f;\n  float &r = threadIdx.x % 2 ? x : y;\n  r = 5.0f;\n  a[0] = x;\n}\n",
+            (3, 14),
+            "a reference bound to a conditional",
         ),
         (
             "__global__ void k(int **a) {\n  a[0][threadIdx.x] = 1;\n}\n",

@@ -408,7 +408,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// What an unknown function given `&x` may leave in `x`: arbitrary numbers, and
     /// pointers into the same arrays at arbitrary offsets (*assumed*: it does not make
     /// them point into another array), field by field.
-    fn overwrite_var(&mut self, id: usize, n: Node<'t>) -> R<()> {
+    pub(in crate::lower) fn overwrite_var(&mut self, id: usize, n: Node<'t>) -> R<()> {
         match self.vars[id].kind.clone() {
             VarKind::Int(_) | VarKind::Float(_) => {
                 let ty = self.vars[id].ty.clone();
