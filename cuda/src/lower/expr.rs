@@ -387,11 +387,15 @@ impl<'p, 't> Lowerer<'p, 't> {
                     (None, t) | (Some(Target::Null), t) => t,
                     (Some(t), u) if t == u => t,
                     // Straight-line code after the declaration (`x = inp + row; ...;
-                    // x = out + row;`): from here on the pointer surely points into the
-                    // new array. Its offset gets a local of its own, so that values taken
-                    // from the pointer before keep their array and offset.
+                    // x = out + row;`), an assignment that is a statement of its own (no
+                    // operand of another expression, whose other operands may be
+                    // evaluated before or after it): from here on the pointer surely
+                    // points into the new array. Its offset gets a local of its own, so
+                    // that values taken from the pointer before keep their array and
+                    // offset.
                     (Some(Target::Array(_)), u @ Target::Array(_))
-                        if info.declared_in == (self.frames.len(), self.blocks.len()) =>
+                        if info.declared_in == (self.frames.len(), self.block())
+                            && n.parent().is_some_and(|s| s.kind() == "expression_statement") =>
                     {
                         off = super::Offset::Local(self.mutable_local(&info.name, None, span));
                         u
@@ -1701,6 +1705,26 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.select(cond, (va, sa), (vb, sb), n)
     }
 
+    /// A fresh local that each side of a `?:` sets to its value, last in its statements.
+    fn select_local(
+        &mut self,
+        (sa, x): (&mut Vec<kpl::ir::Stmt>, Expr),
+        (sb, y): (&mut Vec<kpl::ir::Stmt>, Expr),
+        span: kpl::ir::Span,
+    ) -> String {
+        let t = self.mutable_local("_s", None, span);
+        for (stmts, value) in [(sa, x), (sb, y)] {
+            stmts.push(self.made_stmt(
+                StmtKind::Assign {
+                    var: t.clone(),
+                    value,
+                },
+                span,
+            ));
+        }
+        t
+    }
+
     /// `cond ? a : b` where each side comes with its statements.
     pub fn select(
         &mut self,
@@ -1724,46 +1748,18 @@ impl<'p, 't> Lowerer<'p, 't> {
             _ => None,
         };
         let out = if let Some((x, y)) = floats {
-            let t = self.mutable_local("_s", None, span);
-            sa.push(self.made_stmt(
-                StmtKind::Assign {
-                    var: t.clone(),
-                    value: x,
-                },
-                span,
-            ));
-            sb.push(self.made_stmt(
-                StmtKind::Assign {
-                    var: t.clone(),
-                    value: y,
-                },
-                span,
-            ));
+            let t = self.select_local((&mut sa, x), (&mut sb, y), span);
             Value::float(Expr::Var(t), ty)
         } else {
             match (&va.v, &vb.v) {
                 (V::Int(x), V::Int(y)) => {
-                    let t = self.mutable_local("_s", None, span);
                     // Both operands in the type of the whole expression (C's usual
                     // arithmetic conversions: `m < 0 ? m : 0u` is unsigned).
                     let (x, y) = (
                         convert_int(x.clone(), &va.ty, &ty),
                         convert_int(y.clone(), &vb.ty, &ty),
                     );
-                    sa.push(self.made_stmt(
-                        StmtKind::Assign {
-                            var: t.clone(),
-                            value: x,
-                        },
-                        span,
-                    ));
-                    sb.push(self.made_stmt(
-                        StmtKind::Assign {
-                            var: t.clone(),
-                            value: y,
-                        },
-                        span,
-                    ));
+                    let t = self.select_local((&mut sa, x), (&mut sb, y), span);
                     Value::int(Expr::Var(t), ty)
                 }
                 (V::Ptr(p), V::Ptr(q))

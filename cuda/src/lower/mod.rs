@@ -337,10 +337,11 @@ pub(super) struct VarInfo {
     /// constant may become a variable only where no loop lies in between,
     /// `call::unknown`).
     pub declared_at: (usize, usize),
-    /// The depth of the frame and of the block stack where it was declared: an
-    /// assignment at the same depths is in the declaration's own statement list, after
-    /// it, with no condition, loop or skipped jump in between (those lower into nested
-    /// blocks), so the variable surely holds what it assigns from there on.
+    /// The depth of the frame and the number of the block it was declared in
+    /// ([`Lowerer::block`]): an assignment in the same block is in the declaration's
+    /// own statement list, after it, with no condition, loop or skipped jump in between
+    /// (those lower into blocks of their own), so the variable surely holds what it
+    /// assigns from there on.
     pub declared_in: (usize, usize),
 }
 
@@ -570,6 +571,11 @@ pub(super) struct Lowerer<'p, 't> {
     spec_reads: HashSet<String>,
     pub notes: Vec<String>,
     blocks: Vec<Vec<Stmt>>,
+    /// A number for each block of `blocks` (the same length), never reused: which
+    /// statement list a variable was declared in (`VarInfo::declared_in`).
+    block_ids: Vec<usize>,
+    /// Block numbers handed out so far.
+    blocks_made: usize,
     scratch_used: bool,
     /// Floating-point arithmetic operations lowered so far: each gets functions of its
     /// own (see [`float`]).
@@ -676,6 +682,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             spec_reads: HashSet::new(),
             notes: Vec::new(),
             blocks: vec![Vec::new()],
+            block_ids: vec![0],
+            blocks_made: 1,
             scratch_used: false,
             float_sites: 0,
             vars: Vec::new(),
@@ -897,9 +905,17 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// Lowers into a new block; returns the statements.
     pub fn in_block<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(T, Vec<Stmt>)> {
         self.blocks.push(Vec::new());
+        self.block_ids.push(self.blocks_made);
+        self.blocks_made += 1;
         let r = f(self);
+        self.block_ids.pop();
         let stmts = self.blocks.pop().unwrap_or_default();
         Ok((r?, stmts))
+    }
+
+    /// The number of the block statements go to now (see `block_ids`).
+    pub fn block(&self) -> usize {
+        self.block_ids.last().copied().unwrap_or(0)
     }
 
     /// Appends already lowered statements to the current block.
@@ -983,7 +999,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         let id = self.vars.len();
         let declared_at = (self.frames.len(), self.frame().loops);
-        let declared_in = (self.frames.len(), self.blocks.len());
+        let declared_in = (self.frames.len(), self.block());
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
@@ -1015,7 +1031,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     pub fn hidden_var(&mut self, name: &str, ty: Ty, kind: VarKind) -> VarId {
         let id = self.vars.len();
         let declared_at = (self.frames.len(), self.frame().loops);
-        let declared_in = (self.frames.len(), self.blocks.len());
+        let declared_in = (self.frames.len(), self.block());
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,

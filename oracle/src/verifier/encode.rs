@@ -538,19 +538,7 @@ impl<'s> Encoder<'s> {
                     let dom: Vec<&Sort> = argv.iter().map(|_| &sort).collect();
                     FuncDecl::new(format!("fn{id}"), &dom, &sort)
                 });
-                let refs: Vec<&dyn Ast> = argv
-                    .iter()
-                    .map(|v| match v {
-                        Val::I(x) => x as &dyn Ast,
-                        Val::B(x) => x as &dyn Ast,
-                    })
-                    .collect();
-                let app = f.apply(&refs);
-                let v = if self.wrap {
-                    Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
-                } else {
-                    Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
-                };
+                let v = apply_value(f, &argv, self.wrap);
                 self.type_range(id, &v);
                 return v;
             }
@@ -570,19 +558,7 @@ impl<'s> Encoder<'s> {
             let dom: Vec<&Sort> = argv.iter().map(|_| &isort).collect();
             FuncDecl::new(format!("a{id}@{owner}"), &dom, &range)
         });
-        let refs: Vec<&dyn Ast> = argv
-            .iter()
-            .map(|v| match v {
-                Val::I(x) => x as &dyn Ast,
-                Val::B(x) => x as &dyn Ast,
-            })
-            .collect();
-        let app = f.apply(&refs);
-        let v = if wrap {
-            Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
-        } else {
-            Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
-        };
+        let v = apply_value(f, &argv, wrap);
         self.atom_facts(id, owner, &argv, &v, cx);
         if let (Some(AtomKind::Read(stmt)), Val::I(x)) = (self.sum.atoms.get(id).map(|a| &a.kind), &v)
             && self.sum.counters.contains(stmt)
@@ -2158,6 +2134,24 @@ fn sum(terms: &[Int]) -> Int {
         Int::from_i64(0)
     } else {
         Int::add(terms)
+    }
+}
+
+/// `f(args)` as a value: a 32-bit vector under `--wrap`, else an integer (the sort every
+/// function the encoder declares for atoms ranges over).
+fn apply_value(f: &FuncDecl, args: &[Val], wrap: bool) -> Val {
+    let refs: Vec<&dyn Ast> = args
+        .iter()
+        .map(|v| match v {
+            Val::I(x) => x as &dyn Ast,
+            Val::B(x) => x as &dyn Ast,
+        })
+        .collect();
+    let app = f.apply(&refs);
+    if wrap {
+        Val::B(app.as_bv().unwrap_or_else(|| BV::fresh_const("bad", 32)))
+    } else {
+        Val::I(app.as_int().unwrap_or_else(|| Int::fresh_const("bad")))
     }
 }
 

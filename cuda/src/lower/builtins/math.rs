@@ -254,14 +254,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
 fn pure<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, int: bool) -> R<Option<Value>> {
     let vals = l.eval_args(c.args)?;
     l.pointer_effects(&vals, c.n, true)?;
-    let ty = if int {
-        Ty::INT
-    } else {
-        vals.first()
-            .map(|v| v.ty.clone())
-            .filter(|t| matches!(t, Ty::Float { .. } | Ty::Struct(_)))
-            .unwrap_or(Ty::FLOAT)
-    };
+    let ty = super::result_type(&vals, int);
     Ok(Some(match l.pure_call(c.name, &vals, &ty, int) {
         Some(v) => v,
         None => crate::lower::expr::arbitrary(&ty),

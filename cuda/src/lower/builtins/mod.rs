@@ -148,13 +148,17 @@ fn opaque_if<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, names: &[&str], int:
 fn opaque<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>, int: bool) -> R<Option<Value>> {
     let vals = l.eval_args(c.args)?;
     l.pointer_effects(&vals, c.n, true)?;
-    let ty = if int {
-        Ty::INT
-    } else {
-        vals.first()
-            .map(|v| v.ty.clone())
-            .filter(|t| matches!(t, Ty::Float { .. } | Ty::Struct(_)))
-            .unwrap_or(Ty::FLOAT)
-    };
-    Ok(Some(super::expr::arbitrary(&ty)))
+    Ok(Some(super::expr::arbitrary(&result_type(&vals, int))))
+}
+
+/// The type of a math builtin's result: `int` (`int`), else the first argument's
+/// floating-point or vector type (or `float`).
+fn result_type(vals: &[Value], int: bool) -> Ty {
+    if int {
+        return Ty::INT;
+    }
+    vals.first()
+        .map(|v| v.ty.clone())
+        .filter(|t| matches!(t, Ty::Float { .. } | Ty::Struct(_)))
+        .unwrap_or(Ty::FLOAT)
 }

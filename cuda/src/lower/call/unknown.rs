@@ -89,6 +89,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// array but not their offset.
     fn unknown_argument(&mut self, a: Ref, how: Passing, n: Node<'t>) -> R<()> {
         let lv = match a {
+            Ref::V(v) if how == Passing::ConstPointee => return self.const_pointee_effects(&v, n),
             Ref::V(v) => {
                 self.reach_effects(&v, n)?;
                 return Ok(());
@@ -105,11 +106,17 @@ impl<'p, 't> Lowerer<'p, 't> {
                 },
                 _ => self.read(&lv, n)?,
             };
+            if how == Passing::ConstPointee {
+                return self.const_pointee_effects(&v, n);
+            }
             self.reach_effects(&v, n)?;
             return Ok(());
         }
         let v = self.read(&lv, n)?;
         self.read_object(&lv, n);
+        if how == Passing::ConstPointee {
+            return self.const_pointee_effects(&v, n);
+        }
         self.reach_effects(&v, n)?;
         match how {
             // Declared `T *&p`: the callee may move the pointer (within its array).
@@ -120,9 +127,34 @@ impl<'p, 't> Lowerer<'p, 't> {
                 _ => self.havoc_place(&lv, n)?,
             },
             Passing::Unknown => self.havoc_place(&lv, n)?,
-            Passing::Value | Passing::ConstRef => {}
+            Passing::Value | Passing::ConstRef | Passing::ConstPointee => {}
         }
         Ok(())
+    }
+
+    /// Effects of an unknown function through a pointer to `const`: a read of some element
+    /// of the array it points into; a variable it points to is only read, but the
+    /// pointers that variable holds reach memory the callee may write.
+    fn const_pointee_effects(&mut self, v: &Value, n: Node<'t>) -> R<()> {
+        let span = self.span(n);
+        let V::Ptr(p) = &v.v else {
+            return self.reach_effects(v, n);
+        };
+        match p.target {
+            Target::Array(a) if matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) => {
+                let array = self.arrays[a].kpl.clone();
+                let i = self.local("_i", None, span);
+                self.emit_opaque_read(&array, Expr::Var(i), span);
+                Ok(())
+            }
+            Target::Var(id) => {
+                let held = self.read(&LVal::Var(id), n)?;
+                let mut ptrs = Vec::new();
+                pointers_in(&held, &mut ptrs);
+                self.pointer_effects_at(&ptrs, n, false, 1)
+            }
+            _ => self.reach_effects(v, n),
+        }
     }
 
     /// Effects of an unknown function on what a value's pointers point to.
@@ -338,9 +370,21 @@ impl<'p, 't> Lowerer<'p, 't> {
                         t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                             .any(|w| w == "const")
                     });
+                // `const T *p` (or `T const *p`): a pointer to `const`, through which the
+                // callee only reads; `T *const p` is a const pointer to a writable `T`.
+                let words = |t: &str| {
+                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| w == "const")
+                };
+                let text = self.text(*p);
+                let const_pointee = to_pointer
+                    && !reference
+                    && chain.iter().filter(|k| k.ends_with("pointer_declarator")).count() == 1
+                    && text.split_once('*').is_some_and(|(before, _)| words(before));
                 match (reference, constant) {
                     (true, true) => Passing::ConstRef,
                     (true, false) => Passing::Ref,
+                    (false, _) if const_pointee => Passing::ConstPointee,
                     (false, _) => Passing::Value,
                 }
             })
@@ -380,6 +424,19 @@ impl<'p, 't> Lowerer<'p, 't> {
                     if !known && matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) =>
                 {
                     self.touch_some_element(a, span);
+                }
+                // A private array (`float *rows[2] = {a, b}`): the lowering does not keep
+                // what it holds, so unless it holds only numbers, the pointers in it may
+                // reach any shared or global array.
+                Target::Array(a)
+                    if !known
+                        && self.arrays[a].space == ArraySpace::Private
+                        && !v
+                            .ty
+                            .pointee()
+                            .is_some_and(|t| t.is_int() || matches!(t, Ty::Float { .. })) =>
+                {
+                    self.reach_anything(n);
                 }
                 Target::Var(id) if known => {
                     let ty = self.vars[id].ty.clone();
@@ -449,6 +506,10 @@ pub(in crate::lower) enum Passing {
     Value,
     /// By `const` reference: read, and what pointers in it point to.
     ConstRef,
+    /// A pointer to `const` (`const float *p`), by value: what it points to is only read
+    /// (*assumed*: the callee does not cast the `const` away and write), and what the
+    /// pointers held there point to may be written.
+    ConstPointee,
     /// By reference: the place the argument names may be written.
     Ref,
     /// No declaration says: possibly by non-`const` reference.
