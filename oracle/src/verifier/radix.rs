@@ -448,57 +448,14 @@ fn literals(pred: &T) -> Vec<(T, bool)> {
 /// `guard ? new : old`.
 fn under(b: &Builder, pred: &T, t: &T) -> T {
     let facts = literals(pred);
-    let mut memo = std::collections::HashMap::new();
-    rewrite(b, &facts, t, &mut memo)
-}
-
-fn rewrite(
-    b: &Builder,
-    facts: &[(T, bool)],
-    t: &T,
-    memo: &mut std::collections::HashMap<*const Term, T>,
-) -> T {
-    if let Some(r) = memo.get(&Rc::as_ptr(t)) {
-        return r.clone();
-    }
-    let mut r = |x: &T| rewrite(b, facts, x, memo);
-    let out = match &**t {
-        Term::Ite(c, x, y) => match facts.iter().find(|(f, _)| Rc::ptr_eq(f, c) || f == c) {
-            Some((_, true)) => r(x),
-            Some((_, false)) => r(y),
-            None => {
-                let (c, x, y) = (r(c), r(x), r(y));
-                b.ite(c, x, y)
-            }
-        },
-        Term::Bin(op, x, y) => {
-            let (x2, y2) = (r(x), r(y));
-            if Rc::ptr_eq(&x2, x) && Rc::ptr_eq(&y2, y) {
-                t.clone()
-            } else {
-                b.bin(*op, x2, y2)
-            }
-        }
-        Term::Un(op, x) => {
-            let x2 = r(x);
-            if Rc::ptr_eq(&x2, x) {
-                t.clone()
-            } else {
-                b.un(*op, x2)
-            }
-        }
-        Term::Cast(ty, x) => {
-            let x2 = r(x);
-            if Rc::ptr_eq(&x2, x) {
-                t.clone()
-            } else {
-                b.cast(*ty, x2)
-            }
-        }
-        _ => t.clone(),
-    };
-    memo.insert(Rc::as_ptr(t), out.clone());
-    out
+    super::term::Rewriter::new(*b, |_, n| match &**n {
+        Term::Ite(c, x, y) => facts
+            .iter()
+            .find(|(f, _)| Rc::ptr_eq(f, c) || f == c)
+            .map(|(_, holds)| if *holds { x.clone() } else { y.clone() }),
+        _ => None,
+    })
+    .run(t)
 }
 
 fn nonzero(m: &Monomial) -> Vec<Premise> {
