@@ -147,6 +147,15 @@ template <class T> T __shfl_up(T v, unsigned, int = 32) { return v; }
 template <class T> T __shfl_down(T v, unsigned, int = 32) { return v; }
 template <class T> T __shfl_xor(T v, int, int = 32) { return v; }
 template <class T> T __ldg(const T *p) { return *p; }
+template <class T> T __ldcg(const T *p) { return *p; }
+template <class T> T __ldca(const T *p) { return *p; }
+template <class T> T __ldcs(const T *p) { return *p; }
+template <class T> T __ldlu(const T *p) { return *p; }
+template <class T> T __ldcv(const T *p) { return *p; }
+template <class T> void __stcg(T *p, T v) { *p = v; }
+template <class T> void __stcs(T *p, T v) { *p = v; }
+template <class T> void __stwb(T *p, T v) { *p = v; }
+template <class T> void __stwt(T *p, T v) { *p = v; }
 // Address conversions (inline PTX operands).
 inline size_t __cvta_generic_to_shared(const void *p) { return (size_t)p; }
 inline size_t __cvta_generic_to_global(const void *p) { return (size_t)p; }

@@ -9,7 +9,9 @@
 //! value that is reassigned, or comes from anything this reader does not follow, is
 //! unknown (`None`). Each launch is evaluated once per caller context: a host function's
 //! parameters take the values its calls in the file pass (`run(32)` and `run(64)` are
-//! two contexts), else they stay atoms. Then the atoms are eliminated
+//! two contexts), else they stay atoms; a local copied from a constant table
+//! (`int bs = sizes[j];`) takes each of its values in a context of its own
+//! ([`Reader::fork`]). Then the atoms are eliminated
 //! ([`Context::launch`]): constants pin a size or a scalar parameter, an atom that is a
 //! size or an argument stands for it, and an equation whose atoms all stand for sizes
 //! or parameters is a relation (`dim3 threads(bs, bs)`: `bdim.x == bdim.y`;
@@ -295,7 +297,11 @@ impl<'t> Reader<'_, 't> {
 
     /// The launch in every caller context of its host function.
     fn contexts(&self, host: usize, call: Node<'t>, shape: &Shape<'t>) -> Vec<Context> {
-        let envs = self.caller_envs(host, 0);
+        let envs: Vec<Env> = self
+            .caller_envs(host, 0)
+            .iter()
+            .flat_map(|env| self.fork(host, &[call], env))
+            .collect();
         let mut out = Vec::new();
         for env in &envs {
             let Some(c) = self.context(host, call, shape, env) else {
@@ -363,7 +369,8 @@ impl<'t> Reader<'_, 't> {
             if args.len() > params.len() {
                 continue;
             }
-            for outer in self.caller_envs(caller, depth + 1) {
+            let outers = self.caller_envs(caller, depth + 1);
+            for outer in outers.iter().flat_map(|o| self.fork(caller, &args, o)) {
                 let mut env = Env {
                     bindings: HashMap::new(),
                     depth: 0,
@@ -385,6 +392,99 @@ impl<'t> Reader<'_, 't> {
             out.push(Env::default());
         }
         out
+    }
+
+    /// `env` once per combination of the values of the *table locals* the host
+    /// expressions `nodes` of function `f` use, directly or through the initializers of
+    /// the locals they use ([`Reader::table_choices`]): `int bs = sizes[j];` in a loop
+    /// over `int sizes[] = {32, 64, 128};` makes three environments, `bs` bound to each
+    /// size. Just `env` when there is none, or more than [`MAX_CONTEXTS`] combinations.
+    fn fork(&self, f: usize, nodes: &[Node<'t>], env: &Env) -> Vec<Env> {
+        let mut tables: Vec<(String, Vec<i64>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<(Node<'t>, usize)> = nodes.iter().map(|n| (*n, 0)).collect();
+        while let Some((n, depth)) = stack.pop() {
+            if n.kind() == "identifier" {
+                let x = self.text(n);
+                if env.bindings.contains_key(x) || !seen.insert(x.to_string()) {
+                    continue;
+                }
+                if let Some(values) = self.table_choices(f, n, x) {
+                    tables.push((x.to_string(), values));
+                } else if depth < MAX_DEPTH
+                    && let Some(decl) = self.local_declaration(f, n, x)
+                    && !self.assigned(f, x)
+                {
+                    stack.extend(named_children(decl).into_iter().map(|c| (c, depth + 1)));
+                }
+                continue;
+            }
+            stack.extend(named_children(n).into_iter().map(|c| (c, depth)));
+        }
+        let combinations = tables
+            .iter()
+            .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()));
+        if tables.is_empty() || combinations.is_none_or(|c| c > MAX_CONTEXTS) {
+            return vec![env.clone()];
+        }
+        let mut out = vec![env.clone()];
+        for (x, values) in &tables {
+            out = out
+                .iter()
+                .flat_map(|e| {
+                    values.iter().map(move |v| {
+                        let mut e = e.clone();
+                        e.bindings.insert(x.clone(), Some(Expr::Int(*v)));
+                        e
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The values local `x` of function `f` (in scope at `at`) may hold when it is a
+    /// never-assigned copy of an element of a *table*: an array, never assigned, whose
+    /// initializer lists integer constants, local to `f` or a `const` global
+    /// (`int bs = sizes[j];`, whatever `j` is: one of the table's values, an index out
+    /// of its bounds being undefined behaviour).
+    fn table_choices(&self, f: usize, at: Node<'t>, x: &str) -> Option<Vec<i64>> {
+        let decl = self.local_declaration(f, at, x)?;
+        if self.assigned(f, x) {
+            return None;
+        }
+        let mut init = initializer(decl)?;
+        while init.kind() == "parenthesized_expression" {
+            init = *named_children(init).first()?;
+        }
+        if init.kind() != "subscript_expression" {
+            return None;
+        }
+        let table = init.child_by_field_name("argument")?;
+        if table.kind() != "identifier" {
+            return None;
+        }
+        let name = self.text(table);
+        let list = match self.local_declaration(f, init, name) {
+            Some(d) if !self.assigned(f, name) => table_list(self.prog, d, name)?,
+            Some(_) => return None,
+            None => {
+                let g = self.prog.globals.get(name)?;
+                let text = self.text(g.decl);
+                (text.contains("const") || text.contains("constexpr")).then_some(())?;
+                table_list(self.prog, g.declarator, name)?
+            }
+        };
+        let mut values = Vec::new();
+        for item in named_children(list).into_iter().filter(|c| c.kind() != "comment") {
+            let Some(Expr::Int(v)) = self.scalar(f, item, &Env::default()).map(|e| fold(&e)) else {
+                return None;
+            };
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        (!values.is_empty()).then_some(values)
     }
 
     /// Whether function `name` is used other than by calling it (a function pointer):
@@ -1258,6 +1358,23 @@ fn is_dim3_declaration(prog: &Program, decl: Node) -> bool {
         .is_some_and(|t| prog.text(t) == "dim3")
 }
 
+/// The initializer list of array `x` in a declaration or init declarator
+/// (`int sizes[] = {32, 64};`).
+fn table_list<'t>(prog: &Program, decl: Node<'t>, x: &str) -> Option<Node<'t>> {
+    let d = if decl.kind() == "init_declarator" {
+        decl
+    } else {
+        named_children(decl)
+            .into_iter()
+            .find(|c| c.kind() == "init_declarator" && declares_node(prog, *c, x))?
+    };
+    if d.child_by_field_name("declarator")?.kind() != "array_declarator" {
+        return None;
+    }
+    d.child_by_field_name("value")
+        .filter(|v| v.kind() == "initializer_list")
+}
+
 /// The initializer of a one-variable declaration (`int n = e;`, `int n(e);`, `int n{e};`).
 fn initializer(decl: Node) -> Option<Node> {
     let d = named_children(decl)
@@ -1367,6 +1484,72 @@ int main() {{ int *d; run(d, 32); run(d, 64); }}"
         let (_, l) = &launches(&src, &Options::default())[0];
         assert_eq!(l.block[0], None);
         assert_eq!(rel(l), vec!["bdim == 16"]);
+    }
+
+    #[test]
+    fn a_size_taken_from_a_table_is_one_context_per_entry() {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs) {{ k<<<(4096 + bs - 1) / bs, bs>>>(d, 4096); }}
+int main() {{
+  int *d;
+  int sizes[] = {{32, 64, 32, 128}};
+  for (int j = 0; j < 4; j++) {{ int block_size = sizes[j]; run(d, block_size); }}
+}}"
+        );
+        let ls = launches(&src, &Options::default());
+        let blocks: Vec<_> = ls.iter().map(|(_, l)| (l.block[0], l.grid[0])).collect();
+        // Each distinct entry once.
+        assert_eq!(
+            blocks,
+            vec![(Some(32), Some(128)), (Some(64), Some(64)), (Some(128), Some(32))]
+        );
+    }
+
+    #[test]
+    fn a_table_in_the_launching_function_or_a_const_global_forks_it_too() {
+        let src = format!(
+            "{KERNEL}const int SIZES[] = {{256, 512}};
+void run(int *d) {{
+  int threads[2] = {{16, 8}};
+  for (int a = 0; a < 2; a++) {{
+    for (int b = 0; b < 2; b++) {{
+      int t = threads[a];
+      int w = SIZES[b];
+      int g = w / t;
+      k<<<g, t>>>(d, w);
+    }}
+  }}
+}}"
+        );
+        let ls = launches(&src, &Options::default());
+        let got: Vec<_> = ls
+            .iter()
+            .map(|(_, l)| (l.block[0], l.grid[0], l.params.get("n").copied()))
+            .collect();
+        assert_eq!(got.len(), 4);
+        for want in [
+            (Some(16), Some(16), Some(256)),
+            (Some(16), Some(32), Some(512)),
+            (Some(8), Some(32), Some(256)),
+            (Some(8), Some(64), Some(512)),
+        ] {
+            assert!(got.contains(&want), "{want:?} in {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_table_that_is_written_or_not_constant_is_no_choice() {
+        for body in [
+            "int sizes[] = {32, 64}; sizes[1] = 96; int bs = sizes[i];",
+            "int sizes[] = {32, n}; int bs = sizes[i];",
+            "int sizes[] = {32, 64}; int bs = sizes[i]; bs += 32;",
+            "int *sizes = 0; int bs = sizes[i];",
+        ] {
+            let src = format!("{KERNEL}void run(int *d, int n, int i) {{ {body} k<<<1, bs>>>(d, 1); }}");
+            let ls = launches(&src, &Options::default());
+            assert_eq!(ls.len(), 1, "{body}");
+            assert_eq!(ls[0].1.block[0], None, "{body}");
+        }
     }
 
     #[test]

@@ -419,8 +419,13 @@ pub enum StmtKind {
         value: Expr,
     },
     /// `havoc x;`: x gets an arbitrary value (what the front end does with unknown calls).
+    /// `warp_havoc x;` (`warp`): an arbitrary value that is the same in every thread of
+    /// a warp (of 32 threads, or the `--warp-size`) executing this instance of the
+    /// statement together: the result of a warp-wide collective (`cg::reduce` over a
+    /// 32-thread tile), which every lane of the warp receives.
     Havoc {
         var: String,
+        warp: bool,
     },
     /// `x = A[e];`, or `x = u32(A[e]);`: the element read through an integer type
     /// (`ty`), as C reads an lvalue of that type. The value is the element converted
@@ -489,6 +494,16 @@ pub enum StmtKind {
     Break,
     /// Turns the thread's predicate off until the innermost loop's next iteration.
     Continue,
+}
+
+impl StmtKind {
+    /// `havoc var;`: a value of the thread's own.
+    pub fn havoc(var: impl Into<String>) -> StmtKind {
+        StmtKind::Havoc {
+            var: var.into(),
+            warp: false,
+        }
+    }
 }
 
 impl StmtKind {

@@ -107,7 +107,7 @@ fn names(k: &Kernel) -> BTreeSet<String> {
         match &s.kind {
             StmtKind::Local { var, .. }
             | StmtKind::Assign { var, .. }
-            | StmtKind::Havoc { var }
+            | StmtKind::Havoc { var, .. }
             | StmtKind::Read { var, .. }
             | StmtKind::For { var, .. } => {
                 out.insert(var.clone());
@@ -144,7 +144,7 @@ fn defines(s: &Stmt) -> Option<&str> {
     match &s.kind {
         StmtKind::Local { var, .. }
         | StmtKind::Assign { var, .. }
-        | StmtKind::Havoc { var }
+        | StmtKind::Havoc { var, .. }
         | StmtKind::Read { var, .. } => Some(var),
         _ => None,
     }

@@ -541,6 +541,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ty::Array(e, _) => Ty::ptr((**e).clone()),
                 t => t.clone(),
             };
+            // A group parameter is the group passed (`thread_block_tile<32> warp`).
+            let ty = match &arg {
+                Ref::L(lv) => builtins::refine_group(&ty, &self.lval_type(lv)),
+                Ref::V(v) => builtins::refine_group(&ty, &v.ty),
+            };
             match arg {
                 Ref::L(lv) if d.reference => {
                     self.add_var(&name, ty, VarKind::Ref(lv));

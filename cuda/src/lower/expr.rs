@@ -171,7 +171,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             V::Uniform => self.uniform_value(),
             _ => {
                 let s = self.scratch();
-                self.emit(StmtKind::Havoc { var: s.clone() }, self.span(n));
+                self.emit(StmtKind::havoc(s.clone()), self.span(n));
                 Expr::Var(s)
             }
         }
@@ -330,7 +330,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let val = self.convert(val, &info.ty, n)?;
                 match val.v {
                     V::Int(e) => self.emit(StmtKind::Assign { var: k, value: e }, span),
-                    _ => self.emit(StmtKind::Havoc { var: k }, span),
+                    _ => self.emit(StmtKind::havoc(k), span),
                 }
             }
             VarKind::Float(k) => {
@@ -341,7 +341,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         let e = self.uniform_value();
                         self.emit(StmtKind::Assign { var: k, value: e }, span)
                     }
-                    _ => self.emit(StmtKind::Havoc { var: k }, span),
+                    _ => self.emit(StmtKind::havoc(k), span),
                 }
             }
             VarKind::Fixed(_) => {
@@ -594,6 +594,15 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
             (x, Ty::Opaque(name)) if name == "auto" => Value { v: x, ty: from },
+            // A group seen through another group type is still the group it is.
+            (x, Ty::Opaque(t))
+                if super::builtins::is_group(t) && super::builtins::is_group(&from.to_string()) =>
+            {
+                Value {
+                    v: x,
+                    ty: super::builtins::refine_group(to, &from),
+                }
+            }
             (V::Uniform, Ty::Bool) => Value::int(self.uniform_param(kpl::IntTy::U8, Some((0, 1))), Ty::Bool),
             (V::Uniform, Ty::Int { .. }) => {
                 let t = to.int_ty().unwrap_or_default();
@@ -1387,7 +1396,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 var: t.clone(),
                 value: boolean(y),
             },
-            _ => StmtKind::Havoc { var: t.clone() },
+            _ => StmtKind::havoc(t.clone()),
         };
         then.push(self.made_stmt(assign, span));
         let cond = if and {

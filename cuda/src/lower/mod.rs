@@ -836,7 +836,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// A write of an arbitrary value to `array[index]` (as [`Self::emit_opaque_read`]).
     pub fn emit_opaque_write(&mut self, array: &str, index: Expr, span: Span) {
         let s = self.scratch();
-        self.emit(StmtKind::Havoc { var: s.clone() }, span);
+        self.emit(StmtKind::havoc(s.clone()), span);
         self.emit(
             StmtKind::Write {
                 array: array.to_string(),

@@ -473,7 +473,7 @@ impl<'t> Lowerer<'_, 't> {
             .count();
         if barriers > 0 && (instrs.len() > 1 || !operands.is_empty()) {
             let s = self.scratch();
-            self.emit(StmtKind::Havoc { var: s }, self.span(n));
+            self.emit(StmtKind::havoc(s), self.span(n));
         }
         for lv in outputs {
             let ty = self.lval_type(&lv);
@@ -627,7 +627,7 @@ impl<'t> Lowerer<'_, 't> {
                 Access::Write => self.emit_opaque_write(&array, index, span),
                 Access::Atomic => {
                     let s = self.scratch();
-                    self.emit(StmtKind::Havoc { var: s.clone() }, span);
+                    self.emit(StmtKind::havoc(s.clone()), span);
                     self.emit(
                         StmtKind::Atomic {
                             var: None,

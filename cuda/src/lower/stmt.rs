@@ -10,6 +10,7 @@
 //! chain when no case falls through, a chain of cases guarded by an "entered" flag when
 //! every `break` ends its case, else a one-iteration `while` that `break` leaves.
 
+mod butterfly;
 mod device_ptr;
 mod jumps;
 mod misparse;
@@ -177,7 +178,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
             }
             "while_statement" => self.while_stmt(n)?,
-            "for_statement" => self.for_stmt(n)?,
+            "for_statement" => {
+                self.for_stmt(n)?;
+                self.after_butterfly(n);
+            }
             "do_statement" => {
                 if !self.do_stmt(n)? {
                     return Ok(());
@@ -877,8 +881,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ok(())
             }
             _ => {
-                // Anything else is opaque: its initializer still runs.
-                self.init_value(init, &ty)?;
+                // Anything else is opaque: its initializer still runs. A group keeps
+                // the kind of group it is initialized with.
+                let v = self.init_value(init, &ty)?;
+                let ty = v.map_or(ty.clone(), |v| super::builtins::refine_group(&ty, &v.ty));
                 self.add_var(name, ty, VarKind::Arb);
                 Ok(())
             }
@@ -1177,7 +1183,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             ),
             // `local x;` is already arbitrary, unless statements in between assigned it.
             _ if last => {}
-            _ => self.emit(StmtKind::Havoc { var: kpl.to_string() }, span),
+            _ => self.emit(StmtKind::havoc(kpl.to_string()), span),
         }
     }
 

@@ -516,9 +516,10 @@ impl Src {
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::havoc_stmt => {
-                i.next();
+                let warp = i.next().is_some_and(|k| k.as_rule() == Rule::kw_warp_havoc);
                 StmtKind::Havoc {
                     var: self.ident(&mut i, span)?,
+                    warp,
                 }
             }
             r => return Err(internal(span, &format!("a statement, not {r:?},"))),
@@ -806,7 +807,7 @@ impl Scopes {
                 self.expr(value, sp)?;
                 self.target(var, sp)
             }
-            StmtKind::Havoc { var } => self.target(var, sp),
+            StmtKind::Havoc { var, .. } => self.target(var, sp),
             StmtKind::Read {
                 var, array, index, ..
             } => {

@@ -81,8 +81,9 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Assign { var, value } => {
             let _ = write!(out, "{var} = {};", expr(value));
         }
-        StmtKind::Havoc { var } => {
-            let _ = write!(out, "havoc {var};");
+        StmtKind::Havoc { var, warp } => {
+            let kw = if *warp { "warp_havoc" } else { "havoc" };
+            let _ = write!(out, "{kw} {var};");
         }
         StmtKind::Read {
             var,

@@ -105,7 +105,7 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         Just(StmtKind::WarpBarrier),
         Just(StmtKind::GridBarrier),
         Just(StmtKind::Return),
-        var.prop_map(|var| StmtKind::Havoc { var }),
+        (var, any::<bool>()).prop_map(|(var, warp)| StmtKind::Havoc { var, warp }),
         expr().prop_map(StmtKind::Assume),
         // Two-thread assumptions: `other(e)`, only allowed in `assume`.
         (expr(), expr()).prop_map(|(a, b)| StmtKind::Assume(Expr::bin(BinOp::Le, a, Expr::other(b)))),

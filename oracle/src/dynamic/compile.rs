@@ -76,9 +76,10 @@ pub(super) enum CKind {
         slot: Slot,
         value: CExpr,
     },
-    /// `local x;` and `havoc x;`
+    /// `local x;` and `havoc x;`; `warp_havoc x;` (`warp`): one value per warp.
     Arbitrary {
         slot: Slot,
+        warp: bool,
     },
     Read {
         slot: Slot,
@@ -322,7 +323,7 @@ fn taint_block(stmts: &[CStmt], tainted: &mut [bool], changed: &mut bool) {
     for s in stmts {
         let (slot, t) = match &s.kind {
             CKind::Assign { slot, value } => (*slot, is_tainted(value, tainted)),
-            CKind::Arbitrary { slot } | CKind::Read { slot, .. } => (*slot, true),
+            CKind::Arbitrary { slot, .. } | CKind::Read { slot, .. } => (*slot, true),
             CKind::Atomic { slot: Some(slot), .. } => (*slot, true),
             CKind::Loop(l) => {
                 taint_block(&l.body, tainted, changed);
@@ -445,15 +446,16 @@ impl Compiler<'_> {
                 let slot = self.declare(var);
                 match value {
                     Some(value) => CKind::Assign { slot, value },
-                    None => CKind::Arbitrary { slot },
+                    None => CKind::Arbitrary { slot, warp: false },
                 }
             }
             StmtKind::Assign { var, value } => CKind::Assign {
                 value: self.expr(value, sp)?,
                 slot: self.lookup(var, sp)?,
             },
-            StmtKind::Havoc { var } => CKind::Arbitrary {
+            StmtKind::Havoc { var, warp } => CKind::Arbitrary {
                 slot: self.lookup(var, sp)?,
+                warp: *warp,
             },
             StmtKind::Read {
                 var,

@@ -85,6 +85,8 @@ pub(super) struct Machine<'p> {
     step: u64,
     /// `--only-intra-group`: races between blocks are not looked for.
     only_intra_group: bool,
+    /// Threads per warp, for `warp_havoc` (`--warp-size`, else 32).
+    warp_size: usize,
     /// Benign tolerance (`CheckOptions::no_benign_tolerance` off): two plain writes of
     /// equal values do not race.
     benign: bool,
@@ -134,6 +136,7 @@ impl<'p> Machine<'p> {
             log: AccessLog::unlimited(),
             step: 0,
             only_intra_group: false,
+            warp_size: 32,
             benign: false,
             grid: GridPhases::default(),
             interner: Interner::default(),
@@ -331,9 +334,23 @@ impl<'p> Machine<'p> {
                     self.set(t, *slot, v);
                 }
             }
-            CKind::Arbitrary { slot } => {
+            CKind::Arbitrary { slot, warp: false } => {
                 for t in (0..n).filter(|t| mask[*t]) {
                     let v = self.rng.arbitrary();
+                    self.set(t, *slot, v);
+                }
+            }
+            CKind::Arbitrary { slot, warp: true } => {
+                // One value for the enabled threads of each warp (threads numbered x
+                // fastest, as CUDA makes warps).
+                let size = self.warp_size.max(1);
+                let mut warp_value: Option<(usize, i64)> = None;
+                for t in (0..n).filter(|t| mask[*t]) {
+                    let v = match warp_value {
+                        Some((w, v)) if w == t / size => v,
+                        _ => self.rng.arbitrary(),
+                    };
+                    warp_value = Some((t / size, v));
                     self.set(t, *slot, v);
                 }
             }
@@ -657,6 +674,7 @@ impl<'p> Machine<'p> {
     /// has one) and `--only-intra-group`.
     pub(super) fn configure(&mut self, opts: &crate::CheckOptions, kernel: &kpl::Kernel) {
         self.only_intra_group = opts.only_intra_group;
+        self.warp_size = opts.warp_barrier_size() as usize;
         self.benign = !opts.no_benign_tolerance;
         let warp_barriers = kernel
             .stmts()

@@ -508,10 +508,13 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// Whose function of the iterations an atom is in a context: its thread copy's,
+    /// its block's, its warp's (5 + copy: see [`Encoder::atom`]) or the grid's.
     fn owner(&self, id: AtomId, cx: usize) -> usize {
         match self.sum.atom_class(id) {
             Class::Thread => self.ctxs[cx].copy,
             Class::Block => 2 + self.ctxs[cx].block,
+            Class::Warp => 5 + self.ctxs[cx].copy,
             Class::Grid => 4,
         }
     }
@@ -546,6 +549,21 @@ impl<'s> Encoder<'s> {
         }
         let owner = self.owner(id, cx);
         let argv: Vec<Val> = args.iter().map(|a| self.iter(a, cx)).collect();
+        let c = &self.ctxs[cx];
+        if self.sum.atom_class(id) == Class::Warp && c.copy == 1 && c.block == 0 {
+            // The second copy in the first copy's block: the first copy's warp's value
+            // when the two are in one warp, its own warp's otherwise.
+            let mine = self.owned_atom(id, owner, &argv, cx);
+            let first = self.owned_atom(id, owner - 1, &argv, cx);
+            let same = self.same_warp(self.sum.warp_size);
+            return self.ite(&same, &first, &mine);
+        }
+        self.owned_atom(id, owner, &argv, cx)
+    }
+
+    /// Atom `id` as the function of the iterations `argv` that `owner` has.
+    fn owned_atom(&mut self, id: AtomId, owner: usize, argv: &[Val], cx: usize) -> Val {
+        let argv = argv.to_vec();
         let is_iter = self.sum.atoms.get(id).is_some_and(|a| a.is_iteration());
         let wrap = self.wrap;
         let f = self.ufs.entry((id, owner)).or_insert_with(|| {

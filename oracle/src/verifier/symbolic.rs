@@ -202,6 +202,8 @@ pub struct Summary {
     pub grid_dim: [Option<i64>; 3],
     /// Threads per block at most (`__launch_bounds__`, else CUDA's 1024).
     pub max_threads: i64,
+    /// The threads of a warp, for [`Class::Warp`] values (`--warp-size`, else 32).
+    pub warp_size: u32,
     /// Per loop, the candidate invariants to prove ([`super::invariants`]) and where
     /// the proved ones hold.
     pub invariants: Vec<LoopInvariants>,
@@ -407,6 +409,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         block_dim,
         grid_dim,
         max_threads,
+        warp_size: opts.warp_barrier_size(),
         invariants: ex.invariants,
         misplaced_invariants: ex.misplaced,
     }
@@ -884,7 +887,7 @@ impl Exec<'_> {
             return Class::Grid;
         }
         match self.class(index) {
-            Class::Thread => Class::Thread,
+            c @ (Class::Thread | Class::Warp) => c,
             _ => Class::Block,
         }
     }
@@ -966,8 +969,9 @@ impl Exec<'_> {
                 let v = self.eval(&st.env, value);
                 self.assign(st, var, v);
             }
-            StmtKind::Havoc { var } => {
-                let v = self.atom(AtomKind::Arbitrary(s.id), Class::Thread);
+            StmtKind::Havoc { var, warp } => {
+                let class = if *warp { Class::Warp } else { Class::Thread };
+                let v = self.atom(AtomKind::Arbitrary(s.id), class);
                 self.assign(st, var, v);
             }
             StmtKind::Read {
@@ -1748,7 +1752,7 @@ fn self_contained_loops(kernel: &Kernel) -> HashSet<StmtId> {
         let assigned = inner.iter().filter_map(|t| match &t.kind {
             StmtKind::Local { var, .. }
             | StmtKind::Assign { var, .. }
-            | StmtKind::Havoc { var }
+            | StmtKind::Havoc { var, .. }
             | StmtKind::Read { var, .. }
             | StmtKind::For { var, .. }
             | StmtKind::Atomic { var: Some(var), .. } => Some(var),
@@ -1773,7 +1777,7 @@ fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
             f(var);
             exprs.push(value);
         }
-        StmtKind::Havoc { var } => f(var),
+        StmtKind::Havoc { var, .. } => f(var),
         StmtKind::Read { var, index, .. } => {
             f(var);
             exprs.push(index);
@@ -1817,7 +1821,7 @@ fn assigned_vars(blk: &Block, out: &mut BTreeSet<String>) {
         match &s.kind {
             StmtKind::Local { var, .. }
             | StmtKind::Assign { var, .. }
-            | StmtKind::Havoc { var }
+            | StmtKind::Havoc { var, .. }
             | StmtKind::Read { var, .. }
             | StmtKind::For { var, .. } => {
                 out.insert(var.clone());
@@ -1890,7 +1894,7 @@ fn break_before_assign(body: &Block, carried: &[String]) -> bool {
                     match &s.kind {
                         StmtKind::Local { var, .. }
                         | StmtKind::Assign { var, .. }
-                        | StmtKind::Havoc { var }
+                        | StmtKind::Havoc { var, .. }
                         | StmtKind::Read { var, .. }
                         | StmtKind::For { var, .. }
                         | StmtKind::Atomic { var: Some(var), .. } => {

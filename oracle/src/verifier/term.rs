@@ -31,6 +31,9 @@ pub enum Class {
     Grid,
     /// The same for every thread of a block (may depend on the block id).
     Block,
+    /// The same for every thread of a warp of the block (`warp_havoc`: a warp-wide
+    /// collective's result); never a barrier's uniformity.
+    Warp,
     /// May differ between threads.
     Thread,
 }

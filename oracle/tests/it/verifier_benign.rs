@@ -261,3 +261,81 @@ fn unsigned_conversions_of_amounts_are_never_negative() {
     let (stat, _) = both(&src.replace("    n = u8(n);\n", ""));
     assert_eq!(races(&stat), [row("O", 7, 7, "write-write", true, &[1], false)]);
 }
+
+/// The default options on a launch of `block` threads (warps of 32) and `grid` blocks.
+fn tolerant(block: u32, grid: u32) -> CheckOptions {
+    CheckOptions {
+        no_benign_tolerance: false,
+        ..launch(block, grid)
+    }
+}
+
+const WARP_SLOT: &str = "kernel sums(shared S[], global O[]) {
+    local x;
+    warp_havoc x;
+    S[tid / 32] = x;
+    barrier;
+    if (tid == 0) {
+        x = S[1];
+        O[bid] = x;
+    }
+}
+";
+
+#[test]
+fn the_lanes_of_a_warp_store_its_one_collective_value_benignly() {
+    let (stat, dy) = both_with(WARP_SLOT, tolerant(64, 2));
+    assert!(stat.is_clean(), "{:?}", races(&stat));
+    assert_eq!(benign(&stat), [b("S", 4, 4)]);
+    assert!(dy.is_clean());
+    // A value of each thread's own is no longer equal across the lanes.
+    let (stat, _) = both_with(&WARP_SLOT.replace("warp_havoc x;", "havoc x;"), tolerant(64, 2));
+    assert_eq!(races(&stat), [row("S", 4, 4, "write-write", true, &[], true)]);
+}
+
+#[test]
+fn warps_and_blocks_have_collective_values_of_their_own() {
+    // Two warps of one block store into one slot.
+    let one_slot = WARP_SLOT.replace("S[tid / 32] = x;", "S[0] = x;");
+    let (stat, _) = both_with(&one_slot, tolerant(64, 1));
+    assert_eq!(races(&stat), [row("S", 4, 4, "write-write", true, &[], true)]);
+    // Warp 0 of every block stores into one global element.
+    let global = "kernel sums(global O[]) {
+    local x;
+    warp_havoc x;
+    if (tid < 32) {
+        O[0] = x;
+    }
+}
+";
+    let (stat, _) = both_with(global, tolerant(64, 2));
+    assert_eq!(races(&stat), [row("O", 5, 5, "write-write", true, &[], false)]);
+    // In one block, only warp 0 stores: its lanes agree.
+    let (stat, dy) = both_with(global, tolerant(64, 1));
+    assert!(stat.is_clean(), "{:?}", races(&stat));
+    assert!(dy.is_clean());
+}
+
+#[test]
+fn each_execution_of_a_collective_is_a_value_of_its_own() {
+    // The lanes agree within one iteration; iteration 1's value differs from
+    // iteration 0's, and the lanes of one warp are in the same iteration.
+    let src = "kernel sums(shared S[], global O[]) {
+    local x;
+    for (k = 0; k < 2; k = k + 1) {
+        warp_havoc x;
+        S[tid / 32 + 2 * k] = x;
+    }
+    barrier;
+    if (tid == 0) {
+        x = S[3];
+        O[bid] = x;
+    }
+}
+";
+    let (stat, dy) = both_with(src, tolerant(64, 2));
+    assert!(stat.is_clean(), "{:?}", races(&stat));
+    assert!(dy.is_clean());
+    let (stat, _) = both_with(&src.replace("tid / 32 + 2 * k", "tid / 32"), tolerant(64, 2));
+    assert_eq!(races(&stat), [row("S", 5, 5, "write-write", false, &[1], true)]);
+}

@@ -159,7 +159,8 @@ enum S {
     Return,
     Break,
     Continue,
-    Havoc,
+    /// `havoc x;`, or (flag set) `warp_havoc x;`: one value per warp.
+    Havoc(bool),
     Assume(Cond),
     /// `x = I[e];` from the global input array `I`, which nothing writes (its reads are
     /// one function of the index), so that its values become indices.
@@ -343,7 +344,7 @@ fn stmt() -> impl Strategy<Value = S> {
         1 => Just(S::Return),
         1 => Just(S::Break),
         1 => Just(S::Continue),
-        1 => Just(S::Havoc),
+        2 => any::<bool>().prop_map(S::Havoc),
         1 => cond().prop_map(S::Assume),
         3 => expr().prop_map(S::ReadInput),
         1 => (0u8..3, expr()).prop_map(|(k, e)| S::AssumePair(k, e)),
@@ -534,7 +535,8 @@ impl Render {
             S::Break if in_loop => self.line("break;"),
             S::Continue if in_loop => self.line("continue;"),
             S::Break | S::Continue => self.line("x = x + 1;"),
-            S::Havoc => self.line("havoc x;"),
+            S::Havoc(false) => self.line("havoc x;"),
+            S::Havoc(true) => self.line("warp_havoc x;"),
             S::ReadInput(e) => {
                 let l = format!("x = I[{}];", self.expr(e));
                 self.line(&l);

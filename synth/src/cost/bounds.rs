@@ -135,7 +135,7 @@ fn assigns(stmts: &[Stmt], var: &str) -> bool {
         let direct = match &s.kind {
             StmtKind::Local { var: v, .. }
             | StmtKind::Assign { var: v, .. }
-            | StmtKind::Havoc { var: v }
+            | StmtKind::Havoc { var: v, .. }
             | StmtKind::Read { var: v, .. } => v == var,
             StmtKind::Atomic { var: v, .. } => v.as_deref() == Some(var),
             StmtKind::For { var: v, .. } => v == var,

@@ -311,7 +311,7 @@ pub(in crate::lower) fn ghost_reads(stmts: &mut [Stmt], spec: &HashSet<String>) 
                 && spec.contains(var)
                 && written.contains(array)
             {
-                s.kind = StmtKind::Havoc { var: var.clone() };
+                s.kind = StmtKind::havoc(var.clone());
             }
             for b in s.blocks_mut() {
                 havoc(&mut b.stmts, spec, written);
@@ -398,12 +398,12 @@ impl<'t> Lowerer<'_, 't> {
                         .filter(|i| !i.has_other());
                     true
                 }
-                StmtKind::Havoc { var } => own.contains(var),
+                StmtKind::Havoc { var, .. } => own.contains(var),
                 StmtKind::Assign { var, value } => {
                     let var = var.clone();
                     let v = push_other(value, false, &flipped);
                     if v.has_other() {
-                        s.kind = StmtKind::Havoc { var: var.clone() };
+                        s.kind = StmtKind::havoc(var.clone());
                     } else {
                         *value = v;
                     }
@@ -420,7 +420,7 @@ impl<'t> Lowerer<'_, 't> {
                         *index = x;
                         flipped.insert(var.clone());
                     } else {
-                        s.kind = StmtKind::Havoc { var: var.clone() };
+                        s.kind = StmtKind::havoc(var.clone());
                     }
                     if matches!(s.kind, StmtKind::Read { .. }) {
                         self.spec_reads.insert(var.clone());

@@ -104,7 +104,7 @@ impl<'t> Lowerer<'_, 't> {
                 // A fresh arbitrary value for every cell.
                 let s = self.scratch();
                 vec![
-                    StmtKind::Havoc { var: s.clone() },
+                    StmtKind::havoc(s.clone()),
                     StmtKind::Write {
                         array,
                         index,

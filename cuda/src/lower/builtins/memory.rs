@@ -1,4 +1,5 @@
-//! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads; texture
+//! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads, cache-hinted
+//! stores (`__stcs` and friends) writes; texture
 //! fetches read memory autosync does not model (arbitrary values); surface accesses
 //! are `super::surface`'s; dynamic allocation is unsupported.
 
@@ -66,6 +67,19 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         let p = l.rvalue(*a)?;
         let lv = l.deref_value(p, n)?;
         return l.read(&lv, n).map(Some);
+    }
+    if matches!(name, "__stcg" | "__stcs" | "__stwb" | "__stwt") {
+        // `__stcs(p, v)`: `*p = v` with a cache hint.
+        let [p, v] = c.args else {
+            return Err(l.unsupported(n, &format!("`{name}` with other than two arguments"), ""));
+        };
+        let p = l.rvalue(*p)?;
+        let v = l.rvalue(*v)?;
+        let lv = l.deref_value(p, n)?;
+        let ty = l.lval_type(&lv);
+        let v = l.convert(v, &ty, n)?;
+        l.write(&lv, v, n)?;
+        return Ok(Some(Value::void()));
     }
     if is_texture_fetch(name) {
         l.eval_args(c.args)?;

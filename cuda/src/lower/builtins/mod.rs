@@ -6,7 +6,7 @@
 //!   functions (arbitrary), `__builtin_expect`/`__builtin_assume`.
 //! - [`sync`]: `__syncthreads()` and friends (barriers), `__syncwarp()` (a warp
 //!   barrier when the mask is the full warp), fences (vanish), cooperative groups.
-//! - [`memory`]: cache-hinted loads (`__ldg`), texture and surface fetches, dynamic
+//! - [`memory`]: cache-hinted loads (`__ldg`) and stores (`__stcs`), texture and surface fetches, dynamic
 //!   allocation (unsupported).
 //! - [`surface`]: surface writes and reads, accesses of one global array of all
 //!   surfaces at the texel's coordinates.
@@ -47,7 +47,7 @@ use tree_sitter::Node;
 use super::call;
 use super::{Lowerer, R, Value};
 use crate::types::Ty;
-pub(super) use sync::is_group;
+pub(super) use sync::{is_group, refine as refine_group};
 
 /// A call of a function by name, as every step sees it.
 pub(super) struct Call<'a, 't> {

@@ -728,7 +728,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         // storage in the same barrier interval.
         let s = self.scratch();
         let slot = self.local("_slot", None, span);
-        self.emit(StmtKind::Havoc { var: s.clone() }, span);
+        self.emit(StmtKind::havoc(s.clone()), span);
         self.emit(
             StmtKind::Atomic {
                 var: None,

@@ -53,8 +53,11 @@ impl<'t> Lowerer<'_, 't> {
             .get(ty_name.start_byte()..rest.start_byte())
             .unwrap_or_default()
             .trim();
-        let ty = Ty::Opaque(ty_text.to_string());
-        self.init_value(init, &ty)?;
+        let declared = Ty::Opaque(ty_text.to_string());
+        let ty = match self.init_value(init, &declared)? {
+            Some(v) => crate::lower::builtins::refine_group(&declared, &v.ty),
+            None => declared,
+        };
         self.add_var(&name, ty, VarKind::Arb);
         Ok(true)
     }
