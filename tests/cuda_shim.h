@@ -132,6 +132,12 @@ void __threadfence();
 void __threadfence_block();
 void __threadfence_system();
 unsigned __ballot_sync(unsigned, int);
+template <class T> T __reduce_add_sync(unsigned, T v) { return v; }
+template <class T> T __reduce_min_sync(unsigned, T v) { return v; }
+template <class T> T __reduce_max_sync(unsigned, T v) { return v; }
+template <class T> T __reduce_and_sync(unsigned, T v) { return v; }
+template <class T> T __reduce_or_sync(unsigned, T v) { return v; }
+template <class T> T __reduce_xor_sync(unsigned, T v) { return v; }
 unsigned __ballot(int);
 int __any_sync(unsigned, int);
 int __all_sync(unsigned, int);

@@ -406,15 +406,18 @@ impl<'t> Reader<'_, 't> {
         while let Some((n, depth)) = stack.pop() {
             if n.kind() == "identifier" {
                 let x = self.text(n);
-                if env.bindings.contains_key(x) || !seen.insert(x.to_string()) {
+                // Locals are bound by their declaration (`local_key`): a name declared
+                // twice names two variables.
+                let Some(decl) = self.local_declaration(f, n, x) else {
+                    continue;
+                };
+                let key = local_key(x, decl);
+                if env.bindings.contains_key(&key) || !seen.insert(key.clone()) {
                     continue;
                 }
                 if let Some(values) = self.table_choices(f, n, x) {
-                    tables.push((x.to_string(), values));
-                } else if depth < MAX_DEPTH
-                    && let Some(decl) = self.local_declaration(f, n, x)
-                    && !self.assigned(f, x)
-                {
+                    tables.push((key, values));
+                } else if depth < MAX_DEPTH && !self.assigned(f, x) {
                     stack.extend(named_children(decl).into_iter().map(|c| (c, depth + 1)));
                 }
                 continue;
@@ -449,8 +452,9 @@ impl<'t> Reader<'_, 't> {
     /// (`int bs = sizes[j];`, whatever `j` is: one of the table's values, an index out
     /// of its bounds being undefined behaviour).
     fn table_choices(&self, f: usize, at: Node<'t>, x: &str) -> Option<Vec<i64>> {
+        let body = self.prog.funcs[f].body?;
         let decl = self.local_declaration(f, at, x)?;
-        if self.assigned(f, x) {
+        if self.assigned(f, x) || self.is_param(f, x) || !wide_int(self, decl) {
             return None;
         }
         let mut init = initializer(decl)?;
@@ -465,26 +469,58 @@ impl<'t> Reader<'_, 't> {
             return None;
         }
         let name = self.text(table);
-        let list = match self.local_declaration(f, init, name) {
-            Some(d) if !self.assigned(f, name) => table_list(self.prog, d, name)?,
-            Some(_) => return None,
+        // The table: one declaration in the function (or none there and one in the
+        // file, `const`), of a wide integer type, every other use of its name a read
+        // of an element or its size (no pointer to it, no call that could write it).
+        let root = translation_unit(self.prog)?;
+        let (decl, scope) = match self.local_declaration(f, init, name) {
+            Some(d) => (d, body),
             None => {
                 let g = self.prog.globals.get(name)?;
-                let text = self.text(g.decl);
-                (text.contains("const") || text.contains("constexpr")).then_some(())?;
-                table_list(self.prog, g.declarator, name)?
+                (declarations(self.prog, body, name) == 0
+                    && !self.is_param(f, name)
+                    && is_const(self, g.decl))
+                .then_some(())?;
+                (g.decl, root)
             }
         };
+        if declarations(self.prog, scope, name) != 1
+            || !only_elements_read(self.prog, scope, name)
+            || !wide_int(self, decl)
+        {
+            return None;
+        }
+        let (list, size) = table_list(self.prog, decl, name)?;
         let mut values = Vec::new();
-        for item in named_children(list).into_iter().filter(|c| c.kind() != "comment") {
-            let Some(Expr::Int(v)) = self.scalar(f, item, &Env::default()).map(|e| fold(&e)) else {
+        let items: Vec<Node> = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        for item in &items {
+            let Some(Expr::Int(v)) = self.scalar(f, *item, &Env::default()).map(|e| fold(&e)) else {
                 return None;
             };
             if !values.contains(&v) {
                 values.push(v);
             }
         }
+        // `int t[4] = {32, 64};`: the elements not listed are zero.
+        if let Some(size) = size {
+            let Some(Expr::Int(n)) = self.scalar(f, size, &Env::default()).map(|e| fold(&e)) else {
+                return None;
+            };
+            if usize::try_from(n).ok()? > items.len() && !values.contains(&0) {
+                values.push(0);
+            }
+        }
         (!values.is_empty()).then_some(values)
+    }
+
+    fn is_param(&self, f: usize, x: &str) -> bool {
+        self.prog.funcs[f]
+            .params()
+            .into_iter()
+            .any(|p| param_name(self.prog, p).as_deref() == Some(x))
     }
 
     /// Whether function `name` is used other than by calling it (a function pointer):
@@ -792,6 +828,9 @@ impl<'t> Reader<'_, 't> {
         }
         let def = &self.prog.funcs[f];
         if let Some(decl) = self.local_declaration(f, at, x) {
+            if let Some(v) = env.bindings.get(&local_key(x, decl)) {
+                return v.clone(); // a table value ([`Reader::fork`])
+            }
             if self.assigned(f, x) {
                 return None;
             }
@@ -1358,9 +1397,14 @@ fn is_dim3_declaration(prog: &Program, decl: Node) -> bool {
         .is_some_and(|t| prog.text(t) == "dim3")
 }
 
+/// The key of local `x` declared by `decl` among an environment's bindings.
+fn local_key(x: &str, decl: Node) -> String {
+    format!("{x}@{}", decl.start_byte())
+}
+
 /// The initializer list of array `x` in a declaration or init declarator
-/// (`int sizes[] = {32, 64};`).
-fn table_list<'t>(prog: &Program, decl: Node<'t>, x: &str) -> Option<Node<'t>> {
+/// (`int sizes[] = {32, 64};`), and the array's size when it is written.
+fn table_list<'t>(prog: &Program, decl: Node<'t>, x: &str) -> Option<(Node<'t>, Option<Node<'t>>)> {
     let d = if decl.kind() == "init_declarator" {
         decl
     } else {
@@ -1368,11 +1412,124 @@ fn table_list<'t>(prog: &Program, decl: Node<'t>, x: &str) -> Option<Node<'t>> {
             .into_iter()
             .find(|c| c.kind() == "init_declarator" && declares_node(prog, *c, x))?
     };
-    if d.child_by_field_name("declarator")?.kind() != "array_declarator" {
+    let array = d.child_by_field_name("declarator")?;
+    if array.kind() != "array_declarator" {
         return None;
     }
-    d.child_by_field_name("value")
-        .filter(|v| v.kind() == "initializer_list")
+    let list = d
+        .child_by_field_name("value")
+        .filter(|v| v.kind() == "initializer_list")?;
+    Some((list, array.child_by_field_name("size")))
+}
+
+/// How many declarators in the subtree `root` declare `x` (variables, parameters,
+/// range-`for` variables).
+fn declarations(prog: &Program, root: Node, x: &str) -> usize {
+    let mut count = 0;
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier"
+            && prog.text(n) == x
+            && n.parent()
+                .and_then(|p| p.child_by_field_name("declarator"))
+                .is_some_and(|d| d.id() == n.id())
+        {
+            count += 1;
+        }
+        stack.extend(named_children(n));
+    }
+    count
+}
+
+/// Whether every use of the name `x` in the subtree `root`, but its declaration, reads
+/// an element (`x[i]` as a value) or takes its size: nothing writes the array, takes
+/// its address or passes it on.
+fn only_elements_read(prog: &Program, root: Node, x: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        stack.extend(named_children(n));
+        if n.kind() != "identifier" || prog.text(n) != x {
+            continue;
+        }
+        let Some(p) = n.parent() else {
+            return false;
+        };
+        if p.child_by_field_name("declarator")
+            .is_some_and(|d| d.id() == n.id())
+        {
+            continue; // its declaration (counted by `declarations`)
+        }
+        if p.kind() == "sizeof_expression" || p.parent().is_some_and(|g| g.kind() == "sizeof_expression") {
+            continue;
+        }
+        let element = p.kind() == "subscript_expression"
+            && p.child_by_field_name("argument")
+                .is_some_and(|a| a.id() == n.id());
+        if !element || !is_rvalue(prog, p) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether expression `e` is only read where it stands: not assigned, incremented,
+/// its address taken or read into (`>>` of a stream).
+fn is_rvalue(prog: &Program, e: Node) -> bool {
+    let mut e = e;
+    while let Some(p) = e.parent() {
+        if p.kind() != "parenthesized_expression" {
+            let is = |field: &str| p.child_by_field_name(field).is_some_and(|c| c.id() == e.id());
+            return match p.kind() {
+                "assignment_expression" => !is("left"),
+                "update_expression" => false,
+                "pointer_expression" => p
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| prog.text(o) == "*"),
+                "binary_expression" => {
+                    !(is("right")
+                        && p.child_by_field_name("operator")
+                            .is_some_and(|o| prog.text(o) == ">>"))
+                }
+                _ => true,
+            };
+        }
+        e = p;
+    }
+    true
+}
+
+/// Whether a declaration has a `const` or `constexpr` qualifier.
+fn is_const(r: &Reader, decl: Node) -> bool {
+    named_children(decl)
+        .into_iter()
+        .any(|c| c.kind() == "type_qualifier" && matches!(r.text(c), "const" | "constexpr"))
+}
+
+/// Whether a declaration's type is an integer type of at least 32 bits (a table or a
+/// copy of one holds its values unchanged; a narrower one would convert them).
+fn wide_int(r: &Reader, decl: Node) -> bool {
+    let Some(t) = decl.child_by_field_name("type") else {
+        return false;
+    };
+    let t: String = r.text(t).split_whitespace().collect::<Vec<_>>().join(" ");
+    matches!(
+        t.trim_start_matches("std::"),
+        "int"
+            | "unsigned"
+            | "unsigned int"
+            | "signed"
+            | "signed int"
+            | "long"
+            | "unsigned long"
+            | "long int"
+            | "long long"
+            | "unsigned long long"
+            | "size_t"
+            | "int32_t"
+            | "uint32_t"
+            | "int64_t"
+            | "uint64_t"
+    )
 }
 
 /// The initializer of a one-variable declaration (`int n = e;`, `int n(e);`, `int n{e};`).

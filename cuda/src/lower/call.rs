@@ -541,8 +541,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ty::Array(e, _) => Ty::ptr((**e).clone()),
                 t => t.clone(),
             };
-            // A group parameter is the group passed (`thread_block_tile<32> warp`).
+            // A group parameter the function never assigns is the group passed
+            // (`thread_block_tile<32> warp`).
             let ty = match &arg {
+                _ if assigned => ty,
                 Ref::L(lv) => builtins::refine_group(&ty, &self.lval_type(lv)),
                 Ref::V(v) => builtins::refine_group(&ty, &v.ty),
             };

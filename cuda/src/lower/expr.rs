@@ -594,15 +594,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(match (v.v, to) {
             (_, Ty::Void) => Value::void(),
             (x, Ty::Opaque(name)) if name == "auto" => Value { v: x, ty: from },
-            // A group seen through another group type is still the group it is.
-            (x, Ty::Opaque(t))
-                if super::builtins::is_group(t) && super::builtins::is_group(&from.to_string()) =>
-            {
-                Value {
-                    v: x,
-                    ty: super::builtins::refine_group(to, &from),
-                }
-            }
             (V::Uniform, Ty::Bool) => Value::int(self.uniform_param(kpl::IntTy::U8, Some((0, 1))), Ty::Bool),
             (V::Uniform, Ty::Int { .. }) => {
                 let t = to.int_ty().unwrap_or_default();

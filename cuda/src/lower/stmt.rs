@@ -881,10 +881,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ok(())
             }
             _ => {
-                // Anything else is opaque: its initializer still runs. A group keeps
-                // the kind of group it is initialized with.
+                // Anything else is opaque: its initializer still runs. A group never
+                // assigned keeps the kind of group it is initialized with.
                 let v = self.init_value(init, &ty)?;
-                let ty = v.map_or(ty.clone(), |v| super::builtins::refine_group(&ty, &v.ty));
+                let assigned = self.frame().assigned.contains(name);
+                let ty = match v {
+                    Some(v) if !assigned => super::builtins::refine_group(&ty, &v.ty),
+                    _ => ty.clone(),
+                };
                 self.add_var(name, ty, VarKind::Arb);
                 Ok(())
             }
@@ -955,7 +959,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 match (vals.len(), target_ty) {
                     (1, t) if t.as_struct().is_none() => {
                         let v = vals.pop().expect("one value");
-                        Ok(Some(self.convert(v, target_ty, i)?))
+                        self.initialize(v, target_ty, i).map(Some)
                     }
                     _ => Ok(Some(super::expr::arbitrary(target_ty))),
                 }
@@ -969,9 +973,21 @@ impl<'p, 't> Lowerer<'p, 't> {
                     }
                     _ => v,
                 };
-                Ok(Some(self.convert(v, target_ty, i)?))
+                self.initialize(v, target_ty, i).map(Some)
             }
         }
+    }
+
+    /// The value an object of type `ty` is initialized with: `v` converted, except that
+    /// a group initialized with a group is the group it is (`thread_block_tile<32> w =
+    /// tiled_partition<32>(block)` is a tile of the block, see `builtins::sync`).
+    fn initialize(&mut self, v: Value, ty: &Ty, n: Node<'t>) -> R<Value> {
+        let from = v.ty.clone();
+        let mut out = self.convert(v, ty, n)?;
+        if super::builtins::is_group(&ty.to_string()) && super::builtins::is_group(&from.to_string()) {
+            out.ty = super::builtins::refine_group(ty, &from);
+        }
+        Ok(out)
     }
 
     /// `auto x = e`: a variable of the initializer's type.

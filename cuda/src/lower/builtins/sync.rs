@@ -89,6 +89,10 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
             for op in &c.args[2..] {
                 l.expr(*op)?;
             }
+            let op = c.args.get(2).map(|o| l.text(*o).to_string()).unwrap_or_default();
+            if !exactly_commutative(&op, &value.ty) {
+                return Ok(Some(Value::arb(value.ty)));
+            }
             l.warp_collective_result(&group.ty.to_string(), value.ty, span)
         }
         _ => return Ok(None),
@@ -187,7 +191,7 @@ impl GroupKind {
             "thread_block" => GroupKind::Block,
             "grid_group" | "multi_grid_group" => GroupKind::Grid,
             "thread_block_tile" => GroupKind::Tile {
-                size: args.first().and_then(|a| a.parse().ok()),
+                size: args.first().and_then(|a| a.parse().ok()).filter(|n| *n > 0),
                 parent: args
                     .get(1)
                     .filter(|p| is_group(p))
@@ -266,6 +270,21 @@ pub(in crate::lower) fn refine(declared: &Ty, init: &Ty) -> Ty {
     }
 }
 
+/// Whether `cg::reduce`'s operator (as written) gives the same result in either
+/// order, bit for bit, on values of type `ty`: `plus`, `bit_and`, `bit_or`,
+/// `bit_xor`, and `less`/`greater` on integers (on floating point they tell `+0` and
+/// `-0` or NaNs apart by order). A lane of the butterfly computes `op(mine, other)`,
+/// its partner `op(other, mine)`.
+fn exactly_commutative(op: &str, ty: &Ty) -> bool {
+    let name = op.split('<').next().unwrap_or(op);
+    let name = name.rsplit("::").next().unwrap_or(name).trim();
+    match name {
+        "plus" | "bit_and" | "bit_or" | "bit_xor" => true,
+        "less" | "greater" => ty.is_int(),
+        _ => false,
+    }
+}
+
 fn dims(b: fn(Dim) -> Builtin) -> [Expr; 3] {
     Dim::ALL.map(|d| Expr::Builtin(b(d)))
 }
@@ -325,17 +344,27 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// The result of a collective of group `group` that every thread of the group
-    /// receives alike (`cg::reduce`): of a tile of one 32-thread warp (when warps have
-    /// 32 threads), an integer or floating-point value that is one arbitrary value per
-    /// warp (`warp_havoc`); of any other group, or of another type, an arbitrary value
+    /// receives alike (`cg::reduce`): of a tile of one 32-thread warp, one value per
+    /// warp ([`Lowerer::warp_uniform_value`]); of any other group an arbitrary value
     /// per thread.
     fn warp_collective_result(&mut self, group: &str, ty: Ty, span: kpl::ir::Span) -> Value {
-        let warp = matches!(GroupKind::of(group), GroupKind::Tile { size: Some(32), .. })
-            && self.opts.launch.warp_size.is_none_or(|w| w == 32);
+        // A tile of 32 threads cut from the block (or from such a tile): one warp. A
+        // tile of a coalesced group is 32 of the active threads, not a warp.
+        let kind = GroupKind::of(group);
+        if !matches!(kind, GroupKind::Tile { size: Some(32), .. }) || kind.rank().is_none() {
+            return Value::arb(ty);
+        }
+        self.warp_uniform_value(ty, span)
+    }
+
+    /// One arbitrary value per warp of 32 threads (`warp_havoc`): of an integer or
+    /// floating-point type, when warps have 32 threads; else a value of each thread's own.
+    pub(in crate::lower) fn warp_uniform_value(&mut self, ty: Ty, span: kpl::ir::Span) -> Value {
+        let warp = self.opts.launch.warp_size.is_none_or(|w| w == 32);
         if !warp || !(ty.is_int() || matches!(ty, Ty::Float { .. })) {
             return Value::arb(ty);
         }
-        let var = self.local("_reduced", None, span);
+        let var = self.local("_warp", None, span);
         self.emit(
             StmtKind::Havoc {
                 var: var.clone(),

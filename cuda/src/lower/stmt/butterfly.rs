@@ -10,7 +10,9 @@
 //! `docs/semantics.md`, "Warp-wide results"), which lets the lanes store it into one
 //! element as a benign race. Recognised only when warps have 32 threads, the mask is
 //! the full warp (`__shfl_xor_sync` with another mask is not a butterfly of the
-//! warp), the width is 32 and the operation is exactly commutative on the GPU: `+`,
+//! warp), the width is 32, the kernel has no `return` (a lane that has exited is
+//! still named by the mask, and a shuffle from it reads an undefined value) and the
+//! operation is exactly commutative on the GPU: `+`,
 //! `*`, `&`, `|`, `^` (integer or floating point; GPU arithmetic returns one canonical
 //! NaN, so `a + b` and `b + a` agree bit for bit).
 
@@ -28,6 +30,11 @@ impl<'t> Lowerer<'_, 't> {
     /// becomes one value per warp.
     pub(super) fn after_butterfly(&mut self, n: Node<'t>) {
         if self.opts.launch.warp_size.is_some_and(|w| w != 32) {
+            return;
+        }
+        if self.kernel_may_exit() {
+            // A lane that has returned is still named by the full mask, and a shuffle
+            // from it reads an undefined value: the survivors need not agree.
             return;
         }
         let Some(v) = self.butterfly_var(n) else {
@@ -49,10 +56,18 @@ impl<'t> Lowerer<'_, 't> {
         let cond = n.child_by_field_name("condition")?;
         let update = n.child_by_field_name("update")?;
         let body = n.child_by_field_name("body")?;
-        // `int o = 16`
-        let d = named_children(init)
-            .into_iter()
-            .find(|c| c.kind() == "init_declarator")?;
+        // `int o = 16`, declaring nothing else (a second declarator could shadow `v`)
+        let ds: Vec<Node> = {
+            let mut c = init.walk();
+            init.children_by_field_name("declarator", &mut c).collect()
+        };
+        let [d] = ds.as_slice() else {
+            return None;
+        };
+        let d = *d;
+        if d.kind() != "init_declarator" {
+            return None;
+        }
         let o = self.text(d.child_by_field_name("declarator")?).to_string();
         let first = self.const_eval(d.child_by_field_name("value")?)?;
         // `o > 0`, `o >= 1`, `o != 0`
@@ -149,12 +164,36 @@ impl<'t> Lowerer<'_, 't> {
         };
         self.text(f) == "__shfl_xor_sync"
             && self.lookup("__shfl_xor_sync").is_none()
+            && self.prog.functions("__shfl_xor_sync", None).is_empty()
             && self
                 .const_eval(mask)
                 .is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF)
             && self.text(value) == v
             && self.text(offset) == o
             && width.is_none_or(|w| self.const_eval(w) == Some(32))
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// Whether the kernel's own body has a `return` (a thread may have exited before a
+    /// warp-wide operation; the returns of inlined functions do not end the thread).
+    pub(in crate::lower) fn kernel_may_exit(&self) -> bool {
+        let Some(body) = self
+            .frames
+            .first()
+            .and_then(|f| f.func)
+            .and_then(|k| self.prog.funcs[k].body)
+        else {
+            return true;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "return_statement" {
+                return true;
+            }
+            stack.extend(named_children(n));
+        }
+        false
     }
 }
 

@@ -54,11 +54,40 @@ impl<'t> Lowerer<'_, 't> {
             .unwrap_or_default()
             .trim();
         let declared = Ty::Opaque(ty_text.to_string());
+        let assigned = self.assigned_besides(&name, rest);
         let ty = match self.init_value(init, &declared)? {
-            Some(v) => crate::lower::builtins::refine_group(&declared, &v.ty),
-            None => declared,
+            Some(v) if !assigned => crate::lower::builtins::refine_group(&declared, &v.ty),
+            _ => declared,
         };
         self.add_var(&name, ty, VarKind::Arb);
         Ok(true)
+    }
+
+    /// Whether the current function assigns `name` other than in the misparsed
+    /// declaration `decl` (which tree-sitter reads as an assignment).
+    fn assigned_besides(&self, name: &str, decl: Node<'t>) -> bool {
+        let Some(body) = self.frame().func.and_then(|f| self.prog.funcs[f].body) else {
+            return true;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            stack.extend(crate::program::named_children(n));
+            if n.id() == decl.id() {
+                continue;
+            }
+            let target = match n.kind() {
+                "assignment_expression" | "update_expression" => n
+                    .child_by_field_name("left")
+                    .or_else(|| n.child_by_field_name("argument")),
+                "pointer_expression" if self.text(n).trim_start().starts_with('&') => {
+                    n.child_by_field_name("argument")
+                }
+                _ => None,
+            };
+            if target.is_some_and(|t| self.text(t) == name) {
+                return true;
+            }
+        }
+        false
     }
 }
