@@ -457,7 +457,7 @@ impl<'t> Reader<'_, 't> {
         if self.assigned(f, x) || self.is_param(f, x) || !wide_int(self, decl) {
             return None;
         }
-        let mut init = initializer(decl)?;
+        let mut init = initializer(self.prog, decl, x)?;
         while init.kind() == "parenthesized_expression" {
             init = *named_children(init).first()?;
         }
@@ -832,12 +832,17 @@ impl<'t> Reader<'_, 't> {
                 return v.clone(); // a table value ([`Reader::fork`])
             }
             if self.assigned(f, x) {
-                return None;
+                // The last assignment before `at`, or none (the initializer reaches).
+                if let Some(rhs) = self.reaching_assignment(f, decl, at, x)? {
+                    return (!narrow_or_floating(self, decl)).then(|| self.scalar(f, rhs, env))?;
+                }
             }
-            return match initializer(decl) {
-                Some(init) => self
-                    .scalar(f, init, env)
-                    .or_else(|| Some(atom(&def.name, &format!("{x}@{}", decl.start_byte())))),
+            let fixed = || Some(atom(&def.name, &format!("{x}@{}", decl.start_byte())));
+            return match initializer(self.prog, decl, x) {
+                // `unsigned char bs = 288;` holds 32, `float f = 2.5;` no integer: the
+                // initializer is not the value, which is still fixed.
+                Some(_) if narrow_or_floating(self, decl) => fixed(),
+                Some(init) => self.scalar(f, init, env).or_else(fixed),
                 None => None,
             };
         }
@@ -882,6 +887,78 @@ impl<'t> Reader<'_, 't> {
             up = p.parent();
         }
         None
+    }
+
+    /// The value assigned to local `x` (declared by `decl`) last before `at`, when every
+    /// change of `x` in function `f` is a plain `x = e;` statement of the block that
+    /// declares `x` (straight-line code: `n = B * T * NH; grid = ceil_div(n, bs);`
+    /// reassigned between two launches). Then the last such statement before the one
+    /// holding `at` is the only one that reaches `at`, loops inside the block included;
+    /// `Some(None)` when there is none (the declaration's initializer reaches `at`), `None`
+    /// when `x` changes any other way.
+    fn reaching_assignment(
+        &self,
+        f: usize,
+        decl: Node<'t>,
+        at: Node<'t>,
+        x: &str,
+    ) -> Option<Option<Node<'t>>> {
+        let body = self.prog.funcs[f].body?;
+        let block = decl.parent()?;
+        if block.kind() != "compound_statement"
+            || !(block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte())
+        {
+            return None;
+        }
+        let mut stack = vec![body];
+        let mut last: Option<Node> = None;
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() == "goto_statement" {
+                return None; // a jump back could bring a later assignment
+            }
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => n.child_by_field_name("argument"),
+                "pointer_expression"
+                    if n.child_by_field_name("operator")
+                        .is_some_and(|o| self.text(o) == "&") =>
+                {
+                    n.child_by_field_name("argument")
+                }
+                _ => None,
+            };
+            let Some(t) = target else { continue };
+            let mut base = t;
+            while matches!(
+                base.kind(),
+                "field_expression" | "subscript_expression" | "parenthesized_expression"
+            ) {
+                match base
+                    .child_by_field_name("argument")
+                    .or_else(|| named_children(base).first().copied())
+                {
+                    Some(b) => base = b,
+                    None => break,
+                }
+            }
+            if self.text(base) != x {
+                continue;
+            }
+            let plain = n.kind() == "assignment_expression"
+                && t.kind() == "identifier"
+                && n.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "=");
+            let stmt = n.parent().filter(|p| p.kind() == "expression_statement");
+            let stmt = stmt.filter(|s| plain && s.parent().is_some_and(|b| b.id() == block.id()))?;
+            if stmt.end_byte() <= at.start_byte() && last.is_none_or(|l| l.start_byte() < stmt.start_byte()) {
+                last = Some(stmt);
+            }
+        }
+        match last {
+            Some(stmt) => Some(Some(stmt.named_child(0)?.child_by_field_name("right")?)),
+            None => Some(None),
+        }
     }
 
     /// Whether `x` (or a field of it) is assigned, incremented or has its address taken
@@ -1532,11 +1609,40 @@ fn wide_int(r: &Reader, decl: Node) -> bool {
     )
 }
 
-/// The initializer of a one-variable declaration (`int n = e;`, `int n(e);`, `int n{e};`).
-fn initializer(decl: Node) -> Option<Node> {
+/// Whether `decl` declares its variables with a type that converts an integer
+/// initializer (narrower than `int`, `bool`, or floating point).
+fn narrow_or_floating(r: &Reader, decl: Node) -> bool {
+    let Some(t) = decl.child_by_field_name("type") else {
+        return false;
+    };
+    let t: String = r.text(t).split_whitespace().collect::<Vec<_>>().join(" ");
+    matches!(
+        t.trim_start_matches("std::"),
+        "char"
+            | "signed char"
+            | "unsigned char"
+            | "short"
+            | "short int"
+            | "unsigned short"
+            | "unsigned short int"
+            | "int8_t"
+            | "uint8_t"
+            | "int16_t"
+            | "uint16_t"
+            | "bool"
+            | "float"
+            | "double"
+            | "half"
+            | "__half"
+    )
+}
+
+/// The initializer of `x` in its declaration (`int n = e;`, `int n(e);`, `int n{e};`,
+/// and `int m = 4, n = e;`: the declarator of `x`, not the first one).
+fn initializer<'t>(prog: &Program, decl: Node<'t>, x: &str) -> Option<Node<'t>> {
     let d = named_children(decl)
         .into_iter()
-        .find(|c| c.kind() == "init_declarator")?;
+        .find(|c| c.kind() == "init_declarator" && declares_node(prog, *c, x))?;
     let v = d.child_by_field_name("value")?;
     match v.kind() {
         "argument_list" | "initializer_list" => {
@@ -1590,6 +1696,72 @@ void run(int *d) {{ const int bs = 128; int grid = ceil_div(N, bs); k<<<grid, bs
         assert_eq!(l.params.get("n"), Some(&4096));
         assert_eq!(l.sites.len(), 1);
         assert_eq!(l.sites[0].line, 4);
+    }
+
+    #[test]
+    fn each_declarator_of_a_declaration_has_its_own_initializer() {
+        // `int n = 64, bs = 128;`: `bs` is 128, not the first declarator's 64; a
+        // declarator without an initializer is no value at all.
+        let src = format!(
+            "{KERNEL}void run(int *d) {{ int n = 64, bs = 128; int m, g = 3; k<<<g, bs>>>(d, n); k<<<1, bs>>>(d, m); }}"
+        );
+        let ls = launches(&src, &Options::default());
+        assert_eq!(ls.len(), 2);
+        assert_eq!(ls[0].1.block, [Some(128), Some(1), Some(1)]);
+        assert_eq!(ls[0].1.grid, [Some(3), Some(1), Some(1)]);
+        assert_eq!(ls[0].1.params.get("n"), Some(&64));
+        assert_eq!(ls[1].1.params.get("n"), None);
+    }
+
+    #[test]
+    fn a_local_reassigned_in_straight_line_code_has_its_last_value() {
+        let src = format!(
+            "{KERNEL}void run(int *d) {{
+  int total = 4096;
+  int blocks = total / 128;
+  k<<<blocks, 128>>>(d, total);
+  total = 512;
+  blocks = total / 128;
+  k<<<blocks, 128>>>(d, total);
+}}"
+        );
+        let ls = launches(&src, &Options::default());
+        assert_eq!(ls.len(), 2);
+        assert_eq!(ls[0].1.grid, [Some(32), Some(1), Some(1)]);
+        assert_eq!(ls[0].1.params.get("n"), Some(&4096));
+        assert_eq!(ls[1].1.grid, [Some(4), Some(1), Some(1)]);
+        assert_eq!(ls[1].1.params.get("n"), Some(&512));
+        // Assigned in a branch or a loop, or incremented: unknown.
+        for change in [
+            "if (*d) total = 512;",
+            "for (;;) { total = 512; break; }",
+            "total += 1;",
+            "total++;",
+        ] {
+            let src = format!(
+                "{KERNEL}void run(int *d) {{ int total = 4096; {change} k<<<total / 128, 128>>>(d, total); }}"
+            );
+            let (_, l) = &launches(&src, &Options::default())[0];
+            assert_eq!(l.grid[0], None, "{change}");
+            assert_eq!(l.params.get("n"), None, "{change}");
+        }
+        // An assignment after the launch does not reach it, even when a loop holds it.
+        let src = format!(
+            "{KERNEL}void run(int *d) {{ int total = 64; total = 256; for (int i = 0; i < 2; i++) {{ k<<<1, total>>>(d, 0); }} total = 1024; }}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block[0], Some(256));
+    }
+
+    #[test]
+    fn a_narrow_type_converts_its_initializer() {
+        // 288 in an `unsigned char` is 32: not the literal's value (a fixed unknown).
+        let src = format!(
+            "{KERNEL}void run(int *d) {{ unsigned char bs = 288; short n = 70000; k<<<1, bs>>>(d, n); }}"
+        );
+        let (_, l) = &launches(&src, &Options::default())[0];
+        assert_eq!(l.block, [None, Some(1), Some(1)]);
+        assert_eq!(l.params.get("n"), None);
     }
 
     #[test]

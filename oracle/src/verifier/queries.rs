@@ -469,6 +469,25 @@ pub(super) fn trace_slow(started: std::time::Instant, what: impl FnOnce() -> Str
     }
 }
 
+/// With `AUTOSYNC_DUMP_UNDECIDED=DIR`, each query the solver could not decide is written
+/// to `DIR` as an SMT-LIB file (`q<N>.smt2`, the facts only: the kernel solver's history
+/// is not in it), for finding out with `z3` itself what makes it hard.
+fn dump_undecided(fs: &[Bool]) {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let Some(dir) = std::env::var_os("AUTOSYNC_DUMP_UNDECIDED") else {
+        return;
+    };
+    let s = Solver::new();
+    for f in fs {
+        s.assert(f);
+    }
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::path::Path::new(&dir).join(format!("q{n}.smt2"));
+    if let Err(e) = std::fs::write(&path, format!("{s}\n(check-sat)\n")) {
+        eprintln!("autosync: cannot write {}: {e}", path.display());
+    }
+}
+
 /// Sets the resource limit (and the wall-clock safety net) of `s`'s next checks.
 pub(super) fn set_limit(s: &Solver, limit: u64) {
     let mut p = Params::new();
@@ -538,6 +557,9 @@ impl Checker<'_> {
             s.pop(1);
             out
         };
+        if out.is_err() {
+            dump_undecided(fs);
+        }
         out.map_err(|why| match why.as_str() {
             // Z3 says "canceled" for some resource-limit stops too.
             _ if self.meter.last() >= limit => format!("out of its {limit} resource units"),
@@ -849,9 +871,10 @@ impl Checker<'_> {
             .collect()
     }
 
-    /// The digit lemmas of [`super::radix`] for a pair with one index term, as
-    /// implications between the two thread copies (premises included, so a lemma whose
-    /// premise fails constrains nothing).
+    /// The digit lemmas of [`super::radix`] for a pair of accesses, as implications
+    /// between the two thread copies (premises included, so a lemma whose premise fails
+    /// constrains nothing): of the one index term, or of the two (the pair lemma and the
+    /// lemmas of the digits both indices share).
     fn digit_lemmas(
         &self,
         enc: &mut Encoder,
@@ -860,70 +883,58 @@ impl Checker<'_> {
         b: &AccessFact,
         cx1: usize,
     ) -> Vec<Bool> {
-        if a.index != b.index || a.loops != b.loops {
-            return Vec::new();
-        }
         let bld = self.sum.builder();
-        let guards = a
-            .loops
-            .iter()
-            .filter_map(|l| self.sum.loops.get(*l)?.as_ref().map(|i| i.guard.clone()));
-        let pred = guards.fold(a.pred.clone(), |p, g| bld.and(p, g));
-        let int = |v: Val| match v {
-            Val::I(x) => Some(x),
-            Val::B(_) => None,
+        let pred = |acc: &AccessFact| {
+            let guards =
+                (acc.loops.iter()).filter_map(|l| self.sum.loops.get(*l)?.as_ref().map(|i| i.guard.clone()));
+            guards.fold(acc.pred.clone(), |p, g| bld.and(p, g))
         };
+        let (pa, pb) = (pred(a), pred(b));
+        let cxs = [cx0, cx1];
         let mut out = Vec::new();
-        for lemma in super::radix::lemmas(self.sum, &a.index, &pred) {
-            let mut pre: Vec<Bool> = Vec::new();
+        let below = if a.index == b.index && a.loops == b.loops {
+            super::radix::lemmas(self.sum, &a.index, &pa)
+        } else {
+            let (pair, below) = super::radix::pair_lemmas(self.sum, [&a.index, &b.index], [&pa, &pb]);
+            if let Some(l) = pair {
+                let mut pre = Vec::new();
+                let mut post = Vec::new();
+                let mut ok = true;
+                for (side, own) in l.own.iter().enumerate() {
+                    for p in own {
+                        ok &= premise_in(enc, p, cxs[side], &mut pre);
+                    }
+                }
+                for t in &l.same {
+                    ok &= equal_in(enc, (t, t), cxs, &mut pre);
+                }
+                for (x, y) in &l.from {
+                    ok &= equal_in(enc, (x, y), cxs, &mut pre);
+                }
+                for (x, y) in &l.to {
+                    ok &= equal_in(enc, (x, y), cxs, &mut post);
+                }
+                if ok {
+                    out.push(Bool::and(&pre).implies(Bool::and(&post)));
+                }
+            }
+            below
+        };
+        for lemma in below {
+            let mut pre = Vec::new();
+            let mut post = Vec::new();
             let mut ok = true;
-            let mut both = |enc: &mut Encoder, t: &T| match (int(enc.val(t, cx0)), int(enc.val(t, cx1))) {
-                (Some(x), Some(y)) => Some((x, y)),
-                _ => {
-                    ok = false;
-                    None
-                }
-            };
             for p in &lemma.premises {
-                match p {
-                    Premise::NonZero(t) => {
-                        if let Some((x, y)) = both(enc, t) {
-                            pre.push(x.eq(0).not());
-                            pre.push(y.eq(0).not());
-                        }
-                    }
-                    Premise::Same(t) => {
-                        if let Some((x, y)) = both(enc, t) {
-                            pre.push(x.eq(&y));
-                        }
-                    }
-                    Premise::NonNeg(t) => {
-                        if let Some((x, y)) = both(enc, t) {
-                            pre.push(x.ge(0));
-                            pre.push(y.ge(0));
-                        }
-                    }
-                    Premise::Holds(c) => {
-                        pre.push(enc.cond(c, cx0));
-                        pre.push(enc.cond(c, cx1));
-                    }
-                    Premise::Below(t, bound) => {
-                        if let (Some((x, y)), Some((n, m))) = (both(enc, t), both(enc, bound)) {
-                            pre.extend([x.ge(0), x.lt(&n), y.ge(0), y.lt(&m)]);
-                        }
-                    }
-                }
+                ok &= match p {
+                    Premise::Same(t) => equal_in(enc, (t, t), cxs, &mut pre),
+                    _ => cxs.iter().all(|cx| premise_in(enc, p, *cx, &mut pre)),
+                };
             }
             for t in &lemma.from {
-                if let Some((x, y)) = both(enc, t) {
-                    pre.push(x.eq(&y));
-                }
+                ok &= equal_in(enc, (t, t), cxs, &mut pre);
             }
-            let mut post = Vec::new();
             for t in &lemma.to {
-                if let Some((x, y)) = both(enc, t) {
-                    post.push(x.eq(&y));
-                }
+                ok &= equal_in(enc, (t, t), cxs, &mut post);
             }
             if ok {
                 out.push(Bool::and(&pre).implies(Bool::and(&post)));
@@ -1363,5 +1374,48 @@ impl Checker<'_> {
             grid_dim: dim3(&enc.gdim),
             params,
         }
+    }
+}
+
+/// An integer term's value in context `cx` (`None` under `--wrap`, where the digit
+/// lemmas do not hold).
+fn int_in(enc: &mut Encoder, t: &T, cx: usize) -> Option<z3::ast::Int> {
+    match enc.val(t, cx) {
+        Val::I(x) => Some(x),
+        Val::B(_) => None,
+    }
+}
+
+/// Pushes "`x` in context `cxs[0]` equals `y` in context `cxs[1]`"; false when a term
+/// has no integer value.
+fn equal_in(enc: &mut Encoder, (x, y): (&T, &T), cxs: [usize; 2], out: &mut Vec<Bool>) -> bool {
+    match (int_in(enc, x, cxs[0]), int_in(enc, y, cxs[1])) {
+        (Some(x), Some(y)) => {
+            out.push(x.eq(&y));
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Pushes a one-thread premise of a digit lemma in context `cx` ([`Premise::Same`] is
+/// about two threads: see [`equal_in`]); false when a term has no integer value.
+fn premise_in(enc: &mut Encoder, p: &Premise, cx: usize, out: &mut Vec<Bool>) -> bool {
+    match p {
+        Premise::NonZero(t) => int_in(enc, t, cx).map(|x| out.push(x.eq(0).not())).is_some(),
+        Premise::NonNeg(t) => int_in(enc, t, cx).map(|x| out.push(x.ge(0))).is_some(),
+        Premise::Holds(c) => {
+            out.push(enc.cond(c, cx));
+            true
+        }
+        Premise::Below(t, bound) => match (int_in(enc, t, cx), int_in(enc, bound, cx)) {
+            (Some(x), Some(n)) => {
+                out.extend([x.ge(0), x.lt(&n)]);
+                true
+            }
+            _ => false,
+        },
+        // A two-thread premise has no meaning in one thread: the lemma is dropped.
+        Premise::Same(_) => false,
     }
 }

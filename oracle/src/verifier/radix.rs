@@ -32,6 +32,15 @@
 //! of other digits (`col` of a 2-d launch). A query that would race shows it: the
 //! premises are checked, never assumed, so a lemma whose premise fails adds nothing.
 //!
+//! Two refinements of lemma 1. A digit's extent may come from another digit's: a loop
+//! over the keys up to the query (`for (k = 0; k <= q; k++)`, `q = (i / H) % T`) has `k`
+//! below `T`, the premise being `0 <= k < T` itself. A digit below the highest with no
+//! extent at all moves into `U`, which both threads must agree on (the same iteration of
+//! its loop, the same warp). And two accesses whose indices are different terms (a write in one loop
+//! and a read in the next, each with its own counter) get the *pair lemma* when their
+//! digits have the same weights and extents, digit by digit: equal indices and equal
+//! `U`s give equal digits pairwise, each digit's range checked in its own thread.
+//!
 //! Only for unbounded arithmetic (under `--wrap` the polynomial identities hold modulo
 //! 2^32 only).
 
@@ -346,14 +355,16 @@ struct Ranged {
 /// The extent of a digit term and its premises; `None` when the digit has no known
 /// extent (it can then only be the highest digit).
 fn extent(sum: &Summary, b: &Builder, t: &T, pred: &T) -> Option<(Monomial, Vec<Premise>)> {
+    extent_at(sum, b, t, pred, 2)
+}
+
+/// [`extent`], looking through at most `depth` bounds that are terms with an extent of
+/// their own (a predicate can state a cycle of bounds).
+fn extent_at(sum: &Summary, b: &Builder, t: &T, pred: &T, depth: u32) -> Option<(Monomial, Vec<Premise>)> {
     match &**t {
         Term::Builtin(Builtin::Tid(d)) => Some((launch_size(b, true, d.index()), Vec::new())),
         Term::Builtin(Builtin::Bid(d)) => Some((launch_size(b, false, d.index()), Vec::new())),
-        Term::Iter(_) => {
-            let bound = upper_bound(t, pred)?;
-            let m = divisor(sum, b, &bound)?;
-            Some((m, vec![Premise::Below(t.clone(), bound)]))
-        }
+        Term::Iter(_) => bounded_extent(sum, b, t, pred, depth),
         _ => {
             if let Some(d) = digit(sum, b, t)
                 && let Some(m) = d.modulus.clone()
@@ -363,15 +374,15 @@ fn extent(sum: &Summary, b: &Builder, t: &T, pred: &T) -> Option<(Monomial, Vec<
                 return Some((m, premises));
             }
             // A term the predicate bounds (`col` of `if (col >= V) return;`).
-            if let Some(bound) = upper_bound(t, pred) {
-                return Some((divisor(sum, b, &bound)?, vec![Premise::Below(t.clone(), bound)]));
+            if upper_bound(b, t, pred).is_some() {
+                return bounded_extent(sum, b, t, pred, depth);
             }
             // `y / d` for a bounded `y ≥ 0` (`b = warp / H` below `warp < B*H`): in
             // `[0, Q/d)` or `(Q/d, 0]`, by the sign of `d`.
             let Term::Bin(BinOp::Div, y, d) = &**t else {
                 return None;
             };
-            let bound = upper_bound(y, pred)?;
+            let bound = upper_bound(b, y, pred)?;
             let (q, d) = (divisor(sum, b, &bound)?, divisor(sum, b, d)?);
             if !q.divisible_by(&d) {
                 return None;
@@ -408,11 +419,10 @@ fn launch_size(b: &Builder, block: bool, d: usize) -> Monomial {
 
 /// `bound` when the predicate implies `x < bound` by one of its literals (`x < bound`,
 /// `!(x >= bound)`, `!(x >= bound || ...)`, ...).
-fn upper_bound(x: &T, pred: &T) -> Option<T> {
+fn upper_bound(b: &Builder, x: &T, pred: &T) -> Option<T> {
     let same = |t: &T| Rc::ptr_eq(t, x) || t == x;
-    literals(pred)
-        .into_iter()
-        .find_map(|(c, truth)| match (&*c, truth) {
+    let strict = |facts: &[(T, bool)]| {
+        facts.iter().find_map(|(c, truth)| match (&**c, truth) {
             (Term::Bin(BinOp::Lt, l, r), true) | (Term::Bin(BinOp::Ge, l, r), false) if same(l) => {
                 Some(r.clone())
             }
@@ -421,6 +431,48 @@ fn upper_bound(x: &T, pred: &T) -> Option<T> {
             }
             _ => None,
         })
+    };
+    // `x <= y` (a causal loop `for (t2 = 0; t2 <= t; ...)`) bounds `x` by `y + 1`.
+    let weak = |facts: &[(T, bool)]| {
+        facts.iter().find_map(|(c, truth)| match (&**c, truth) {
+            (Term::Bin(BinOp::Le, l, r), true) | (Term::Bin(BinOp::Gt, l, r), false) if same(l) => {
+                Some(r.clone())
+            }
+            (Term::Bin(BinOp::Ge, l, r), true) | (Term::Bin(BinOp::Lt, l, r), false) if same(r) => {
+                Some(l.clone())
+            }
+            _ => None,
+        })
+    };
+    let facts = literals(pred);
+    strict(&facts).or_else(|| weak(&facts).map(|y| b.bin(BinOp::Add, y, b.int(1))))
+}
+
+/// The extent of a term `t` the predicate bounds (`t < B`, or `t <= y`): `B` when it is
+/// a uniform monomial, else the extent of the bound's variable part when that has one
+/// (`t2 <= t` with `t = (i / V) % T` below `T`), `depth` levels down. The premise is
+/// then `0 <= t < extent` itself, which the solver checks (it follows from the bound's).
+fn bounded_extent(
+    sum: &Summary,
+    b: &Builder,
+    t: &T,
+    pred: &T,
+    depth: u32,
+) -> Option<(Monomial, Vec<Premise>)> {
+    let bound = upper_bound(b, t, pred)?;
+    if let Some(m) = divisor(sum, b, &bound) {
+        return Some((m, vec![Premise::Below(t.clone(), bound)]));
+    }
+    if depth == 0 {
+        return None;
+    }
+    let y = match &*bound {
+        Term::Bin(BinOp::Add, y, one) if one.as_const() == Some(1) => y.clone(),
+        _ => bound.clone(),
+    };
+    let (m, _) = extent_at(sum, b, &y, pred, depth - 1)?;
+    let below = Premise::Below(t.clone(), m.term(b)?);
+    Some((m, vec![below]))
 }
 
 /// The conditions a predicate implies, with their truth: itself, the operands of a
@@ -465,6 +517,32 @@ fn nonzero(m: &Monomial) -> Vec<Premise> {
 /// Lemma 1 for an index: `None` unless the index is a mixed-radix number with at least
 /// one digit.
 fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma, Vec<T>)> {
+    let r = radix(sum, b, index, pred)?;
+    let terms: Vec<T> = r.digits.iter().map(|d| d.term.clone()).collect();
+    let mut premises = r.chain;
+    premises.extend(r.weights.into_iter().map(Premise::Same));
+    let lemma = Lemma {
+        premises,
+        from: vec![index.clone(), r.rest],
+        to: terms.clone(),
+    };
+    Some((lemma, terms))
+}
+
+/// An index as a mixed-radix number `U + Σ w_k·D_k` (lemma 1's shape).
+struct Radix {
+    /// `U`, the part without digits.
+    rest: T,
+    /// The digits, lowest weight first.
+    digits: Vec<Ranged>,
+    /// The premises of the chain in one thread: nonzero weights and extents, the
+    /// digits' ranges (all but the highest digit's).
+    chain: Vec<Premise>,
+    /// The weights' factors, which must be equal in both threads.
+    weights: Vec<T>,
+}
+
+fn radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<Radix> {
     // Subterms the predicate bounds are digits of their own (`col` below `V`).
     let bounded: Vec<T> = literals(pred)
         .into_iter()
@@ -504,36 +582,118 @@ fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma
             _ => return None,
         }
     }
+    digits.sort_by_key(|r| (r.weight.factors.len(), r.weight.coeff.unsigned_abs()));
+    // A digit below the highest with no extent (an iteration of a loop bounded by a
+    // product, a warp's number `tid / 32` in its block) joins `U`, which must be equal
+    // in both threads: it is when both threads are in the same iteration of that loop,
+    // or in the same warp.
+    let top = digits.len().saturating_sub(1);
+    let mut kept = Vec::new();
+    for (k, r) in digits.into_iter().enumerate() {
+        if k < top && r.extent.is_none() {
+            uniform.push(r.weight.times(&Monomial {
+                coeff: 1,
+                factors: vec![r.term],
+            })?);
+        } else {
+            kept.push(r);
+        }
+    }
+    let digits = kept;
     if digits.is_empty() {
         return None;
     }
-    digits.sort_by_key(|r| (r.weight.factors.len(), r.weight.coeff.unsigned_abs()));
-    let mut premises = Vec::new();
+    let mut chain = Vec::new();
+    let mut weights = Vec::new();
     for (k, r) in digits.iter().enumerate() {
-        premises.extend(nonzero(&r.weight));
-        for f in &r.weight.factors {
-            premises.push(Premise::Same(f.clone()));
-        }
+        chain.extend(nonzero(&r.weight));
+        weights.extend(r.weight.factors.iter().cloned());
         if let Some(next) = digits.get(k + 1) {
             let step = r.weight.times(r.extent.as_ref()?)?;
             if !next.weight.divisible_by(&step) {
                 return None;
             }
-            premises.extend(nonzero(r.extent.as_ref()?));
-            premises.extend(r.premises.iter().cloned());
+            chain.extend(nonzero(r.extent.as_ref()?));
+            chain.extend(r.premises.iter().cloned());
         }
     }
-    let mut u = b.int(0);
+    let mut rest = b.int(0);
     for m in &uniform {
-        u = b.bin(BinOp::Add, u, m.term(b)?);
+        rest = b.bin(BinOp::Add, rest, m.term(b)?);
     }
-    let terms: Vec<T> = digits.iter().map(|r| r.term.clone()).collect();
-    let lemma = Lemma {
-        premises,
-        from: vec![index.clone(), u],
-        to: terms.clone(),
+    Some(Radix {
+        rest,
+        digits,
+        chain,
+        weights,
+    })
+}
+
+/// Lemma 1 across two accesses with different index terms (a write in one loop, a read
+/// in the next: `row[k1]` and `row[k2]` of two loops over the keys): when both indices are
+/// mixed-radix numbers with the same weights and extents, digit by digit, equal indices
+/// (and equal parts without digits) mean equal digits, pairwise. The proof is lemma 1's:
+/// it never uses that the two threads compute the same terms, only the weights, the
+/// extents and each digit's range in its own thread.
+#[derive(Clone, Debug)]
+pub struct PairLemma {
+    /// Premises of the first thread (evaluated in its context only), and of the second.
+    pub own: [Vec<Premise>; 2],
+    /// Terms equal in both threads (the weights' factors).
+    pub same: Vec<T>,
+    /// `(first thread's term, second thread's term)`: equal in pairs ...
+    pub from: Vec<(T, T)>,
+    /// ... implies equal in pairs.
+    pub to: Vec<(T, T)>,
+}
+
+/// The pair lemma of two accesses' indices (each with its access's predicate), and the
+/// digit lemmas below it: of the digits the two indices share (the same term), as
+/// [`lemmas`] finds them below one index.
+pub fn pair_lemmas(sum: &Summary, index: [&T; 2], pred: [&T; 2]) -> (Option<PairLemma>, Vec<Lemma>) {
+    if sum.arith != Arith::Unbounded {
+        return (None, Vec::new());
+    }
+    let b = sum.builder();
+    let simple = [under(&b, pred[0], index[0]), under(&b, pred[1], index[1])];
+    let (Some(ra), Some(rb)) = (
+        radix(sum, &b, &simple[0], pred[0]),
+        radix(sum, &b, &simple[1], pred[1]),
+    ) else {
+        return (None, Vec::new());
     };
-    Some((lemma, terms))
+    let top = ra.digits.len().saturating_sub(1);
+    let alike = ra.digits.len() == rb.digits.len()
+        && ra.digits.iter().zip(&rb.digits).enumerate().all(|(k, (x, y))| {
+            let same_extent = match (&x.extent, &y.extent) {
+                (Some(e), Some(f)) => e.coeff == f.coeff && e.same_factors(f),
+                _ => k == top,
+            };
+            x.weight.coeff == y.weight.coeff && x.weight.same_factors(&y.weight) && same_extent
+        });
+    if !alike {
+        return (None, Vec::new());
+    }
+    let mut own = [ra.chain, rb.chain];
+    for (o, p) in own.iter_mut().zip(pred) {
+        o.push(Premise::Holds(p.clone()));
+    }
+    let mut same = ra.weights;
+    same.extend(rb.weights);
+    let to: Vec<(T, T)> = ra
+        .digits
+        .iter()
+        .zip(&rb.digits)
+        .map(|(x, y)| (x.term.clone(), y.term.clone()))
+        .collect();
+    let lemma = PairLemma {
+        own,
+        same,
+        from: vec![(index[0].clone(), index[1].clone()), (ra.rest, rb.rest)],
+        to: to.clone(),
+    };
+    let shared: Vec<T> = to.into_iter().filter(|(x, y)| x == y).map(|(x, _)| x).collect();
+    (Some(lemma), lemmas_below(sum, &b, shared, pred[0]))
 }
 
 /// Lemma 2 for every base whose digits are all among `terms`.
@@ -565,7 +725,7 @@ fn recompositions(sum: &Summary, b: &Builder, terms: &[T], pred: &T) -> Vec<(Lem
                     (None, true) => {}
                     (Some(m), true) => {
                         premises.extend(nonzero(m));
-                        let bound = upper_bound(&base, pred)?;
+                        let bound = upper_bound(b, &base, pred)?;
                         let whole = at.times(m)?;
                         let q = divisor(sum, b, &bound)?;
                         if q.coeff != whole.coeff || !q.same_factors(&whole) {
@@ -606,32 +766,47 @@ pub fn lemmas(sum: &Summary, index: &T, pred: &T) -> Vec<Lemma> {
         return Vec::new();
     }
     let b = sum.builder();
+    let Some((mut lemma, terms)) = mixed_radix(sum, &b, &under(&b, pred, index), pred) else {
+        return Vec::new();
+    };
+    // The index as the access computes it, equal to its simplified form where the
+    // access's predicate holds.
+    lemma.from[0] = index.clone();
+    lemma.premises.push(Premise::Holds(pred.clone()));
+    let mut out = vec![lemma];
+    out.extend(lemmas_below(sum, &b, terms, pred));
+    out
+}
+
+/// The lemmas below a mixed-radix index whose digits are `terms`: lemma 2 for each base
+/// all of whose digits are among them, lemma 1 for each such base and for each digit
+/// that is an index of its own, and so on (a few levels).
+fn lemmas_below(sum: &Summary, b: &Builder, terms: Vec<T>, pred: &T) -> Vec<Lemma> {
     let mut out = Vec::new();
-    let mut todo = vec![under(&b, pred, index)];
-    for level in 0..4 {
+    let mut digits = vec![terms];
+    for level in 1..=4 {
         let mut next = Vec::new();
-        for t in todo {
-            let Some((mut lemma, terms)) = mixed_radix(sum, &b, &t, pred) else {
-                continue;
-            };
-            if level == 0 {
-                // The index as the access computes it, equal to its simplified form
-                // where the access's predicate holds.
-                lemma.from[0] = index.clone();
-                lemma.premises.push(Premise::Holds(pred.clone()));
-            }
-            out.push(lemma);
-            for (lemma, base) in recompositions(sum, &b, &terms, pred) {
+        for terms in digits {
+            for (lemma, base) in recompositions(sum, b, &terms, pred) {
                 out.push(lemma);
                 next.push(base);
             }
             // A digit that is a whole index of its own (`col = bid.x * bdim.x + tid.x`).
-            next.extend(terms.iter().filter(|d| composite(sum, &b, d)).cloned());
+            next.extend(terms.iter().filter(|d| composite(sum, b, d)).cloned());
         }
-        if next.is_empty() {
+        digits = Vec::new();
+        if level == 4 {
             break;
         }
-        todo = next;
+        for t in next {
+            if let Some((lemma, terms)) = mixed_radix(sum, b, &t, pred) {
+                out.push(lemma);
+                digits.push(terms);
+            }
+        }
+        if digits.is_empty() {
+            break;
+        }
     }
     out
 }

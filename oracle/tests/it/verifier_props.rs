@@ -99,6 +99,9 @@ enum Cond {
 enum Loop {
     /// `for (i = 0; i < bound; i++)`
     Count(E),
+    /// `for (i = 0; i <= bound; i++)` (a causal loop over the keys up to `tid`, bounded
+    /// by another digit: `verifier::radix`'s extents through a bound).
+    CountTo(E),
     /// `for (i = tid; i < bound; i += bdim)`
     Stride(E),
     /// `for (i = 1; i < bound; i *= 2)`
@@ -266,6 +269,7 @@ fn looph() -> impl Strategy<Value = Loop> {
     ];
     prop_oneof![
         4 => small.clone().prop_map(Loop::Count),
+        1 => small.clone().prop_map(Loop::CountTo),
         1 => small.clone().prop_map(|b| Loop::Stride(E::Add(Box::new(b), Box::new(E::Bdim)))),
         1 => small.prop_map(Loop::Double),
         1 => Just(Loop::Halve),
@@ -613,6 +617,7 @@ impl Render {
                 let i = format!("i{}", self.vars.len());
                 let head = match lp {
                     Loop::Count(b) => format!("for ({i} = 0; {i} < {}; {i} = {i} + 1) {{", self.expr(b)),
+                    Loop::CountTo(b) => format!("for ({i} = 0; {i} <= {}; {i} = {i} + 1) {{", self.expr(b)),
                     Loop::Stride(b) => {
                         format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
                     }

@@ -204,3 +204,41 @@ fn a_guarded_column_of_a_2d_launch_is_one_digit() {
     let r = static_covering_dynamic(&racy, strict());
     assert_eq!(races(&r), [row("out", 9, 9, "write-write", true, &[], false)]);
 }
+
+/// Causal rows: the first loop writes the keys up to the query (`k <= q`, so `k` is
+/// below `q`'s extent `T`), the second clears the others with its own counter: two
+/// index terms with the same digits (the pair lemma), and a loop digit bounded by
+/// another digit.
+const CAUSAL: &str = "kernel causal(global att[], i32 H, i32 T) {
+    local i = bid * bdim + tid;
+    if (i < H * T) {
+        local h = i / T;
+        local q = i % T;
+        for (k = 0; k <= q; k = k + 1) {
+            att[h * T * T + q * T + k] = 1;
+        }
+        for (k2 = 0; k2 < T; k2 = k2 + 1) {
+            if (k2 > q) {
+                att[h * T * T + q * T + k2] = 0;
+            }
+        }
+    }
+}
+";
+
+#[test]
+fn keys_up_to_the_query_and_the_rest_of_the_row_are_the_rows_own() {
+    let r = static_covering_dynamic(CAUSAL, strict());
+    assert_eq!(races(&r), vec![]);
+    assert_eq!(r.notes, Vec::<String>::new());
+}
+
+#[test]
+fn clearing_one_key_past_the_row_meets_the_next_rows_first_key() {
+    // The last query's row ends at the next row's first cell, which the next thread
+    // writes (1) in its first loop while this one clears it (0).
+    let racy = CAUSAL.replace("q * T + k2] = 0", "q * T + k2 + 1] = 0");
+    let r = static_covering_dynamic(&racy, strict());
+    assert_eq!(races(&r), [row("att", 7, 11, "write-write", true, &[], false)]);
+    assert!(r.races.iter().all(|x| x.witness.is_some()));
+}
