@@ -910,6 +910,21 @@ impl<'t> Reader<'_, 't> {
         {
             return None;
         }
+        // A `static` keeps the last call's value; a lambda runs later than it is written;
+        // `longjmp` goes back.
+        let storage_static = named_children(decl)
+            .iter()
+            .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
+        let in_lambda = std::iter::successors(at.parent(), |n| n.parent())
+            .take_while(|n| n.id() != body.id())
+            .any(|n| n.kind() == "lambda_expression");
+        if storage_static
+            || in_lambda
+            || self.text(body).contains("setjmp")
+            || !self.only_read_besides(body, decl, x)
+        {
+            return None;
+        }
         let mut stack = vec![body];
         let mut last: Option<Node> = None;
         while let Some(n) = stack.pop() {
@@ -917,31 +932,9 @@ impl<'t> Reader<'_, 't> {
             if n.kind() == "goto_statement" {
                 return None; // a jump back could bring a later assignment
             }
-            let target = match n.kind() {
-                "assignment_expression" => n.child_by_field_name("left"),
-                "update_expression" => n.child_by_field_name("argument"),
-                "pointer_expression"
-                    if n.child_by_field_name("operator")
-                        .is_some_and(|o| self.text(o) == "&") =>
-                {
-                    n.child_by_field_name("argument")
-                }
-                _ => None,
+            let Some((t, base)) = self.changed(n) else {
+                continue;
             };
-            let Some(t) = target else { continue };
-            let mut base = t;
-            while matches!(
-                base.kind(),
-                "field_expression" | "subscript_expression" | "parenthesized_expression"
-            ) {
-                match base
-                    .child_by_field_name("argument")
-                    .or_else(|| named_children(base).first().copied())
-                {
-                    Some(b) => base = b,
-                    None => break,
-                }
-            }
             if self.text(base) != x {
                 continue;
             }
@@ -961,6 +954,146 @@ impl<'t> Reader<'_, 't> {
         }
     }
 
+    /// Whether every mention of `x` in `body`, besides its declarator in `decl` and the
+    /// left sides of plain assignments, reads its value: an operand of arithmetic, a
+    /// condition, an initializer of a non-reference, a by-value argument (of a file
+    /// function, a kernel launch, `min`/`max`, `printf`). A reference to it, a by-reference
+    /// argument, `std::tie(x, ...)`, `cin >> x` or a conditional lvalue could change it
+    /// unseen, so they make it unknown.
+    fn only_read_besides(&self, body: Node<'t>, decl: Node<'t>, x: &str) -> bool {
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != x {
+                continue;
+            }
+            if declares_node_exact(decl, n) || self.plain_assignment_target(n) || self.read_only_use(n) {
+                continue;
+            }
+            return false;
+        }
+        true
+    }
+
+    /// `n` is the whole left side of a plain `x = e` assignment.
+    fn plain_assignment_target(&self, n: Node<'t>) -> bool {
+        n.parent().is_some_and(|p| {
+            p.kind() == "assignment_expression"
+                && p.child_by_field_name("left").is_some_and(|l| l.id() == n.id())
+                && p.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "=")
+        })
+    }
+
+    /// Whether the expression `n` is only read where it stands (see
+    /// [`Reader::only_read_besides`]).
+    fn read_only_use(&self, mut n: Node<'t>) -> bool {
+        // Parentheses and the branches of `?:` pass the use on (`(c ? x : y) = 5`).
+        while let Some(p) = n.parent() {
+            let branch = p.kind() == "conditional_expression"
+                && p.child_by_field_name("condition")
+                    .is_none_or(|c| c.id() != n.id());
+            if p.kind() != "parenthesized_expression" && !branch {
+                break;
+            }
+            n = p;
+        }
+        let Some(p) = n.parent() else { return false };
+        let is = |field: &str| p.child_by_field_name(field).is_some_and(|c| c.id() == n.id());
+        match p.kind() {
+            // `cin >> x` writes `x`.
+            "binary_expression" => {
+                !(is("right")
+                    && p.child_by_field_name("operator")
+                        .is_some_and(|o| self.text(o) == ">>"))
+            }
+            "unary_expression" | "sizeof_expression" | "cast_expression" | "subscript_argument_list" => true,
+            "conditional_expression" | "condition_clause" | "return_statement" => true,
+            "subscript_expression" => is("index"),
+            "assignment_expression" => is("right"),
+            "init_declarator" => {
+                is("value")
+                    && p.child_by_field_name("declarator")
+                        .is_some_and(|d| d.kind() != "reference_declarator")
+            }
+            "kernel_call_syntax" => true,
+            "argument_list" => self.by_value_argument(p, n),
+            _ => false,
+        }
+    }
+
+    /// Whether `n`, an argument in `list`, is passed by value: to a kernel launch, to
+    /// `min`/`max`/`printf`, or to file functions of that name whose parameter there
+    /// is no reference.
+    fn by_value_argument(&self, list: Node<'t>, n: Node<'t>) -> bool {
+        let Some(call) = list.parent().filter(|c| c.kind() == "call_expression") else {
+            return false;
+        };
+        if named_children(call)
+            .iter()
+            .any(|c| c.kind() == "kernel_call_syntax")
+        {
+            return true;
+        }
+        let Some((name, _)) = call
+            .child_by_field_name("function")
+            .and_then(|f| callee_name(self.prog, f))
+        else {
+            return false;
+        };
+        if matches!(
+            name.as_str(),
+            "min" | "max" | "std::min" | "std::max" | "printf" | "fprintf"
+        ) {
+            return true;
+        }
+        let Some(i) = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .position(|c| c.id() == n.id())
+        else {
+            return false;
+        };
+        let defs: Vec<_> = self.prog.funcs.iter().filter(|g| g.name == name).collect();
+        !defs.is_empty()
+            && defs.iter().all(|g| {
+                g.params()
+                    .get(i)
+                    .is_some_and(|p| !self.text(*p).contains('&') && !self.text(*p).contains("..."))
+            })
+    }
+
+    /// What expression `n` changes or lets be changed, with its variable: the left side
+    /// of an assignment, the operand of `++`/`--` or of `&` (through fields, elements
+    /// and parentheses: `p.x = 1` changes `p`).
+    fn changed(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            "pointer_expression"
+                if n.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "&") =>
+            {
+                n.child_by_field_name("argument")
+            }
+            _ => None,
+        }?;
+        let mut base = target;
+        while matches!(
+            base.kind(),
+            "field_expression" | "subscript_expression" | "parenthesized_expression"
+        ) {
+            match base
+                .child_by_field_name("argument")
+                .or_else(|| named_children(base).first().copied())
+            {
+                Some(b) => base = b,
+                None => break,
+            }
+        }
+        Some((target, base))
+    }
+
     /// Whether `x` (or a field of it) is assigned, incremented or has its address taken
     /// anywhere in function `f` after its declaration.
     fn assigned(&self, f: usize, x: &str) -> bool {
@@ -969,28 +1102,8 @@ impl<'t> Reader<'_, 't> {
         };
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            let target = match n.kind() {
-                "assignment_expression" => n.child_by_field_name("left"),
-                "update_expression" => n.child_by_field_name("argument"),
-                "pointer_expression"
-                    if n.child_by_field_name("operator")
-                        .is_some_and(|o| self.text(o) == "&") =>
-                {
-                    n.child_by_field_name("argument")
-                }
-                _ => None,
-            };
-            if let Some(t) = target {
-                let mut base = t;
-                while base.kind() == "field_expression" || base.kind() == "subscript_expression" {
-                    match base.child_by_field_name("argument") {
-                        Some(b) => base = b,
-                        None => break,
-                    }
-                }
-                if self.text(base) == x {
-                    return true;
-                }
+            if self.changed(n).is_some_and(|(_, base)| self.text(base) == x) {
+                return true;
             }
             stack.extend(named_children(n));
         }
@@ -1452,6 +1565,16 @@ fn declares(prog: &Program, decl: Node, x: &str) -> bool {
     named_children(decl)
         .into_iter()
         .any(|c| declares_node(prog, c, x))
+}
+
+/// Whether identifier `id` is the name a declarator of `decl` declares.
+fn declares_node_exact(decl: Node, id: Node) -> bool {
+    id.parent().is_some_and(|p| {
+        p.child_by_field_name("declarator")
+            .is_some_and(|d| d.id() == id.id())
+            && decl.start_byte() <= p.start_byte()
+            && p.end_byte() <= decl.end_byte()
+    })
 }
 
 fn declares_node(prog: &Program, c: Node, x: &str) -> bool {

@@ -674,9 +674,20 @@ pub fn pair_lemmas(sum: &Summary, index: [&T; 2], pred: [&T; 2]) -> (Option<Pair
     if !alike {
         return (None, Vec::new());
     }
+    // The chain's own premises give each digit *a* range of its extent's width, but not
+    // which one: `(y / d) % A` with `d < 0` lies in `(-|A|, 0]`, a thread index in
+    // `[0, A)`. Digits of one term share their range; digits of two different terms
+    // must be shown to, so every digit but the highest is asked to be in `[0, R)` in its
+    // own thread.
     let mut own = [ra.chain, rb.chain];
-    for (o, p) in own.iter_mut().zip(pred) {
+    for (o, (p, r)) in own.iter_mut().zip(pred.into_iter().zip([&ra.digits, &rb.digits])) {
         o.push(Premise::Holds(p.clone()));
+        for d in &r[..top] {
+            let Some(extent) = d.extent.as_ref().and_then(|e| e.term(&b)) else {
+                return (None, Vec::new());
+            };
+            o.push(Premise::Below(d.term.clone(), extent));
+        }
     }
     let mut same = ra.weights;
     same.extend(rb.weights);

@@ -19,9 +19,9 @@ __global__ void jacobi(float *u, float *v, int sweeps)
     for (int s = 0; s < sweeps; ++s) {
         float *src = (s % 2 == 0) ? u : v;
         float *dst = (s % 2 == 0) ? v : u;
-        float left = i > 0 ? src[i - 1] : 0.0f; //~ race(v)
-        float right = i + 1 < n ? src[i + 1] : 0.0f; //~ race(v)
-        dst[i] = 0.5f * (left + right); //~ race(v)
+        float left = i > 0 ? src[i - 1] : 0.0f; //~ race(u)
+        float right = i + 1 < n ? src[i + 1] : 0.0f; //~ race(u)
+        dst[i] = 0.5f * (left + right); //~ race(u)
         // (no grid-wide sync: the next sweep may read a cell before its new value is written)
     }
 }
