@@ -846,11 +846,7 @@ impl<'t> Reader<'_, 't> {
                 None => None,
             };
         }
-        if def
-            .params()
-            .into_iter()
-            .any(|p| param_name(self.prog, p).as_deref() == Some(x))
-        {
+        if self.is_param(f, x) {
             return (!self.assigned(f, x)).then(|| atom(&def.name, x));
         }
         if let Some((Some(v), _)) = self.prog.enumerators.get(x) {

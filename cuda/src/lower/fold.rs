@@ -124,3 +124,9 @@ mod tests {
         );
     }
 }
+
+/// Whether a constant warp mask names all 32 lanes (`0xffffffff`, `~0u`, `-1`): only then
+/// do `__syncwarp`, the `_sync` votes, reductions and shuffles involve the whole warp.
+pub fn full_warp_mask(m: i64) -> bool {
+    m & 0xFFFF_FFFF == 0xFFFF_FFFF
+}

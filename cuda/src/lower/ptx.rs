@@ -524,7 +524,7 @@ impl<'t> Lowerer<'_, 't> {
                 let (mask, _) = barrier_operands(&ins.operands);
                 let full = mask
                     .and_then(|m| self.ptx_constant(m, operands))
-                    .is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF);
+                    .is_some_and(crate::lower::fold::full_warp_mask);
                 // A partial mask synchronizes only some lanes: no synchronization (sound).
                 if full {
                     self.emit(StmtKind::WarpBarrier, span);

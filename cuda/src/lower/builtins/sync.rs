@@ -39,7 +39,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
             let vals = l.eval_args(c.args)?;
             let full = match vals.first().map(|v| &v.v) {
                 None => true,
-                Some(V::Int(e)) => fold::int(e).is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF),
+                Some(V::Int(e)) => fold::int(e).is_some_and(fold::full_warp_mask),
                 Some(_) => false,
             };
             if full {

@@ -78,7 +78,7 @@ fn warp_uniform<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value
         .args
         .first()
         .and_then(|m| l.const_eval(*m))
-        .is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF);
+        .is_some_and(crate::lower::fold::full_warp_mask);
     let broadcast = match (c.name, c.args) {
         ("__shfl_sync", [_, _, lane]) => l.const_eval(*lane).is_some(),
         ("__shfl_sync", [_, _, lane, width]) => {

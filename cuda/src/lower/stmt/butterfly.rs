@@ -167,7 +167,7 @@ impl<'t> Lowerer<'_, 't> {
             && self.prog.functions("__shfl_xor_sync", None).is_empty()
             && self
                 .const_eval(mask)
-                .is_some_and(|m| m & 0xFFFF_FFFF == 0xFFFF_FFFF)
+                .is_some_and(crate::lower::fold::full_warp_mask)
             && self.text(value) == v
             && self.text(offset) == o
             && width.is_none_or(|w| self.const_eval(w) == Some(32))
