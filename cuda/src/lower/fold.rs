@@ -105,6 +105,12 @@ pub fn not(a: Expr) -> Expr {
     }
 }
 
+/// Whether a constant warp mask names all 32 lanes (`0xffffffff`, `~0u`, `-1`): only then
+/// do `__syncwarp`, the `_sync` votes, reductions and shuffles involve the whole warp.
+pub fn full_warp_mask(m: i64) -> bool {
+    m & 0xFFFF_FFFF == 0xFFFF_FFFF
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,10 +129,4 @@ mod tests {
             Expr::bin(BinOp::Ge, x, Expr::Int(3))
         );
     }
-}
-
-/// Whether a constant warp mask names all 32 lanes (`0xffffffff`, `~0u`, `-1`): only then
-/// do `__syncwarp`, the `_sync` votes, reductions and shuffles involve the whole warp.
-pub fn full_warp_mask(m: i64) -> bool {
-    m & 0xFFFF_FFFF == 0xFFFF_FFFF
 }
