@@ -853,8 +853,9 @@ impl<'t> Reader<'_, 't> {
             return self.scalar(f, *v, env);
         }
         if let Some(g) = self.prog.globals.get(x) {
-            let text = self.text(g.decl);
-            (text.contains("const") || text.contains("constexpr")).then_some(())?;
+            // Only a `const`/`constexpr` global of a wide integer type holds its
+            // initializer (a non-const one may be assigned anywhere in the program).
+            (is_const(self, g.decl) && !narrow_or_floating(self, g.decl)).then_some(())?;
             let init = (g.declarator.kind() == "init_declarator")
                 .then(|| g.declarator.child_by_field_name("value"))
                 .flatten()?;
