@@ -198,6 +198,9 @@ struct Reader<'p, 't> {
 struct Env {
     bindings: HashMap<String, Val>,
     depth: usize,
+    /// Template type parameters and the type texts they stand for, while a struct's
+    /// static constant is evaluated ([`Reader::scoped_constant`]).
+    types: Vec<(String, String)>,
 }
 
 impl<'t> Reader<'_, 't> {
@@ -371,10 +374,7 @@ impl<'t> Reader<'_, 't> {
             }
             let outers = self.caller_envs(caller, depth + 1);
             for outer in outers.iter().flat_map(|o| self.fork(caller, &args, o)) {
-                let mut env = Env {
-                    bindings: HashMap::new(),
-                    depth: 0,
-                };
+                let mut env = Env::default();
                 for (p, a) in params.iter().zip(&args) {
                     env.bindings.insert(p.clone(), self.scalar(caller, *a, &outer));
                     let d = self.dim3(caller, *a, &outer);
@@ -750,12 +750,112 @@ impl<'t> Reader<'_, 't> {
                 r(e.child_by_field_name("value")?)
             }
             "sizeof_expression" => {
-                let ty = e.child_by_field_name("type").map(|t| self.text(t))?;
-                size_of(ty).map(Expr::Int)
+                let ty = match (e.child_by_field_name("type"), e.child_by_field_name("value")) {
+                    (Some(t), _) => self.resolve_type(self.text(t), env),
+                    // `sizeof(E)` read as an expression: a type only when it is a
+                    // template parameter being bound or a typedef of the file.
+                    (None, Some(v)) => {
+                        let mut v = v;
+                        while v.kind() == "parenthesized_expression" {
+                            v = *named_children(v).first()?;
+                        }
+                        let t = self.text(v);
+                        // ... or a CUDA type (`sizeof(int4)`) that no variable in scope names.
+                        let variable = self.local_declaration(f, v, t).is_some()
+                            || self.is_param(f, t)
+                            || self.prog.globals.contains_key(t);
+                        let is_type = env.types.iter().any(|(p, _)| p == t)
+                            || self.prog.aliases.contains_key(t)
+                            || (size_of(t).is_some() && !variable);
+                        (v.kind() == "identifier" && is_type).then(|| self.resolve_type(t, env))?
+                    }
+                    _ => return None,
+                };
+                size_of(&ty).map(Expr::Int)
             }
+            "qualified_identifier" => self.scoped_constant(f, e, env),
             "call_expression" => self.call_value(f, e, &deeper),
             _ => None,
         }
+    }
+
+    /// A type's text with template parameters being bound and the file's plain
+    /// typedefs replaced (`x128` → `Packed128<floatX>`; `floatX` → `float`).
+    fn resolve_type(&self, t: &str, env: &Env) -> String {
+        let mut t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        for _ in 0..16 {
+            if let Some((_, u)) = env.types.iter().find(|(p, _)| *p == t) {
+                t = u.clone();
+                continue;
+            }
+            match self.prog.aliases.get(t.as_str()) {
+                Some(a) if a.declarator.is_none_or(|d| d.kind() == "type_identifier") => {
+                    t = self.text(a.ty).split_whitespace().collect::<Vec<_>>().join(" ");
+                }
+                _ => break,
+            }
+        }
+        t
+    }
+
+    /// `T::c` for a struct `T` of the file (through typedefs, with template arguments)
+    /// whose `static const`/`constexpr` member `c` has an initializer that evaluates
+    /// with those arguments: `x128::size` of `typedef Packed128<float> x128;` with
+    /// `static constexpr int size = sizeof(int4) / sizeof(ElementType);` is 4.
+    fn scoped_constant(&self, f: usize, e: Node<'t>, env: &Env) -> Val {
+        let scope = e.child_by_field_name("scope")?;
+        let member = self.text(e.child_by_field_name("name")?);
+        let ty = self.resolve_type(self.text(scope), env);
+        let (name, args) = match ty.split_once('<') {
+            Some((name, rest)) => (name.trim(), split_template_args(rest.strip_suffix('>')?)),
+            None => (ty.as_str(), Vec::new()),
+        };
+        let defs = self.prog.structs_by_name.get(name)?;
+        let def = defs.iter().map(|&i| &self.prog.structs[i]).find(|d| {
+            d.spec_args.is_none() && d.template.is_some() == !args.is_empty()
+        })?;
+        let params: Vec<String> = match def.template {
+            Some(tp) => named_children(tp)
+                .into_iter()
+                .map(|p| {
+                    let d = p.child_by_field_name("name").or_else(|| p.named_child(0))?;
+                    Some(self.text(d).to_string())
+                })
+                .collect::<Option<_>>()?,
+            None => Vec::new(),
+        };
+        if params.len() != args.len() {
+            return None;
+        }
+        let inner = Env {
+            depth: env.depth + 1,
+            types: params
+                .into_iter()
+                .zip(args.iter().map(|a| self.resolve_type(a, env)))
+                .collect(),
+            ..Env::default()
+        };
+        let body = def.node.child_by_field_name("body")?;
+        named_children(body).into_iter().find_map(|c| {
+            let constant = named_children(c)
+                .iter()
+                .any(|q| q.kind() == "type_qualifier" && matches!(self.text(*q), "const" | "constexpr"));
+            let is_static = named_children(c)
+                .iter()
+                .any(|q| q.kind() == "storage_class_specifier" && self.text(*q) == "static");
+            if c.kind() != "field_declaration" || !constant || !is_static {
+                return None;
+            }
+            let ty = self.resolve_type(self.text(c.child_by_field_name("type")?), &inner);
+            // A narrow member would convert its initializer.
+            (integer_type(&ty) && !ty.contains("short") && !ty.contains("char")).then_some(())?;
+            let d = c.child_by_field_name("declarator")?;
+            (crate::program::declarator_name(d, self.prog.src)? == member).then_some(())?;
+            let value = c
+                .child_by_field_name("default_value")
+                .or_else(|| d.child_by_field_name("value"))?;
+            self.scalar(f, value, &inner)
+        })
     }
 
     /// The value of a call: `static_cast<int>(x)`, `min`/`max` of constants, or a file
@@ -808,8 +908,8 @@ impl<'t> Reader<'_, 't> {
         }
         let value = *named_children(*ret).first()?;
         let mut inner = Env {
-            bindings: HashMap::new(),
             depth: env.depth + 1,
+            ..Env::default()
         };
         for (p, a) in def.params().into_iter().zip(&args) {
             let p = param_name(self.prog, p)?;
@@ -1487,6 +1587,27 @@ fn integer_type(ty: &str) -> bool {
         })
 }
 
+/// The arguments of a template argument list's text (`float, Tile<4, 8>, 16`).
+fn split_template_args(text: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for ch in text.chars() {
+        match ch {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
 /// `sizeof(T)` of the types whose size does not depend on the platform's choices that
 /// CUDA leaves open (LP64 as nvcc on Linux).
 fn size_of(ty: &str) -> Option<i64> {
@@ -1816,6 +1937,29 @@ void run(int *d) {{ const int bs = 128; int grid = ceil_div(N, bs); k<<<grid, bs
         assert_eq!(l.params.get("n"), Some(&4096));
         assert_eq!(l.sites.len(), 1);
         assert_eq!(l.sites[0].line, 4);
+    }
+
+    #[test]
+    fn a_static_constant_of_a_struct_template_is_evaluated_with_its_arguments() {
+        // `Pack<E>::count` through typedefs, `sizeof` of a template parameter read as an
+        // expression, and of a CUDA type; a narrow member and a non-const one are not
+        // constants, nor is a variable that shares a type's name.
+        let src = format!(
+            "{KERNEL}typedef unsigned short bf;
+template <class E> struct Pack {{ static constexpr const int count = sizeof(int4) / sizeof(E);
+  static const short narrow = 300; static int counter; E v[count]; }};
+typedef Pack<bf> pk;
+using pf = Pack<float>;
+void run(int *d) {{ k<<<pk::count, pf::count>>>(d, 1); k<<<pk::narrow, 32>>>(d, 2); k<<<pk::counter, 32>>>(d, 3);
+  int int4 = 3; k<<<sizeof(int4), 32>>>(d, 4); }}"
+        );
+        let ls = launches(&src, &Options::default());
+        assert_eq!(ls.len(), 4);
+        assert_eq!(ls[0].1.grid, [Some(8), Some(1), Some(1)]);
+        assert_eq!(ls[0].1.block, [Some(4), Some(1), Some(1)]);
+        assert_eq!(ls[1].1.grid[0], None);
+        assert_eq!(ls[2].1.grid[0], None);
+        assert_eq!(ls[3].1.grid[0], None);
     }
 
     #[test]

@@ -55,6 +55,16 @@ pub struct StructTy {
     pub def: Option<usize>,
     /// The template arguments it was instantiated with, by parameter name.
     pub bindings: Vec<(String, Binding)>,
+    /// Its `static constexpr` (or `static const`) integer members with their values in
+    /// this instantiation (`static constexpr int size = sizeof(int4) / sizeof(T);`).
+    pub constants: Vec<(String, i64)>,
+}
+
+impl StructTy {
+    /// The value of the static integer constant `name` of this struct.
+    pub fn constant(&self, name: &str) -> Option<i64> {
+        self.constants.iter().find(|(n, _)| n == name).map(|(_, k)| *k)
+    }
 }
 
 /// What a template parameter stands for in one instantiation. It lives here, beside
@@ -137,7 +147,8 @@ impl Ty {
             Ty::Ptr(_) => 8,
             Ty::Array(t, _) => t.first_leaf(),
             Ty::Struct(s) => s.fields.first().map_or(4, |(_, f)| f.first_leaf()),
-            Ty::Void | Ty::Texture | Ty::Opaque(_) => 4,
+            Ty::Opaque(n) => opaque_scalar_bytes(n).unwrap_or(4),
+            Ty::Void | Ty::Texture => 4,
         }
     }
 
@@ -163,7 +174,8 @@ impl Ty {
             Ty::Array(t, _) => t.cell_bytes(),
             Ty::Struct(s) => s.fields.iter().map(|(_, f)| f.cell_bytes()).max().unwrap_or(1),
             Ty::Void => 1,
-            Ty::Texture | Ty::Opaque(_) => 4,
+            Ty::Opaque(n) => opaque_scalar_bytes(n).unwrap_or(4),
+            Ty::Texture => 4,
         }
     }
 
@@ -204,7 +216,9 @@ impl Ty {
                 // An empty struct still takes one byte in C++.
                 (round_up(off.max(1), align), align)
             }
-            Ty::Opaque(n) => bit_fields_layout(n).unwrap_or((4, 4)),
+            Ty::Opaque(n) => bit_fields_layout(n)
+                .or_else(|| opaque_scalar_bytes(n).map(|b| (b as u64, b as u64)))
+                .unwrap_or((4, 4)),
             Ty::Texture => (4, 4),
         }
     }
@@ -331,6 +345,19 @@ pub fn builtin_scalar(name: &str) -> Option<Ty> {
     }
 }
 
+/// The size of the scalar types of CUDA's headers whose values the lowering does not
+/// interpret (bfloat16, fp8, the raw half and bfloat16 structs): opaque, but laid out at
+/// their real size, so that `sizeof(int4) / sizeof(__nv_bfloat16)` is 8 and a pointer to
+/// them steps by their size.
+pub fn opaque_scalar_bytes(name: &str) -> Option<u32> {
+    match name {
+        "__nv_bfloat16" | "nv_bfloat16" | "__nv_bfloat16_raw" | "__half_raw" => Some(2),
+        "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "__nv_fp8_storage_t" => Some(1),
+        "__nv_bfloat162" | "nv_bfloat162" | "__nv_bfloat162_raw" | "__half2_raw" => Some(4),
+        _ => None,
+    }
+}
+
 /// CUDA's vector types (`float4`, `uint2`, `dim3`, ...): structs of `x`, `y`, `z`, `w`.
 pub fn vector_type(name: &str) -> Option<Ty> {
     if name == "dim3" {
@@ -379,6 +406,7 @@ pub fn vector_type(name: &str) -> Option<Ty> {
         fields,
         def: None,
         bindings: Vec::new(),
+        constants: Vec::new(),
     })))
 }
 
@@ -413,6 +441,7 @@ mod tests {
                 .collect(),
             def: Some(0),
             bindings: Vec::new(),
+            constants: Vec::new(),
         }))
     }
 

@@ -263,27 +263,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
             return self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n);
         };
-        // The struct's own methods, else those of its base classes (nearest first).
-        let mut methods = Vec::new();
-        let mut defs = vec![def];
-        let mut seen = std::collections::HashSet::new();
-        while methods.is_empty() && !defs.is_empty() {
-            let mut next = Vec::new();
-            for d in defs {
-                if !seen.insert(d) {
-                    continue;
-                }
-                methods.extend(
-                    self.prog.structs[d]
-                        .methods
-                        .iter()
-                        .copied()
-                        .filter(|&m| self.prog.funcs[m].name == method),
-                );
-                next.extend(self.base_structs(d));
-            }
-            defs = next;
-        }
+        let methods = self.methods_named(def, &method);
         match self.overload(&methods, args.len()) {
             Some(f) if self.prog.funcs[f].body.is_some() => self.inline(f, args, None, Some((this, s)), n),
             // Declared in the struct, defined elsewhere (out of line, another file).
@@ -298,6 +278,73 @@ impl<'p, 't> Lowerer<'p, 't> {
                 self.unknown_call(&method, argv, &[], Some((this, Passing::Unknown)), n)
             }
         }
+    }
+
+    /// The methods called `name` of struct `def` (its own, else those of its base
+    /// classes, nearest first). Operator names are compared without spaces.
+    pub(super) fn methods_named(&self, def: usize, name: &str) -> Vec<usize> {
+        let name = name.replace(' ', "");
+        let mut methods = Vec::new();
+        let mut defs = vec![def];
+        let mut seen = std::collections::HashSet::new();
+        while methods.is_empty() && !defs.is_empty() {
+            let mut next = Vec::new();
+            for d in defs {
+                if !seen.insert(d) {
+                    continue;
+                }
+                methods.extend(
+                    self.prog.structs[d]
+                        .methods
+                        .iter()
+                        .copied()
+                        .filter(|&m| self.prog.funcs[m].name.replace(' ', "") == name),
+                );
+                next.extend(self.base_structs(d));
+            }
+            defs = next;
+        }
+        methods
+    }
+
+    /// `obj[i]` on a struct with an `operator[]` defined in the file: the method
+    /// inlined, and the place it returns (a temporary holding its value when it returns
+    /// by value). `None` when the struct has no such operator.
+    pub(super) fn subscript_operator(
+        &mut self,
+        obj: Ref,
+        index: Node<'t>,
+        n: Node<'t>,
+    ) -> R<Result<LVal, Ref>> {
+        let ty = match &obj {
+            Ref::L(lv) => self.lval_type(lv),
+            Ref::V(v) => v.ty.clone(),
+        };
+        let Some((s, def)) = ty.as_struct().and_then(|s| Some((s.clone(), s.def?))) else {
+            return Ok(Err(obj));
+        };
+        let methods = self.methods_named(def, "operator[]");
+        let Some(f) = self.overload(&methods, 1).filter(|&f| self.prog.funcs[f].body.is_some()) else {
+            return Ok(Err(obj));
+        };
+        let this = match obj {
+            Ref::L(lv) => lv,
+            Ref::V(v) => {
+                let id = self.new_var("_obj", &v.ty.clone(), self.span(n))?;
+                self.write(&LVal::Var(id), v, n)?;
+                LVal::Var(id)
+            }
+        };
+        Ok(Ok(
+            match self.returned_place(n, |l| l.inline(f, &[index], None, Some((this, s)), n))? {
+                Ref::L(place) => place,
+                Ref::V(v) => {
+                    let id = self.new_var("_elem", &v.ty.clone(), self.span(n))?;
+                    self.write(&LVal::Var(id), v, n)?;
+                    LVal::Var(id)
+                }
+            },
+        ))
     }
 
     /// The candidate to call for `args` arguments.
@@ -439,8 +486,15 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(Value::arb(Ty::Opaque(def.name)));
         };
         let params = def.params();
-        let mut bindings: Vec<(String, Binding)> =
-            this.as_ref().map(|(_, s)| s.bindings.clone()).unwrap_or_default();
+        // A method sees its struct's template arguments and static constants.
+        let mut bindings: Vec<(String, Binding)> = this
+            .as_ref()
+            .map(|(_, s)| {
+                let constants = s.constants.iter();
+                let constants = constants.map(|(c, k)| (c.clone(), Binding::Value(Expr::Int(*k))));
+                s.bindings.iter().cloned().chain(constants).collect()
+            })
+            .unwrap_or_default();
         if let Some(tp) = def.template {
             let mut explicit = self.bind_template(tp, targs)?;
             // Deduce what was not given from the argument types.
@@ -460,22 +514,37 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             bindings.extend(explicit);
         }
-        let ret_ty = {
+        let (ret_ty, returns_ref) = {
             let saved = std::mem::replace(&mut self.frame_mut().bindings, bindings.clone());
             let r = match (def.conversion, def.node.child_by_field_name("type")) {
                 (Some(t), _) => self
                     .declared(t, def.declarator.child_by_field_name("declarator"))
-                    .map(|d| d.ty),
+                    .map(|d| (d.ty, d.reference)),
                 (None, Some(t)) => self
                     .declared(t, def.node.child_by_field_name("declarator"))
-                    .map(|d| d.ty),
-                (None, None) => Ok(Ty::Void),
+                    .map(|d| (d.ty, d.reference)),
+                (None, None) => Ok((Ty::Void, false)),
             };
             self.frame_mut().bindings = saved;
             r?
         };
         let returns = count(body, "return_statement");
         let last_is_return = items(body).last().is_some_and(|s| s.kind() == "return_statement");
+        let several_returns = returns > 1 || (returns == 1 && !last_is_return);
+        let const_ref = named_children(def.node)
+            .iter()
+            .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const");
+        if returns_ref && several_returns && !const_ref {
+            // The place returned depends on the path taken: a write through it could
+            // not be followed.
+            return Err(self.unsupported(
+                n,
+                &format!("`{}` returns a reference from more than one `return`", def.name),
+                "return a pointer, or return from one place",
+            ));
+        }
+        // The caller takes the place the function returns ([`Lowerer::returned_place`]).
+        let want_place = matches!(&self.ref_call, Some((id, None)) if *id == n.id());
         self.frames.push(Frame {
             func: Some(f),
             bindings,
@@ -487,11 +556,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             scope_base: self.scopes.len(),
             placeable: false,
             ret_value: None,
+            ret_place: None,
+            returns_ref,
         });
         self.push_scope();
         let r = (|| -> R<Value> {
             self.bind_args(&params, argv, n)?;
-            if returns > 1 || (returns == 1 && !last_is_return) {
+            if several_returns {
                 let span = self.span(n);
                 let done = self.mutable_local(&format!("{}_done", def.name), Some(Expr::Int(0)), span);
                 let result = if ret_ty == Ty::Void {
@@ -505,9 +576,17 @@ impl<'p, 't> Lowerer<'p, 't> {
             Ok(match self.frame().ret.clone() {
                 Ret::Flag { result: Some(r), .. } => self.read(&LVal::Var(r), n)?,
                 Ret::Flag { result: None, .. } => Value::void(),
-                _ => match self.frame_mut().ret_value.take() {
-                    Some(v) => self.convert(v, &ret_ty, n)?,
-                    None => arbitrary(&ret_ty),
+                _ => match (self.frame_mut().ret_place.take(), self.frame_mut().ret_value.take()) {
+                    (Some(place), _) if want_place => {
+                        self.ref_call = Some((n.id(), Some(place)));
+                        arbitrary(&ret_ty)
+                    }
+                    (Some(place), _) => {
+                        let v = self.read(&place, n)?;
+                        self.convert(v, &ret_ty, n)?
+                    }
+                    (None, Some(v)) => self.convert(v, &ret_ty, n)?,
+                    (None, None) => arbitrary(&ret_ty),
                 },
             })
         })();

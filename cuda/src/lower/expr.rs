@@ -258,7 +258,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let mut off = 0u64;
                 for (_, f) in &s.fields {
                     let fp = self.advance(p, Expr::Int(off as i64), cb);
-                    vals.push(self.read_mem(&fp, f, n, None)?);
+                    vals.push(self.read_member(&fp, f, cb, n)?);
                     off = off.saturating_add(f.cells());
                 }
                 Ok(Value {
@@ -474,7 +474,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let mut off = 0u64;
                 for ((_, f), v) in s.fields.iter().zip(vals) {
                     let fp = self.advance(p, Expr::Int(off as i64), cb);
-                    self.write_mem(&fp, f, v, n)?;
+                    self.write_member(&fp, f, v, cb, n)?;
                     off = off.saturating_add(f.cells());
                 }
                 Ok(())
@@ -732,6 +732,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             "type_identifier" if self.lookup(t).is_some() || self.prog.globals.contains_key(t) => {
                 self.name(t, n)?
             }
+            "qualified_identifier" if let Some(v) = self.scoped_constant(n) => Ref::V(v),
             "qualified_identifier" => {
                 let name = last_name(n, self.prog.src);
                 self.name(&name, n)?
@@ -757,7 +758,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             "cast_expression" => Ref::V(self.cast(n)?),
             "sizeof_expression" | "alignof_expression" => Ref::V(self.size_of(n)?),
-            "call_expression" => Ref::V(self.call(n)?),
+            "call_expression" => self.returned_place(n, |l| l.call(n))?,
             "initializer_list" => Ref::V(self.initializer_list(n)?),
             "compound_literal_expression" => Ref::V(self.compound_literal(n)?),
             "user_defined_literal" => Ref::V(Value::arb(Ty::Opaque("literal".into()))),
@@ -772,6 +773,20 @@ impl<'p, 't> Lowerer<'p, 't> {
             "throw_expression" => return Err(self.unsupported(n, "exceptions", "")),
             "gnu_asm_expression" => Ref::V(self.inline_asm(n)?),
             other => return Err(self.unsupported(n, &format!("expression `{other}`"), "")),
+        })
+    }
+
+    /// The result of a call `n` lowered by `call`: the place it names when the function
+    /// inlined for `n` returns a reference (so that `v[k] = x` and `T &r = f()` write
+    /// where the function points), else its value.
+    pub(super) fn returned_place(&mut self, n: Node<'t>, call: impl FnOnce(&mut Self) -> R<Value>) -> R<Ref> {
+        let outer = self.ref_call.replace((n.id(), None));
+        let v = call(self);
+        let got = std::mem::replace(&mut self.ref_call, outer);
+        let v = v?;
+        Ok(match got {
+            Some((id, Some(place))) if id == n.id() => Ref::L(place),
+            _ => Ref::V(v),
         })
     }
 
@@ -892,7 +907,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 && self.global(name, inner)?.is_none()
             {
                 let t = self.named_type_of_text(name)?;
-                if !matches!(t, Ty::Opaque(_)) {
+                if !matches!(&t, Ty::Opaque(o) if crate::types::opaque_scalar_bytes(o).is_none()) {
                     return Ok(t);
                 }
             }
@@ -1178,7 +1193,12 @@ impl<'p, 't> Lowerer<'p, 't> {
             .and_then(|l| named_children(l).into_iter().find(|c| c.kind() != "comment"))
             .or_else(|| n.child_by_field_name("index"))
             .ok_or_else(|| self.unsupported(n, "subscript", ""))?;
-        let bv = match self.expr(base)? {
+        let base_ref = self.expr(base)?;
+        let base_ref = match self.subscript_operator(base_ref, idx, n)? {
+            Ok(place) => return Ok(place),
+            Err(base_ref) => base_ref,
+        };
+        let bv = match base_ref {
             Ref::V(v) => v,
             Ref::L(lv) => {
                 let union = match &lv {
@@ -1250,7 +1270,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                     let ty = self.vars[id].ty.clone();
                     match ty.field(name) {
                         Some((i, _, _)) if i < fields.len() => Ok(LVal::Var(fields[i])),
-                        _ => Err(self.no_field(&ty, name, n)),
+                        _ => self.static_member(&ty, name, n),
                     }
                 }
                 VarKind::Ref(inner) => self.field_of(inner, name, n),
@@ -1259,7 +1279,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             LVal::Mem(p, ty) => match &ty {
                 Ty::Struct(_) => {
                     let Some((_, off, fty)) = ty.field(name) else {
-                        return Err(self.no_field(&ty, name, n));
+                        return self.static_member(&ty, name, n);
                     };
                     let fty = fty.clone();
                     let q = self.advance(&p, Expr::Int(off as i64), ty.cell_bytes() as u64);
@@ -1280,9 +1300,50 @@ impl<'p, 't> Lowerer<'p, 't> {
         match (v.v, v.ty.field(name)) {
             (V::Struct(vals), Some((i, _, _))) if i < vals.len() => Ok(vals[i].clone()),
             (_, Some((_, _, t))) => Ok(arbitrary(t)),
-            _ if v.ty.as_struct().is_some() => Err(self.no_field(&v.ty, name, n)),
+            _ if v.ty.as_struct().is_some() => self.static_member(&v.ty, name, n).and_then(|lv| self.read(&lv, n)),
             _ => Ok(Value::arb(Ty::Opaque(name.to_string()))),
         }
+    }
+
+    /// `obj.size` naming a static constant of the struct (`static constexpr int size`):
+    /// its value, a constant place.
+    fn static_member(&mut self, ty: &Ty, name: &str, n: Node<'t>) -> R<LVal> {
+        match ty.as_struct().and_then(|s| s.constant(name)) {
+            Some(k) => Ok(LVal::Var(self.hidden_var(name, Ty::INT, VarKind::Fixed(Expr::Int(k))))),
+            None => Err(self.no_field(ty, name, n)),
+        }
+    }
+
+    /// `T::name` for a struct type `T` with a static constant `name` (`x128::size`,
+    /// `Packed128<float>::size`).
+    fn scoped_constant(&mut self, n: Node<'t>) -> Option<Value> {
+        let scope = n.child_by_field_name("scope")?;
+        let name = n.child_by_field_name("name")?;
+        if name.kind() != "identifier" {
+            return None;
+        }
+        let ty = match scope.kind() {
+            "template_type" => self.base_type(scope).ok()?,
+            // The parser reads `x128::size` with a namespace as scope: a type only if
+            // the file (or the template being instantiated) names one so.
+            "namespace_identifier" | "type_identifier" => {
+                let t = self.text(scope);
+                let known = self.prog.aliases.contains_key(t)
+                    || self.prog.structs_by_name.contains_key(t)
+                    || self.lookup_alias(t).is_some()
+                    || matches!(self.binding(t), Some(Binding::Type(_)));
+                if !known {
+                    return None;
+                }
+                match self.binding(t) {
+                    Some(Binding::Type(ty)) => ty,
+                    _ => self.named_type_of_text(t).ok()?,
+                }
+            }
+            _ => return None,
+        };
+        let k = ty.as_struct()?.constant(self.text(name))?;
+        Some(Value::int(Expr::Int(k), Ty::INT))
     }
 
     fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::CudaError {
@@ -1584,6 +1645,48 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// `x = <memory>` for a struct variable: each integer field is read straight into
     /// its local. False when `rhs` is not a read of a struct in memory (nothing done).
+    /// Reads a member of a struct copied as a whole (`Quad q = tile[i];`). An array
+    /// member is read element by element: its contents are not tracked (a private array
+    /// reads as arbitrary), but each of its cells in shared or global memory is accessed.
+    fn read_member(&mut self, p: &Ptr, ty: &Ty, cb: u64, n: Node<'t>) -> R<Value> {
+        let Ty::Array(elem, count) = ty else {
+            return self.read_mem(p, ty, n, None);
+        };
+        let count = self.copied_elements(*count, n)?;
+        for i in 0..count {
+            let ep = self.advance(p, Expr::Int((i * elem.cells()) as i64), cb);
+            self.read_member(&ep, elem, cb, n)?;
+        }
+        Ok(arbitrary(ty))
+    }
+
+    /// Writes a member of a struct stored as a whole (`out[t] = q;`): an array member
+    /// element by element, each with an arbitrary value (private arrays are not tracked).
+    fn write_member(&mut self, p: &Ptr, ty: &Ty, val: Value, cb: u64, n: Node<'t>) -> R<()> {
+        let Ty::Array(elem, count) = ty else {
+            return self.write_mem(p, ty, val, n);
+        };
+        let count = self.copied_elements(*count, n)?;
+        for i in 0..count {
+            let ep = self.advance(p, Expr::Int((i * elem.cells()) as i64), cb);
+            self.write_member(&ep, elem, arbitrary(elem), cb, n)?;
+        }
+        Ok(())
+    }
+
+    /// How many elements an array member copied with its struct has: its declared
+    /// length, which must be known (and small enough to copy cell by cell).
+    fn copied_elements(&self, count: Option<u64>, n: Node<'t>) -> R<u64> {
+        const MOST: u64 = 1024;
+        count.filter(|&c| c <= MOST).ok_or_else(|| {
+            self.unsupported(
+                n,
+                "copying a struct whose array member has an unknown length (or more than 1024 elements)",
+                "copy the elements one by one",
+            )
+        })
+    }
+
     pub fn load_struct(&mut self, id: usize, rhs: Node<'t>) -> R<bool> {
         let rhs = strip_parens(rhs);
         if !matches!(
@@ -1628,7 +1731,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 }
                 VarKind::Struct(_) => self.load_fields(f, &fp, fty, n)?,
                 _ => {
-                    let v = self.read_mem(&fp, fty, n, None)?;
+                    let v = self.read_member(&fp, fty, cb, n)?;
                     self.write(&LVal::Var(f), v, n)?;
                 }
             }

@@ -556,6 +556,11 @@ pub(super) struct Frame {
     pub placeable: bool,
     /// The value of the final `return` of an inlined function ([`Ret::Last`]).
     pub ret_value: Option<Value>,
+    /// The place the final `return` of an inlined function that returns a reference
+    /// names (`T &operator[](int i) { return payload[i]; }`).
+    pub ret_place: Option<LVal>,
+    /// The inlined function returns a reference.
+    pub returns_ref: bool,
 }
 
 pub(super) struct Lowerer<'p, 't> {
@@ -589,6 +594,9 @@ pub(super) struct Lowerer<'p, 't> {
     unplaceable_blocks: usize,
     /// The call being lowered is a statement of its own (its result is not used).
     pub discard: bool,
+    /// The call (node id) whose result is wanted as a place, and that place once the
+    /// inlined function returned a reference ([`Lowerer::returned_place`]).
+    pub ref_call: Option<(usize, Option<LVal>)>,
     /// KPL locals that may change after their declaration (C++ variables that are
     /// assigned, pointer offsets, flags); every other local keeps its first value.
     pub mutable: HashSet<String>,
@@ -699,11 +707,14 @@ impl<'p, 't> Lowerer<'p, 't> {
                 scope_base: 0,
                 placeable: true,
                 ret_value: None,
+                ret_place: None,
+                returns_ref: false,
             }],
             structs: HashMap::new(),
             resolving: HashSet::new(),
             unplaceable_blocks: 0,
             discard: false,
+            ref_call: None,
             mutable: HashSet::new(),
         }
     }

@@ -732,6 +732,14 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             Ret::Last => {
                 let v = match value {
+                    // A function returning a reference returns the place.
+                    Some(v) if self.frame().returns_ref => match self.expr(v)? {
+                        super::expr::Ref::L(place) => {
+                            self.frame_mut().ret_place = Some(place);
+                            return Ok(());
+                        }
+                        super::expr::Ref::V(v) => v,
+                    },
                     Some(v) => self.rvalue(v)?,
                     None => Value::void(),
                 };
@@ -864,7 +872,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(());
         }
         if decl.reference {
-            return self.declare_reference(name, ty, init, d);
+            return self.declare_reference(name, ty, quals.constant_value, init, d);
         }
         match &ty {
             Ty::Opaque(a) if a == "auto" => self.declare_auto(name, &ty, init, d),
@@ -913,7 +921,14 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A reference: another name for the place its initializer denotes, or a copy when
     /// it binds a temporary (a const reference).
-    fn declare_reference(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+    fn declare_reference(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        constant: bool,
+        init: Option<Node<'t>>,
+        d: Node<'t>,
+    ) -> R<()> {
         let Some(init) = init else {
             return Err(self.unsupported(d, "a reference without initializer", ""));
         };
@@ -932,6 +947,15 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         let lv = match self.expr(init)? {
             super::expr::Ref::L(lv) => lv,
+            // A call whose place is unknown (a function the file does not define that
+            // returns a reference): writes through the reference could not be followed.
+            super::expr::Ref::V(_) if !constant && strip_parens(init).kind() == "call_expression" => {
+                return Err(self.unsupported(
+                    init,
+                    "a reference bound to the result of a call whose target autosync does not know",
+                    "use a pointer, or a function defined in the file",
+                ));
+            }
             super::expr::Ref::V(v) => {
                 // A const reference to a temporary: a copy.
                 let id = self.new_var(name, &v.ty.clone(), self.span(d))?;

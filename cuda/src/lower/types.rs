@@ -385,6 +385,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         let saved = std::mem::take(&mut self.frame_mut().bindings);
         self.frame_mut().bindings = saved.iter().cloned().chain(bindings.iter().cloned()).collect();
         let node = self.prog.structs[idx].node;
+        let constants = self.static_constants(node);
         let fields = self.fields(node);
         self.frame_mut().bindings = saved;
         self.resolving.remove(&key);
@@ -393,9 +394,49 @@ impl<'p, 't> Lowerer<'p, 't> {
             fields: fields?,
             def: Some(idx),
             bindings,
+            constants,
         });
         self.structs.insert(key, s.clone());
         Ok(Ty::Struct(s))
+    }
+
+    /// The `static const`/`constexpr` integer members of a struct whose initializers
+    /// evaluate to constants, in order. Each is bound (as a template value is) while the
+    /// later members and the fields are resolved, so that `T payload[size];` has its
+    /// length. A member whose value is not a constant is left out: it then reads as
+    /// arbitrary.
+    fn static_constants(&mut self, node: Node<'t>) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        let Some(body) = node.child_by_field_name("body") else {
+            return out;
+        };
+        for c in named_children(body) {
+            let q = self.quals(c);
+            if c.kind() != "field_declaration" || !q.is_static || !q.constant_value {
+                continue;
+            }
+            let Some(t) = c.child_by_field_name("type") else {
+                continue;
+            };
+            if !self.base_type(t).is_ok_and(|ty| ty.is_int()) {
+                continue;
+            }
+            let mut cur = c.walk();
+            let ds: Vec<Node> = c.children_by_field_name("declarator", &mut cur).collect();
+            for d in ds {
+                let value = c
+                    .child_by_field_name("default_value")
+                    .or_else(|| d.child_by_field_name("value"));
+                let (Some(name), Some(value)) = (declarator_name(d, self.prog.src), value) else {
+                    continue;
+                };
+                if let Some(k) = self.const_eval(value) {
+                    self.frame_mut().bindings.push((name.clone(), Binding::Value(Expr::Int(k))));
+                    out.push((name, k));
+                }
+            }
+        }
+        out
     }
 
     fn fields(&mut self, node: Node<'t>) -> R<Vec<(String, Ty)>> {

@@ -95,6 +95,23 @@ fn unsupported_constructs_say_what_and_where() {
             (3, 3),
             "`surf2Dwrite` with 3 arguments",
         ),
+        (
+            // The place returned depends on the path: writes through it cannot be followed.
+            "__device__ int &pick(int *a, int *b, int c) {\n  if (c) return a[0];\n  return b[0];\n}\n__global__ void k(int *a, int *b) {\n  pick(a, b, threadIdx.x) = 1;\n}\n",
+            (6, 3),
+            "`pick` returns a reference from more than one `return`",
+        ),
+        (
+            // A library call returning a reference: a copy would lose the write through `r`.
+            "__global__ void k(int *a) {\n  int &r = lib_slot(a, threadIdx.x);\n  r = 1;\n}\n",
+            (2, 12),
+            "a reference bound to the result of a call whose target autosync does not know",
+        ),
+        (
+            "struct S { float v[]; };\n__global__ void k(S *a) {\n  S s = a[threadIdx.x];\n}\n",
+            (3, 9),
+            "array member has an unknown length",
+        ),
     ];
     for (src, (line, col), what) in cases {
         let e = error(src);

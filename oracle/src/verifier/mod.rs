@@ -335,6 +335,20 @@
 //!   4. *`__syncthreads_or/and/count`* return a block-uniform value: a read, after the
 //!      barrier, of a cell of its own in a shared array nothing writes (one read
 //!      instance is one value per block, as for every block-uniform read).
+//!   5. *Class templates* (`cuda/src/lower/types.rs`, `lower/call.rs`; twins in
+//!      `tests/corpus/packed/`, errors in `cuda/tests/it/errors.rs`): a struct's `static
+//!      const`/`constexpr` integer members are constants of each instantiation when
+//!      their initializers evaluate (else `T::c` and `obj.c` read as arbitrary, with a
+//!      note; the host reads them alike, `host.rs`). The contents of a member array of a
+//!      thread's own struct are not tracked (its elements read as arbitrary); copying a
+//!      struct with a member array from or to shared or global memory reads or writes
+//!      every element (arbitrary values), and a member array of unknown length (or over
+//!      1,024 elements) copied whole is unsupported. A call of a function returning a
+//!      reference (`T &operator[](int)`, an accessor) is the place its final `return`
+//!      names; a non-`const` reference returned from more than one `return`, and a
+//!      non-`const` reference bound to the result of a function the file does not
+//!      define, are unsupported. `__nv_bfloat16` and the fp8 types are untracked values
+//!      of their real size (2 and 1 bytes).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.
