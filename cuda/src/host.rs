@@ -764,9 +764,10 @@ impl<'t> Reader<'_, 't> {
                         let variable = self.local_declaration(f, v, t).is_some()
                             || self.is_param(f, t)
                             || self.prog.globals.contains_key(t);
-                        let is_type = env.types.iter().any(|(p, _)| p == t)
-                            || self.prog.aliases.contains_key(t)
-                            || (size_of(t).is_some() && !variable);
+                        let is_type = !variable
+                            && (env.types.iter().any(|(p, _)| p == t)
+                                || self.prog.aliases.contains_key(t)
+                                || size_of(t).is_some());
                         (v.kind() == "identifier" && is_type).then(|| self.resolve_type(t, env))?
                     }
                     _ => return None,
@@ -789,7 +790,12 @@ impl<'t> Reader<'_, 't> {
                 continue;
             }
             match self.prog.aliases.get(t.as_str()) {
-                Some(a) if a.declarator.is_none_or(|d| d.kind() == "type_identifier") => {
+                // A name declared as an alias more than once (in a function, in two
+                // namespaces) is left as it is: which one applies is not resolved.
+                Some(a)
+                    if a.declarator.is_none_or(|d| d.kind() == "type_identifier")
+                        && self.prog.alias_is_unique(&t) =>
+                {
                     t = self.text(a.ty).split_whitespace().collect::<Vec<_>>().join(" ");
                 }
                 _ => break,
@@ -811,9 +817,15 @@ impl<'t> Reader<'_, 't> {
             None => (ty.as_str(), Vec::new()),
         };
         let defs = self.prog.structs_by_name.get(name)?;
-        let def = defs.iter().map(|&i| &self.prog.structs[i]).find(|d| {
-            d.spec_args.is_none() && d.template.is_some() == !args.is_empty()
-        })?;
+        // With specializations (explicit or partial), which definition applies is not
+        // matched here: no value.
+        if defs.iter().any(|&i| self.prog.structs[i].spec_args.is_some()) {
+            return None;
+        }
+        let def = defs
+            .iter()
+            .map(|&i| &self.prog.structs[i])
+            .find(|d| d.spec_args.is_none() && d.template.is_some() != args.is_empty())?;
         let params: Vec<String> = match def.template {
             Some(tp) => named_children(tp)
                 .into_iter()

@@ -593,6 +593,29 @@ impl<'t> Program<'t> {
 
     /// The namespace a qualifier names (`cg` → `cooperative_groups`, through the file's
     /// aliases; `::a` → `a`).
+    /// Whether the file declares the type alias `name` once only (`typedef ... name;` or
+    /// `using name = ...;`, at any scope): [`Program::aliases`] keeps one per name, which
+    /// is then the right one only if there is no other (in a function, a namespace).
+    pub fn alias_is_unique(&self, name: &str) -> bool {
+        let src = self.src;
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        let mut count = 0;
+        for (at, _) in src.match_indices(name) {
+            let before = &src[..at];
+            let after = &src[at + name.len()..];
+            if before.ends_with(ident) || after.starts_with(ident) {
+                continue;
+            }
+            let after = after.trim_start();
+            let using = after.starts_with('=') && before.trim_end().ends_with("using");
+            let statement = &before[before.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
+            let typedef =
+                after.starts_with(';') && statement.split(|c: char| !ident(c)).any(|w| w == "typedef");
+            count += usize::from(using || typedef);
+        }
+        count <= 1
+    }
+
     pub fn resolve_namespace(&self, qualifier: &str) -> String {
         let q = qualifier.trim().trim_start_matches("::");
         let (first, rest) = q.split_once("::").unwrap_or((q, ""));

@@ -9,9 +9,11 @@
 //!   taken as a read and a write of some element of what it points to.
 
 mod fnptr;
+mod overload;
 mod unknown;
 
 pub(super) use fnptr::FN_PTR;
+pub(super) use overload::defined_operators;
 pub(super) use unknown::Passing;
 
 use std::rc::Rc;
@@ -134,8 +136,18 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// that cannot take them; argument types are not compared): a method of the object
     /// whose method is being inlined (or of its bases), or a free function of the global
     /// namespace, of a namespace around the caller, or of a namespace a `using
-    /// namespace` brings in here.
-    fn file_declares(&self, name: &str, nargs: usize) -> bool {
+    /// namespace` brings in here — and that the arguments fit by type where a parameter
+    /// is a struct or a scalar ([`overload`]: `fminf(a.x, b.x)` inside `helper_math.h`'s
+    /// `fminf(float3, float3)` is CUDA's).
+    fn file_declares(&mut self, name: &str, args: &[Node<'t>]) -> bool {
+        let found = self.visible_functions(name, args.len());
+        !found.is_empty() && !self.by_argument_types(found, args).is_empty()
+    }
+
+    /// The file's functions an unqualified call of `name` with `nargs` arguments finds
+    /// (see [`Lowerer::file_declares`]), before argument types are compared.
+    fn visible_functions(&self, name: &str, nargs: usize) -> Vec<usize> {
+        let mut found = Vec::new();
         if let Some(s) = &self.frame().this_ty
             && let Some(def) = s.def
         {
@@ -145,13 +157,13 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if !seen.insert(d) {
                     continue;
                 }
-                if self.prog.structs[d]
-                    .methods
-                    .iter()
-                    .any(|&m| self.prog.funcs[m].name == name && self.arity_fits(m, nargs))
-                {
-                    return true;
-                }
+                found.extend(
+                    self.prog.structs[d]
+                        .methods
+                        .iter()
+                        .copied()
+                        .filter(|&m| self.prog.funcs[m].name == name && self.arity_fits(m, nargs)),
+                );
                 defs.extend(self.base_structs(d));
             }
         }
@@ -159,15 +171,24 @@ impl<'p, 't> Lowerer<'p, 't> {
             .current_function()
             .map(|f| self.prog.funcs[f].namespace.clone())
             .unwrap_or_default();
-        self.prog.funcs_by_name.get(name).into_iter().flatten().any(|&f| {
-            let def = &self.prog.funcs[f];
-            def.class.is_none()
-                && self.arity_fits(f, nargs)
-                && (def.namespace.is_empty()
-                    || caller_ns == def.namespace
-                    || caller_ns.starts_with(&format!("{}::", def.namespace))
-                    || self.using_visible(&def.namespace))
-        })
+        found.extend(
+            self.prog
+                .funcs_by_name
+                .get(name)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&f| {
+                    let def = &self.prog.funcs[f];
+                    def.class.is_none()
+                        && self.arity_fits(f, nargs)
+                        && (def.namespace.is_empty()
+                            || caller_ns == def.namespace
+                            || caller_ns.starts_with(&format!("{}::", def.namespace))
+                            || self.using_visible(&def.namespace))
+                }),
+        );
+        found
     }
 
     /// Whether a `using namespace ns;` applies here: at file scope, or in the body of
@@ -324,7 +345,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(Err(obj));
         };
         let methods = self.methods_named(def, "operator[]");
-        let Some(f) = self.overload(&methods, 1).filter(|&f| self.prog.funcs[f].body.is_some()) else {
+        let Some(f) = self
+            .overload(&methods, 1)
+            .filter(|&f| self.prog.funcs[f].body.is_some())
+        else {
             return Ok(Err(obj));
         };
         let this = match obj {
@@ -576,7 +600,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             Ok(match self.frame().ret.clone() {
                 Ret::Flag { result: Some(r), .. } => self.read(&LVal::Var(r), n)?,
                 Ret::Flag { result: None, .. } => Value::void(),
-                _ => match (self.frame_mut().ret_place.take(), self.frame_mut().ret_value.take()) {
+                _ => match (
+                    self.frame_mut().ret_place.take(),
+                    self.frame_mut().ret_value.take(),
+                ) {
                     (Some(place), _) if want_place => {
                         self.ref_call = Some((n.id(), Some(place)));
                         arbitrary(&ret_ty)
@@ -584,6 +611,19 @@ impl<'p, 't> Lowerer<'p, 't> {
                     (Some(place), _) => {
                         let v = self.read(&place, n)?;
                         self.convert(v, &ret_ty, n)?
+                    }
+                    // A non-`const` reference to something that is not a place the
+                    // lowering follows (`return c ? p[i] : q[i];`): writes through it
+                    // would be lost.
+                    (None, Some(_)) if returns_ref && !const_ref => {
+                        return Err(self.unsupported(
+                            n,
+                            &format!(
+                                "`{}` returns a reference to a place autosync does not follow",
+                                def.name
+                            ),
+                            "return a reference to one variable or element, or return a pointer",
+                        ));
                     }
                     (None, Some(v)) => self.convert(v, &ret_ty, n)?,
                     (None, None) => arbitrary(&ret_ty),
@@ -809,6 +849,11 @@ pub(super) fn own_function<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<O
     } else {
         qualified_functions(l, &q, name)
     };
+    let defined = if defined.is_empty() {
+        defined
+    } else {
+        l.by_argument_types(defined, args)
+    };
     if let Some(f) = l.overload(&defined, args.len())
         && l.prog.funcs[f].body.is_some()
     {
@@ -847,13 +892,13 @@ fn qualified_functions(l: &Lowerer<'_, '_>, q: &str, name: &str) -> Vec<usize> {
 /// and not one of the file's; an unqualified call (or `::f`) is one when the file
 /// declares no function it finds (defined or only declared: a user's `sync(int *)` is
 /// never `cooperative_groups::sync`).
-pub(super) fn may_be_builtin(l: &Lowerer<'_, '_>, c: &Call<'_, '_>) -> bool {
+pub(super) fn may_be_builtin<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> bool {
     if c.name.starts_with("__") {
         return true;
     }
     let q = qualifier(c.scope);
     if q.is_empty() {
-        !l.file_declares(c.name, c.args.len())
+        !l.file_declares(c.name, c.args)
     } else {
         library_qualified(l, &q)
     }

@@ -851,6 +851,17 @@ impl<'p, 't> Lowerer<'p, 't> {
         let arg = n
             .child_by_field_name("argument")
             .ok_or_else(|| self.unsupported(n, "expression", ""))?;
+        if self.operators.contains(&format!("operator{op}")) {
+            let operand = self.expr(arg)?;
+            let v = match self.user_operator(op, vec![operand], n)? {
+                Ok(result) => return self.ref_value(result, n),
+                Err(mut operands) => match operands.pop() {
+                    Some(a) => self.ref_value(a, arg)?,
+                    None => return Err(self.unsupported(n, "expression", "")),
+                },
+            };
+            return Ok(unary(op, v, self.opts.wrap));
+        }
         let v = self.rvalue(arg)?;
         Ok(unary(op, v, self.opts.wrap))
     }
@@ -1300,7 +1311,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         match (v.v, v.ty.field(name)) {
             (V::Struct(vals), Some((i, _, _))) if i < vals.len() => Ok(vals[i].clone()),
             (_, Some((_, _, t))) => Ok(arbitrary(t)),
-            _ if v.ty.as_struct().is_some() => self.static_member(&v.ty, name, n).and_then(|lv| self.read(&lv, n)),
+            _ if v.ty.as_struct().is_some() => self
+                .static_member(&v.ty, name, n)
+                .and_then(|lv| self.read(&lv, n)),
             _ => Ok(Value::arb(Ty::Opaque(name.to_string()))),
         }
     }
@@ -1309,7 +1322,11 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// its value, a constant place.
     fn static_member(&mut self, ty: &Ty, name: &str, n: Node<'t>) -> R<LVal> {
         match ty.as_struct().and_then(|s| s.constant(name)) {
-            Some(k) => Ok(LVal::Var(self.hidden_var(name, Ty::INT, VarKind::Fixed(Expr::Int(k))))),
+            Some(k) => Ok(LVal::Var(self.hidden_var(
+                name,
+                Ty::INT,
+                VarKind::Fixed(Expr::Int(k)),
+            ))),
             None => Err(self.no_field(ty, name, n)),
         }
     }
@@ -1322,12 +1339,17 @@ impl<'p, 't> Lowerer<'p, 't> {
         if name.kind() != "identifier" {
             return None;
         }
-        let ty = match scope.kind() {
+        let ty: Ty = match scope.kind() {
             "template_type" => self.base_type(scope).ok()?,
             // The parser reads `x128::size` with a namespace as scope: a type only if
             // the file (or the template being instantiated) names one so.
             "namespace_identifier" | "type_identifier" => {
                 let t = self.text(scope);
+                if self.prog.aliases.contains_key(t) && !self.prog.alias_is_unique(t) {
+                    // Declared more than once (in a function, in namespaces): which one
+                    // this is, autosync does not resolve.
+                    return Some(Value::arb(Ty::INT));
+                }
                 let known = self.prog.aliases.contains_key(t)
                     || self.prog.structs_by_name.contains_key(t)
                     || self.lookup_alias(t).is_some()
@@ -1342,8 +1364,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             _ => return None,
         };
-        let k = ty.as_struct()?.constant(self.text(name))?;
-        Some(Value::int(Expr::Int(k), Ty::INT))
+        // A struct's member that is not one of its constants (inherited, not evaluable,
+        // not `const`): arbitrary, never another variable of that name.
+        let k = ty.as_struct()?.constant(self.text(name));
+        if k.is_none() && self.prog.enumerators.contains_key(self.text(name)) {
+            return None; // an enumerator of an enum inside the struct
+        }
+        Some(k.map_or(Value::arb(Ty::INT), |k| Value::int(Expr::Int(k), Ty::INT)))
     }
 
     fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::CudaError {
@@ -1385,9 +1412,30 @@ impl<'p, 't> Lowerer<'p, 't> {
         if op == "&&" || op == "||" {
             return self.logical(op, l, r, n);
         }
+        if self.operators.contains(&format!("operator{op}")) {
+            let operands = vec![self.expr(l)?, self.expr(r)?];
+            return match self.user_operator(op, operands, n)? {
+                Ok(result) => self.ref_value(result, n),
+                Err(operands) => {
+                    let [a, b] =
+                        <[Ref; 2]>::try_from(operands).map_err(|_| self.unsupported(n, "operands", ""))?;
+                    let a = self.ref_value(a, l)?;
+                    let b = self.ref_value(b, r)?;
+                    Ok(self.binary(op, a, b))
+                }
+            };
+        }
         let a = self.rvalue(l)?;
         let b = self.rvalue(r)?;
         Ok(self.binary(op, a, b))
+    }
+
+    /// The value of what an expression denotes (a place is read).
+    pub(super) fn ref_value(&mut self, r: Ref, n: Node<'t>) -> R<Value> {
+        match r {
+            Ref::V(v) => Ok(v),
+            Ref::L(lv) => self.read(&lv, n),
+        }
     }
 
     /// `a && b`, `a || b`: the right side runs only when needed.
@@ -1597,6 +1645,30 @@ impl<'p, 't> Lowerer<'p, 't> {
         let (op, l, r) = self.operands(n, "=", "assignment")?;
         let lv = self.lvalue(l)?;
         let lty = self.lval_type(&lv);
+        // `s += v` with the file's `operator+=`, `a = b` with a struct's `operator=`.
+        let user = lty.as_struct().is_some() && self.operators.contains(&format!("operator{op}"));
+        let rhs_ref = if user {
+            let rhs = self.expr(r)?;
+            match self.user_operator(op, vec![Ref::L(lv.clone()), rhs], n)? {
+                Ok(result) => return self.ref_value(result, n),
+                Err(mut operands) => operands.pop(),
+            }
+        } else {
+            None
+        };
+        if let Some(rhs) = rhs_ref {
+            // No operator of the file applies: the built-in assignment of the value.
+            let rhs = self.ref_value(rhs, r)?;
+            let new = if op == "=" {
+                rhs
+            } else {
+                let cur = self.read(&lv, n)?;
+                self.binary(op.trim_end_matches('='), cur, rhs)
+            };
+            let new = self.convert(new, &lty, n)?;
+            self.write(&lv, new.clone(), n)?;
+            return self.result_of(&lv, new, n);
+        }
         if op == "=" {
             let direct = match &lv {
                 LVal::Var(id) => match &self.vars[*id].kind {

@@ -346,10 +346,17 @@ impl<'p, 't> Lowerer<'p, 't> {
         for &i in &defs {
             if let Some(spec) = self.prog.structs[i].spec_args {
                 let spec_b = self.template_args(spec)?;
-                if spec_b == arg_bindings {
-                    return self.struct_instance(i, name, Vec::new());
+                if spec_b == arg_bindings && !self.partial_specialization(i) {
+                    // Its own instance (`Pack<float>` and `Pack<int>` are two).
+                    let shown = self.text(spec).split_whitespace().collect::<String>();
+                    return self.struct_instance(i, &format!("{name}{shown}"), Vec::new());
                 }
             }
+        }
+        // A partial specialization (`template <class T> struct Pack<T *>`) may be the
+        // one these arguments select: autosync does not match them, the type is unknown.
+        if defs.iter().any(|&i| self.partial_specialization(i)) {
+            return Ok(Ty::Opaque(name.to_string()));
         }
         let Some(&primary) = defs
             .iter()
@@ -360,6 +367,15 @@ impl<'p, 't> Lowerer<'p, 't> {
         let params = self.prog.structs[primary].template.expect("primary template");
         let bindings = self.bind_params(params, arg_bindings)?;
         self.struct_instance(primary, name, bindings)
+    }
+
+    /// Whether struct definition `i` is a partial specialization (`template <class T>
+    /// struct Pack<T *>`), not an explicit one (`template <> struct Pack<float>`).
+    fn partial_specialization(&self, i: usize) -> bool {
+        let d = &self.prog.structs[i];
+        d.spec_args.is_some()
+            && d.template
+                .is_some_and(|t| named_children(t).iter().any(|p| p.kind() != "comment"))
     }
 
     fn struct_instance(&mut self, idx: usize, name: &str, bindings: Vec<(String, Binding)>) -> R<Ty> {
@@ -418,9 +434,20 @@ impl<'p, 't> Lowerer<'p, 't> {
             let Some(t) = c.child_by_field_name("type") else {
                 continue;
             };
-            if !self.base_type(t).is_ok_and(|ty| ty.is_int()) {
+            // A wide integer member holds its initializer; a narrow one (or `bool`)
+            // would convert it.
+            let Ok(Ty::Int { bytes, signed }) = self.base_type(t) else {
+                continue;
+            };
+            if bytes < 4 {
                 continue;
             }
+            let fits = |k: i64| match (bytes, signed) {
+                (4, true) => i32::try_from(k).is_ok(),
+                (4, false) => u32::try_from(k).is_ok(),
+                (_, false) => k >= 0,
+                _ => true,
+            };
             let mut cur = c.walk();
             let ds: Vec<Node> = c.children_by_field_name("declarator", &mut cur).collect();
             for d in ds {
@@ -430,8 +457,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 let (Some(name), Some(value)) = (declarator_name(d, self.prog.src), value) else {
                     continue;
                 };
-                if let Some(k) = self.const_eval(value) {
-                    self.frame_mut().bindings.push((name.clone(), Binding::Value(Expr::Int(k))));
+                if let Some(k) = self.const_eval(value).filter(|&k| fits(k)) {
+                    self.frame_mut()
+                        .bindings
+                        .push((name.clone(), Binding::Value(Expr::Int(k))));
                     out.push((name, k));
                 }
             }

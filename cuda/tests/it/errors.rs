@@ -108,6 +108,18 @@ fn unsupported_constructs_say_what_and_where() {
             "a reference bound to the result of a call whose target autosync does not know",
         ),
         (
+            // The reference returned is one of two places.
+            "struct V {\n  float *p, *q;\n  __device__ float &operator[](int i) { return i < 64 ? p[i] : q[i - 64]; }\n};\n__global__ void k(float *a, float *b) {\n  V v{a, b};\n  v[threadIdx.x] = 1.0f;\n}\n",
+            (7, 3),
+            "`operator[]` returns a reference to a place autosync does not follow",
+        ),
+        (
+            // A struct operand that no operator of the file takes (C++ would convert).
+            "struct Q { int k; };\n__device__ int operator+(Q a, Q b) { return a.k + b.k; }\n__global__ void k(int *a) {\n  Q q{1};\n  a[threadIdx.x] = q + 2;\n}\n",
+            (5, 20),
+            "`operator+` of a struct that no `operator+` of the file takes",
+        ),
+        (
             "struct S { float v[]; };\n__global__ void k(S *a) {\n  S s = a[threadIdx.x];\n}\n",
             (3, 9),
             "array member has an unknown length",

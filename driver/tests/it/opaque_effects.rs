@@ -5,10 +5,12 @@
 //! - *defined*: the effect written in plain CUDA (a `__device__` function with a body
 //!   that writes or reads through a reference parameter, a pointer, a pointer to a local
 //!   pointer, a struct's pointer field (the struct passed by value, reference or
-//!   address), possibly through a wrapper; a method with a body called on an array
+//!   address; the function may be an operator on the struct, `b << v`, `~b`), possibly
+//!   through a wrapper; a method with a body called on an array
 //!   element; an object of a type the file defines; or a plain load, store or
 //!   `atomicAdd`);
-//! - *opaque*: the same call with the function only declared (or not declared at all;
+//! - *opaque*: the same call with the function only declared (or, but for operators,
+//!   not declared at all;
 //!   some are named like CUDA builtins, `sync`, `tiled_partition`, `tex1Dlookup`), the
 //!   method only declared in its struct, the object's type not defined in the file, or
 //!   the load, store or atomic written as inline PTX (widths `.u32`, `.v2`, `.b64`,
@@ -242,6 +244,9 @@ enum Effect {
         pass: Pass,
         name: &'static str,
         proto: bool,
+        /// The function is an operator on `Box` (`b << v`, `acc += ~b`), declared in the
+        /// opaque twin (an operator declared nowhere would not compile).
+        op: bool,
     },
     /// `a[i].NAME(v)` / `acc += a[i].NAME()` (through `Acc *q = &a[i]; q->` when
     /// `arrow`): a method of `struct Acc { int x; int y; }`, only declared in the opaque
@@ -411,14 +416,19 @@ fn effect() -> impl Strategy<Value = Effect> {
                 Just(Pass::ConstRef),
                 Just(Pass::Pointer)
             ],
-            named()
+            named(),
+            proptest::bool::weighted(0.5),
         )
-            .prop_map(|(body, base, pass, (name, proto))| Effect::Boxed {
-                body,
-                base,
-                pass,
-                name,
-                proto
+            .prop_map(|(body, base, pass, (name, proto), op)| {
+                let op = op && pass != Pass::Pointer;
+                Effect::Boxed {
+                    body,
+                    base,
+                    pass,
+                    name,
+                    proto: proto || op,
+                    op,
+                }
             }),
         (body(), proptest::sample::select(METHOD_NAMES), any::<bool>())
             .prop_map(|(body, name, arrow)| Effect::Method { body, name, arrow }),
@@ -695,6 +705,7 @@ fn parts(c: &Case) -> Parts {
             pass,
             name,
             proto,
+            op,
         } => {
             let (param, e, arg) = match pass {
                 Pass::Value => ("Box b", "b.p[b.k]", "b"),
@@ -710,10 +721,15 @@ fn parts(c: &Case) -> Parts {
                 false => format!("Box b; b.p = &{x}[{i}]; b.k = 0;"),
                 true => format!("Box b; b.p = {x}; b.k = {};", rvalue(&i)),
             };
+            let (name, used) = match (op, body) {
+                (false, _) => (name, call(name, body, arg, false)),
+                (true, Body::Get) => ("operator~", format!("acc += ~{arg};")),
+                (true, _) => ("operator<<", format!("{arg} << (int)gid;")),
+            };
             plain(
                 Some(same("struct Box { int *p; int k; };".into())),
                 Some(function(name, body, &params, &body_of(body, e), proto, None)),
-                format!("{{ {setup} {} }}", call(name, body, arg, false)),
+                format!("{{ {setup} {used} }}"),
             )
         }
         Effect::Method { body, name, arrow } => {

@@ -327,8 +327,13 @@
 //!      any instruction not modelled make the kernel unsupported, with its opcode named).
 //!      *Assumed*: a named barrier without a thread count is waited for by every thread
 //!      of the block.
-//!   3. *Names* resolve as C++ lookup does, by namespace and number of arguments but not
-//!      argument types: the file's declarations hide builtins of the same name (except
+//!   3. *Names* resolve as C++ lookup does, by namespace and number of arguments, and
+//!      by argument types only as far as scalars versus structs (by name) go
+//!      (`lower/call/overload.rs`; a parameter of a template type, a pointer or an unknown
+//!      type takes anything; a struct with a constructor takes a scalar, one with a
+//!      conversion operator converts): the file's operators are called when an operand
+//!      is a struct (a user struct that no operator of the file takes is unsupported), and
+//!      the file's declarations hide builtins of the same name (except
 //!      `atomicAdd`-like and `make_*` functions, which files overload, and reserved
 //!      `__` names), qualified calls reach builtins only through CUDA's namespaces and
 //!      the file's functions only through the file's namespaces and structs.
