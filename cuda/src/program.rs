@@ -593,27 +593,43 @@ impl<'t> Program<'t> {
 
     /// The namespace a qualifier names (`cg` → `cooperative_groups`, through the file's
     /// aliases; `::a` → `a`).
-    /// Whether the file declares the type alias `name` once only (`typedef ... name;` or
-    /// `using name = ...;`, at any scope): [`Program::aliases`] keeps one per name, which
-    /// is then the right one only if there is no other (in a function, a namespace).
+    /// Whether every declaration of the type alias `name` in the file (`typedef T name;`
+    /// or `using name = T;`, at any scope: in functions, in namespaces) names the same
+    /// type text: [`Program::aliases`] keeps one per name, which is then the right one
+    /// wherever the name is used.
     pub fn alias_is_unique(&self, name: &str) -> bool {
         let src = self.src;
         let ident = |c: char| c.is_alphanumeric() || c == '_';
-        let mut count = 0;
+        let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut seen: Option<String> = None;
         for (at, _) in src.match_indices(name) {
             let before = &src[..at];
-            let after = &src[at + name.len()..];
-            if before.ends_with(ident) || after.starts_with(ident) {
+            let rest = &src[at + name.len()..];
+            if before.ends_with(ident) || rest.starts_with(ident) {
                 continue;
             }
-            let after = after.trim_start();
-            let using = after.starts_with('=') && before.trim_end().ends_with("using");
+            let after = rest.trim_start();
             let statement = &before[before.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
-            let typedef =
-                after.starts_with(';') && statement.split(|c: char| !ident(c)).any(|w| w == "typedef");
-            count += usize::from(using || typedef);
+            let aliased = if after.starts_with('=') && before.trim_end().ends_with("using") {
+                after[1..].split(';').next().map(squash)
+            } else if after.starts_with(';') {
+                let words = statement.split(|c: char| !ident(c));
+                let typedef = words.clone().any(|w| w == "typedef");
+                statement
+                    .split_once("typedef")
+                    .filter(|_| typedef)
+                    .map(|(_, t)| squash(t))
+            } else {
+                None
+            };
+            match (aliased, &seen) {
+                (None, _) => {}
+                (Some(t), None) => seen = Some(t),
+                (Some(t), Some(s)) if t == *s => {}
+                _ => return false,
+            }
         }
-        count <= 1
+        true
     }
 
     pub fn resolve_namespace(&self, qualifier: &str) -> String {

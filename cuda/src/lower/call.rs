@@ -13,7 +13,6 @@ mod overload;
 mod unknown;
 
 pub(super) use fnptr::FN_PTR;
-pub(super) use overload::defined_operators;
 pub(super) use unknown::Passing;
 
 use std::rc::Rc;

@@ -851,7 +851,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         let arg = n
             .child_by_field_name("argument")
             .ok_or_else(|| self.unsupported(n, "expression", ""))?;
-        if self.operators.contains(&format!("operator{op}")) {
+        if matches!(op, "-" | "+" | "!" | "~") {
             let operand = self.expr(arg)?;
             let v = match self.user_operator(op, vec![operand], n)? {
                 Ok(result) => return self.ref_value(result, n),
@@ -1366,8 +1366,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         // A struct's member that is not one of its constants (inherited, not evaluable,
         // not `const`): arbitrary, never another variable of that name.
-        let k = ty.as_struct()?.constant(self.text(name));
-        if k.is_none() && self.prog.enumerators.contains_key(self.text(name)) {
+        let st = ty.as_struct()?;
+        let k = st.constant(self.text(name));
+        let own_enumerator = st
+            .def
+            .is_some_and(|d| declares_enumerator(self.prog.structs[d].node, self.text(name), self.prog.src));
+        if k.is_none() && own_enumerator {
             return None; // an enumerator of an enum inside the struct
         }
         Some(k.map_or(Value::arb(Ty::INT), |k| Value::int(Expr::Int(k), Ty::INT)))
@@ -1412,22 +1416,18 @@ impl<'p, 't> Lowerer<'p, 't> {
         if op == "&&" || op == "||" {
             return self.logical(op, l, r, n);
         }
-        if self.operators.contains(&format!("operator{op}")) {
-            let operands = vec![self.expr(l)?, self.expr(r)?];
-            return match self.user_operator(op, operands, n)? {
-                Ok(result) => self.ref_value(result, n),
-                Err(operands) => {
-                    let [a, b] =
-                        <[Ref; 2]>::try_from(operands).map_err(|_| self.unsupported(n, "operands", ""))?;
-                    let a = self.ref_value(a, l)?;
-                    let b = self.ref_value(b, r)?;
-                    Ok(self.binary(op, a, b))
-                }
-            };
+        // The file's operator when an operand is a struct ([`Lowerer::user_operator`]).
+        let operands = vec![self.expr(l)?, self.expr(r)?];
+        match self.user_operator(op, operands, n)? {
+            Ok(result) => self.ref_value(result, n),
+            Err(operands) => {
+                let [a, b] =
+                    <[Ref; 2]>::try_from(operands).map_err(|_| self.unsupported(n, "operands", ""))?;
+                let a = self.ref_value(a, l)?;
+                let b = self.ref_value(b, r)?;
+                Ok(self.binary(op, a, b))
+            }
         }
-        let a = self.rvalue(l)?;
-        let b = self.rvalue(r)?;
-        Ok(self.binary(op, a, b))
     }
 
     /// The value of what an expression denotes (a place is read).
@@ -1646,7 +1646,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         let lv = self.lvalue(l)?;
         let lty = self.lval_type(&lv);
         // `s += v` with the file's `operator+=`, `a = b` with a struct's `operator=`.
-        let user = lty.as_struct().is_some() && self.operators.contains(&format!("operator{op}"));
+        let user = op != "=" || lty.as_struct().is_some();
         let rhs_ref = if user {
             let rhs = self.expr(r)?;
             match self.user_operator(op, vec![Ref::L(lv.clone()), rhs], n)? {
@@ -1657,12 +1657,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             None
         };
         if let Some(rhs) = rhs_ref {
-            // No operator of the file applies: the built-in assignment of the value.
-            let rhs = self.ref_value(rhs, r)?;
+            // No operator of the file applies: the built-in assignment of the value (the
+            // target read before the operand, as below).
             let new = if op == "=" {
-                rhs
+                self.ref_value(rhs, r)?
             } else {
                 let cur = self.read(&lv, n)?;
+                let rhs = self.ref_value(rhs, r)?;
                 self.binary(op.trim_end_matches('='), cur, rhs)
             };
             let new = self.convert(new, &lty, n)?;
@@ -2021,6 +2022,17 @@ pub(super) fn arbitrary(ty: &Ty) -> Value {
         },
         _ => Value::arb(ty.clone()),
     }
+}
+
+/// Whether an `enumerator` named `name` is declared inside `n` (an enum in a struct).
+fn declares_enumerator(n: Node, name: &str, src: &str) -> bool {
+    (n.kind() == "enumerator"
+        && n.child_by_field_name("name")
+            .and_then(|x| src.get(x.byte_range()))
+            == Some(name))
+        || named_children(n)
+            .into_iter()
+            .any(|c| declares_enumerator(c, name, src))
 }
 
 fn null() -> Value {

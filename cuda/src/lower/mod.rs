@@ -597,8 +597,6 @@ pub(super) struct Lowerer<'p, 't> {
     /// The call (node id) whose result is wanted as a place, and that place once the
     /// inlined function returned a reference ([`Lowerer::returned_place`]).
     pub ref_call: Option<(usize, Option<LVal>)>,
-    /// The operators the file defines ([`call::defined_operators`]).
-    pub operators: HashSet<String>,
     /// KPL locals that may change after their declaration (C++ variables that are
     /// assigned, pointer offsets, flags); every other local keeps its first value.
     pub mutable: HashSet<String>,
@@ -717,7 +715,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             unplaceable_blocks: 0,
             discard: false,
             ref_call: None,
-            operators: call::defined_operators(prog),
             mutable: HashSet::new(),
         }
     }

@@ -114,10 +114,16 @@ fn unsupported_constructs_say_what_and_where() {
             "`operator[]` returns a reference to a place autosync does not follow",
         ),
         (
-            // A struct operand that no operator of the file takes (C++ would convert).
-            "struct Q { int k; };\n__device__ int operator+(Q a, Q b) { return a.k + b.k; }\n__global__ void k(int *a) {\n  Q q{1};\n  a[threadIdx.x] = q + 2;\n}\n",
-            (5, 20),
-            "`operator+` of a struct that no `operator+` of the file takes",
+            // A struct operand and no operator autosync sees (a friend defined in the class).
+            "struct Q {\n  int k;\n  friend __device__ bool operator==(const Q &a, const Q &b) { return a.k == b.k; }\n};\n__global__ void k(int *a) {\n  Q p{1}, q{2};\n  if (p == q) a[threadIdx.x] = 1;\n}\n",
+            (7, 7),
+            "`operator==` of a struct that no `operator==` of the file autosync sees takes",
+        ),
+        (
+            // Two operators that may both take the operands.
+            "template <class T> struct Acc { T *slot; };\n__device__ void operator+=(Acc<int> a, int v) { }\n__device__ void operator+=(Acc<float> a, float v) { *a.slot = v; }\n__global__ void k(float *s) {\n  Acc<float> a{s};\n  a += (int)threadIdx.x;\n}\n",
+            (6, 3),
+            "`operator+=` with several operators of the file that may take these operands",
         ),
         (
             "struct S { float v[]; };\n__global__ void k(S *a) {\n  S s = a[threadIdx.x];\n}\n",

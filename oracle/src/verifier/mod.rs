@@ -327,12 +327,15 @@
 //!      any instruction not modelled make the kernel unsupported, with its opcode named).
 //!      *Assumed*: a named barrier without a thread count is waited for by every thread
 //!      of the block.
-//!   3. *Names* resolve as C++ lookup does, by namespace and number of arguments, and
-//!      by argument types only as far as scalars versus structs (by name) go
-//!      (`lower/call/overload.rs`; a parameter of a template type, a pointer or an unknown
-//!      type takes anything; a struct with a constructor takes a scalar, one with a
-//!      conversion operator converts): the file's operators are called when an operand
-//!      is a struct (a user struct that no operator of the file takes is unsupported), and
+//!   3. *Names* resolve as C++ lookup does, by namespace and number of arguments; by
+//!      argument types only to rule out what surely cannot be called, a CUDA vector type
+//!      for a scalar or another vector type (`dim3` aside; `lower/call/overload.rs`; the
+//!      file's structs, template and unknown types are never ruled out). The file's
+//!      operators are called when an operand is a struct: the one that may take the
+//!      operands, or the one exact match among several (else unsupported); a file struct
+//!      operand that no operator autosync sees takes (a friend defined in its class) is
+//!      unsupported unless it converts to a scalar, and `a = b` of one struct is the copy
+//!      assignment unless the file's `operator=` takes that struct. And
 //!      the file's declarations hide builtins of the same name (except
 //!      `atomicAdd`-like and `make_*` functions, which files overload, and reserved
 //!      `__` names), qualified calls reach builtins only through CUDA's namespaces and

@@ -5,10 +5,12 @@
 //! (inside `fminf(float3 a, float3 b)`, `fminf(a.x, b.x)` is CUDA's `fminf(float,
 //! float)`, not a recursive call).
 //!
-//! Only the distinction between scalars and structs (by name) is made; a parameter
-//! whose type the lowering cannot classify (a template parameter, a pointer, a type of
-//! a header that was not read) takes anything. A struct with a constructor takes a
-//! scalar, and one with a conversion operator converts to one, so those stay viable.
+//! Argument types only rule out what surely cannot be called: a CUDA vector type for a
+//! scalar or for another vector type (`dim3` aside). The file's structs (bases,
+//! constructors, conversions), template parameters and types the lowering does not know
+//! are never ruled out. Among several operators that may take the operands, the one
+//! whose every parameter is an exact match is called, else the kernel is unsupported;
+//! among named functions the older rule (the last definition) still picks.
 
 use std::collections::HashSet;
 
@@ -16,7 +18,7 @@ use tree_sitter::Node;
 
 use crate::lower::expr::Ref;
 use crate::lower::{LVal, Lowerer, R, Value};
-use crate::program::{Program, named_children};
+use crate::program::named_children;
 use crate::types::{Ty, builtin_scalar, vector_type};
 
 /// What overload resolution sees of a parameter's or an argument's type.
@@ -26,16 +28,6 @@ enum Kind {
     /// A struct by name, without template arguments (`Pack` of `Pack<float>`).
     Struct(String),
     Unknown,
-}
-
-/// The names (`operator+`, `operator+=`, ...) of the operators the file defines, without
-/// spaces: a binary or unary expression looks for a user operator only then.
-pub(in crate::lower) fn defined_operators(prog: &Program) -> HashSet<String> {
-    prog.funcs
-        .iter()
-        .map(|f| f.name.replace(' ', ""))
-        .filter(|n| n.starts_with("operator") && n != "operator()" && n != "operatorcast")
-        .collect()
 }
 
 impl<'t> Lowerer<'_, 't> {
@@ -51,15 +43,21 @@ impl<'t> Lowerer<'_, 't> {
         n: Node<'t>,
     ) -> R<Result<Ref, Vec<Ref>>> {
         let name = format!("operator{op}");
-        if !self.operators.contains(&name) {
+        let types: Vec<Ty> = args.iter().map(|a| self.ref_type(a)).collect();
+        // C++ calls an operator function only when an operand has class type (a struct
+        // the file defines, a CUDA vector type, or one whose definition autosync did not
+        // resolve: a partial specialization, `Ty::Opaque` of a file struct's name).
+        let user_class = |t: &Ty| match t {
+            Ty::Struct(s) => s.def.is_some(),
+            Ty::Opaque(n) => self.prog.structs_by_name.contains_key(&base_name(n)),
+            _ => false,
+        };
+        let class = |t: &Ty| t.as_struct().is_some() || user_class(t);
+        if !types.iter().any(class) {
             return Ok(Err(args));
         }
-        let kinds: Vec<Kind> = args.iter().map(|a| self.kind_of(&self.ref_type(a))).collect();
-        if !kinds.iter().any(|k| matches!(k, Kind::Struct(_))) {
-            return Ok(Err(args));
-        }
-        let first = self.ref_type(&args[0]);
-        let owner = first.as_struct().and_then(|s| Some((s.clone(), s.def?)));
+        let kinds: Vec<Kind> = types.iter().map(|t| self.kind_of(t)).collect();
+        let owner = types[0].as_struct().and_then(|s| Some((s.clone(), s.def?)));
         let prog = self.prog;
         let mut cands: Vec<(usize, bool)> = prog
             .funcs
@@ -77,26 +75,67 @@ impl<'t> Lowerer<'_, 't> {
                 }
             }
         }
-        // The best fit; among equal ones a definition over a declaration (an operator
-        // declared in its class and defined out of line is both).
-        let best = self.best_overload(&cands, |l, (f, method)| {
-            let params = l.param_kinds(*f);
-            let args = if *method { &kinds[1..] } else { &kinds[..] };
-            l.fit(&params, args).map(|k| (k, l.prog.funcs[*f].body.is_some()))
-        });
-        let Some((f, method)) = best else {
-            // A user struct operand and no operator of the file takes it: C++ would
-            // convert it in a way autosync does not follow.
-            if kinds.iter().zip(&args).any(|(k, a)| {
-                matches!(k, Kind::Struct(_)) && self.ref_type(a).as_struct().is_some_and(|s| s.def.is_some())
-            }) {
-                return Err(self.unsupported(
-                    n,
-                    &format!("`{name}` of a struct that no `{name}` of the file takes as it is"),
-                    "define the operator for these operand types",
-                ));
+        let mut viable: Vec<((usize, bool), bool)> = Vec::new();
+        for &(f, method) in &cands {
+            let params = self.param_kinds(f);
+            let given = if method { &kinds[1..] } else { &kinds[..] };
+            if let Some(exact) = self.fit(&params, given) {
+                viable.push(((f, method), exact));
             }
-            return Ok(Err(args));
+        }
+        // `a = b` of one struct: C++'s copy assignment (implicit, or the file's taking that
+        // struct), never an `operator=(float)` reached through a conversion.
+        if op == "="
+            && matches!((&kinds[0], kinds.get(1)), (Kind::Struct(a), Some(Kind::Struct(b))) if a == b)
+        {
+            viable.retain(|(_, exact)| *exact);
+        }
+        // A definition over a declaration (an operator declared in its class and defined
+        // out of line is both, maybe spelled differently).
+        if viable
+            .iter()
+            .any(|((f, _), _)| self.prog.funcs[*f].body.is_some())
+        {
+            viable.retain(|((f, _), _)| self.prog.funcs[*f].body.is_some());
+        }
+        // The one candidate; or the one exact match among several (C++ ranks it first).
+        let chosen = match viable.as_slice() {
+            [(c, _)] => Some(*c),
+            [] => None,
+            many => match many
+                .iter()
+                .filter(|(_, exact)| *exact)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [(c, _)] => Some(*c),
+                _ => {
+                    return Err(self.unsupported(
+                        n,
+                        &format!("`{name}` with several operators of the file that may take these operands"),
+                        "autosync tells overloads apart by scalar versus struct operands only",
+                    ));
+                }
+            },
+        };
+        let Some((f, method)) = chosen else {
+            // No operator of the file: C++'s own (`=` copies; CUDA's vector types have no
+            // other operators, a struct may convert to a scalar). A file struct that does
+            // not convert must have been taken by an operator autosync does not see (a
+            // friend defined in the class body).
+            let converts = types.iter().any(|t| {
+                t.as_struct()
+                    .and_then(|s| s.def)
+                    .is_some_and(|d| self.any_method_of(d, |f| f.conversion.is_some()))
+            });
+            if op == "=" || converts || !types.iter().any(user_class) {
+                return Ok(Err(args));
+            }
+            return Err(self.unsupported(
+                n,
+                &format!("`{name}` of a struct that no `{name}` of the file autosync sees takes"),
+                "define the operator outside the class body",
+            ));
         };
         let mut args = args.into_iter();
         let this = if method {
@@ -126,77 +165,71 @@ impl<'t> Lowerer<'_, 't> {
             .map(Ok)
     }
 
-    /// The file's candidates that the arguments fit by type (all of them when no
-    /// parameter of any is classified): C++ would not call a `fminf(float3, float3)`
-    /// with two floats.
+    /// The file's candidates that the arguments may fit by type (all of them when no
+    /// parameter of any is classified): C++ would not call a `fminf(float3, float3)` with
+    /// two floats. Only what surely cannot be called is removed ([`Lowerer::fit`]).
     pub(in crate::lower) fn by_argument_types(&mut self, cands: Vec<usize>, args: &[Node<'t>]) -> Vec<usize> {
         let params: Vec<Vec<Kind>> = cands.iter().map(|&f| self.param_kinds(f)).collect();
         if params.iter().flatten().all(|k| *k == Kind::Unknown) {
             return cands;
         }
         let kinds: Vec<Kind> = args.iter().map(|&a| self.arg_kind(a)).collect();
-        let fits: Vec<Option<usize>> = params.iter().map(|p| self.fit(p, &kinds)).collect();
-        let Some(best) = fits.iter().flatten().max().copied() else {
-            return Vec::new();
-        };
         cands
             .into_iter()
-            .zip(fits)
-            .filter(|(_, fit)| *fit == Some(best))
+            .zip(params)
+            .filter(|(_, p)| self.fit(p, &kinds).is_some())
             .map(|(f, _)| f)
             .collect()
     }
 
-    /// The candidate whose parameters fit best (most exact matches), if any fits.
-    fn best_overload<C: Copy, S: Ord + Copy>(
-        &mut self,
-        cands: &[C],
-        mut fit: impl FnMut(&mut Self, &C) -> Option<S>,
-    ) -> Option<C> {
-        let mut best: Option<(S, C)> = None;
-        for c in cands {
-            if let Some(score) = fit(self, c)
-                && best.is_none_or(|(b, _)| score > b)
-            {
-                best = Some((score, *c));
-            }
-        }
-        best.map(|(_, c)| c)
-    }
-
-    /// Whether arguments of these kinds fit parameters of these kinds: `None` when one
-    /// cannot, else the number of exact matches.
-    fn fit(&self, params: &[Kind], args: &[Kind]) -> Option<usize> {
-        let mut exact = 0;
+    /// Whether arguments of these kinds may be passed for parameters of these kinds:
+    /// `None` only when C++ surely cannot (a CUDA vector type for a scalar or the other
+    /// way, two different vector types, `dim3` aside), else whether every argument is an
+    /// exact match. The file's structs are never ruled out: bases, constructors and
+    /// conversions make too many ways in.
+    fn fit(&self, params: &[Kind], args: &[Kind]) -> Option<bool> {
+        let vector = |k: &Kind| {
+            matches!(k, Kind::Struct(n)
+                if vector_type(n).is_some() && n != "dim3" && !self.prog.structs_by_name.contains_key(n))
+        };
+        let mut exact = true;
         for (p, a) in params.iter().zip(args) {
             match (p, a) {
-                (Kind::Unknown, _) | (_, Kind::Unknown) => {}
-                (Kind::Scalar(x), Kind::Scalar(y)) => exact += usize::from(x == y),
-                (Kind::Struct(x), Kind::Struct(y)) if x == y => exact += 1,
-                (Kind::Struct(x), _) if self.constructible(x) => {}
-                (Kind::Scalar(_), Kind::Struct(y)) if self.converts(y) => {}
-                _ => return None,
+                (Kind::Scalar(x), Kind::Scalar(y)) => exact &= x == y,
+                (Kind::Struct(x), Kind::Struct(y)) if x == y => {}
+                // `uint3` takes a `dim3` (its conversion operator); nothing else converts.
+                (Kind::Struct(x), Kind::Struct(y)) if vector(p) && (vector(a) || y == "dim3") => {
+                    if !(x == "uint3" && y == "dim3") {
+                        return None;
+                    }
+                    exact = false;
+                }
+                (Kind::Struct(_), Kind::Scalar(_)) if vector(p) => return None,
+                (Kind::Scalar(_), Kind::Struct(_)) if vector(a) => return None,
+                _ => exact = false,
             }
         }
         Some(exact)
     }
 
-    /// Whether the file's struct `name` has a constructor (that may take the argument).
-    fn constructible(&self, name: &str) -> bool {
-        self.any_method(name, |f| f.name == name)
-    }
-
-    /// Whether the file's struct `name` has a conversion operator.
-    fn converts(&self, name: &str) -> bool {
-        self.any_method(name, |f| f.conversion.is_some())
-    }
-
-    /// Whether a method of the file's struct(s) called `name` satisfies `pred`.
-    fn any_method(&self, name: &str, pred: impl Fn(&crate::program::FuncDef) -> bool) -> bool {
-        let structs = self.prog.structs_by_name.get(name).into_iter().flatten();
-        structs
-            .flat_map(|&s| self.prog.structs[s].methods.iter())
-            .any(|&m| pred(&self.prog.funcs[m]))
+    /// Whether a method of struct definition `def` or of its bases satisfies `pred`.
+    fn any_method_of(&self, def: usize, pred: impl Fn(&crate::program::FuncDef) -> bool) -> bool {
+        let mut defs = vec![def];
+        let mut seen = HashSet::new();
+        while let Some(d) = defs.pop() {
+            if !seen.insert(d) {
+                continue;
+            }
+            if self.prog.structs[d]
+                .methods
+                .iter()
+                .any(|&m| pred(&self.prog.funcs[m]))
+            {
+                return true;
+            }
+            defs.extend(self.base_structs(d));
+        }
+        false
     }
 
     fn ref_type(&self, r: &Ref) -> Ty {
@@ -231,8 +264,15 @@ impl<'t> Lowerer<'_, 't> {
     /// the file's plain typedefs); pointers and names the lowering does not know (template
     /// parameters) are `Unknown`.
     fn param_kinds(&self, f: usize) -> Vec<Kind> {
-        self.prog.funcs[f]
-            .params()
+        let def = &self.prog.funcs[f];
+        // A template's parameter types may name its template parameters (which may
+        // share a name with a struct or typedef of the file): nothing is classified.
+        let template =
+            def.template.is_some() || def.class.is_some_and(|c| self.prog.structs[c].template.is_some());
+        if template {
+            return vec![Kind::Unknown; def.params().len()];
+        }
+        def.params()
             .iter()
             .map(|p| {
                 let pointer = p
@@ -260,6 +300,7 @@ impl<'t> Lowerer<'_, 't> {
             .join(" ");
         for _ in 0..8 {
             match self.prog.aliases.get(t.as_str()) {
+                Some(_) if !self.prog.alias_is_unique(&t) => return Kind::Unknown,
                 Some(a) if a.declarator.is_none() => {
                     t = self.text(a.ty).split_whitespace().collect::<Vec<_>>().join(" ");
                 }
@@ -273,7 +314,11 @@ impl<'t> Lowerer<'_, 't> {
                 Kind::Scalar(ty)
             };
         }
+        // A template instance (`Acc<int>`) is not compared: its arguments are not read.
         let base = base_name(&t);
+        if t.contains('<') {
+            return Kind::Unknown;
+        }
         if vector_type(&base).is_some() || self.prog.structs_by_name.contains_key(&base) {
             Kind::Struct(base)
         } else {
