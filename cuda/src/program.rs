@@ -591,8 +591,6 @@ impl<'t> Program<'t> {
         }
     }
 
-    /// The namespace a qualifier names (`cg` → `cooperative_groups`, through the file's
-    /// aliases; `::a` → `a`).
     /// Whether every declaration of the type alias `name` in the file (`typedef T name;`
     /// or `using name = T;`, at any scope: in functions, in namespaces) names the same
     /// type text: [`Program::aliases`] keeps one per name, which is then the right one
@@ -632,6 +630,8 @@ impl<'t> Program<'t> {
         true
     }
 
+    /// The namespace a qualifier names (`cg` → `cooperative_groups`, through the file's
+    /// aliases; `::a` → `a`).
     pub fn resolve_namespace(&self, qualifier: &str) -> String {
         let q = qualifier.trim().trim_start_matches("::");
         let (first, rest) = q.split_once("::").unwrap_or((q, ""));

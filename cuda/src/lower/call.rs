@@ -329,7 +329,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// `obj[i]` on a struct with an `operator[]` defined in the file: the method
     /// inlined, and the place it returns (a temporary holding its value when it returns
-    /// by value). `None` when the struct has no such operator.
+    /// by value). `Err` gives the object back when it is no struct with such an operator.
     pub(super) fn subscript_operator(
         &mut self,
         obj: Ref,
