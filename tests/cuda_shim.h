@@ -341,6 +341,9 @@ cudaError_t cudaFree(void *);
 cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
 cudaError_t cudaMemset(void *, int, size_t);
 cudaError_t cudaDeviceSynchronize();
+#define CUDART_CB
+typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void *);
+cudaError_t cudaStreamAddCallback(cudaStream_t, cudaStreamCallback_t, void *, unsigned int);
 cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
 struct cudaLaunchAttribute {

@@ -9,11 +9,9 @@ use std::path::PathBuf;
 pub enum ErrorKind {
     /// The file does not parse as CUDA C++.
     Syntax,
-    /// A preprocessor problem (`#error`, a malformed directive or `#if` expression,
+    /// A preprocessor problem (a malformed directive or `#if` expression,
     /// runaway macro expansion).
     Preprocessor,
-    /// An `#include "..."` that is in none of the include folders.
-    MissingInclude,
     /// Valid CUDA that the front end cannot lower soundly.
     Unsupported,
     /// The file cannot be read.

@@ -75,6 +75,10 @@ pub struct HostCode {
     /// pointer, a launcher template's argument), with the first such place: they may be
     /// launched in ways not read, so they are checked for every launch.
     pub escaped: HashMap<String, Site>,
+    /// Kernels named in host code with a syntax error the front end read past
+    /// ([`Program::damaged`]), with its place: a launch there was not read, so they are
+    /// checked for every launch.
+    pub unparsed: HashMap<String, Site>,
 }
 
 /// What the host code says about the kernels' launches.
@@ -102,7 +106,24 @@ pub fn host_code(prog: &Program) -> HostCode {
             });
         }
     }
-    HostCode { launches, escaped }
+    // Host code the parser could not read may hold launches that were not found.
+    let mut unparsed = HashMap::new();
+    for &item in &prog.damaged {
+        for &k in &kernels {
+            if crate::program::is_word_in(prog.text(item), k) {
+                let (file, line, _) = prog.map.describe(item.start_byte());
+                unparsed.entry(k.to_string()).or_insert(Site {
+                    file: file.display().to_string(),
+                    line,
+                });
+            }
+        }
+    }
+    HostCode {
+        launches,
+        escaped,
+        unparsed,
+    }
 }
 
 /// Whether the kernel name `id` is the callee of a launch or the kernel argument of a

@@ -118,7 +118,13 @@ pub fn translate_each(path: &Path, text: &str, opts: &Options) -> Result<Transla
     let (map, tree) = repair::repaired(map, tree)?;
     let (kernels, failed) = {
         let prog = program::Program::new(&tree, &map)?;
-        lower::lower_each(&prog, opts)
+        let (mut kernels, failed) = lower::lower_each(&prog, opts);
+        // What the file as a whole made the front end assume concerns every kernel.
+        let file_notes: Vec<String> = map.notes.iter().chain(&prog.notes).cloned().collect();
+        for k in &mut kernels {
+            k.notes.splice(0..0, file_notes.iter().cloned());
+        }
+        (kernels, failed)
     };
     Ok(Translation { kernels, failed, map })
 }

@@ -31,6 +31,8 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         depth: 0,
         expansions: 0,
         tokens: 0,
+        notes: Vec::new(),
+        missing: Vec::new(),
     };
     // The header comment's `-D` flags, then the caller's (which win).
     let mut defines = predefined(opts);
@@ -77,6 +79,8 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         files: pp.files,
         text: pp.out,
         segments: pp.segments,
+        notes: pp.notes,
+        unread: pp.missing,
     })
 }
 
@@ -101,6 +105,8 @@ pub const PREDEFINED: &[(&str, &str)] = &[
     ("__x86_64__", "1"),
     ("__LP64__", "1"),
     ("__CHAR_BIT__", "8"),
+    ("CUDART_CB", ""),
+    ("CUDA_CB", ""),
     ("__AUTOSYNC__", "1"),
 ];
 
@@ -452,9 +458,19 @@ struct Preprocessor<'o> {
     depth: usize,
     expansions: usize,
     tokens: usize,
+    /// File-level notes for the report (a header not found, an `#error` read past).
+    notes: Vec<String>,
+    /// What was not read (`SourceMap::unread`).
+    missing: Vec<String>,
 }
 
 impl Preprocessor<'_> {
+    /// Where a directive is, for a note: `file.cu:12`.
+    fn place(&self, file: usize, at: usize) -> String {
+        let f = &self.files[file];
+        format!("{}:{}", f.path.display(), f.line_col(at).0)
+    }
+
     fn error(
         &self,
         kind: ErrorKind,
@@ -885,14 +901,18 @@ impl Preprocessor<'_> {
                 }
             }
             "error" => {
-                return Err(err(
-                    self,
-                    ErrorKind::Preprocessor,
-                    format!("the file stops compilation: #error {}", text_of(&rest)),
-                )
-                .with_help(
-                    "check the `#define`s this file expects (e.g. pass -I for its configuration header)",
+                // A platform or configuration check (`#error "needs Vulkan"`) stops nvcc
+                // only under macros autosync may not share: the kernels are read anyway.
+                let place = self.place(file, range.start);
+                self.notes.push(format!(
+                    "{place}: the file stops compilation here under autosync's macros (`#error {}`); \
+                     the rest of the file is read as if the directive were not there, and a kernel that \
+                     uses a name nothing declares is unsupported (pass the `-D` flags of the real build \
+                     to take the intended path)",
+                    text_of(&rest)
                 ));
+                self.missing
+                    .push(format!("the configuration that the `#error` at {place} asks for"));
             }
             "" | "warning" | "line" | "ident" | "sccs" | "assert" | "unassert" => {}
             _ if toks.get(1).is_some_and(|t| t.kind == Kind::Number) => {} // `# 12 "file"` line markers
@@ -1017,15 +1037,18 @@ impl Preprocessor<'_> {
             if !quoted || is_known_header(&name) || is_known_header(name.rsplit('/').next().unwrap_or("")) {
                 return Ok(());
             }
-            return Err(self
-                .error(
-                    ErrorKind::MissingInclude,
-                    file,
-                    range.start,
-                    line,
-                    format!("cannot find the included file \"{name}\""),
-                )
-                .with_help("pass its folder with `-I DIR`"));
+            // A header of the project or a library that is not on this machine
+            // (`cudaEGL.h`, a generated config): what it declares is unknown, which the
+            // lowering over-approximates (unknown calls, arbitrary values).
+            let place = self.place(file, range.start);
+            self.notes.push(format!(
+                "{place}: cannot find the included file \"{name}\": a kernel that uses a name nothing \
+                 declares (which may be one of its macros) is unsupported, and the kernels are checked for \
+                 every launch (one may be in its macros); pass its folder with `-I DIR` to read it"
+            ));
+            self.missing
+                .push(format!("the header \"{name}\", which was not found"));
+            return Ok(());
         };
         let key = canonical(&path);
         if self.once.contains(&key) {
@@ -1417,8 +1440,27 @@ mod tests {
 
     #[test]
     fn errors() {
-        let e = preprocess(Path::new("t.cu"), "#include \"nope.h\"\n", &Options::default()).unwrap_err();
-        assert_eq!((e.kind, e.line, e.col), (ErrorKind::MissingInclude, 1, 1));
+        // A header that is not found, and an `#error`, are notes: the file is read on.
+        let m = pp("#include \"nope.h\"\n#ifndef X\n#error needs X\n#endif\ny\n");
+        assert_eq!(m.text, "\n\n\n\ny\n");
+        assert_eq!(m.unread.len(), 2, "{:?}", m.unread);
+        assert_eq!(m.unread[0], "the header \"nope.h\", which was not found");
+        assert_eq!(
+            m.unread[1],
+            "the configuration that the `#error` at t.cu:3 asks for"
+        );
+        assert_eq!(m.notes.len(), 2, "{:?}", m.notes);
+        assert!(
+            m.notes[0].starts_with("t.cu:1: cannot find the included file \"nope.h\""),
+            "{:?}",
+            m.notes
+        );
+        assert!(
+            m.notes[1].starts_with("t.cu:3: the file stops compilation here"),
+            "{:?}",
+            m.notes
+        );
+        assert!(m.notes[1].contains("`#error needs X`"), "{:?}", m.notes);
         let e = preprocess(Path::new("t.cu"), "\n#if 1\n", &Options::default()).unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Preprocessor, 2));
         let e = preprocess(Path::new("t.cu"), "#if 1 +\n#endif\n", &Options::default()).unwrap_err();

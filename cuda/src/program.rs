@@ -172,6 +172,12 @@ pub struct Program<'t> {
     pub using_namespaces: Vec<(String, Option<std::ops::Range<usize>>)>,
     /// The namespace being indexed.
     ns: Vec<String>,
+    /// Host-side items (a host function, a class, top-level text) with a syntax error the
+    /// front end read past: a launch in them may have been misread, so a kernel they name
+    /// is checked for every launch ([`crate::host::host_code`]).
+    pub damaged: Vec<Node<'t>>,
+    /// Notes for the report on every kernel of the file (syntax errors read past).
+    pub notes: Vec<String>,
 }
 
 impl<'t> Program<'t> {
@@ -194,12 +200,16 @@ impl<'t> Program<'t> {
             namespace_aliases: HashMap::new(),
             using_namespaces: Vec::new(),
             ns: Vec::new(),
+            damaged: Vec::new(),
+            notes: Vec::new(),
         };
         p.check_syntax(tree.root_node())?;
         p.check_depth(tree)?;
+        p.check_device_qualifiers(tree.root_node())?;
         p.items(tree.root_node(), None);
         p.find_local_types();
         p.find_launches(tree.root_node());
+        p.check_launched_kernels_read()?;
         p.find_namespace_uses(tree.root_node());
         Ok(p)
     }
@@ -246,19 +256,108 @@ impl<'t> Program<'t> {
         }
     }
 
-    fn check_syntax(&self, root: Node<'t>) -> Result<(), CudaError> {
+    /// A function that names a thread (`threadIdx`), a barrier or shared memory runs on
+    /// the device: when it is written without `__global__` or `__device__`, a macro that
+    /// autosync did not read (`KERNEL(k)(int *a)` with `#define KERNEL(n) __global__
+    /// void n`) stands for its qualifiers, and the kernel would silently not be checked.
+    fn check_device_qualifiers(&self, root: Node<'t>) -> Result<(), CudaError> {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() != "function_definition" {
+                stack.extend(named_children(n));
+                continue;
+            }
+            let (Some(body), t) = (n.child_by_field_name("body"), self.text(n)) else {
+                continue;
+            };
+            let head = &t[..body.start_byte() - n.start_byte()];
+            let body_text = self.text(body);
+            let named = ["threadIdx", "__syncthreads", "__shared__"]
+                .into_iter()
+                .find(|k| is_word_in(body_text, k));
+            if let Some(k) = named
+                && !["__global__", "__device__"].iter().any(|q| head.contains(q))
+                && !body_text.contains("__device__")
+            {
+                return Err(self
+                    .error(
+                        ErrorKind::Unsupported,
+                        n,
+                        format!(
+                            "unsupported: a function that uses `{k}` without `__global__` or `__device__` \
+                             (a macro autosync did not read?)"
+                        ),
+                    )
+                    .with_help("pass the folder of the header that defines its qualifiers with -I"));
+            }
+        }
+        Ok(())
+    }
+
+    /// With parts of the file not read, a launch of a kernel that no text autosync read
+    /// defines is an error: the kernel is in what was not read, and "nothing checked"
+    /// must not look like a pass.
+    fn check_launched_kernels_read(&self) -> Result<(), CudaError> {
+        let Some(source) = self.map.unread.first() else {
+            return Ok(());
+        };
+        for &call in &self.launches {
+            let Some(f) = call.child_by_field_name("function") else {
+                continue;
+            };
+            let name = last_name(f, self.src);
+            let defined = self
+                .funcs_by_name
+                .get(&name)
+                .is_some_and(|fs| fs.iter().any(|&i| self.funcs[i].global));
+            if !defined {
+                return Err(self
+                    .error(
+                        ErrorKind::Unsupported,
+                        call,
+                        format!("unsupported: `{name}` is launched here but defined nowhere autosync read (in {source}?)"),
+                    )
+                    .with_help("pass the folder of the missing header with -I"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A syntax error that touches device code fails the file. The others are in code
+    /// the kernels do not run (host functions, classes without device code, a
+    /// platform's API the front end does not know: `CUDART_CB`, Vulkan, EGL): a note,
+    /// and the items they are in are recorded as [`Program::damaged`].
+    fn check_syntax(&mut self, root: Node<'t>) -> Result<(), CudaError> {
         if !root.has_error() {
             return Ok(());
         }
-        let mut first: Option<Node> = None;
-        find_errors(root, &mut |n| {
-            if first.is_none() && self.error_matters(n) {
-                first = Some(n);
-            }
-        });
-        let Some(n) = first else {
-            return Ok(());
-        };
+        let mut errors: Vec<Node> = Vec::new();
+        find_errors(root, &mut |n| errors.push(n));
+        // With parts of the file not read, a macro of them may be what broke the parse
+        // (`KERNEL void k(...)` with `#define KERNEL __global__`): every error counts.
+        let complete = self.map.is_complete();
+        if let Some(&n) = errors.iter().find(|&&n| !complete || self.error_matters(n)) {
+            return Err(self.syntax_error(n));
+        }
+        if let Some(&first) = errors.first() {
+            let e = self.syntax_error(first);
+            self.notes.push(format!(
+                "{}:{}:{}: {} ({} in all): read past, as no device code is in it; a launch written \
+                 there is not read, so a kernel named there is checked for every launch",
+                e.file.display(),
+                e.line,
+                e.col,
+                e.message,
+                errors.len()
+            ));
+        }
+        self.damaged = errors.into_iter().map(top_level_item).collect();
+        Ok(())
+    }
+
+    /// The diagnostic for a syntax error node (a missing token is located right after
+    /// the text before it).
+    fn syntax_error(&self, n: Node) -> CudaError {
         let message = if n.is_missing() {
             format!("syntax error: missing `{}`", n.kind())
         } else {
@@ -270,31 +369,42 @@ impl<'t> Program<'t> {
         };
         let mut e = self.error(ErrorKind::Syntax, n, message);
         if n.is_missing() {
-            // Where the missing token belongs: right after the text before it.
             let before = self.src.get(..n.start_byte()).unwrap_or("").trim_end().len();
             let (file, line, col) = self.map.describe(before);
             (e.file, e.line, e.col) = (file, line, col);
         }
         e.construct.clear();
-        Err(e.with_help(
-            "fix the syntax (does the file compile with nvcc?); autosync reads CUDA C++ as nvcc does",
-        ))
+        e.with_help("fix the syntax (does the file compile with nvcc?); autosync reads CUDA C++ as nvcc does")
     }
 
-    /// Errors inside host functions do not concern the kernels; anything else does.
+    /// Errors inside host functions do not concern the kernels. Elsewhere, an error
+    /// matters when the top-level item it is in (a declaration, a class, the error text
+    /// itself) has device code: the parser may have swallowed a kernel, a device
+    /// function or a `__shared__`/`__device__` variable.
     fn error_matters(&self, n: Node) -> bool {
         let mut cur = n.parent();
         while let Some(p) = cur {
             if p.kind() == "function_definition" {
                 let t = self.text(p);
                 let head = t.split('{').next().unwrap_or("");
-                return head.contains("__global__") || head.contains("__device__");
+                return is_device_text(head);
             }
             cur = p.parent();
         }
-        let t = self.text(n);
-        // A top-level error that swallowed device code, or plain garbage.
-        t.contains("__global__") || t.contains("__device__") || t.contains("__shared__") || !t.contains('(')
+        // From the end of the function before: a stray `}` that ended a kernel early
+        // leaves the rest of its body as top-level text before the error.
+        let item = top_level_item(n);
+        let mut start = item.start_byte();
+        let mut prev = item.prev_named_sibling();
+        while let Some(p) = prev {
+            if p.kind() == "function_definition" {
+                start = p.end_byte();
+                break;
+            }
+            start = p.start_byte();
+            prev = p.prev_named_sibling();
+        }
+        is_device_text(self.src.get(start..item.end_byte()).unwrap_or(""))
     }
 
     fn push_func(&mut self, f: FuncDef<'t>) -> usize {
@@ -674,6 +784,44 @@ impl<'t> Program<'t> {
             .collect();
         if defined.is_empty() { all } else { defined }
     }
+}
+
+/// Whether `w` occurs in `src` as a whole identifier.
+pub fn is_word_in(src: &str, w: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    src.match_indices(w).any(|(i, _)| {
+        let before = src[..i].chars().next_back().is_some_and(ident);
+        let after = src[i + w.len()..].chars().next().is_some_and(ident);
+        !before && !after
+    })
+}
+
+/// Text that declares or looks like device code (the rest of a kernel's body that a
+/// stray `}` cut off names its thread).
+fn is_device_text(t: &str) -> bool {
+    [
+        "__global__",
+        "__device__",
+        "__shared__",
+        "threadIdx",
+        "blockIdx",
+        "__syncthreads",
+    ]
+    .iter()
+    .any(|k| t.contains(k))
+}
+
+/// The item of the translation unit (or of a namespace or `extern "C"` block) that `n`
+/// is in: `n` itself when it is one.
+fn top_level_item(n: Node) -> Node {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        if matches!(p.kind(), "translation_unit" | "declaration_list") {
+            break;
+        }
+        cur = p;
+    }
+    cur
 }
 
 fn find_errors<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {

@@ -108,6 +108,8 @@ pub fn insert(map: &SourceMap, mut edits: Vec<(usize, String)>) -> SourceMap {
         files: map.files.clone(),
         text,
         segments,
+        notes: map.notes.clone(),
+        unread: map.unread.clone(),
     }
 }
 
@@ -388,6 +390,8 @@ mod tests {
                 origin: Origin::Verbatim { file: 0, start: 0 },
             }],
             text,
+            notes: Vec::new(),
+            unread: Vec::new(),
         };
         let new = insert(&map, comma_edits(&map.text));
         assert_eq!(new.text, "x = ((j = 1), k);");

@@ -98,9 +98,23 @@ pub struct SourceMap {
     pub files: Vec<SourceFile>,
     pub text: String,
     pub segments: Vec<Segment>,
+    /// The preprocessor's notes for the report (a header not found, an `#error` read
+    /// past), each starting with `file:line: `.
+    pub notes: Vec<String>,
+    /// What the file's text depends on that was not read, described for a report: a
+    /// header that was not found, the configuration an `#error` read past asks for.
+    /// Macros may come from them, so a name nothing declares may be anything
+    /// ([`SourceMap::is_complete`]).
+    pub unread: Vec<String>,
 }
 
 impl SourceMap {
+    /// Whether every macro the file uses was read (no header missing, no `#error`
+    /// read past).
+    pub fn is_complete(&self) -> bool {
+        self.unread.is_empty()
+    }
+
     fn segment(&self, out: usize) -> Option<&Segment> {
         let i = self.segments.partition_point(|s| s.out.end <= out);
         self.segments.get(i).filter(|s| s.out.start <= out)
@@ -270,6 +284,8 @@ mod tests {
                     origin: Origin::Verbatim { file: 0, start: 9 },
                 },
             ],
+            notes: Vec::new(),
+            unread: Vec::new(),
         }
     }
 

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::{Node, Parser, Tree};
 
-use super::program::{named_children, text};
+use super::program::{is_word_in, named_children, text};
 use kpl::ir::Span;
 use kpl::rewrite::Edit;
 use kpl::split::SplitSite;
@@ -218,15 +218,6 @@ fn element_type(src: &str, at: Node, name: &str, subscripts: usize) -> Option<St
         up = p.parent();
     }
     None
-}
-
-fn is_word_in(src: &str, w: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    src.match_indices(w).any(|(i, _)| {
-        let before = src[..i].chars().next_back().is_some_and(ident);
-        let after = src[i + w.len()..].chars().next().is_some_and(ident);
-        !before && !after
-    })
 }
 
 /// A local name for an operand: its text in lower case, words joined by `_`

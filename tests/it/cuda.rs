@@ -121,9 +121,9 @@ fn bad_input_is_exit_2_with_a_located_diagnostic_and_the_file_untouched() {
             "goto.cu:5:5: unsupported: a backward `goto`",
         ),
         (
-            "include.cu",
-            "#include \"kernels/common.h\"\n__global__ void k(int *a) { __syncthreads(); }\n",
-            "include.cu:1:1: cannot find the included file \"kernels/common.h\"",
+            "badinclude.cu",
+            "#include\n__global__ void k(int *a) { __syncthreads(); }\n",
+            "badinclude.cu:1:1: malformed `#include`",
         ),
         (
             "recursion.cu",
@@ -151,6 +151,22 @@ fn bad_input_is_exit_2_with_a_located_diagnostic_and_the_file_untouched() {
             assert_eq!(std::fs::read_to_string(&p).unwrap(), text, "{name} untouched");
         }
     }
+    // A header that is not found is a note: the kernel is checked.
+    let include = "#include \"kernels/common.h\"\n__global__ void k(int *a) { __syncthreads(); }\n";
+    std::fs::write(dir.path().join("include.cu"), include).unwrap();
+    let out = autosync_in(dir.path(), &["check", "include.cu"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("note: include.cu:1: cannot find the included file \"kernels/common.h\""),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // The include is found with -I.
     std::fs::create_dir_all(dir.path().join("inc/kernels")).unwrap();
     std::fs::write(dir.path().join("inc/kernels/common.h"), "#define N 4\n").unwrap();

@@ -126,6 +126,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             _ => Vec::new(),
         };
+        if declared.is_empty() && scope == name && !name.starts_with("__") {
+            self.undeclared_in_incomplete_file(name, n)?;
+        }
         let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
         self.unknown_call(name, argv, &passing, None, n)
     }

@@ -767,9 +767,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                 return Err(self.unsupported(n, "a function used as a value", "call it instead"));
             }
             "lambda_expression" => return Err(self.unsupported(n, "lambda expressions", "")),
-            "new_expression" | "delete_expression" => {
-                return Err(self.unsupported(n, "dynamic allocation in device code", ""));
-            }
+            "new_expression" => Ref::V(self.new_expression(n)?),
+            "delete_expression" => Ref::V(self.delete_expression(n)?),
             "throw_expression" => return Err(self.unsupported(n, "exceptions", "")),
             "gnu_asm_expression" => Ref::V(self.inline_asm(n)?),
             other => return Err(self.unsupported(n, &format!("expression `{other}`"), "")),
@@ -1081,6 +1080,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         operands.push(self.binary(op, a, b));
     }
 
+    /// Whether `name` means nothing the front end knows here (no variable, constant,
+    /// enumerator or function: a macro of a header that was not read?).
+    pub(super) fn names_nothing(&mut self, name: &str, n: Node<'t>) -> R<bool> {
+        Ok(matches!(self.name(name, n)?, Ref::V(Value { ty: Ty::Opaque(t), .. }) if t == name))
+    }
+
     /// What a name means here.
     fn name(&mut self, name: &str, n: Node<'t>) -> R<Ref> {
         if let Some(v) = self.lookup(name) {
@@ -1113,6 +1118,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if let Some(c) = known_constant(name) {
                     return Ok(Ref::V(c));
                 }
+                self.undeclared_in_incomplete_file(name, n)?;
                 self.note(format!(
                     "`{name}` is not defined in this file (a macro or constant from a header that was not \
                      read?): its value is taken as arbitrary"

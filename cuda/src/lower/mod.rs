@@ -22,6 +22,7 @@
 //! `stmt` statements and control flow, `call` calls (which function, and the inlining
 //! of `__device__` functions), `builtins` the CUDA builtins by family.
 
+mod alloc;
 mod builtins;
 mod call;
 pub(crate) mod expr;
@@ -120,11 +121,13 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
     let mut out = Vec::new();
     let mut failed = Vec::new();
     let mut names = HashSet::new();
+    let all_host = crate::host::host_code(prog);
     let host = if opts.symbolic_launch {
         crate::host::HostCode::default()
     } else {
-        crate::host::host_code(prog)
+        all_host.clone()
     };
+    let main = prog.map.files.first().map(|f| f.path.display().to_string());
     // `k<float>` with an explicit specialization is the specialization's, not the
     // primary template's.
     let special: HashSet<String> = (0..prog.funcs.len())
@@ -136,8 +139,35 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
         if !f.global || f.body.is_none() {
             continue;
         }
-        if prog.map.loc(f.node.start_byte()).file != 0 {
-            continue; // a kernel of an included file belongs to that file
+        // A kernel of an included file belongs to that file, unless this file launches
+        // it (a project's kernels in its own header).
+        let launched_here = all_host
+            .launches
+            .iter()
+            .any(|h| h.kernel == f.name && Some(&h.site.file) == main.as_ref());
+        let in_header = prog.map.loc(f.node.start_byte()).file != 0;
+        if in_header && !launched_here {
+            continue;
+        }
+        // The instances of a template kernel come from its launches: one in host code
+        // that did not parse may be missing.
+        if f.template.is_some()
+            && let Some(at) = all_host.unparsed.get(&f.name)
+        {
+            failed.push(Failed {
+                name: f.name.clone(),
+                error: prog.error(
+                    ErrorKind::Unsupported,
+                    f.node,
+                    format!(
+                        "unsupported: the template kernel `{}` is named in host code autosync could not parse \
+                         ({}:{}): the instances launched there are not known",
+                        f.name, at.file, at.line
+                    ),
+                ),
+                position: out.len(),
+            });
+            continue;
         }
         let mut ctx = Lowerer::new(prog, opts);
         let instances = match ctx.instances(i) {
@@ -157,7 +187,12 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
             }
             let name = inst.name.clone();
             match lower_merging(prog, opts, i, inst) {
-                Ok(l) => out.extend(launch_contexts(prog, opts, i, &host, l)),
+                Ok(mut l) => {
+                    if in_header {
+                        l.notes.push(header_kernel_note(prog, f));
+                    }
+                    out.extend(launch_contexts(prog, opts, i, &host, l))
+                }
                 Err(error) => failed.push(Failed {
                     name,
                     error,
@@ -167,6 +202,20 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
         }
     }
     (out, failed)
+}
+
+/// Where a kernel of an included header is, for its report: the report's lines are the
+/// main file's (the `#include` line), and `fix` writes only the main file.
+fn header_kernel_note(prog: &Program, f: &FuncDef) -> String {
+    let (file, line, _) = prog.map.describe(f.node.start_byte());
+    format!(
+        "`{}` is defined in {}:{}, a header this file includes and launches it from: its accesses \
+         are reported at the `#include` line, and `fix` places no barrier in the header (check the \
+         header itself for its lines)",
+        f.name,
+        file.display(),
+        line
+    )
 }
 
 /// The kernel `l` once per launch context: the launch of `opts` (flags over header)
@@ -200,11 +249,37 @@ fn launch_contexts(
         .map(|(n, t)| (n.to_string(), t))
         .collect();
     let mut contexts: Vec<kpl::Launch> = Vec::new();
-    let escaped = host.escaped.get(&def.name);
+    // Why the host launches do not tell all, if they do not.
+    let unread = host
+        .escaped
+        .get(&def.name)
+        .map(|at| {
+            format!(
+                "the host code uses `{}` at line {} other than by launching it",
+                def.name, at.line
+            )
+        })
+        .or_else(|| {
+            host.unparsed.get(&def.name).map(|at| {
+                format!(
+                    "the host code names `{}` in text it could not parse ({}:{})",
+                    def.name, at.file, at.line
+                )
+            })
+        })
+        .or_else(|| {
+            // A launch may hide in a macro of what was not read.
+            prog.map.unread.first().map(|source| {
+                format!(
+                    "the host code may launch `{}` through a macro of {source}",
+                    def.name
+                )
+            })
+        });
     for h in host
         .launches
         .iter()
-        .filter(|h| !sized && escaped.is_none() && h.kernel == def.name)
+        .filter(|h| !sized && unread.is_none() && h.kernel == def.name)
     {
         let this = match &h.template_args {
             Some(a) => format!("{}<{}>", def.name, a) == l.kernel.name,
@@ -228,11 +303,8 @@ fn launch_contexts(
     if contexts.is_empty() {
         let mut l = l;
         l.launch = given.clone().over(&bounds);
-        if let Some(at) = escaped.filter(|_| !sized) {
-            l.notes.push(format!(
-                "the host code uses `{}` at line {} other than by launching it: checked for every launch",
-                def.name, at.line
-            ));
+        if let Some(why) = unread.filter(|_| !sized) {
+            l.notes.push(format!("{why}: checked for every launch"));
         }
         return vec![l];
     }
@@ -493,6 +565,9 @@ pub(super) enum ArrayKey {
     ExternShared,
     /// A private array, one per declaration instance.
     Private(usize),
+    /// Memory a thread allocates (`malloc`, `new`), by the allocation's byte offset
+    /// (`lower::alloc`).
+    Heap(usize),
     /// The arrays of one memory space and cell size that a pointer may choose between
     /// (see [`Lowerer::merge`]), laid out one after the other.
     Merged(String),

@@ -164,6 +164,15 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if let Some(e) = items(n).into_iter().next()
                     && !self.misparsed_declaration(e)?
                 {
+                    // `SYNC;`: a name alone is a statement only as a macro, whose
+                    // expansion (a barrier? a store?) is unknown.
+                    if e.kind() == "identifier" && self.names_nothing(self.text(e), e)? {
+                        return Err(self.unsupported(
+                            e,
+                            "a statement that is only a name nothing declares (a macro of a header that was not read?)",
+                            "pass the header's folder with -I, or define the macro with -D",
+                        ));
+                    }
                     // A call whose result nobody uses.
                     self.discard = e.kind() == "call_expression";
                     self.rvalue(e)?;
@@ -780,6 +789,27 @@ impl<'p, 't> Lowerer<'p, 't> {
         };
         for d in ds {
             let decl = self.declared(ty_node, Some(d))?;
+            // `SHMEM unsigned s[64];` with `#define SHMEM __shared__` in a header that
+            // was not read: an unknown type name may hide a storage class.
+            if ty_node.kind() == "type_identifier" && matches!(self.base_type(ty_node)?, Ty::Opaque(_)) {
+                self.undeclared_in_incomplete_file(self.text(ty_node), ty_node)?;
+            }
+            // `SHMEM unsigned s[64]` is not C++ (a type name before `unsigned`): a macro
+            // autosync did not read, of a header it skipped.
+            if ty_node.kind() == "sized_type_specifier"
+                && let Some(t) = named_children(ty_node)
+                    .into_iter()
+                    .find(|c| c.kind() == "type_identifier")
+            {
+                return Err(self.unsupported(
+                    t,
+                    &format!(
+                        "`{}` before a C++ type (a macro autosync did not read?)",
+                        self.text(t)
+                    ),
+                    "pass the folder of the header that defines it with -I",
+                ));
+            }
             if decl.function {
                 if crate::program::innermost_function_declarator(d).is_none() {
                     return Err(self.unsupported(d, "function pointers", "call the function directly"));

@@ -5,6 +5,7 @@ mod common;
 
 mod corpus_fixes;
 mod errors;
+mod files;
 mod fuzz;
 mod kernels;
 mod layout;

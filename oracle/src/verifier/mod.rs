@@ -357,6 +357,24 @@
 //!      non-`const` reference bound to the result of a function the file does not
 //!      define, are unsupported. `__nv_bfloat16` and the fp8 types are untracked values
 //!      of their real size (2 and 1 bytes).
+//!   6. *Parts of the file that are not read* (`cuda/src/preprocess.rs`,
+//!      `program.rs::check_syntax`, `host.rs`; twins in `tests/corpus/files/`, tests in
+//!      `cuda/tests/it/files.rs`): an `#include "..."` that is not found and an `#error`
+//!      are notes, and the file is read on; then a kernel naming anything nothing
+//!      declares is unsupported, every syntax error fails the file, and the kernels are
+//!      checked for every launch. A syntax error in code without device code is a note
+//!      (a kernel named there: every launch; a template kernel: unsupported).
+//!      *Assumed*: `#include <...>` headers that are not found define no macro the
+//!      kernels use (as before: a library header autosync skips).
+//!   7. *Dynamic allocation* (`cuda/src/lower/alloc.rs`; twins in `tests/corpus/alloc/`):
+//!      `malloc`/`new` memory is the thread's own private array, sound because a pointer
+//!      loaded from memory is unsupported.
+//!   8. *Tensor cores* (`cuda/src/lower/builtins/wmma.rs`; twins in `tests/corpus/wmma/`):
+//!      `load_matrix_sync` is each lane's read of an arbitrary element of the tile, and
+//!      `store_matrix_sync` each lane's write of an arbitrary element of its own part of
+//!      it, the parts of the lanes disjoint and assigned by one unknown rotation per
+//!      warp. *Assumed*: the whole warp executes them, warps of 32 threads; two stores of
+//!      one warp are not known to partition the tile alike (possible false alarms).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.

@@ -1,7 +1,7 @@
 //! Memory builtins: cache-hinted loads (`__ldg` and friends) are reads, cache-hinted
 //! stores (`__stcs` and friends) writes; texture
 //! fetches read memory autosync does not model (arbitrary values); surface accesses
-//! are `super::surface`'s; dynamic allocation is unsupported.
+//! are `super::surface`'s; `malloc`/`free` are `lower::alloc`'s.
 
 use super::Call;
 use crate::lower::expr::arbitrary;
@@ -100,10 +100,18 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
     Ok(None)
 }
 
-/// `malloc` and friends, after the file's own functions.
+/// `malloc` and `free` (fresh memory of the thread, `lower::alloc`), after the file's
+/// own functions; the device runtime's `cudaMalloc` is unsupported.
 pub(super) fn allocation<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
-    if matches!(c.name, "malloc" | "free" | "cudaMalloc" | "new" | "delete") {
-        return Err(l.unsupported(c.n, "dynamic allocation in device code", ""));
+    match c.name {
+        "malloc" | "free"
+            if c.scope
+                .rsplit_once("::")
+                .is_none_or(|(q, _)| q.is_empty() || q == "std") =>
+        {
+            l.malloc_call(c.name, c.args, c.n).map(Some)
+        }
+        "cudaMalloc" | "cudaFree" => Err(l.unsupported(c.n, "the device runtime's `cudaMalloc`", "")),
+        _ => Ok(None),
     }
-    Ok(None)
 }

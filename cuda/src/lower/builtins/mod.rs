@@ -6,11 +6,13 @@
 //!   functions (arbitrary), `__builtin_expect`/`__builtin_assume`.
 //! - [`sync`]: `__syncthreads()` and friends (barriers), `__syncwarp()` (a warp
 //!   barrier when the mask is the full warp), fences (vanish), cooperative groups.
-//! - [`memory`]: cache-hinted loads (`__ldg`) and stores (`__stcs`), texture and surface fetches, dynamic
-//!   allocation (unsupported).
+//! - [`memory`]: cache-hinted loads (`__ldg`) and stores (`__stcs`), texture and surface fetches, `malloc`
+//!   and `free` (fresh memory of the thread, `lower::alloc`).
 //! - [`surface`]: surface writes and reads, accesses of one global array of all
 //!   surfaces at the texel's coordinates.
 //! - [`atomics`]: `atomicAdd` and friends, KPL atomics on the cells they update.
+//! - [`wmma`]: tensor-core tiles, `load_matrix_sync`/`store_matrix_sync` as the
+//!   warp's reads and writes of the tile, `fill_fragment`/`mma_sync` registers only.
 //! - [`conversions`]: `static_cast` and friends, `make_float4` and friends.
 //! - [`math`]: `min`/`max`/`abs`/`__mul24`, tracked exactly on integers; other math
 //!   and bit functions, arbitrary results.
@@ -41,6 +43,7 @@ mod random;
 mod surface;
 mod sync;
 mod warp;
+mod wmma;
 
 use tree_sitter::Node;
 
@@ -105,6 +108,7 @@ pub(super) const STEPS: &[(Owner, Step)] = &[
     (Owner::Builtin, math::lower),
     (Owner::Builtin, random::lower),
     (Owner::Builtin, warp::lower),
+    (Owner::Builtin, wmma::lower),
     (Owner::Builtin, misc::lower),
     (Owner::Builtin, memory::allocation),
     (Owner::Builtin, annotations::obligations),

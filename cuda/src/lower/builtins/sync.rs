@@ -290,7 +290,7 @@ fn dims(b: fn(Dim) -> Builtin) -> [Expr; 3] {
 }
 
 /// `threadIdx` as one number: `x + blockDim.x * (y + blockDim.y * z)`.
-fn block_rank() -> Expr {
+pub(super) fn block_rank() -> Expr {
     let [tx, ty, tz] = dims(Builtin::Tid);
     let [bx, by, _] = dims(Builtin::Bdim);
     fold::add(tx, fold::mul(bx, fold::add(ty, fold::mul(by, tz))))

@@ -328,6 +328,22 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// A method call on an object of a type the file does not define whose holdings
     /// are not known (a parameter, a copy the lowering did not follow): it may reach
     /// anything, some element of every shared and global array.
+    /// A name nothing declares, in a file with parts that were not read (a header not
+    /// found, an `#error` read past): it may be a macro of them, whose expansion may be
+    /// anything (an access of an array in scope, a barrier, a `return`), so the kernel
+    /// is unsupported. In a complete file such a name is a function or constant of a
+    /// library header autosync skips (`docs/semantics.md`, "Soundness").
+    pub(in crate::lower) fn undeclared_in_incomplete_file(&self, name: &str, n: Node<'t>) -> R<()> {
+        match self.prog.map.unread.first() {
+            Some(source) => Err(self.unsupported(
+                n,
+                &format!("`{name}` is declared nowhere: it may be a macro of {source}"),
+                "pass the folder of the missing header with -I (or the build's -D flags)",
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn reach_anything(&mut self, n: Node<'t>) {
         let span = self.span(n);
         for a in self.reachable_arrays(true, true) {

@@ -1,0 +1,13 @@
+//pass
+//expect: race
+
+// The twin of headerKernel.cu whose header kernel has no barrier: the race is reported
+// at the `#include` line.
+#include "headerKernelRace.cuh" //~ race(s)
+
+int main()
+{
+    int *a;
+    rotate<64><<<10, 64>>>(a);
+    return 0;
+}
