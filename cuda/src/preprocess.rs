@@ -33,6 +33,7 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         tokens: 0,
         notes: Vec::new(),
         missing: Vec::new(),
+        uncertain: Vec::new(),
     };
     // The header comment's `-D` flags, then the caller's (which win).
     let mut defines = predefined(opts);
@@ -81,6 +82,7 @@ pub fn preprocess(path: &Path, text: &str, opts: &Options) -> Result<SourceMap, 
         segments: pp.segments,
         notes: pp.notes,
         unread: pp.missing,
+        uncertain: pp.uncertain,
     })
 }
 
@@ -439,6 +441,9 @@ struct Cond {
     seen_else: bool,
     /// Where the `#if` is (file offset), for "unterminated" errors.
     at: usize,
+    /// Some condition of the chain tested a macro that nothing read defines, after a
+    /// part of the file was not read (`SourceMap::uncertain`).
+    uncertain: bool,
 }
 
 const MAX_INCLUDE_DEPTH: usize = 40;
@@ -462,6 +467,8 @@ struct Preprocessor<'o> {
     notes: Vec<String>,
     /// What was not read (`SourceMap::unread`).
     missing: Vec<String>,
+    /// `SourceMap::uncertain`.
+    uncertain: Vec<(usize, Range<usize>)>,
 }
 
 impl Preprocessor<'_> {
@@ -826,12 +833,16 @@ impl Preprocessor<'_> {
                     && self
                         .condition(name, &rest)
                         .map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
+                let uncertain = active
+                    && self.tests_unknown_macro(&rest)
+                    && !(name == "ifndef" && is_guard(text, &range, &rest));
                 conds.push(Cond {
                     parent: active,
                     taking,
                     done: taking,
                     seen_else: false,
                     at: range.start,
+                    uncertain,
                 });
             }
             "elif" | "elifdef" | "elifndef" => {
@@ -859,9 +870,11 @@ impl Preprocessor<'_> {
                     && self
                         .condition(kind, &rest)
                         .map_err(|m| err(self, ErrorKind::Preprocessor, m))?;
+                let uncertain = top.parent && !top.done && self.tests_unknown_macro(&rest);
                 if let Some(c) = conds.last_mut() {
                     c.taking = taking;
                     c.done |= taking;
+                    c.uncertain |= uncertain;
                 }
             }
             "else" => {
@@ -876,6 +889,10 @@ impl Preprocessor<'_> {
                 c.seen_else = true;
             }
             "endif" => {
+                if let Some(c) = conds.last().filter(|c| c.uncertain) {
+                    let (start, end) = (c.at, directive_end(text, range.start));
+                    self.uncertain.push((file, start..end));
+                }
                 if conds.pop().is_none() {
                     return Err(err(
                         self,
@@ -928,6 +945,18 @@ impl Preprocessor<'_> {
     }
 
     /// Evaluates the condition of `#if`, `#ifdef` or `#ifndef`.
+    /// Whether a condition names a macro that nothing read defines, while a part of the
+    /// file was not read (which may define it).
+    fn tests_unknown_macro(&self, rest: &[Tok]) -> bool {
+        !self.missing.is_empty()
+            && rest.iter().any(|t| {
+                t.kind == Kind::Ident
+                    && !self.macros.contains_key(&t.text)
+                    && !["defined", "true", "false", "__has_include", "__has_include_next"]
+                        .contains(&t.text.as_str())
+            })
+    }
+
     fn condition(&mut self, kind: &str, rest: &[Tok]) -> Result<bool, String> {
         match kind {
             "ifdef" | "ifndef" => {
@@ -1128,6 +1157,17 @@ fn canonical(p: &Path) -> PathBuf {
 
 /// Where a directive that starts at `from` ends: the newline that is not escaped and
 /// not inside a comment (or the end of the text).
+/// Whether `#ifndef X` at `range` is an include guard: the next line defines `X`.
+fn is_guard(text: &str, range: &Range<usize>, rest: &[Tok]) -> bool {
+    let Some(x) = rest.first() else { return false };
+    let next = text[directive_end(text, range.start)..].trim_start();
+    let Some(def) = next.strip_prefix('#') else {
+        return false;
+    };
+    let mut words = def.split_whitespace();
+    words.next() == Some("define") && words.next() == Some(x.text.as_str())
+}
+
 fn directive_end(text: &str, from: usize) -> usize {
     let mut pos = from;
     while pos < text.len() {

@@ -210,6 +210,7 @@ impl<'t> Program<'t> {
         p.find_local_types();
         p.find_launches(tree.root_node());
         p.check_launched_kernels_read()?;
+        p.check_uncertain_device_code(tree.root_node())?;
         p.find_namespace_uses(tree.root_node());
         Ok(p)
     }
@@ -318,6 +319,63 @@ impl<'t> Program<'t> {
                         format!("unsupported: `{name}` is launched here but defined nowhere autosync read (in {source}?)"),
                     )
                     .with_help("pass the folder of the missing header with -I"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Device code (a kernel, a device function, a `__shared__` or `__device__`
+    /// variable) inside an `#if` group whose condition depends on a macro of what was not
+    /// read: the real build may take another group, so the file is not checked.
+    fn check_uncertain_device_code(&self, root: Node<'t>) -> Result<(), CudaError> {
+        if self.map.uncertain.is_empty() {
+            return Ok(());
+        }
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            let device = match n.kind() {
+                "function_definition" => {
+                    let t = self.text(n);
+                    let head = &t[..t.find('{').unwrap_or(t.len())];
+                    head.contains("__global__") || head.contains("__device__")
+                }
+                "declaration" => {
+                    let t = self.text(n);
+                    t.contains("__shared__") || t.contains("__device__")
+                }
+                _ => {
+                    stack.extend(named_children(n));
+                    continue;
+                }
+            };
+            if !device {
+                continue;
+            }
+            let (a, b) = (
+                self.map.loc(n.start_byte()),
+                self.map.loc(n.end_byte().saturating_sub(1)),
+            );
+            // The item's text in the group's file (to its end when it leaves that file).
+            let hit = self.map.uncertain.iter().find(|(f, r)| {
+                let start = if a.file == *f { a.offset } else { 0 };
+                let end = if b.file == *f { b.offset } else { usize::MAX };
+                (a.file == *f || b.file == *f) && r.start <= end && start < r.end
+            });
+            if let Some((f, r)) = hit {
+                let file = &self.map.files[*f];
+                let (line, _) = file.line_col(r.start);
+                return Err(self
+                    .error(
+                        ErrorKind::Unsupported,
+                        n,
+                        format!(
+                            "unsupported: device code under the conditional at {}:{line}, which tests a macro \
+                             that {} may define",
+                            file.path.display(),
+                            self.map.unread.first().map_or("a part not read", String::as_str)
+                        ),
+                    )
+                    .with_help("pass the folder of the missing header with -I (or the build's -D flags)"));
             }
         }
         Ok(())

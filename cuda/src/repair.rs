@@ -110,6 +110,7 @@ pub fn insert(map: &SourceMap, mut edits: Vec<(usize, String)>) -> SourceMap {
         segments,
         notes: map.notes.clone(),
         unread: map.unread.clone(),
+        uncertain: map.uncertain.clone(),
     }
 }
 
@@ -392,6 +393,7 @@ mod tests {
             text,
             notes: Vec::new(),
             unread: Vec::new(),
+            uncertain: Vec::new(),
         };
         let new = insert(&map, comma_edits(&map.text));
         assert_eq!(new.text, "x = ((j = 1), k);");

@@ -106,6 +106,10 @@ pub struct SourceMap {
     /// Macros may come from them, so a name nothing declares may be anything
     /// ([`SourceMap::is_complete`]).
     pub unread: Vec<String>,
+    /// `#if` ... `#endif` groups (file, byte range in it) whose conditions test a macro
+    /// nothing read defines, after a part of the file was not read: which group the
+    /// real build takes is unknown, and device code in them is not checked.
+    pub uncertain: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl SourceMap {
@@ -286,6 +290,7 @@ mod tests {
             ],
             notes: Vec::new(),
             unread: Vec::new(),
+            uncertain: Vec::new(),
         }
     }
 

@@ -117,6 +117,22 @@ fn unsupported_constructs_say_what_and_where() {
             (3, 3),
             "the device runtime's `cudaMalloc`",
         ),
+        // Tensor-core tiles autosync cannot size exactly (`lower/builtins/wmma.rs`).
+        (
+            "__global__ void k(float *c, bool t) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::store_matrix_sync(c, acc, 16, t ? wmma::mem_col_major : wmma::mem_row_major);\n}\n",
+            (3, 3),
+            "a tensor-core tile whose shape, layout or element type",
+        ),
+        (
+            "__global__ void k(const void *p) {\n  wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::u4, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 64);\n}\n",
+            (3, 3),
+            "a tensor-core tile whose shape, layout or element type",
+        ),
+        (
+            "__global__ void k(const char *p) {\n  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 16);\n}\n",
+            (3, 3),
+            "a tensor-core tile through a pointer to elements of another size",
+        ),
         (
             "__global__ void child(int *a) { a[0] = 1; }\n__global__ void k(int *a) {\n  child<<<1, 1>>>(a);\n}\n",
             (3, 3),

@@ -119,6 +119,39 @@ fn a_name_nothing_declares_may_be_a_macro_of_what_was_not_read() {
 }
 
 #[test]
+fn device_code_under_a_conditional_on_a_macro_not_read_is_not_checked() {
+    // `config.h` may define `WARP_BLOCK`, and then the real kernel has no barrier.
+    let kernel = "__global__ void rev(float *d) {\n  __shared__ float t[64];\n  t[threadIdx.x] = d[threadIdx.x];\n#ifndef WARP_BLOCK\n  __syncthreads();\n#endif\n  d[threadIdx.x] = t[63 - threadIdx.x];\n}\n";
+    let e = common::translate_text(&format!("#include \"config.h\"\n{kernel}")).expect_err("error");
+    assert_eq!((e.kind, e.line), (ErrorKind::Unsupported, 2), "{e}");
+    assert!(e.message.contains("device code under the conditional at "), "{e}");
+    assert!(
+        e.message
+            .contains("snippet.cu:5, which tests a macro that the header \"config.h\""),
+        "{e}"
+    );
+    // Which kernel is compiled, likewise.
+    let e = common::translate_text(&format!(
+        "#include \"config.h\"\n#ifdef FAST\n__global__ void k(int *a) {{ a[0] = threadIdx.x; }}\n#else\n{kernel}#endif\n"
+    ))
+    .expect_err("error");
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    // With the whole file read, or a conditional on a macro the file defines, or an
+    // include guard, or a conditional before the missing header: checked.
+    assert!(common::translate_text(kernel).is_ok());
+    let defined = format!("#define WARP_BLOCK 0\n#include \"config.h\"\n{kernel}");
+    assert!(common::translate_text(&defined).is_ok());
+    let plain = kernel.replace(
+        "#ifndef WARP_BLOCK\n  __syncthreads();\n#endif\n",
+        "  __syncthreads();\n",
+    );
+    let guarded = format!("#include \"config.h\"\n#ifndef REV_CU\n#define REV_CU\n{plain}#endif\n");
+    assert!(common::translate_text(&guarded).is_ok());
+    let before = format!("#ifndef WARP_BLOCK\n#define TILE 64\n#endif\n#include \"config.h\"\n{plain}");
+    assert!(common::translate_text(&before).is_ok());
+}
+
+#[test]
 fn device_code_without_device_qualifiers_is_an_error() {
     // `#define KERNEL(n) __global__ void n` in a header autosync did not read: without
     // this error the kernel would silently not be checked.

@@ -362,7 +362,8 @@
 //!      `cuda/tests/it/files.rs`): an `#include "..."` that is not found and an `#error`
 //!      are notes, and the file is read on; then a kernel naming anything nothing
 //!      declares is unsupported, every syntax error fails the file, and the kernels are
-//!      checked for every launch. A syntax error in code without device code is a note
+//!      checked for every launch, and device code under an `#if` on a macro nothing
+//!      read defines is unsupported. A syntax error in code without device code is a note
 //!      (a kernel named there: every launch; a template kernel: unsupported).
 //!      *Assumed*: `#include <...>` headers that are not found define no macro the
 //!      kernels use (as before: a library header autosync skips).
@@ -373,8 +374,11 @@
 //!      `load_matrix_sync` is each lane's read of an arbitrary element of the tile, and
 //!      `store_matrix_sync` each lane's write of an arbitrary element of its own part of
 //!      it, the parts of the lanes disjoint and assigned by one unknown rotation per
-//!      warp. *Assumed*: the whole warp executes them, warps of 32 threads; two stores of
-//!      one warp are not known to partition the tile alike (possible false alarms).
+//!      warp (unsupported: shapes, layouts or element types not written out in the
+//!      fragment's type, sub-byte elements, a pointer to elements of another size).
+//!      *Assumed*: the whole warp executes them (a call under a warp-splitting condition
+//!      is not reported), warps of 32 threads; two stores of one warp are not known to
+//!      partition the tile alike (possible false alarms).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.
