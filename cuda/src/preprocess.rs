@@ -944,7 +944,6 @@ impl Preprocessor<'_> {
         Ok(())
     }
 
-    /// Evaluates the condition of `#if`, `#ifdef` or `#ifndef`.
     /// Whether a condition names a macro that nothing read defines, while a part of the
     /// file was not read (which may define it).
     fn tests_unknown_macro(&self, rest: &[Tok]) -> bool {
@@ -957,6 +956,7 @@ impl Preprocessor<'_> {
             })
     }
 
+    /// Evaluates the condition of `#if`, `#ifdef` or `#ifndef`.
     fn condition(&mut self, kind: &str, rest: &[Tok]) -> Result<bool, String> {
         match kind {
             "ifdef" | "ifndef" => {
@@ -1155,8 +1155,6 @@ fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Where a directive that starts at `from` ends: the newline that is not escaped and
-/// not inside a comment (or the end of the text).
 /// Whether `#ifndef X` at `range` is an include guard: the next line defines `X`.
 fn is_guard(text: &str, range: &Range<usize>, rest: &[Tok]) -> bool {
     let Some(x) = rest.first() else { return false };
@@ -1168,6 +1166,8 @@ fn is_guard(text: &str, range: &Range<usize>, rest: &[Tok]) -> bool {
     words.next() == Some("define") && words.next() == Some(x.text.as_str())
 }
 
+/// Where a directive that starts at `from` ends: the newline that is not escaped and
+/// not inside a comment (or the end of the text).
 fn directive_end(text: &str, from: usize) -> usize {
     let mut pos = from;
     while pos < text.len() {

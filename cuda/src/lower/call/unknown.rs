@@ -325,9 +325,6 @@ impl<'p, 't> Lowerer<'p, 't> {
         held
     }
 
-    /// A method call on an object of a type the file does not define whose holdings
-    /// are not known (a parameter, a copy the lowering did not follow): it may reach
-    /// anything, some element of every shared and global array.
     /// A name nothing declares, in a file with parts that were not read (a header not
     /// found, an `#error` read past): it may be a macro of them, whose expansion may be
     /// anything (an access of an array in scope, a barrier, a `return`), so the kernel
@@ -344,6 +341,9 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// A method call on an object of a type the file does not define whose holdings
+    /// are not known (a parameter, a copy the lowering did not follow): it may reach
+    /// anything, some element of every shared and global array.
     fn reach_anything(&mut self, n: Node<'t>) {
         let span = self.span(n);
         for a in self.reachable_arrays(true, true) {
