@@ -291,6 +291,9 @@ template <class T> T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceB
 }
 
 // ---- cooperative groups ----------------------------------------------------------
+namespace cuda {
+template <size_t A> struct aligned_size_t;
+}
 namespace cooperative_groups {
 struct thread_group {
     void sync() const {}
@@ -329,7 +332,46 @@ template <class G, class T, class Op> T reduce(const G &, T v, Op) { return v; }
 template <class T> struct plus {
     T operator()(T a, T b) const { return a + b; }
 };
+template <class G> void memcpy_async(const G &, void *, const void *, size_t) {}
+template <class G, size_t A> void memcpy_async(const G &, void *, const void *, cuda::aligned_size_t<A>) {}
+template <class G, class T> void memcpy_async(const G &, T *, size_t, const T *, size_t) {}
+template <class G> void wait(const G &) {}
+template <unsigned N, class G> void wait_prior(const G &) {}
 } // namespace cooperative_groups
+
+// ---- asynchronous copies: libcu++'s pipelines and barriers, the pipeline primitives ----
+namespace cuda {
+enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
+template <size_t A> struct aligned_size_t {
+    size_t value;
+    explicit aligned_size_t(size_t v) : value(v) {}
+};
+template <thread_scope S> struct pipeline {
+    void producer_acquire() {}
+    void producer_commit() {}
+    void consumer_wait() {}
+    void consumer_release() {}
+};
+template <thread_scope S, size_t N = 1> struct pipeline_shared_state {};
+inline pipeline<thread_scope_thread> make_pipeline() { return pipeline<thread_scope_thread>(); }
+template <class G, thread_scope S, size_t N>
+pipeline<S> make_pipeline(const G &, pipeline_shared_state<S, N> *) { return pipeline<S>(); }
+template <unsigned N, thread_scope S> void pipeline_consumer_wait_prior(pipeline<S> &) {}
+template <thread_scope S> struct barrier {
+    struct arrival_token {};
+    arrival_token arrive() { return arrival_token(); }
+    void wait(arrival_token &&) {}
+    void arrive_and_wait() {}
+};
+template <thread_scope S> void init(barrier<S> *, ptrdiff_t) {}
+template <class Sync> void memcpy_async(void *, const void *, size_t, Sync &) {}
+template <class Sync, size_t A> void memcpy_async(void *, const void *, aligned_size_t<A>, Sync &) {}
+template <class G, class Sync> void memcpy_async(const G &, void *, const void *, size_t, Sync &) {}
+template <class G, class Sync, size_t A> void memcpy_async(const G &, void *, const void *, aligned_size_t<A>, Sync &) {}
+} // namespace cuda
+inline void __pipeline_memcpy_async(void *, const void *, size_t, size_t = 0) {}
+inline void __pipeline_commit() {}
+inline void __pipeline_wait_prior(size_t) {}
 
 // ---- host runtime API (the host code of files whose launches the front end reads) ----
 enum cudaMemcpyKind {

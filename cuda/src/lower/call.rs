@@ -275,6 +275,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             if is_group_type(&ty) {
                 return self.group_method(&ty.to_string(), &method, args, n);
             }
+            if builtins::is_sync_object(&ty) {
+                return self.sync_object_method(&ty, &this, &method, args, n);
+            }
             // A method of a type the file does not define (a library's object).
             let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
             if let Some(storage) = self.collective_storage(&ty, &this) {

@@ -28,6 +28,7 @@ mod call;
 pub(crate) mod expr;
 mod float;
 pub mod fold;
+mod in_flight;
 mod ptx;
 mod stmt;
 mod types;
@@ -655,7 +656,7 @@ pub(super) struct Lowerer<'p, 't> {
     /// statement list a variable was declared in (`VarInfo::declared_in`).
     block_ids: Vec<usize>,
     /// Block numbers handed out so far.
-    blocks_made: usize,
+    pub blocks_made: usize,
     scratch_used: bool,
     /// Floating-point arithmetic operations lowered so far: each gets functions of its
     /// own (see [`float`]).
@@ -696,6 +697,8 @@ pub(super) struct Lowerer<'p, 't> {
     /// what each may hold, from its constructor's arguments (pointers, and the places of
     /// reference arguments), so that its methods reach them (`call::unknown_call`).
     held: HashMap<VarId, Value>,
+    /// The thread's asynchronous copies in flight (see [`in_flight`]).
+    copies: in_flight::InFlight,
     /// `__syncthreads_or/and/count` calls lowered so far: each reads its own cell of
     /// the [`ArrayKey::SyncResults`] array.
     sync_results: i64,
@@ -760,6 +763,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             gotos: Vec::new(),
             held: HashMap::new(),
             sync_results: 0,
+            copies: in_flight::InFlight::default(),
             params: Vec::new(),
             requires: Vec::new(),
             spec_reads: HashSet::new(),
@@ -858,6 +862,10 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// Appends a statement to the current block. It has no place until
     /// [`finalize`](Self::finalize) gives one to the last statement of a source statement.
     pub fn emit(&mut self, kind: StmtKind, span: Span) {
+        let barrier = matches!(
+            kind,
+            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier
+        );
         if let Some(b) = self.blocks.last_mut() {
             b.push(Stmt {
                 id: StmtId(0),
@@ -865,6 +873,10 @@ impl<'p, 't> Lowerer<'p, 't> {
                 span,
                 place: Place::Nowhere,
             });
+        }
+        // A copy in flight goes on in the interval the barrier opens.
+        if barrier && !self.copies.is_empty() {
+            self.repeat_pending();
         }
     }
 
@@ -1011,8 +1023,11 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// Whether a barrier may be placed after what is lowered now: not in text a macro
+    /// hides, nor while an asynchronous copy is in flight (a barrier placed there would
+    /// not repeat the copy's accesses, see [`in_flight`]).
     pub fn placeable(&self) -> bool {
-        self.frame().placeable && self.unplaceable_blocks == 0
+        self.frame().placeable && self.unplaceable_blocks == 0 && self.copies.is_empty()
     }
 
     /// A block built from statements (made up by the lowering: no place at its top).
@@ -1485,6 +1500,13 @@ impl<'p, 't> Lowerer<'p, 't> {
             l.kernel_params(&def)?;
             l.compound_items(body)
         })?;
+        if !self.copies.is_empty() {
+            return Err(self.unsupported(
+                body,
+                "an asynchronous copy that may still be in flight when the kernel ends",
+                "wait for every copy (`cg::wait`, `__pipeline_wait_prior(0)`, `consumer_wait`) before the kernel ends",
+            ));
+        }
         if let Some(s) = stmts.iter_mut().find(|s| s.place == Place::BlockTop) {
             // Parameter copies open the body (see `kernel_params`).
             if !top {
@@ -1493,6 +1515,21 @@ impl<'p, 't> Lowerer<'p, 't> {
             top = false;
         }
         builtins::annotations::ghost_reads(&mut stmts, &self.spec_reads);
+        let saved = std::mem::take(&mut self.copies.locals);
+        for var in saved.into_iter().rev() {
+            stmts.insert(
+                0,
+                Stmt {
+                    id: StmtId(0),
+                    kind: StmtKind::Local {
+                        var,
+                        init: Some(Expr::Int(0)),
+                    },
+                    span: self.span(body),
+                    place: Place::Nowhere,
+                },
+            );
+        }
         if self.scratch_used {
             stmts.insert(
                 0,

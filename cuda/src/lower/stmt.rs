@@ -198,8 +198,14 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             "switch_statement" => self.switch_stmt(n)?,
             "return_statement" => self.return_stmt(n)?,
-            "break_statement" => self.emit(StmtKind::Break, self.span(n)),
-            "continue_statement" => self.emit(StmtKind::Continue, self.span(n)),
+            "break_statement" => {
+                self.no_copy_in_flight(n, "`break`")?;
+                self.emit(StmtKind::Break, self.span(n))
+            }
+            "continue_statement" => {
+                self.no_copy_in_flight(n, "`continue`")?;
+                self.emit(StmtKind::Continue, self.span(n))
+            }
             "labeled_statement" | "attributed_statement" => {
                 if let Some(s) = items(n)
                     .into_iter()
@@ -235,7 +241,10 @@ impl<'p, 't> Lowerer<'p, 't> {
             | "empty_statement" => {}
             "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" => {}
             // No place: a barrier after a `goto` is never reached.
-            "goto_statement" => return self.goto_stmt(n),
+            "goto_statement" => {
+                self.no_copy_in_flight(n, "`goto`")?;
+                return self.goto_stmt(n);
+            }
             "for_range_loop" => {
                 return Err(self.unsupported(n, "range-based `for`", "write an index loop"));
             }
@@ -364,6 +373,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             }
             return Ok(false);
         }
+        // The then-block's number, for what is known to run in thread 0 (`in_flight`).
+        self.copies.conditions.insert(self.blocks_made, cond.clone());
         let then_blk = self.body_block(then)?;
         let else_blk = match alt {
             Some(e) => Some(self.body_block(e)?),
@@ -400,8 +411,17 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     fn loop_body(&mut self, body: Node<'t>) -> R<Block> {
         self.frame_mut().loops += 1;
+        let mark = self.copies.mark();
         let r = self.body_block(body);
         self.frame_mut().loops -= 1;
+        if r.is_ok() && self.copies.outlived(mark) {
+            return Err(self.unsupported(
+                body,
+                "an asynchronous copy or pipeline stage of a loop iteration that is still in flight when the \
+                 iteration ends (a pipeline across iterations)",
+                "autosync follows a copy from its call to its wait within one iteration",
+            ));
+        }
         r
     }
 
@@ -730,6 +750,16 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     fn return_stmt(&mut self, n: Node<'t>) -> R<()> {
+        // An early return of an inlined function guards the rest of the function (later
+        // waits complete nothing for sure), but one inside a loop leaves the loop.
+        let jumps = match self.frame().ret {
+            Ret::Kernel => true,
+            Ret::Last => false,
+            Ret::Flag { .. } => self.frame().loops > 0,
+        };
+        if jumps {
+            self.no_copy_in_flight(n, "`return`")?;
+        }
         let value = items(n).into_iter().next();
         let span = self.span(n);
         match self.frame().ret.clone() {

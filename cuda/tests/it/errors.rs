@@ -193,6 +193,63 @@ fn unsupported_constructs_say_what_and_where() {
     }
 }
 
+/// What the lowering of asynchronous copies cannot follow is unsupported, never verified:
+/// a copy in flight across a loop's iterations, at a jump, at the kernel's end; a split
+/// barrier phase; the `__mbarrier` intrinsics; a group copy of an unknown group.
+#[test]
+fn asynchronous_copies_it_cannot_follow_are_unsupported() {
+    let head = "namespace cg = cooperative_groups;\n";
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            // Double buffering: the copy of the next tile is in flight across iterations.
+            "__global__ void k(const float *g, float *o, int n) {\n  __shared__ float t[2][64];\n  \
+             auto b = cg::this_thread_block();\n  cg::memcpy_async(b, t[0], g, 256);\n  \
+             for (int i = 1; i < n; i++) {\n    cg::memcpy_async(b, t[i % 2], g + i * 64, 256);\n    \
+             cg::wait_prior<1>(b);\n    o[i] += t[(i - 1) % 2][threadIdx.x];\n    b.sync();\n  }\n  cg::wait(b);\n}\n",
+            (6, 31),
+            "still in flight when the iteration ends",
+        ),
+        (
+            "__global__ void k(const int *g, int *o) {\n  __shared__ int t[64];\n  \
+             __pipeline_memcpy_async(&t[threadIdx.x], &g[threadIdx.x], 4);\n  __pipeline_commit();\n  \
+             if (threadIdx.x > 10) return;\n  __pipeline_wait_prior(0);\n}\n",
+            (6, 25),
+            "`return` while an asynchronous copy may be in flight",
+        ),
+        (
+            "__global__ void k(const int *g, int *o) {\n  __shared__ int t[64];\n  auto b = cg::this_thread_block();\n  \
+             cg::memcpy_async(b, t, g, 256);\n  o[threadIdx.x] = 1;\n}\n",
+            (2, 41),
+            "in flight when the kernel ends",
+        ),
+        (
+            "__global__ void k(const int *g, int *o) {\n  __shared__ int t[64];\n  \
+             __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n  if (threadIdx.x == 0) init(&bar, blockDim.x);\n  \
+             __syncthreads();\n  auto tok = bar.arrive();\n  o[threadIdx.x] = t[threadIdx.x];\n  bar.wait(std::move(tok));\n}\n",
+            (7, 14),
+            "`arrive` of a `barrier<",
+        ),
+        (
+            "__global__ void k(unsigned long long *m) {\n  __mbarrier_arrive(m);\n}\n",
+            (3, 3),
+            "`__mbarrier_arrive` (a split-phase barrier operation)",
+        ),
+        (
+            "__global__ void k(const int *g, int *o) {\n  __shared__ int t[64];\n  \
+             auto c = cg::coalesced_threads();\n  cg::memcpy_async(c, t, g, 256);\n  cg::wait(c);\n}\n",
+            (5, 3),
+            "a group whose thread numbering autosync does not know",
+        ),
+    ];
+    for (src, (line, col), what) in cases {
+        let src = format!("{head}{src}");
+        let e = error(&src);
+        assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+        assert!(e.message.contains(what), "{e}");
+        assert_eq!((e.line, e.col), (*line, *col), "{e}");
+    }
+}
+
 #[test]
 fn preprocessor_errors() {
     // (A header that is not found and `#error` are notes: `files.rs`.)

@@ -379,6 +379,24 @@
 //!      *Assumed*: the whole warp executes them (a call under a warp-splitting condition
 //!      is not reported), warps of 32 threads; two stores of one warp are not known to
 //!      partition the tile alike (possible false alarms).
+//!   9. *Asynchronous copies* (`cuda/src/lower/in_flight.rs`, `lower/builtins/async_copy.rs`;
+//!      twins in `tests/corpus/async/`, unsupported cases in `cuda/tests/it/errors.rs`):
+//!      a copy's reads of its source and writes (arbitrary values) of its destination
+//!      are in every barrier interval from the call to the wait that completes it (they
+//!      are repeated after each barrier while it is pending, and `fix` places no barrier
+//!      there). A group's copy gives each thread one arbitrary destination cell that it
+//!      copies when an unknown function of the cell and of a value the group shares at
+//!      that call names its rank (any thread may copy any cell, two threads never one
+//!      cell). Completion follows CUDA's batches (`wait_prior<N>`, `__pipeline_wait_prior`),
+//!      a `cuda::pipeline`'s oldest stage (`consumer_wait`) and a `cuda::barrier`'s phase
+//!      (`arrive_and_wait`, a block barrier when `init` gave it the block's thread count);
+//!      a wait completes a copy only where it is certain to follow the call and its
+//!      commit. Unsupported: a copy in flight at a jump, at the end of the loop iteration
+//!      that started it, or at the kernel's end; a split `arrive`/`wait`; `__mbarrier_*`.
+//!      *Not reported*: a thread reading the destination of its own copy before waiting
+//!      for it (not a race between threads). *Assumed*: every thread of the group calls a
+//!      group's copy with the same arguments (CUDA requires it). A pipeline shared by a
+//!      block is taken as one per thread (possible false alarms).
 //! - **`--only-intra-group`** (`CheckOptions::only_intra_group`, from a GPUVerify
 //!   header): races between threads of different blocks are not checked, by request;
 //!   the CLI notes it in every report of such a file.

@@ -10,7 +10,7 @@
 use super::Call;
 use crate::lower::expr::arbitrary;
 use crate::lower::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, fold};
-use kpl::ir::{Block, Expr, StmtKind};
+use kpl::ir::{Block, Expr, Span, StmtKind};
 
 /// `memcpy`, `memmove`, `memset` (and their `__builtin_` spellings); "not mine"
 /// otherwise. After the file's own functions: a file may define its own `memcpy`.
@@ -25,7 +25,7 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
     let dst = vals[0].clone();
     if copy {
         if let V::Ptr(p) = &vals[1].v {
-            l.range_access(p, &len, None, c)?;
+            l.range_access(p, &len, None, l.span(c.n));
         }
     } else {
         // `memset(p, 0, n)` writes zeros, any other byte an arbitrary value.
@@ -51,24 +51,29 @@ impl<'t> Lowerer<'_, 't> {
                 let ty = self.vars[id].ty.clone();
                 // A constant passed by address cannot change.
                 let _ = self.write(&LVal::Var(id), arbitrary(&ty), c.n);
-                Ok(())
             }
-            _ => self.range_access(p, len, Some(value), c),
+            _ => self.range_access(p, len, Some(value), self.span(c.n)),
         }
+        Ok(())
     }
 
     /// The loop over the cells of `len` bytes at `p`: reads (`write` is `None`) or
     /// writes of the given value (`Some(None)`: arbitrary). Private and constant
     /// memory are not modelled (nothing to do), nor are pointers the lowering cannot
     /// name (as for any function that receives them).
-    fn range_access(&mut self, p: &Ptr, len: &Expr, write: Option<Option<Expr>>, c: &Call<'_, 't>) -> R<()> {
+    pub(in crate::lower) fn range_access(
+        &mut self,
+        p: &Ptr,
+        len: &Expr,
+        write: Option<Option<Expr>>,
+        span: Span,
+    ) {
         let Target::Array(a) = p.target else {
-            return Ok(());
+            return;
         };
         if !matches!(self.arrays[a].space, ArraySpace::Shared | ArraySpace::Global) {
-            return Ok(());
+            return;
         }
-        let span = self.span(c.n);
         let cell = i64::from(self.arrays[a].cell.max(1));
         let unit = i64::from(p.unit.max(1));
         // The first cell and one past the last, in cells of the array.
@@ -129,6 +134,5 @@ impl<'t> Lowerer<'_, 't> {
             },
             span,
         );
-        Ok(())
     }
 }

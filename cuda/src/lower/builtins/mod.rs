@@ -8,6 +8,9 @@
 //!   barrier when the mask is the full warp), fences (vanish), cooperative groups.
 //! - [`memory`]: cache-hinted loads (`__ldg`) and stores (`__stcs`), texture and surface fetches, `malloc`
 //!   and `free` (fresh memory of the thread, `lower::alloc`).
+//! - [`async_copy`]: `memcpy_async` (cooperative groups, `cuda::`, `__pipeline_*`),
+//!   its batches, pipelines and waits, and `cuda::barrier`: copies in flight from the
+//!   call to the wait (`lower::in_flight`).
 //! - [`surface`]: surface writes and reads, accesses of one global array of all
 //!   surfaces at the texel's coordinates.
 //! - [`atomics`]: `atomicAdd` and friends, KPL atomics on the cells they update.
@@ -33,6 +36,7 @@
 //! file's functions stays in `super::call`.
 
 pub(super) mod annotations;
+mod async_copy;
 mod atomics;
 mod bulk;
 mod conversions;
@@ -50,6 +54,7 @@ use tree_sitter::Node;
 use super::call;
 use super::{Lowerer, R, Value};
 use crate::types::Ty;
+pub(super) use async_copy::is_sync_object;
 pub(super) use sync::{is_group, refine as refine_group};
 
 /// A call of a function by name, as every step sees it.
@@ -98,6 +103,7 @@ pub(super) const STEPS: &[(Owner, Step)] = &[
     (Owner::File, call::function_object),
     (Owner::Builtin, annotations::lower),
     (Owner::Builtin, sync::lower),
+    (Owner::Builtin, async_copy::lower),
     (Owner::Builtin, surface::lower),
     (Owner::Builtin, memory::lower),
     (Owner::Overloaded, atomics::lower),

@@ -204,7 +204,7 @@ impl GroupKind {
     /// The rank of the calling thread in the group (`thread_rank()`), when the type says
     /// it: a block's threads by `x`, then `y`, then `z`; the grid's by block rank, then
     /// rank in the block; a tile's by its parent's rank modulo its size.
-    fn rank(&self) -> Option<Expr> {
+    pub(super) fn rank(&self) -> Option<Expr> {
         match self {
             GroupKind::Block => Some(block_rank()),
             GroupKind::Grid => Some(fold::add(
@@ -379,7 +379,7 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// `cg::sync(g)` or `g.sync()` for a cooperative group of type `group`.
-    fn group_sync(&mut self, group: &str, n: Node<'t>) -> R<Value> {
+    pub(super) fn group_sync(&mut self, group: &str, n: Node<'t>) -> R<Value> {
         let span = self.span(n);
         match GroupKind::of(group) {
             GroupKind::Block => self.emit(StmtKind::Barrier, span),
