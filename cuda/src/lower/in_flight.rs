@@ -15,10 +15,18 @@
 //!   and no jump leaves between them).
 //! - While a copy is pending no barrier may be placed by `fix` (the statements get no
 //!   place): a barrier the synthesis adds would not repeat the copy's accesses.
+//! - Double buffering: a copy still pending at the end of an iteration of a counted loop
+//!   (`for (i = a; ..; i += c)`) that started it, by a call in the body itself whose
+//!   arguments change only with `i`, is *carried*: the first attempt at the kernel finds
+//!   it (`carry_request`), and the next attempt makes its twin, the previous iteration's
+//!   copy (the arguments at `i - c`, from the second iteration on), pending at the top of
+//!   the body ([`Lowerer::carry_into`]); the twin must be complete by the end of the body
+//!   ([`Lowerer::carry_out`]). The group's share-out is keyed by `i`, so that the call and
+//!   its twin share the work alike.
 //! - What the lowering cannot follow is unsupported: a jump (`return`, `break`,
-//!   `continue`, `goto`) while a copy is pending, a copy still pending at the end of the
-//!   loop iteration that started it (a pipeline across iterations), a copy pending when
-//!   the kernel ends.
+//!   `continue`, `goto`; an early `return` of an inlined function outside loops is not
+//!   one) while a copy is pending, a copy pending at the end of another loop's iteration
+//!   or two iterations after its call, a copy pending when the kernel ends.
 //!
 //! Who copies what: a copy of one thread (`__pipeline_memcpy_async`,
 //! `cuda::memcpy_async` without a group) is that thread's accesses of the whole ranges. A
@@ -66,7 +74,7 @@ pub(super) enum Part {
 
 /// One pending copy of the thread.
 #[derive(Clone, Debug)]
-struct Copy {
+pub(super) struct Copy {
     id: usize,
     channel: Channel,
     /// The batch (or pipeline stage) it belongs to, once committed.
@@ -82,6 +90,9 @@ struct Copy {
     part: Part,
     /// The call: its accesses are reported there, wherever they are repeated.
     span: Span,
+    /// The call's node (which call site it is, across attempts at the kernel).
+    node: usize,
+    args: Args,
 }
 
 impl Copy {
@@ -98,6 +109,9 @@ struct Batch {
     no: usize,
     channel: Channel,
     committed: Vec<usize>,
+    /// Surely closed where it is (false for the batch a previous loop iteration may
+    /// have left, see [`Lowerer::carry_into`]).
+    certain: bool,
 }
 
 /// The pending copies of the thread at the point being lowered (see the module doc).
@@ -118,11 +132,115 @@ pub(super) struct InFlight {
     pub barrier_counts: HashMap<String, Expr>,
     /// The condition of each `if`'s then-block, by block number (see [`Lowerer::block`]).
     pub conditions: HashMap<usize, Expr>,
+    /// Loops (by body node) whose iterations leave copies in flight for the next one, and
+    /// those copies as the previous attempt at the kernel saw them (see [`Carry`]).
+    pub carry: HashMap<usize, Vec<Copy>>,
+    /// The value a group copy at a node shares, inside a loop that carries it: the loop's
+    /// counter, so that the call and its twin in the next iteration share the work alike.
+    carried_share: HashMap<usize, Expr>,
+    /// A loop found to leave copies in flight: the next attempt carries them.
+    pub carry_request: Option<(usize, Vec<Copy>)>,
 }
 
 /// Whether blocks `inner` are within blocks `outer` (the same block or nested in it).
 fn within(outer: &[usize], inner: &[usize]) -> bool {
     inner.starts_with(outer)
+}
+
+/// The arguments of a copy as the call computed them (before they were saved).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Args {
+    dst: Expr,
+    src: Option<Expr>,
+    len: Expr,
+}
+
+/// A counted loop, `for (var = init; ..; var = var + step)`: what the twin of a carried
+/// copy needs.
+pub(super) struct Counted {
+    pub var: String,
+    pub init: Expr,
+    pub step: i64,
+}
+
+impl Counted {
+    /// `e` in the previous iteration: `var - step` for `var`.
+    fn previous(&self, e: &Expr) -> Expr {
+        match e {
+            Expr::Var(v) if *v == self.var => fold::sub(e.clone(), Expr::Int(self.step)),
+            Expr::Binary(op, a, b) => fold::bin(*op, self.previous(a), self.previous(b)),
+            Expr::Unary(op, a) => fold::un(*op, self.previous(a)),
+            Expr::Cast(t, a) => Expr::Cast(*t, Box::new(self.previous(a))),
+            Expr::Apply(f, args) => Expr::Apply(f.clone(), args.iter().map(|a| self.previous(a)).collect()),
+            _ => e.clone(),
+        }
+    }
+
+    /// The loop `for (var = init; ..; var = step)` when `step` is `var` plus or minus a
+    /// constant.
+    pub fn of(var: &str, init: &Expr, step: &Expr) -> Option<Counted> {
+        let Expr::Binary(op, a, b) = step else {
+            return None;
+        };
+        let c = fold::int(b)?;
+        let step = match op {
+            BinOp::Add => c,
+            BinOp::Sub => c.checked_neg()?,
+            _ => return None,
+        };
+        (**a == Expr::Var(var.to_string()) && step != 0).then(|| Counted {
+            var: var.to_string(),
+            init: init.clone(),
+            step,
+        })
+    }
+}
+
+/// The variables a block's statements assign or declare, nested blocks included.
+fn assigned_in(stmts: &[kpl::ir::Stmt]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    let mut stack: Vec<&kpl::ir::Stmt> = stmts.iter().collect();
+    while let Some(s) = stack.pop() {
+        match &s.kind {
+            StmtKind::Local { var, .. }
+            | StmtKind::Assign { var, .. }
+            | StmtKind::Havoc { var, .. }
+            | StmtKind::Read { var, .. }
+            | StmtKind::Atomic { var: Some(var), .. } => {
+                out.insert(var.clone());
+            }
+            StmtKind::If {
+                then_blk, else_blk, ..
+            } => {
+                stack.extend(then_blk.stmts.iter());
+                stack.extend(else_blk.iter().flat_map(|b| b.stmts.iter()));
+            }
+            StmtKind::While { body, .. } => stack.extend(body.stmts.iter()),
+            StmtKind::For { var, body, .. } => {
+                out.insert(var.clone());
+                stack.extend(body.stmts.iter());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether two copies (of one call, in two attempts) are the same but for their saved
+/// locals.
+fn same_shape(a: &Copy, b: &Copy) -> bool {
+    let part = match (&a.part, &b.part) {
+        (Part::Whole, Part::Whole) => true,
+        (Part::Shared { rank: x, .. }, Part::Shared { rank: y, .. }) => x == y,
+        _ => false,
+    };
+    let ptr = |p: &Ptr, q: &Ptr| p.target == q.target && p.unit == q.unit;
+    let src = match (&a.src, &b.src) {
+        (None, None) => true,
+        (Some(p), Some(q)) => ptr(p, q),
+        _ => false,
+    };
+    part && src && ptr(&a.dst, &b.dst) && a.channel == b.channel
 }
 
 /// Where the lowering is, for what can be said of loops: the copies and batches made
@@ -131,6 +249,8 @@ fn within(outer: &[usize], inner: &[usize]) -> bool {
 pub(super) struct Mark {
     copy: usize,
     batch: usize,
+    /// How deep the blocks are around the loop.
+    depth: usize,
 }
 
 impl InFlight {
@@ -138,23 +258,13 @@ impl InFlight {
         self.pending.is_empty()
     }
 
-    pub fn mark(&self) -> Mark {
+    /// Where a loop body begins, `depth` blocks deep.
+    pub fn mark(&self, depth: usize) -> Mark {
         Mark {
             copy: self.next_copy,
             batch: self.next_batch,
+            depth,
         }
-    }
-
-    /// Whether a copy started since `m` is still pending, or a pipeline stage closed
-    /// since `m` is not released: then the next iteration of a loop whose body began at
-    /// `m` does not start where the first did.
-    pub fn outlived(&self, m: Mark) -> bool {
-        self.pending.iter().any(|c| c.id >= m.copy)
-            || self
-                .stages
-                .values()
-                .flatten()
-                .any(|s| s.iter().any(|b| *b >= m.batch))
     }
 }
 
@@ -167,29 +277,21 @@ pub(super) struct Start {
     /// Shared by a group: the calling thread's rank in it, and a value the group shares,
     /// new at this call (see the module doc).
     pub group: Option<(Expr, Expr)>,
+    /// The call's node id.
+    pub node: usize,
     /// Closed as a batch of its own at once (`cooperative_groups::memcpy_async`, and
     /// the copies of a barrier, which need no commit).
     pub committed: bool,
 }
 
 impl<'t> Lowerer<'_, 't> {
-    /// A KPL local declared as 0 at the kernel's start, assignable anywhere.
-    fn saved(&mut self, base: &str, value: Expr, span: Span) -> String {
-        let var = self.fresh(base);
-        self.mutable.insert(var.clone());
-        self.copies.locals.push(var.clone());
-        self.emit(
-            StmtKind::Assign {
-                var: var.clone(),
-                value,
-            },
-            span,
-        );
-        var
-    }
-
     /// Starts a copy: saves its arguments, lowers its accesses once, and makes it pending.
     pub(super) fn start_copy(&mut self, s: Start, span: Span) {
+        let args = Args {
+            dst: s.dst.off.clone(),
+            src: s.src.as_ref().map(|p| p.off.clone()),
+            len: s.len.clone(),
+        };
         let dst_off = self.saved("_copy_dst", s.dst.off.clone(), span);
         let src = s.src.map(|p| {
             let off = self.saved("_copy_src", p.off.clone(), span);
@@ -201,10 +303,15 @@ impl<'t> Lowerer<'_, 't> {
         let len = self.saved("_copy_len", s.len, span);
         let part = match s.group {
             None => Part::Whole,
-            Some((rank, value)) => Part::Shared {
-                rank,
-                shared: self.saved("_copy_share", value, span),
-            },
+            Some((rank, value)) => {
+                // Once: a second call of this node in the body (an inlined helper called
+                // twice) is another copy, shared out its own way.
+                let value = self.copies.carried_share.remove(&s.node).unwrap_or(value);
+                Part::Shared {
+                    rank,
+                    shared: self.saved("_copy_share", value, span),
+                }
+            }
         };
         let id = self.copies.next_copy;
         self.copies.next_copy += 1;
@@ -222,12 +329,221 @@ impl<'t> Lowerer<'_, 't> {
             len,
             part,
             span,
+            node: s.node,
+            args,
         };
         self.copy_accesses(&copy);
         self.copies.pending.push(copy);
         if s.committed {
             self.commit(&s.channel);
         }
+    }
+
+    /// A KPL local declared as 0 at the kernel's start, assigned `value` here.
+    fn saved(&mut self, base: &str, value: Expr, span: Span) -> String {
+        let var = self.hoisted(base);
+        self.emit(
+            StmtKind::Assign {
+                var: var.clone(),
+                value,
+            },
+            span,
+        );
+        var
+    }
+
+    /// A KPL local declared as 0 at the kernel's start.
+    fn hoisted(&mut self, base: &str) -> String {
+        let var = self.fresh(base);
+        self.mutable.insert(var.clone());
+        self.copies.locals.push(var.clone());
+        var
+    }
+
+    /// Before lowering the body of a counted loop (`for (v = init; ..; v += c)`, body node
+    /// `body`) that the previous attempt found to leave copies in flight into the next
+    /// iteration: each such copy gets a twin, the previous iteration's copy, pending from
+    /// the top of the body. Its arguments are the call's with `v - c` for `v`
+    /// ([`Lowerer::carry_out`] checks that nothing else in them changes in the loop); it
+    /// exists from the second iteration on, and its batch is older than the body's and
+    /// not certain to exist (the first iteration has none).
+    pub(super) fn carry_into(&mut self, body: usize, lp: Option<&Counted>) -> Vec<Copy> {
+        let (Some(templates), Some(lp)) = (self.copies.carry.get(&body).cloned(), lp) else {
+            return Vec::new();
+        };
+        // The body's block is the next one made (`body_block`).
+        let mut stack = self.block_ids.clone();
+        stack.push(self.blocks_made);
+        let mut twins = Vec::new();
+        for t in templates {
+            let no = self.copies.next_batch;
+            self.copies.next_batch += 1;
+            self.copies.batches.push(Batch {
+                no,
+                channel: t.channel.clone(),
+                committed: stack.clone(),
+                certain: false,
+            });
+            let part = match &t.part {
+                Part::Whole => Part::Whole,
+                Part::Shared { rank, .. } => Part::Shared {
+                    rank: rank.clone(),
+                    shared: self.hoisted("_copy_share"),
+                },
+            };
+            let before = |e: &Expr| lp.previous(e);
+            let twin = Copy {
+                id: self.copies.next_copy,
+                channel: t.channel.clone(),
+                batch: Some(no),
+                issued: stack.clone(),
+                committed: Some(stack.clone()),
+                dst: Ptr {
+                    off: before(&t.args.dst),
+                    ..t.dst.clone()
+                },
+                src: t.src.as_ref().zip(t.args.src.as_ref()).map(|(p, off)| Ptr {
+                    off: before(off),
+                    ..p.clone()
+                }),
+                len: self.hoisted("_copy_len"),
+                part,
+                span: t.span,
+                node: t.node,
+                args: t.args.clone(),
+            };
+            self.copies.next_copy += 1;
+            self.copies
+                .carried_share
+                .insert(t.node, Expr::Var(lp.var.clone()));
+            self.copies.pending.push(twin.clone());
+            twins.push(twin);
+        }
+        twins
+    }
+
+    /// After lowering the body of a loop (`blk`, with `mark` taken before it): a copy of an
+    /// iteration still in flight at its end must be carried into the next iteration
+    /// (the next attempt at the kernel does, when this one did not: `carry_request`), and
+    /// only one iteration (the twin must be complete by the end of the body). The twins
+    /// are set up at the top of the body.
+    pub(super) fn carry_out(
+        &mut self,
+        body: usize,
+        mark: Mark,
+        twins: Vec<Copy>,
+        blk: &mut kpl::ir::Block,
+        lp: Option<&Counted>,
+    ) -> Result<(), &'static str> {
+        for t in &twins {
+            self.copies.carried_share.remove(&t.node);
+        }
+        const ACROSS: &str = "an asynchronous copy or pipeline stage of a loop iteration that is still in flight \
+                              when the iteration ends (a pipeline across iterations autosync cannot follow)";
+        if self
+            .copies
+            .pending
+            .iter()
+            .any(|p| twins.iter().any(|t| t.id == p.id))
+        {
+            return Err(
+                "an asynchronous copy still in flight two loop iterations after its call (a pipeline of \
+                        more than two stages)",
+            );
+        }
+        let stages_left = self
+            .copies
+            .stages
+            .values()
+            .flatten()
+            .any(|s| s.iter().any(|b| *b >= mark.batch));
+        if stages_left {
+            return Err(ACROSS);
+        }
+        let outlived: Vec<Copy> = self
+            .copies
+            .pending
+            .iter()
+            .filter(|c| c.id >= mark.copy && !twins.iter().any(|t| t.id == c.id))
+            .cloned()
+            .collect();
+        let changed = assigned_in(&blk.stmts);
+        let carriable = |c: &Copy| {
+            let mut fixed = true;
+            let mut check = |v: &str| fixed &= !changed.contains(v);
+            c.args.dst.for_each_var(&mut check);
+            c.args.len.for_each_var(&mut check);
+            if let Some(e) = &c.args.src {
+                e.for_each_var(&mut check);
+            }
+            if let Some(lp) = lp {
+                lp.init.for_each_var(&mut check);
+            }
+            // Committed in its own iteration: a commit in the next one would make it
+            // the newest batch there, not an older one.
+            lp.is_some()
+                && fixed
+                && c.surely_committed()
+                && c.channel == Channel::Thread
+                && c.issued.len() == mark.depth + 1
+                && outlived.iter().filter(|o| o.node == c.node).count() == 1
+        };
+        let all_carriable = outlived.iter().all(carriable);
+        let covered = outlived.iter().all(|o| {
+            twins
+                .iter()
+                .any(|t| t.node == o.node && same_shape(t, o) && t.args == o.args)
+        });
+        if !(all_carriable && covered) {
+            if all_carriable && !outlived.is_empty() && self.copies.carry_request.is_none() {
+                self.copies.carry_request = Some((body, outlived));
+            }
+            return Err(ACROSS);
+        }
+        let Some(lp) = lp else {
+            return Ok(());
+        };
+        // The top of the body: the twin's length (0 in the first iteration) and the value
+        // its group shares, then its accesses.
+        let mut top = Vec::new();
+        for t in &twins {
+            let len = lp.previous(&t.args.len);
+            let first = fold::bin(BinOp::Eq, Expr::Var(lp.var.clone()), lp.init.clone());
+            top.push(self.made_stmt(
+                StmtKind::Assign {
+                    var: t.len.clone(),
+                    value: Expr::Int(0),
+                },
+                t.span,
+            ));
+            let set = self.made_stmt(
+                StmtKind::Assign {
+                    var: t.len.clone(),
+                    value: len,
+                },
+                t.span,
+            );
+            top.push(self.made_stmt(
+                StmtKind::If {
+                    cond: fold::not(first),
+                    then_blk: self.made_block(vec![set], t.span),
+                    else_blk: None,
+                },
+                t.span,
+            ));
+            if let Part::Shared { shared, .. } = &t.part {
+                top.push(self.made_stmt(
+                    StmtKind::Assign {
+                        var: shared.clone(),
+                        value: lp.previous(&Expr::Var(lp.var.clone())),
+                    },
+                    t.span,
+                ));
+            }
+            top.extend(self.lowered(|l| l.copy_accesses(t)));
+        }
+        blk.stmts.splice(0..0, top);
+        Ok(())
     }
 
     /// Closes a batch (or pipeline stage) of `channel`: every copy of it not yet in one.
@@ -245,6 +561,7 @@ impl<'t> Lowerer<'_, 't> {
             no,
             channel: channel.clone(),
             committed: here,
+            certain: true,
         });
         if let Channel::Pipeline(_) = channel {
             let stages = self
@@ -266,7 +583,7 @@ impl<'t> Lowerer<'_, 't> {
             .copies
             .batches
             .iter()
-            .filter(|b| b.channel == *channel && within(&b.committed, &here))
+            .filter(|b| b.channel == *channel && b.certain && within(&b.committed, &here))
             .map(|b| b.no)
             .collect();
         self.complete(span, |c| {
@@ -295,7 +612,7 @@ impl<'t> Lowerer<'_, 't> {
             .copies
             .batches
             .iter()
-            .any(|b| b.no == head && within(&b.committed, &here));
+            .any(|b| b.no == head && b.certain && within(&b.committed, &here));
         if certain {
             self.complete(span, |c| c.channel == *channel && c.batch == Some(head));
         }
@@ -380,7 +697,7 @@ impl<'t> Lowerer<'_, 't> {
                 let j = self.fresh("_copy_cell");
                 let jv = Expr::Var(j.clone());
                 let owner = Expr::Apply(
-                    format!("copy_owner_{}", c.id),
+                    format!("copy_owner_{}", c.node),
                     vec![jv.clone(), Expr::Var(shared.clone())],
                 );
                 let cond = [

@@ -28,7 +28,7 @@ mod call;
 pub(crate) mod expr;
 mod float;
 pub mod fold;
-mod in_flight;
+pub(super) mod in_flight;
 mod ptx;
 mod stmt;
 mod types;
@@ -123,11 +123,8 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
     let mut failed = Vec::new();
     let mut names = HashSet::new();
     let all_host = crate::host::host_code(prog);
-    let host = if opts.symbolic_launch {
-        crate::host::HostCode::default()
-    } else {
-        all_host.clone()
-    };
+    let no_host = crate::host::HostCode::default();
+    let host = if opts.symbolic_launch { &no_host } else { &all_host };
     let main = prog.map.files.first().map(|f| f.path.display().to_string());
     // `k<float>` with an explicit specialization is the specialization's, not the
     // primary template's.
@@ -192,7 +189,7 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
                     if in_header {
                         l.notes.push(header_kernel_note(prog, f));
                     }
-                    out.extend(launch_contexts(prog, opts, i, &host, l))
+                    out.extend(launch_contexts(prog, opts, i, host, l))
                 }
                 Err(error) => failed.push(Failed {
                     name,
@@ -363,9 +360,11 @@ fn specialization_name(prog: &Program, f: usize) -> Option<String> {
 /// choose between arrays (see [`Lowerer::merge`]).
 fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<Lowered> {
     let mut merge: Vec<ArrayKey> = Vec::new();
+    let mut carry = HashMap::new();
     loop {
         let mut ctx = Lowerer::new(prog, opts);
         ctx.merge = merge.clone();
+        ctx.copies.carry = carry.clone();
         match ctx.kernel(f, inst.clone()) {
             Ok(mut l) => {
                 for o in l.arrays.iter().filter(|o| o.parts.len() > 1) {
@@ -377,6 +376,19 @@ fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<
                     ));
                 }
                 return Ok(l);
+            }
+            // A loop leaves copies in flight for its next iteration: again, carrying them.
+            Err(_)
+                if carry.len() < 8
+                    && ctx
+                        .copies
+                        .carry_request
+                        .as_ref()
+                        .is_some_and(|(body, _)| !carry.contains_key(body)) =>
+            {
+                if let Some((body, copies)) = ctx.copies.carry_request.take() {
+                    carry.insert(body, copies);
+                }
             }
             Err(e) => match ctx.merge_request.take() {
                 Some((a, b)) if merge.len() < 16 && !(merge.contains(&a) && merge.contains(&b)) => {

@@ -24,6 +24,7 @@ use tree_sitter::Node;
 
 use super::expr::strip_parens;
 use super::fold;
+use super::in_flight::Counted;
 use super::{ArrayKey, ArraySpace, LVal, Lowerer, Offset, R, Ret, Target, V, Value, VarKind};
 use crate::program::{FuncDef, Program, declarator_name, named_children};
 use crate::types::Ty;
@@ -409,20 +410,24 @@ impl<'p, 't> Lowerer<'p, 't> {
         s
     }
 
-    fn loop_body(&mut self, body: Node<'t>) -> R<Block> {
+    /// A loop's body; `counted` when the loop is `for (v = init; ..; v += c)`, whose
+    /// iterations may leave an asynchronous copy in flight for the next one (`in_flight`).
+    fn loop_body(&mut self, body: Node<'t>, counted: Option<Counted>) -> R<Block> {
         self.frame_mut().loops += 1;
-        let mark = self.copies.mark();
+        let twins = self.carry_into(body.id(), counted.as_ref());
+        let mark = self.copies.mark(self.block_ids.len());
         let r = self.body_block(body);
         self.frame_mut().loops -= 1;
-        if r.is_ok() && self.copies.outlived(mark) {
+        let mut blk = r?;
+        if let Err(what) = self.carry_out(body.id(), mark, twins, &mut blk, counted.as_ref()) {
             return Err(self.unsupported(
                 body,
-                "an asynchronous copy or pipeline stage of a loop iteration that is still in flight when the \
-                 iteration ends (a pipeline across iterations)",
-                "autosync follows a copy from its call to its wait within one iteration",
+                what,
+                "autosync follows a copy from its call to its wait, within one iteration or into the next \
+                 iteration of a `for` loop over a counter",
             ));
         }
-        r
+        Ok(blk)
     }
 
     fn while_stmt(&mut self, n: Node<'t>) -> R<()> {
@@ -442,7 +447,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             if cstmts.is_empty() && fold::int(&cond) == Some(0) {
                 return Ok(());
             }
-            let mut blk = self.loop_body(body)?;
+            let mut blk = self.loop_body(body, None)?;
             let (invs, rest) = invariants_first(cstmts);
             if rest.is_empty() {
                 // `while (__invariant(e), c)`: the invariants go to the top of the body.
@@ -479,7 +484,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             .ok_or_else(|| self.unsupported(n, "do", ""))?;
         let span = self.span(n);
         let has_continue = binds(body, "continue_statement", true);
-        let mut blk = self.loop_body(body)?;
+        let mut blk = self.loop_body(body, None)?;
         let (cond, mut cstmts) = self.in_block(|l| l.cond_expr(strip_parens(c)))?;
         // Jumps out of the body (`goto`, early `return`s of inlined functions) may
         // `break`, which needs the loop.
@@ -638,7 +643,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             ] if *v == var => value.clone(),
             _ => return Ok(false),
         };
-        let mut blk = self.loop_body(body)?;
+        let counted = Counted::of(&var, &init_e, &step);
+        let mut blk = self.loop_body(body, counted)?;
         // `for (..; __invariant(e), c; ..)`: the invariants go to the top of the body.
         blk.stmts.splice(0..0, invs);
         self.emit(
@@ -674,7 +680,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             return Ok(());
         }
         let has_continue = binds(body, "continue_statement", true);
-        let mut blk = self.loop_body(body)?;
+        let mut blk = self.loop_body(body, None)?;
         let (invs, rest) = invariants_first(cstmts);
         let cstmts = if rest.is_empty() {
             blk.stmts.splice(0..0, invs);

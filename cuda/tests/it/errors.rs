@@ -201,12 +201,32 @@ fn asynchronous_copies_it_cannot_follow_are_unsupported() {
     let head = "namespace cg = cooperative_groups;\n";
     let cases: &[(&str, (u32, u32), &str)] = &[
         (
-            // Double buffering: the copy of the next tile is in flight across iterations.
+            // Three buffers: a copy is in flight two iterations after its call.
+            "__global__ void k(const float *g, float *o, int n) {\n  __shared__ float t[3][64];\n  \
+             auto b = cg::this_thread_block();\n  cg::memcpy_async(b, t[0], g, 256);\n  \
+             for (int i = 1; i < n; i++) {\n    cg::memcpy_async(b, t[i % 3], g + i * 64, 256);\n    \
+             cg::wait_prior<2>(b);\n    o[i] += t[(i - 2) % 3][threadIdx.x];\n    b.sync();\n  }\n  cg::wait(b);\n}\n",
+            (6, 31),
+            "a pipeline of more than two stages",
+        ),
+        (
+            // The prefetch of the next tile is conditional: not followed across iterations.
             "__global__ void k(const float *g, float *o, int n) {\n  __shared__ float t[2][64];\n  \
              auto b = cg::this_thread_block();\n  cg::memcpy_async(b, t[0], g, 256);\n  \
-             for (int i = 1; i < n; i++) {\n    cg::memcpy_async(b, t[i % 2], g + i * 64, 256);\n    \
-             cg::wait_prior<1>(b);\n    o[i] += t[(i - 1) % 2][threadIdx.x];\n    b.sync();\n  }\n  cg::wait(b);\n}\n",
+             for (int i = 0; i < n; i++) {\n    if (i + 1 < n) cg::memcpy_async(b, t[(i + 1) % 2], g + i * 64, 256);\n    \
+             cg::wait_prior<1>(b);\n    o[i] += t[i % 2][threadIdx.x];\n    b.sync();\n  }\n  cg::wait(b);\n}\n",
             (6, 31),
+            "still in flight when the iteration ends",
+        ),
+        (
+            // The copy is committed only in the next iteration, where it is the newest
+            // batch: not carried (it would be completed too early).
+            "__global__ void k(const int *g, int *o, int n) {\n  __shared__ int t[2][64];\n  int a = 0;\n  \
+             for (int r = 0; r < n; ++r) {\n    __pipeline_commit();\n    __pipeline_wait_prior(1);\n    \
+             __syncthreads();\n    a ^= t[(r + 1) % 2][63 - threadIdx.x];\n    __syncthreads();\n    \
+             __pipeline_memcpy_async(&t[r % 2][threadIdx.x], &g[r * 64 + threadIdx.x], 4);\n  }\n  \
+             __pipeline_commit();\n  __pipeline_wait_prior(0);\n  o[threadIdx.x] = a;\n}\n",
+            (5, 31),
             "still in flight when the iteration ends",
         ),
         (

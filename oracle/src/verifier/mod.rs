@@ -391,8 +391,16 @@
 //!      a `cuda::pipeline`'s oldest stage (`consumer_wait`) and a `cuda::barrier`'s phase
 //!      (`arrive_and_wait`, a block barrier when `init` gave it the block's thread count);
 //!      a wait completes a copy only where it is certain to follow the call and its
-//!      commit. Unsupported: a copy in flight at a jump, at the end of the loop iteration
-//!      that started it, or at the kernel's end; a split `arrive`/`wait`; `__mbarrier_*`.
+//!      commit. A copy in flight into the next iteration of a counted loop (double
+//!      buffering) is pending again from the top of the next body, with its arguments at
+//!      the previous counter value (only a call in the body itself, whose arguments change
+//!      only with the counter; the group's share-out keyed by the counter, so the call and
+//!      its continuation agree). Unsupported: a copy in flight at a jump, at the end of
+//!      any other loop's iteration, two iterations after its call, or at the kernel's end;
+//!      a split `arrive`/`wait`; `__mbarrier_*`. A `__shared__ cuda::barrier`'s `init` is
+//!      a write of it and arrivals atomic updates (so a use not ordered after `init`
+//!      races); its count is used only when thread 0 surely runs the `init` at the
+//!      kernel's top level.
 //!      *Not reported*: a thread reading the destination of its own copy before waiting
 //!      for it (not a race between threads). *Assumed*: every thread of the group calls a
 //!      group's copy with the same arguments (CUDA requires it). A pipeline shared by a

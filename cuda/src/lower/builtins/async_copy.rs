@@ -211,6 +211,7 @@ fn start<'t>(
             src: s,
             len,
             group,
+            node: c.n.id(),
             committed,
         },
         span,
