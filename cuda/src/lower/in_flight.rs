@@ -13,8 +13,9 @@
 //!   nothing on the paths where it completed; the copy leaves the pending list only
 //!   where the wait is certain to follow the call (the wait's block encloses the call's,
 //!   and no jump leaves between them).
-//! - While a copy is pending no barrier may be placed by `fix` (the statements get no
-//!   place): a barrier the synthesis adds would not repeat the copy's accesses.
+//! - While a copy is pending, the copy's accesses are lowered again after every
+//!   statement that gets a place (`Lowerer::finalize`): a barrier `fix` places there is
+//!   followed by them, as a written one is. The tops of blocks and labels get no place.
 //! - Double buffering: a copy still pending at the end of an iteration of a counted loop
 //!   (`for (i = a; ..; i += c)`) that started it, by a call in the body itself whose
 //!   arguments change only with `i`, is *carried*: the first attempt at the kernel finds

@@ -985,9 +985,15 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// Gives the statements lowered from one source statement their places: only the
     /// last can have a barrier written after it, and only when the statement's text is
     /// exactly in the main file.
+    ///
+    /// While an asynchronous copy is in flight, the copy's accesses follow the place (see
+    /// [`in_flight`]): a barrier placed there does not end the copy's interval.
     pub fn finalize(&mut self, start: usize, n: Node<'t>) {
-        let exact = self.placeable() && self.prog.map.main_range(n.byte_range()).is_some();
+        let exact = self.frame().placeable
+            && self.unplaceable_blocks == 0
+            && self.prog.map.main_range(n.byte_range()).is_some();
         let span = self.span(n);
+        let mut placed = false;
         if let Some(b) = self.blocks.last_mut() {
             let len = b.len();
             // A barrier is the statement's own only when it is all the statement does
@@ -997,6 +1003,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 if i + 1 == len && exact && (own_barrier || !s.kind.is_barrier()) {
                     s.place = Place::After;
                     s.span = span;
+                    placed = true;
                     // "After the else branch" is after the whole statement.
                     if let StmtKind::If {
                         else_blk: Some(e), ..
@@ -1009,6 +1016,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                     s.place = Place::Nowhere;
                 }
             }
+        }
+        if placed && !self.copies.is_empty() {
+            self.repeat_pending();
         }
     }
 
@@ -1035,9 +1045,10 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    /// Whether a barrier may be placed after what is lowered now: not in text a macro
-    /// hides, nor while an asynchronous copy is in flight (a barrier placed there would
-    /// not repeat the copy's accesses, see [`in_flight`]).
+    /// Whether a barrier may be placed at the top of a block or label lowered now: not
+    /// in text a macro hides, nor while an asynchronous copy is in flight (a barrier
+    /// placed there would not repeat the copy's accesses, see [`in_flight`]; places after
+    /// statements do, [`Lowerer::finalize`]).
     pub fn placeable(&self) -> bool {
         self.frame().placeable && self.unplaceable_blocks == 0 && self.copies.is_empty()
     }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use kpl::{Kernel, Launch};
-use oracle::{CheckOptions, Oracle, OracleError, Report};
+use oracle::{CheckOptions, Oracle, OracleError, Race, Report};
 
 use crate::source::{FailedKernel, Source};
 use crate::{OracleKind, Settings};
@@ -253,6 +253,7 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
     };
     let mut report = report;
     report.notes.splice(0..0, notes.iter().cloned());
+    report.races = merge_same_places(std::mem::take(&mut report.races));
     KernelCheck {
         name: k.name.clone(),
         verdict,
@@ -260,6 +261,53 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
         error,
         time_ms,
     }
+}
+
+/// Races at the same places (array, both accesses' spans and kinds) told once: the front
+/// end may lower one access of the source to several statements (an asynchronous copy's
+/// accesses, repeated in every barrier interval the copy spans), one race to the user.
+/// The merged race has what any of them has: every depth it happens across iterations
+/// at, within one iteration if any does, unfixable or not warp-local if any is; a depth
+/// is forward-only when it is for every race that has it in the same program order (none
+/// once a pair in the other order is merged in).
+fn merge_same_places(races: Vec<Race>) -> Vec<Race> {
+    let mut out: Vec<Race> = Vec::new();
+    for r in races {
+        let place = |a: &oracle::Access| (a.span, a.kind);
+        let in_order = |o: &Race| (place(&o.first), place(&o.second)) == (place(&r.first), place(&r.second));
+        let swapped = |o: &Race| (place(&o.first), place(&o.second)) == (place(&r.second), place(&r.first));
+        let Some(o) = out
+            .iter_mut()
+            .find(|o| o.array == r.array && (in_order(o) || swapped(o)))
+        else {
+            out.push(r);
+            continue;
+        };
+        if swapped(o) {
+            // Program order is the other way round: no direction is known to be safe.
+            o.forward_only.clear();
+        } else {
+            let forward = |d: &usize, x: &Race| !x.inter.contains(d) || x.forward_only.contains(d);
+            let mut forward_only: Vec<usize> = o
+                .forward_only
+                .iter()
+                .chain(&r.forward_only)
+                .copied()
+                .filter(|d| forward(d, o) && forward(d, &r))
+                .collect();
+            forward_only.sort_unstable();
+            forward_only.dedup();
+            o.forward_only = forward_only;
+        }
+        o.intra |= r.intra;
+        o.inter.extend(r.inter);
+        o.inter.sort_unstable();
+        o.inter.dedup();
+        o.fixable &= r.fixable;
+        o.warp_local &= r.warp_local;
+        o.witness = o.witness.take().or(r.witness);
+    }
+    out
 }
 
 /// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle

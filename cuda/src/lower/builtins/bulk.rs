@@ -80,6 +80,14 @@ impl<'t> Lowerer<'_, 't> {
         let (first, end) = if unit % cell == 0 {
             let first = fold::mul(p.off.clone(), Expr::Int(unit / cell));
             let count = fold::div(fold::add(len.clone(), Expr::Int(cell - 1)), Expr::Int(cell));
+            if fold::int(&count) == Some(1) {
+                // One cell: its access, without a loop (whose iterations reports would name).
+                let array = self.arrays[a].kpl.clone();
+                for s in self.cell_access(array, first, write) {
+                    self.emit(s, span);
+                }
+                return;
+            }
             (first.clone(), fold::add(first, count))
         } else {
             let byte = fold::mul(p.off.clone(), Expr::Int(unit));
@@ -94,7 +102,29 @@ impl<'t> Lowerer<'_, 't> {
         let k = self.fresh("_k");
         self.mutable.insert(k.clone());
         let index = Expr::Var(k.clone());
-        let stmts = match write {
+        let stmts = self.cell_access(array, index, write);
+        let body = Block {
+            stmts: stmts.into_iter().map(|s| self.made_stmt(s, span)).collect(),
+            span,
+            braces: true,
+            top: false,
+        };
+        self.emit(
+            StmtKind::For {
+                var: k.clone(),
+                init: first,
+                cond: fold::bin(kpl::ir::BinOp::Lt, Expr::Var(k.clone()), end),
+                step: fold::add(Expr::Var(k), Expr::Int(1)),
+                body,
+            },
+            span,
+        );
+    }
+
+    /// The statements of one access of cell `index` of `array`: a read, or a write of
+    /// the given value (`Some(None)`: a fresh arbitrary one).
+    fn cell_access(&mut self, array: String, index: Expr, write: Option<Option<Expr>>) -> Vec<StmtKind> {
+        match write {
             None => {
                 let var = self.scratch();
                 vec![StmtKind::Read {
@@ -117,22 +147,6 @@ impl<'t> Lowerer<'_, 't> {
                     },
                 ]
             }
-        };
-        let body = Block {
-            stmts: stmts.into_iter().map(|s| self.made_stmt(s, span)).collect(),
-            span,
-            braces: true,
-            top: false,
-        };
-        self.emit(
-            StmtKind::For {
-                var: k.clone(),
-                init: first,
-                cond: fold::bin(kpl::ir::BinOp::Lt, Expr::Var(k.clone()), end),
-                step: fold::add(Expr::Var(k), Expr::Int(1)),
-                body,
-            },
-            span,
-        );
+        }
     }
 }
