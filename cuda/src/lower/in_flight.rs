@@ -376,7 +376,13 @@ impl<'t> Lowerer<'_, 't> {
         let mut stack = self.block_ids.clone();
         stack.push(self.blocks_made);
         let mut twins = Vec::new();
+        // An array the previous attempt had made by the call but this one has not yet
+        // (declared in the body): no twin, and the loop stays unsupported.
+        let known = |l: &Self, p: &Ptr| !matches!(p.target, super::Target::Array(a) if a >= l.arrays.len());
         for t in templates {
+            if !known(self, &t.dst) || t.src.as_ref().is_some_and(|p| !known(self, p)) {
+                continue;
+            }
             let no = self.copies.next_batch;
             self.copies.next_batch += 1;
             self.copies.batches.push(Batch {

@@ -230,6 +230,16 @@ fn asynchronous_copies_it_cannot_follow_are_unsupported() {
             "still in flight when the iteration ends",
         ),
         (
+            // The buffer is declared in the body: the next attempt has no array for the
+            // carried copy before the body makes it (no twin, never a crash).
+            "__global__ void k(const float *g, float *o, int n) {\n  auto b = cg::this_thread_block();\n  \
+             for (int i = 1; i < n; i++) {\n    __syncthreads();\n    __shared__ float t[2][64];\n    \
+             cg::memcpy_async(b, t[i % 2], g + i * 64, 256);\n    cg::wait_prior<1>(b);\n    \
+             o[i] += t[(i - 1) % 2][threadIdx.x];\n    b.sync();\n  }\n  cg::wait(b);\n}\n",
+            (4, 31),
+            "still in flight when the iteration ends",
+        ),
+        (
             "__global__ void k(const int *g, int *o) {\n  __shared__ int t[64];\n  \
              __pipeline_memcpy_async(&t[threadIdx.x], &g[threadIdx.x], 4);\n  __pipeline_commit();\n  \
              if (threadIdx.x > 10) return;\n  __pipeline_wait_prior(0);\n}\n",
