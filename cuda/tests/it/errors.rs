@@ -260,6 +260,14 @@ fn asynchronous_copies_it_cannot_follow_are_unsupported() {
             "`arrive` of a `barrier<",
         ),
         (
+            // Into a thread's variable (CUDA copies into shared memory): the source would
+            // be read while the copy is in flight, which a variable does not follow.
+            "__global__ void k(int *g, int *o) {\n  int x;\n  __pipeline_memcpy_async(&x, &g[threadIdx.x], 4);\n  \
+             __pipeline_commit();\n  __pipeline_wait_prior(0);\n  o[threadIdx.x] = x;\n}\n",
+            (4, 3),
+            "an asynchronous copy into memory autosync cannot name",
+        ),
+        (
             "__global__ void k(unsigned long long *m) {\n  __mbarrier_arrive(m);\n}\n",
             (3, 3),
             "`__mbarrier_arrive` (a split-phase barrier operation)",

@@ -185,15 +185,11 @@ fn start<'t>(
     let V::Ptr(d) = &dst.v else {
         return Err(unknown(l, "into memory"));
     };
+    // CUDA copies into shared memory; a thread's variable as the destination is not
+    // followed (its source would be read while the copy is in flight).
     let d = match d.target {
         Target::Array(_) => d.clone(),
-        // Into a variable of the thread: its value is arbitrary from now on.
-        Target::Var(id) => {
-            let ty = l.vars[id].ty.clone();
-            let _ = l.write(&LVal::Var(id), crate::lower::expr::arbitrary(&ty), c.n);
-            return Ok(());
-        }
-        Target::Null | Target::Unknown => return Err(unknown(l, "into memory")),
+        Target::Var(_) | Target::Null | Target::Unknown => return Err(unknown(l, "into memory")),
     };
     let s = match &src.v {
         V::Ptr(p) if matches!(p.target, Target::Array(_)) => Some(p.clone()),
