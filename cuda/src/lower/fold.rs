@@ -87,6 +87,23 @@ pub fn un(op: UnOp, a: Expr) -> Expr {
     Expr::un(op, a)
 }
 
+/// `e` with every leaf (variable, builtin, constant) that `f` maps replaced, folded again
+/// (`threadIdx` put in as 0, a loop counter one step back, known block sizes).
+pub fn replace_leaves(e: &Expr, f: &impl Fn(&Expr) -> Option<Expr>) -> Expr {
+    if let Some(r) = f(e) {
+        return r;
+    }
+    match e {
+        Expr::Binary(op, a, b) => bin(*op, replace_leaves(a, f), replace_leaves(b, f)),
+        Expr::Unary(op, a) => un(*op, replace_leaves(a, f)),
+        Expr::Cast(t, a) => Expr::Cast(*t, Box::new(replace_leaves(a, f))),
+        Expr::Apply(name, args) => {
+            Expr::Apply(name.clone(), args.iter().map(|a| replace_leaves(a, f)).collect())
+        }
+        _ => e.clone(),
+    }
+}
+
 pub fn not(a: Expr) -> Expr {
     use BinOp::*;
     match a {

@@ -167,14 +167,10 @@ pub(super) struct Counted {
 impl Counted {
     /// `e` in the previous iteration: `var - step` for `var`.
     fn previous(&self, e: &Expr) -> Expr {
-        match e {
-            Expr::Var(v) if *v == self.var => fold::sub(e.clone(), Expr::Int(self.step)),
-            Expr::Binary(op, a, b) => fold::bin(*op, self.previous(a), self.previous(b)),
-            Expr::Unary(op, a) => fold::un(*op, self.previous(a)),
-            Expr::Cast(t, a) => Expr::Cast(*t, Box::new(self.previous(a))),
-            Expr::Apply(f, args) => Expr::Apply(f.clone(), args.iter().map(|a| self.previous(a)).collect()),
-            _ => e.clone(),
-        }
+        fold::replace_leaves(e, &|x| match x {
+            Expr::Var(v) if *v == self.var => Some(fold::sub(x.clone(), Expr::Int(self.step))),
+            _ => None,
+        })
     }
 
     /// The loop `for (var = init; ..; var = step)` when `step` is `var` plus or minus a

@@ -668,7 +668,7 @@ pub(super) struct Lowerer<'p, 't> {
     /// statement list a variable was declared in (`VarInfo::declared_in`).
     block_ids: Vec<usize>,
     /// Block numbers handed out so far.
-    pub blocks_made: usize,
+    blocks_made: usize,
     scratch_used: bool,
     /// Floating-point arithmetic operations lowered so far: each gets functions of its
     /// own (see [`float`]).

@@ -564,22 +564,18 @@ fn launch_uniform(e: &Expr) -> bool {
 
 /// `e` in thread 0 of its block: `threadIdx` put in as 0, folded.
 fn at_thread_zero(e: &Expr) -> Expr {
-    match e {
-        Expr::Builtin(Builtin::Tid(_)) => Expr::Int(0),
-        Expr::Binary(op, a, b) => fold::bin(*op, at_thread_zero(a), at_thread_zero(b)),
-        Expr::Unary(op, a) => fold::un(*op, at_thread_zero(a)),
-        _ => e.clone(),
-    }
+    fold::replace_leaves(e, &|x| {
+        matches!(x, Expr::Builtin(Builtin::Tid(_))).then_some(Expr::Int(0))
+    })
 }
 
 /// `e` with the block sizes the launch fixes put in, folded.
 fn with_block(e: &Expr, block: &kpl::launch::Dims) -> Expr {
-    match e {
+    fold::replace_leaves(e, &|x| match x {
         Expr::Builtin(Builtin::Bdim(d)) => {
-            let i = Dim::ALL.iter().position(|x| x == d).unwrap_or(0);
-            block[i].map_or(e.clone(), |v| Expr::Int(i64::from(v)))
+            let i = Dim::ALL.iter().position(|y| y == d)?;
+            block[i].map(|v| Expr::Int(i64::from(v)))
         }
-        Expr::Binary(op, a, b) => fold::bin(*op, with_block(a, block), with_block(b, block)),
-        _ => e.clone(),
-    }
+        _ => None,
+    })
 }
