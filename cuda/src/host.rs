@@ -49,6 +49,10 @@ pub struct HostLaunch {
     /// whitespace removed (`k<32>` → `Some("32")`).
     pub kernel: String,
     pub template_args: Option<String>,
+    /// Where the template argument list (`<bs, float>`) is, as a byte range: the
+    /// front end binds the instance's parameters from the nodes there and from each
+    /// context's [`Context::template_args`].
+    pub template_list: Option<(usize, usize)>,
     pub site: Site,
     /// One launch per caller context, before the atoms are eliminated.
     pub contexts: Vec<Context>,
@@ -64,6 +68,52 @@ pub struct Context {
     /// Conditions that hold when the launch is made (`if`s around it, `assert`s before it).
     pub conditions: Vec<Expr>,
     pub cooperative: bool,
+    /// The template arguments as the host code gives them in this context, when every
+    /// one is known (`k<bs>` with `const int bs = 16`, `k<BS>` in a host template
+    /// called as `run<128>`); `None` for a launch without template arguments or with
+    /// one that is not known here.
+    pub template_args: Option<Vec<TemplateArg>>,
+}
+
+/// A template argument of a launch, as the host code gives it in one context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateArg {
+    /// A constant the host code computes (`bs`, `2 * TILE`, a caller's `BS`).
+    Value(i64),
+    /// A type, as written or as the host template's type parameter stands for
+    /// (`float` for `T` of `run<float>`).
+    Type(String),
+    /// An argument the host code does not evaluate (`&maxOf`, a local that is not a
+    /// constant), as written: the front end reads it as it reads any other.
+    Written(String),
+}
+
+impl std::fmt::Display for TemplateArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TemplateArg::Value(v) => write!(f, "{v}"),
+            TemplateArg::Type(t) | TemplateArg::Written(t) => f.write_str(t),
+        }
+    }
+}
+
+impl HostLaunch {
+    /// The name of the instance context `c` launches (`k<16>`), or `None` when it is
+    /// not known (the template's open instance covers it). For a kernel launched
+    /// without template arguments, its name.
+    pub fn instance(&self, c: &Context) -> Option<String> {
+        match (&self.template_args, &c.template_args) {
+            (None, _) => Some(self.kernel.clone()),
+            (Some(_), Some(args)) => Some(instance_name(&self.kernel, args)),
+            (Some(_), None) => None,
+        }
+    }
+}
+
+/// `k<16,float>`: an instance's name, as the front end names its instances.
+pub fn instance_name(kernel: &str, args: &[TemplateArg]) -> String {
+    let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
+    format!("{kernel}<{}>", shown.join(","))
 }
 
 /// The host code's launches, and the kernels it names other than by launching them.
@@ -166,6 +216,15 @@ fn translation_unit<'t>(prog: &Program<'t>) -> Option<Node<'t>> {
     Some(n)
 }
 
+impl HostLaunch {
+    /// Its template argument list's node.
+    pub fn template_list_node<'t>(&self, prog: &Program<'t>) -> Option<Node<'t>> {
+        let (start, end) = self.template_list?;
+        let n = translation_unit(prog)?.descendant_for_byte_range(start, end)?;
+        (n.kind() == "template_argument_list").then_some(n)
+    }
+}
+
 /// Every launch in the file's host code, in text order.
 fn launches(prog: &Program) -> Vec<HostLaunch> {
     let mut out = Vec::new();
@@ -237,6 +296,7 @@ impl<'t> Reader<'_, 't> {
             .find(|c| c.kind() == "kernel_call_syntax");
         let args = call.child_by_field_name("arguments");
         let (kernel, template_args) = callee_name(self.prog, fun)?;
+        let targs = template_list(fun);
         let host = self.enclosing_function(call)?;
         let (file, line, _) = self.prog.map.describe(call.start_byte());
         let site = Site {
@@ -264,36 +324,44 @@ impl<'t> Reader<'_, 't> {
                     .collect();
                 match api {
                     "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" => {
-                        let (k, targs) = kernel_reference(self.prog, *list.first()?)?;
+                        let k = kernel_node(self.prog, *list.first()?);
+                        let targs = template_list(k);
+                        let (k, written) = callee_name(self.prog, k)?;
                         return Some(HostLaunch {
-                            kernel: k,
-                            template_args: targs,
-                            site,
+                            template_list: span(targs),
                             contexts: self.contexts(
                                 host,
                                 call,
+                                targs,
                                 &Shape::Api {
                                     grid: *list.get(1)?,
                                     block: *list.get(2)?,
                                     cooperative: api == "cudaLaunchCooperativeKernel",
                                 },
                             ),
+                            kernel: k,
+                            template_args: written,
+                            site,
                         });
                     }
                     "cudaLaunchKernelEx" => {
-                        let (k, targs) = kernel_reference(self.prog, *list.get(1)?)?;
+                        let k = kernel_node(self.prog, *list.get(1)?);
+                        let targs = template_list(k);
+                        let (k, written) = callee_name(self.prog, k)?;
                         return Some(HostLaunch {
-                            kernel: k,
-                            template_args: targs,
-                            site,
+                            template_list: span(targs),
                             contexts: self.contexts(
                                 host,
                                 call,
+                                targs,
                                 &Shape::Ex {
                                     config: *list.first()?,
                                     args: list[2..].to_vec(),
                                 },
                             ),
+                            kernel: k,
+                            template_args: written,
+                            site,
                         });
                     }
                     _ => return None,
@@ -303,8 +371,9 @@ impl<'t> Reader<'_, 't> {
         Some(HostLaunch {
             kernel,
             template_args,
+            template_list: span(targs),
             site,
-            contexts: self.contexts(host, call, &shape),
+            contexts: self.contexts(host, call, targs, &shape),
         })
     }
 
@@ -320,7 +389,13 @@ impl<'t> Reader<'_, 't> {
     }
 
     /// The launch in every caller context of its host function.
-    fn contexts(&self, host: usize, call: Node<'t>, shape: &Shape<'t>) -> Vec<Context> {
+    fn contexts(
+        &self,
+        host: usize,
+        call: Node<'t>,
+        targs: Option<Node<'t>>,
+        shape: &Shape<'t>,
+    ) -> Vec<Context> {
         let envs: Vec<Env> = self
             .caller_envs(host, 0)
             .iter()
@@ -328,20 +403,30 @@ impl<'t> Reader<'_, 't> {
             .collect();
         let mut out = Vec::new();
         for env in &envs {
-            let Some(c) = self.context(host, call, shape, env) else {
+            let Some(c) = self.context(host, call, targs, shape, env) else {
                 continue; // not launched in this context
             };
             out.push(c);
         }
-        if out.is_empty() && envs.len() > 1 {
+        if out.is_empty() {
             // Launched in no caller context: what holds if it is launched at all.
-            out.extend(self.context(host, call, shape, &Env::default()));
+            out.extend(self.context(host, call, targs, shape, &Env::default()));
         }
         out
     }
 
-    fn context(&self, host: usize, call: Node<'t>, shape: &Shape<'t>, env: &Env) -> Option<Context> {
-        let mut c = Context::default();
+    fn context(
+        &self,
+        host: usize,
+        call: Node<'t>,
+        targs: Option<Node<'t>>,
+        shape: &Shape<'t>,
+        env: &Env,
+    ) -> Option<Context> {
+        let mut c = Context {
+            template_args: targs.and_then(|a| self.template_args(host, a, env)),
+            ..Context::default()
+        };
         for cond in self.path_conditions(host, call, env) {
             match fold(&cond) {
                 Expr::Int(0) => return None,
@@ -385,17 +470,31 @@ impl<'t> Reader<'_, 't> {
             .into_iter()
             .filter_map(|p| param_name(self.prog, p))
             .collect();
-        if depth >= MAX_DEPTH || def.name == "main" || params.is_empty() || self.escapes(&def.name) {
+        let takes_nothing = params.is_empty() && def.template.is_none();
+        if depth >= MAX_DEPTH || def.name == "main" || takes_nothing || self.escapes(&def.name) {
             return vec![Env::default()];
         }
         let mut out = Vec::new();
-        for (caller, args) in self.calls_of(&def.name) {
+        for Call {
+            caller,
+            args,
+            template_args,
+            ..
+        } in self.calls_of(&def.name)
+        {
             if args.len() > params.len() {
                 continue;
             }
             let outers = self.caller_envs(caller, depth + 1);
-            for outer in outers.iter().flat_map(|o| self.fork(caller, &args, o)) {
+            let read = args.iter().copied().chain(template_args);
+            for outer in outers
+                .iter()
+                .flat_map(|o| self.fork(caller, &read.clone().collect::<Vec<_>>(), o))
+            {
                 let mut env = Env::default();
+                if let (Some(params), Some(list)) = (def.template, template_args) {
+                    self.bind_template_parameters(params, caller, list, &outer, &mut env);
+                }
                 for (p, a) in params.iter().zip(&args) {
                     env.bindings.insert(p.clone(), self.scalar(caller, *a, &outer));
                     let d = self.dim3(caller, *a, &outer);
@@ -413,6 +512,47 @@ impl<'t> Reader<'_, 't> {
             out.push(Env::default());
         }
         out
+    }
+
+    /// Binds a host function template's parameters `params` to the template arguments
+    /// `list` of a call in function `caller`, evaluated in `outer`: a type parameter to
+    /// its type's text, a value parameter to its value. Parameters the call does not
+    /// give (deduced, defaulted) stay unbound, so unknown.
+    fn bind_template_parameters(
+        &self,
+        params: Node<'t>,
+        caller: usize,
+        list: Node<'t>,
+        outer: &Env,
+        env: &mut Env,
+    ) {
+        let args = named_children(list).into_iter().filter(|a| a.kind() != "comment");
+        let params = named_children(params)
+            .into_iter()
+            .filter(|p| p.kind() != "comment");
+        for (p, a) in params.zip(args) {
+            let arg = self.template_arg(caller, a, outer);
+            match p.kind() {
+                "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                    let name = named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                        .or_else(|| p.child_by_field_name("name"));
+                    if let (Some(n), Some(TemplateArg::Type(t))) = (name, arg) {
+                        env.types.push((self.text(n).to_string(), t));
+                    }
+                }
+                "parameter_declaration" | "optional_parameter_declaration" => {
+                    let name = p
+                        .child_by_field_name("declarator")
+                        .and_then(|d| crate::program::declarator_name(d, self.prog.src));
+                    if let (Some(n), Some(TemplateArg::Value(v))) = (name, arg) {
+                        env.bindings.insert(n, Some(Expr::Int(v)));
+                    }
+                }
+                _ => {} // a variadic pack: nothing after it is bound by position
+            }
+        }
     }
 
     /// `env` once per combination of the values of the *table locals* the host
@@ -556,11 +696,18 @@ impl<'t> Reader<'_, 't> {
             if n.kind() != "identifier" || self.text(n) != name {
                 continue;
             }
-            let Some(p) = n.parent() else { continue };
+            let Some(mut p) = n.parent() else { continue };
             let declared = matches!(p.kind(), "function_declarator");
+            // `f(...)`, or `f<128>(...)` with the template arguments around the name.
+            let mut callee = n;
+            if p.kind() == "template_function" {
+                callee = p;
+                let Some(up) = p.parent() else { continue };
+                p = up;
+            }
             let called = p.kind() == "call_expression"
                 && p.child_by_field_name("function")
-                    .is_some_and(|f| f.id() == n.id());
+                    .is_some_and(|f| f.id() == callee.id());
             if !declared && !called && self.forwarded_args(n).is_none() {
                 return true;
             }
@@ -620,7 +767,7 @@ impl<'t> Reader<'_, 't> {
     /// The calls of `name` in the bodies of the file's host functions, with the caller
     /// and the arguments: direct calls `name(...)` and calls through a forwarder
     /// ([`Reader::forwarded_args`]).
-    fn calls_of(&self, name: &str) -> Vec<(usize, Vec<Node<'t>>)> {
+    fn calls_of(&self, name: &str) -> Vec<Call<'t>> {
         let mut out = Vec::new();
         for (i, f) in self.prog.funcs.iter().enumerate() {
             let Some(body) = f.body.filter(|_| runs_on_host(f)) else {
@@ -637,18 +784,28 @@ impl<'t> Reader<'_, 't> {
                         .into_iter()
                         .filter(|c| c.kind() != "comment")
                         .collect();
-                    out.push((n.start_byte(), i, args));
+                    out.push(Call {
+                        at: n.start_byte(),
+                        caller: i,
+                        args,
+                        template_args: template_list(fun),
+                    });
                 } else if n.kind() == "identifier"
                     && self.text(n) == name
                     && let Some(args) = self.forwarded_args(n)
                 {
-                    out.push((n.start_byte(), i, args));
+                    out.push(Call {
+                        at: n.start_byte(),
+                        caller: i,
+                        args,
+                        template_args: None,
+                    });
                 }
                 stack.extend(named_children(n));
             }
         }
-        out.sort_by_key(|(at, _, _)| *at);
-        out.into_iter().map(|(_, i, a)| (i, a)).collect()
+        out.sort_by_key(|c| c.at);
+        out
     }
 
     /// The conditions of the `if`s around `at` inside function `f` (negated in an else
@@ -681,6 +838,13 @@ impl<'t> Reader<'_, 't> {
                     }
                 }
             }
+            if p.kind() == "case_statement"
+                && p.child_by_field_name("value")
+                    .is_none_or(|v| v.id() != child.id())
+                && let Some(e) = self.case_condition(f, p, env)
+            {
+                out.push(e);
+            }
             if p.kind() == "compound_statement" {
                 for s in named_children(p) {
                     if s.start_byte() >= child.start_byte() {
@@ -695,6 +859,45 @@ impl<'t> Reader<'_, 't> {
             up = p.parent();
         }
         out
+    }
+
+    /// What holds in the statements of `case` of a `switch`: the switch's value is the
+    /// case's, or the value of a case before it that falls through into it (one whose
+    /// statements do not end in `break`, `return`, `continue` or a `throw`). Nothing
+    /// when a `default:` falls through into it, or the value is not read.
+    fn case_condition(&self, f: usize, case: Node<'t>, env: &Env) -> Val {
+        let body = case.parent()?;
+        let switch = body.parent().filter(|s| s.kind() == "switch_statement")?;
+        let cond = switch.child_by_field_name("condition")?;
+        let cond = named_children(cond).into_iter().last().unwrap_or(cond);
+        let v = self.scalar(f, cond, env)?;
+        let cases: Vec<Node<'t>> = named_children(body)
+            .into_iter()
+            .filter(|c| c.kind() == "case_statement" && c.start_byte() <= case.start_byte())
+            .collect();
+        let mut values = Vec::new();
+        for (i, c) in cases.iter().enumerate().rev() {
+            let falls_through = |c: &Node<'t>| {
+                let last = named_children(*c).into_iter().rfind(|s| {
+                    s.kind() != "comment" && Some(s.id()) != c.child_by_field_name("value").map(|v| v.id())
+                });
+                !last.is_some_and(|s| {
+                    matches!(
+                        s.kind(),
+                        "break_statement" | "return_statement" | "continue_statement" | "throw_statement"
+                    ) || (s.kind() == "expression_statement"
+                        && named_children(s)
+                            .first()
+                            .is_some_and(|e| e.kind() == "throw_expression"))
+                })
+            };
+            if i + 1 < cases.len() && !falls_through(c) {
+                break;
+            }
+            let value = c.child_by_field_name("value")?; // `default:` reaches it
+            values.push(Expr::bin(BinOp::Eq, v.clone(), self.scalar(f, value, env)?));
+        }
+        values.into_iter().reduce(|a, b| Expr::bin(BinOp::Or, a, b))
     }
 
     /// `assert(c);` as a statement: `c`.
@@ -712,6 +915,55 @@ impl<'t> Reader<'_, 't> {
         }
         let arg = *named_children(call.child_by_field_name("arguments")?).first()?;
         self.scalar(f, arg, env)
+    }
+
+    /// Template arguments `<...>` in function `f`, when every one is known in `env`.
+    fn template_args(&self, f: usize, list: Node<'t>, env: &Env) -> Option<Vec<TemplateArg>> {
+        named_children(list)
+            .into_iter()
+            .filter(|a| a.kind() != "comment")
+            .map(|a| self.template_arg(f, a, env))
+            .collect()
+    }
+
+    /// One template argument: a constant, or a type or an expression that names no
+    /// template parameter of the host code left unbound in `env`.
+    fn template_arg(&self, f: usize, a: Node<'t>, env: &Env) -> Option<TemplateArg> {
+        let written = || {
+            (!mentions_host_template_parameter(self.prog, a))
+                .then(|| self.text(a).split_whitespace().collect::<Vec<_>>().join(" "))
+        };
+        if a.kind() != "type_descriptor" {
+            return match self.scalar(f, a, env).map(|v| fold(&v)) {
+                Some(Expr::Int(v)) => Some(TemplateArg::Value(v)),
+                _ => written().map(TemplateArg::Written),
+            };
+        }
+        // `bs` alone parses as a type: it is a value when the host code has one by
+        // that name (a local, a parameter, an enumerator, a global, a bound template
+        // parameter).
+        let plain = a
+            .child_by_field_name("type")
+            .filter(|t| t.kind() == "type_identifier" && a.child_by_field_name("declarator").is_none());
+        if let Some(t) = plain {
+            let x = self.text(t);
+            let value = env.bindings.contains_key(x)
+                || self.local_declaration(f, t, x).is_some()
+                || self.is_param(f, x)
+                || self.prog.enumerators.contains_key(x)
+                || self.prog.globals.contains_key(x);
+            if value {
+                return match self.name(f, t, x, env).map(|v| fold(&v)) {
+                    Some(Expr::Int(v)) => Some(TemplateArg::Value(v)),
+                    _ => written().map(TemplateArg::Written),
+                };
+            }
+            if let Some((_, ty)) = env.types.iter().find(|(p, _)| p == x) {
+                return Some(TemplateArg::Type(ty.clone()));
+            }
+        }
+        // A type of the host template's is unknown unless bound above.
+        written().map(TemplateArg::Type)
     }
 
     // ---- values --------------------------------------------------------------------
@@ -964,7 +1216,17 @@ impl<'t> Reader<'_, 't> {
             if let Some(v) = env.bindings.get(&local_key(x, decl)) {
                 return v.clone(); // a table value ([`Reader::fork`])
             }
-            if self.assigned(f, x) {
+            // A `const` integer (not a reference) keeps its initializer.
+            let constant = is_const(self, decl)
+                && named_children(decl)
+                    .iter()
+                    .filter(|d| declares_node(self.prog, **d, x))
+                    .all(|d| {
+                        matches!(d.kind(), "init_declarator")
+                            && d.child_by_field_name("declarator")
+                                .is_some_and(|n| n.kind() == "identifier")
+                    });
+            if !constant && self.assigned(f, x) {
                 // The last assignment before `at`, or none (the initializer reaches).
                 if let Some(rhs) = self.reaching_assignment(f, decl, at, x)? {
                     return (!narrow_or_floating(self, decl)).then(|| self.scalar(f, rhs, env))?;
@@ -1118,12 +1380,16 @@ impl<'t> Reader<'_, 't> {
     /// Whether the expression `n` is only read where it stands (see
     /// [`Reader::only_read_besides`]).
     fn read_only_use(&self, mut n: Node<'t>) -> bool {
-        // Parentheses and the branches of `?:` pass the use on (`(c ? x : y) = 5`).
+        // Parentheses, the branches of `?:`, a field and an element pass the use on
+        // (`(c ? x : y) = 5`, `t.x = 5`, `f(t.x)` by reference).
         while let Some(p) = n.parent() {
             let branch = p.kind() == "conditional_expression"
                 && p.child_by_field_name("condition")
                     .is_none_or(|c| c.id() != n.id());
-            if p.kind() != "parenthesized_expression" && !branch {
+            let part = matches!(p.kind(), "field_expression" | "subscript_expression")
+                && p.child_by_field_name("argument")
+                    .is_some_and(|a| a.id() == n.id());
+            if p.kind() != "parenthesized_expression" && !branch && !part {
                 break;
             }
             n = p;
@@ -1147,6 +1413,16 @@ impl<'t> Reader<'_, 't> {
                         .is_some_and(|d| d.kind() != "reference_declarator")
             }
             "kernel_call_syntax" => true,
+            // `dim3 t(x, y)`, `dim3 t = {x, y}`: copied into the `dim3`.
+            "argument_list" | "initializer_list"
+                if p.parent().is_some_and(|d| {
+                    d.kind() == "init_declarator"
+                        && d.parent()
+                            .is_some_and(|decl| is_dim3_declaration(self.prog, decl))
+                }) =>
+            {
+                true
+            }
             "argument_list" => self.by_value_argument(p, n),
             _ => false,
         }
@@ -1173,7 +1449,28 @@ impl<'t> Reader<'_, 't> {
         };
         if matches!(
             name.as_str(),
-            "min" | "max" | "std::min" | "std::max" | "printf" | "fprintf"
+            "min"
+                | "max"
+                | "std::min"
+                | "std::max"
+                | "printf"
+                | "fprintf"
+                | "dim3"
+                | "cudaLaunchKernel"
+                | "cudaLaunchCooperativeKernel"
+                | "cudaLaunchKernelEx"
+                // The runtime's memory calls take sizes and values by value.
+                | "malloc"
+                | "calloc"
+                | "cudaMalloc"
+                | "cudaMallocManaged"
+                | "cudaMallocHost"
+                | "cudaMemcpy"
+                | "cudaMemcpyAsync"
+                | "cudaMemset"
+                | "cudaMemsetAsync"
+                | "cudaMemcpyToSymbol"
+                | "cudaMemcpyFromSymbol"
         ) {
             return true;
         }
@@ -1185,12 +1482,21 @@ impl<'t> Reader<'_, 't> {
             return false;
         };
         let defs: Vec<_> = self.prog.funcs.iter().filter(|g| g.name == name).collect();
-        !defs.is_empty()
-            && defs.iter().all(|g| {
-                g.params()
-                    .get(i)
-                    .is_some_and(|p| !self.text(*p).contains('&') && !self.text(*p).contains("..."))
-            })
+        // By value, or by `const` reference (`const dim3 &dims`).
+        let reads = |p: &Node<'t>| {
+            let const_ref = named_children(*p)
+                .iter()
+                .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
+                && p.child_by_field_name("declarator").is_some_and(|d| {
+                    d.kind() == "reference_declarator"
+                        && !self.text(d).starts_with("&&")
+                        && named_children(d)
+                            .first()
+                            .is_some_and(|n| n.kind() == "identifier")
+                });
+            (const_ref || !self.text(*p).contains('&')) && !self.text(*p).contains("...")
+        };
+        !defs.is_empty() && defs.iter().all(|g| g.params().get(i).is_some_and(reads))
     }
 
     /// What expression `n` changes or lets be changed, with its variable: the left side
@@ -1224,18 +1530,20 @@ impl<'t> Reader<'_, 't> {
         Some((target, base))
     }
 
-    /// Whether `x` (or a field of it) is assigned, incremented or has its address taken
-    /// anywhere in function `f` after its declaration.
+    /// Whether `x` (or a field or element of it) may change anywhere in function `f`:
+    /// some mention of it other than its declaration only reads it ([`Reader::read_only_use`]):
+    /// an assignment, `++`, `&x`, a reference bound to it, a by-reference argument,
+    /// `cin >> x`, `std::swap(x, y)`.
     fn assigned(&self, f: usize, x: &str) -> bool {
         let Some(body) = self.prog.funcs[f].body else {
             return true;
         };
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            if self.changed(n).is_some_and(|(_, base)| self.text(base) == x) {
+            stack.extend(named_children(n));
+            if n.kind() == "identifier" && self.text(n) == x && !declared_name(n) && !self.read_only_use(n) {
                 return true;
             }
-            stack.extend(named_children(n));
         }
         false
     }
@@ -1280,7 +1588,7 @@ impl<'t> Reader<'_, 't> {
                 if let Some(decl) = self.local_declaration(f, e, x)
                     && is_dim3_declaration(self.prog, decl)
                 {
-                    return self.dim3_variable(f, decl, x, env);
+                    return self.dim3_variable(f, decl, e, x, env);
                 }
                 let def = &self.prog.funcs[f];
                 if let Some(p) = def
@@ -1320,7 +1628,7 @@ impl<'t> Reader<'_, 't> {
     /// A `dim3` local: its declaration's components, each replaced by the one
     /// assignment `t.x = e` made to it, if any; unknown when assigned as a whole or
     /// more than once.
-    fn dim3_variable(&self, f: usize, decl: Node<'t>, x: &str, env: &Env) -> [Val; 3] {
+    fn dim3_variable(&self, f: usize, decl: Node<'t>, at: Node<'t>, x: &str, env: &Env) -> [Val; 3] {
         let mut d = [Some(Expr::Int(1)), Some(Expr::Int(1)), Some(Expr::Int(1))];
         if let Some(declarator) = named_children(decl)
             .into_iter()
@@ -1355,43 +1663,66 @@ impl<'t> Reader<'_, 't> {
                 _ => {}
             }
         }
-        // Field assignments.
+        // Field assignments: `t.x = e;` as a statement of the declaration's block,
+        // before `at`, the last one for each field. Any other change leaves the
+        // components unknown: the whole variable's when it is assigned as a whole or
+        // may change unseen (a reference, a by-reference argument), one field's when
+        // that field is assigned any other way (`t.x *= 2`, under an `if`).
         let Some(body) = self.prog.funcs[f].body else {
             return [None, None, None];
         };
-        let mut counts = [0; 3];
+        // A `static` keeps the last call's value: no assignment is followed there.
+        let storage_static = named_children(decl)
+            .iter()
+            .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
+        let block = decl
+            .parent()
+            .filter(|b| b.kind() == "compound_statement" && !storage_static);
+        let mut last: [Option<usize>; 3] = [None; 3];
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            if matches!(n.kind(), "assignment_expression" | "update_expression") {
-                let t = n
-                    .child_by_field_name("left")
-                    .or_else(|| n.child_by_field_name("argument"));
-                if let Some(t) = t {
-                    if self.text(t) == x {
-                        return [None, None, None];
-                    }
-                    if t.kind() == "field_expression"
-                        && t.child_by_field_name("argument")
-                            .is_some_and(|a| self.text(a) == x)
-                        && let Some(fld) = t.child_by_field_name("field")
-                        && let Some(i) = ["x", "y", "z"].iter().position(|c| *c == self.text(fld))
-                    {
-                        counts[i] += 1;
-                        let plain = n.kind() == "assignment_expression"
-                            && n.child_by_field_name("operator")
-                                .is_some_and(|o| self.text(o) == "=");
-                        d[i] = match (plain, n.child_by_field_name("right")) {
-                            (true, Some(v)) => self.scalar(f, v, env),
-                            _ => None,
-                        };
+            stack.extend(named_children(n));
+            if n.kind() == "goto_statement" || (n.kind() == "identifier" && self.text(n) == "setjmp") {
+                return [None, None, None]; // a jump back could bring a later assignment
+            }
+            if n.kind() != "identifier" || self.text(n) != x || declared_name(n) || self.read_only_use(n) {
+                continue;
+            }
+            // `t.x = e` (`x`, `y` or `z`), else a change of the whole.
+            let field = n.parent().filter(|p| {
+                p.kind() == "field_expression"
+                    && p.child_by_field_name("argument")
+                        .is_some_and(|a| a.id() == n.id())
+            });
+            let Some((fe, i)) = field.and_then(|fe| {
+                let name = self.text(fe.child_by_field_name("field")?);
+                Some((fe, ["x", "y", "z"].iter().position(|c| *c == name)?))
+            }) else {
+                return [None, None, None];
+            };
+            let assignment = fe.parent().filter(|a| {
+                a.kind() == "assignment_expression"
+                    && a.child_by_field_name("left").is_some_and(|l| l.id() == fe.id())
+                    && a.child_by_field_name("operator")
+                        .is_some_and(|o| self.text(o) == "=")
+            });
+            let stmt = assignment
+                .and_then(|a| a.parent())
+                .filter(|st| st.kind() == "expression_statement")
+                .filter(|st| block.is_some_and(|b| st.parent().is_some_and(|p| p.id() == b.id())));
+            match (stmt, assignment.and_then(|a| a.child_by_field_name("right"))) {
+                (Some(st), Some(v)) if st.end_byte() <= at.start_byte() => {
+                    if last[i].is_none_or(|l| l < st.start_byte()) {
+                        last[i] = Some(st.start_byte());
+                        d[i] = self.scalar(f, v, env);
                     }
                 }
-            }
-            stack.extend(named_children(n));
-        }
-        for i in 0..3 {
-            if counts[i] > 1 {
-                d[i] = None;
+                // After the use, in the declaration's own block: it cannot reach it.
+                (Some(st), Some(_)) if st.start_byte() >= at.end_byte() => {}
+                _ => {
+                    last[i] = Some(usize::MAX);
+                    d[i] = None;
+                }
             }
         }
         d
@@ -1429,6 +1760,15 @@ impl<'t> Reader<'_, 't> {
     }
 }
 
+/// A call of a host function in the file.
+struct Call<'t> {
+    at: usize,
+    caller: usize,
+    args: Vec<Node<'t>>,
+    /// Its template argument list (`run<128>(...)`).
+    template_args: Option<Node<'t>>,
+}
+
 enum Shape<'t> {
     Chevrons {
         grid: Node<'t>,
@@ -1453,16 +1793,33 @@ impl Context {
     /// whose atoms all stand for something are relations.
     pub fn launch(&self, params: &[String], scalars: &[(String, kpl::IntTy)], site: &Site) -> Launch {
         let mut l = Launch::default();
+        // A condition `a == 512` (`case 512:` of a `switch (threads)`) makes the atom
+        // that constant wherever it is used.
+        let pinned: BTreeMap<String, i64> = self
+            .conditions
+            .iter()
+            .flat_map(conjuncts)
+            .filter_map(|c| match c {
+                Expr::Binary(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
+                    (Expr::Var(x), Expr::Int(v)) | (Expr::Int(v), Expr::Var(x)) if is_atom(x) => {
+                        Some((x.clone(), *v))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let value = |v: &Expr| fold(&pin_atoms(v, &pinned));
         // Equations `lhs == rhs`, sizes first: an atom is best a size.
         let mut eqs: Vec<(Expr, Expr)> = Vec::new();
         for (d, dim) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
             if let Some(v) = &self.block[d] {
-                eqs.push((Expr::Builtin(Builtin::Bdim(dim)), fold(v)));
+                eqs.push((Expr::Builtin(Builtin::Bdim(dim)), value(v)));
             }
         }
         for (d, dim) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
             if let Some(v) = &self.grid[d] {
-                eqs.push((Expr::Builtin(Builtin::Gdim(dim)), fold(v)));
+                eqs.push((Expr::Builtin(Builtin::Gdim(dim)), value(v)));
             }
         }
         if let Some(args) = &self.args {
@@ -1472,7 +1829,7 @@ impl Context {
                 };
                 if let Some(a) = a {
                     // A constant argument arrives converted to the parameter's type.
-                    let a = match fold(a) {
+                    let a = match value(a) {
                         Expr::Int(v) => match i64::try_from(ty.convert(i128::from(v))) {
                             Ok(c) => Expr::Int(c),
                             Err(_) => continue,
@@ -1523,7 +1880,7 @@ impl Context {
             }
         }
         for c in &self.conditions {
-            if let Some(r) = substitute(c, &stands) {
+            if let Some(r) = substitute(&pin_atoms(c, &pinned), &stands) {
                 match fold(&r) {
                     Expr::Int(_) => {}
                     r => relate(r),
@@ -1575,6 +1932,29 @@ fn substitute(e: &Expr, stands: &BTreeMap<String, Expr>) -> Option<Expr> {
         Expr::Cast(t, a) => Expr::Cast(*t, Box::new(substitute(a, stands)?)),
         _ => return None,
     })
+}
+
+/// The conjuncts of `e` (`a && b && c`).
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            let mut out = conjuncts(a);
+            out.extend(conjuncts(b));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// `e` with the atoms of `pinned` replaced by their constants.
+fn pin_atoms(e: &Expr, pinned: &BTreeMap<String, i64>) -> Expr {
+    match e {
+        Expr::Var(v) => pinned.get(v).map_or_else(|| e.clone(), |c| Expr::Int(*c)),
+        Expr::Unary(op, a) => Expr::Unary(*op, Box::new(pin_atoms(a, pinned))),
+        Expr::Binary(op, a, b) => Expr::bin(*op, pin_atoms(a, pinned), pin_atoms(b, pinned)),
+        Expr::Cast(t, a) => Expr::Cast(*t, Box::new(pin_atoms(a, pinned))),
+        _ => e.clone(),
+    }
 }
 
 /// Constant folding with C's integer semantics on unbounded integers.
@@ -1678,22 +2058,83 @@ fn callee_name(prog: &Program, fun: Node) -> Option<(String, Option<String>)> {
     }
 }
 
-/// The kernel named by `cudaLaunchKernel`'s first argument: `(void*)k`, `k`, `&k`,
-/// `(const void*)k<32>`.
-fn kernel_reference(prog: &Program, e: Node) -> Option<(String, Option<String>)> {
+/// The template parameters of the templates around `n` (a host function template, a
+/// class template's method).
+pub fn host_template_parameters<'t>(prog: &Program<'t>, n: Node) -> std::collections::HashSet<&'t str> {
+    let mut params = std::collections::HashSet::new();
+    let mut up = n.parent();
+    while let Some(n) = up {
+        if n.kind() == "template_declaration"
+            && let Some(list) = n.child_by_field_name("parameters")
+        {
+            for p in named_children(list) {
+                let name = match p.kind() {
+                    "type_parameter_declaration" | "variadic_type_parameter_declaration" => named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                        .map(|c| prog.text(c)),
+                    _ => p
+                        .child_by_field_name("name")
+                        .or_else(|| p.child_by_field_name("declarator"))
+                        .map(|d| prog.text(d)),
+                };
+                params.extend(name);
+            }
+        }
+        up = n.parent();
+    }
+    params
+}
+
+/// Whether template arguments (of a launch) name a template parameter of the host
+/// function template around them (`k<T, N><<<...>>>` inside `template <class T, int N>
+/// void run()`): an instantiation the file makes that autosync cannot name.
+pub fn mentions_host_template_parameter(prog: &Program, args: Node) -> bool {
+    let params = host_template_parameters(prog, args);
+    let mut stack = vec![args];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "identifier" | "type_identifier") && params.contains(prog.text(n)) {
+            return true;
+        }
+        stack.extend(named_children(n));
+    }
+    false
+}
+
+/// The kernel's name in `cudaLaunchKernel`'s first argument, casts and `&` removed:
+/// `(void*)k`, `k`, `&k`, `(const void*)k<32>`.
+fn kernel_node<'t>(prog: &Program, e: Node<'t>) -> Node<'t> {
     let mut n = e;
     loop {
-        n = match n.kind() {
-            "cast_expression" => n.child_by_field_name("value")?,
-            "parenthesized_expression" => *named_children(n).first()?,
-            "pointer_expression" => n.child_by_field_name("argument")?,
-            "call_expression" if prog.text(n.child_by_field_name("function")?).contains("_cast") => {
-                *named_children(n.child_by_field_name("arguments")?).first()?
+        let inner = match n.kind() {
+            "cast_expression" => n.child_by_field_name("value"),
+            "parenthesized_expression" => named_children(n).first().copied(),
+            "pointer_expression" => n.child_by_field_name("argument"),
+            "call_expression"
+                if n.child_by_field_name("function")
+                    .is_some_and(|f| prog.text(f).contains("_cast")) =>
+            {
+                n.child_by_field_name("arguments")
+                    .and_then(|a| named_children(a).first().copied())
             }
-            _ => break,
+            _ => None,
         };
+        match inner {
+            Some(i) => n = i,
+            None => return n,
+        }
     }
-    callee_name(prog, n)
+}
+
+/// The template argument list of a callee `k<16, float>`.
+fn template_list(fun: Node) -> Option<Node> {
+    (fun.kind() == "template_function")
+        .then(|| fun.child_by_field_name("arguments"))
+        .flatten()
+}
+
+fn span(n: Option<Node>) -> Option<(usize, usize)> {
+    n.map(|n| (n.start_byte(), n.end_byte()))
 }
 
 fn strip_address(e: Node) -> Node {
@@ -1712,6 +2153,28 @@ fn param_name(prog: &Program, p: Node) -> Option<String> {
 }
 
 /// Whether `decl` declares `x`.
+/// Whether identifier `n` is the name a declaration declares (`int n = 3;`, `dim3 n;`,
+/// `dim3 n(a, b);`, `int &n = m;`, `float n[4];`, `int a, n;`, a parameter).
+fn declared_name(n: Node) -> bool {
+    let Some(p) = n.parent() else { return false };
+    let mut cursor = p.walk();
+    let is_declarator = p
+        .children_by_field_name("declarator", &mut cursor)
+        .any(|d| d.id() == n.id());
+    match p.kind() {
+        "init_declarator"
+        | "declaration"
+        | "parameter_declaration"
+        | "optional_parameter_declaration"
+        | "pointer_declarator"
+        | "array_declarator"
+        | "function_declarator" => is_declarator,
+        // `int &n = m;`: the name is the declarator's only named child.
+        "reference_declarator" => named_children(p).first().is_some_and(|c| c.id() == n.id()),
+        _ => false,
+    }
+}
+
 fn declares(prog: &Program, decl: Node, x: &str) -> bool {
     named_children(decl)
         .into_iter()
@@ -2108,8 +2571,8 @@ int main() {{ int *d; run(d, 32); run(d, 64); }}"
 int main() {{ int *d; run(d, 32); run(d, 64); }}"
         );
         let (_, l) = &launches(&src, &Options::default())[0];
-        assert_eq!(l.block[0], None);
-        assert_eq!(rel(l), vec!["bdim == 16"]);
+        assert_eq!(l.block[0], Some(16));
+        assert!(rel(l).is_empty());
     }
 
     #[test]
@@ -2191,6 +2654,82 @@ void run(int *d) {{
         assert_eq!(l.block, [None, Some(1), Some(1)]);
         assert!(l.params.is_empty());
         assert!(l.relations.is_empty());
+    }
+
+    #[test]
+    fn values_that_may_change_unseen_are_unknown() {
+        // A reference parameter, a reference bound to it, `std::swap`, a `dim3 &`
+        // out-parameter: none is a plain assignment, each may change the value.
+        let src = format!(
+            "{KERNEL}void widen(int &n);
+void shape(dim3 &b) {{ b = dim3(512); }}
+void run(int *d) {{
+  int a = 64; widen(a);
+  int b = 64; int &r = b; r = 7;
+  int c = 64, e = 1; std::swap(c, e);
+  dim3 t(64); shape(t);
+  k<<<1, a>>>(d, 1); k<<<1, b>>>(d, 2); k<<<1, c>>>(d, 3); k<<<1, t>>>(d, 4);
+}}"
+        );
+        for (_, l) in launches(&src, &Options::default()) {
+            assert_eq!(l.block[0], None, "{l}");
+        }
+        // Only read: a `const` reference, a by-value call, the runtime's allocation.
+        let src = format!(
+            "{KERNEL}int show(const int &n);
+void run(int *d) {{
+  int a = 64; show(a); cudaMalloc(&d, a * 4);
+  k<<<1, a>>>(d, 1);
+}}"
+        );
+        assert_eq!(launches(&src, &Options::default())[0].1.block[0], Some(64));
+    }
+
+    #[test]
+    fn a_dim3_field_is_followed_only_when_assigned_in_the_declarations_block() {
+        let launch = |body: &str| {
+            let src = format!("{KERNEL}void run(int *d, int c) {{ {body} }}");
+            launches(&src, &Options::default())[0].1.block[0]
+        };
+        assert_eq!(
+            launch("dim3 t(64); t.x = 32; k<<<1, t>>>(d, 1); t.x = 8;"),
+            Some(32)
+        );
+        assert_eq!(launch("dim3 t(64); if (c) t.x = 32; k<<<1, t>>>(d, 1);"), None);
+        assert_eq!(launch("dim3 t(64); t.x *= 2; k<<<1, t>>>(d, 1);"), None);
+        assert_eq!(launch("static dim3 t(64); k<<<1, t>>>(d, 1); t.x = 8;"), None);
+    }
+
+    #[test]
+    fn template_arguments_are_evaluated_in_each_context() {
+        // A const local, a host template's parameter bound by its call, and a
+        // `switch` case that pins the block size.
+        let src = "template <int N> __global__ void k(int *a) { a[threadIdx.x % N] = 1; }
+template <int BS> void run(int *d) { k<BS><<<1, BS>>>(d); }
+void pick(int *d, int threads) {
+  switch (threads) {
+  case 256: k<256><<<1, threads>>>(d); break;
+  case 64: case 32: k<64><<<1, threads>>>(d); break;
+  default: break;
+  }
+}
+int main() { int *d; const int w = 16; k<w><<<1, w>>>(d); run<128>(d); pick(d, 100); }";
+        let got: Vec<(String, Option<u32>, Vec<String>)> = launches(src, &Options::default())
+            .into_iter()
+            .map(|(name, l)| (name, l.block[0], rel(&l)))
+            .collect();
+        let want = |n: &str, b: Option<u32>, r: &[&str]| {
+            (n.to_string(), b, r.iter().map(|s| s.to_string()).collect())
+        };
+        assert_eq!(
+            got,
+            vec![
+                want("k<128>", Some(128), &[]),
+                want("k<256>", Some(256), &[]),
+                want("k<64>", None, &["bdim == 32 || bdim == 64"]),
+                want("k<16>", Some(16), &[]),
+            ]
+        );
     }
 
     #[test]

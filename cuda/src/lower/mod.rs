@@ -168,7 +168,7 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
             continue;
         }
         let mut ctx = Lowerer::new(prog, opts);
-        let instances = match ctx.instances(i) {
+        let instances = match ctx.instances(i, &all_host) {
             Ok(v) => v,
             Err(error) => {
                 failed.push(Failed {
@@ -279,14 +279,17 @@ fn launch_contexts(
         .iter()
         .filter(|h| !sized && unread.is_none() && h.kernel == def.name)
     {
-        let this = match &h.template_args {
-            Some(a) => format!("{}<{}>", def.name, a) == l.kernel.name,
-            None => def.template.is_none() || !l.kernel.name.contains('<'),
-        };
-        if !this {
-            continue;
-        }
         for c in &h.contexts {
+            // A context whose template arguments are not known launches an instance
+            // the open one stands for.
+            let this = match (&h.template_args, h.instance(c)) {
+                (None, _) => def.template.is_none() || !l.kernel.name.contains('<'),
+                (Some(_), Some(name)) => name == l.kernel.name,
+                (Some(_), None) => !l.kernel.name.contains('<'),
+            };
+            if !this {
+                continue;
+            }
             let launch = c.launch(&params, &scalars, &h.site);
             match contexts.iter_mut().find(|x| same_launch(x, &launch)) {
                 Some(x) => {
@@ -403,6 +406,9 @@ fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<
         }
     }
 }
+
+/// An instance's name and its template parameters' bindings.
+type NamedInstance = (String, Vec<(String, Binding)>);
 
 /// One kernel to lower: a function with its template arguments.
 #[derive(Clone, Debug)]
@@ -1344,7 +1350,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// The instantiations of a kernel: explicit ones, those launched with constant
     /// template arguments, or one with every parameter left symbolic.
-    fn instances(&mut self, f: usize) -> R<Vec<Instance>> {
+    fn instances(&mut self, f: usize, host: &crate::host::HostCode) -> R<Vec<Instance>> {
         let def = &self.prog.funcs[f];
         let Some(tparams) = def.template else {
             return Ok(vec![Instance {
@@ -1367,6 +1373,12 @@ impl<'p, 't> Lowerer<'p, 't> {
                 arg_lists.push(args);
             }
         }
+        // Launches the host code reads are instantiated below, context by context.
+        let read: Vec<&crate::host::HostLaunch> = host
+            .launches
+            .iter()
+            .filter(|h| h.kernel == def.name && h.template_list.is_some())
+            .collect();
         for l in &self.prog.launches {
             if let Some(fun) = l.child_by_field_name("function")
                 && fun.kind() == "template_function"
@@ -1374,41 +1386,47 @@ impl<'p, 't> Lowerer<'p, 't> {
                     .child_by_field_name("name")
                     .is_some_and(|n| self.text(n) == def.name)
                 && let Some(args) = fun.child_by_field_name("arguments")
+                && !read
+                    .iter()
+                    .any(|h| h.template_list == Some((args.start_byte(), args.end_byte())))
             {
                 arg_lists.push(args);
             }
         }
-        let mut out: Vec<Instance> = Vec::new();
-        // Arguments that depend on the host code's template parameters (`k<T, N><<<...>>>`
-        // in a host template): instantiations the file makes but autosync cannot name.
-        let mut dependent = false;
+        // Each instantiation with its place in the text (reported in that order), or
+        // `None` for one autosync cannot name: arguments that depend on the host code's
+        // template parameters (`k<T, N><<<...>>>` in a host template that is not
+        // called with constants) or that are not constants.
+        let mut made: Vec<(usize, Option<NamedInstance>)> = Vec::new();
         for args in arg_lists {
-            if mentions_host_template_parameter(self.prog, args) {
-                dependent = true;
-                continue;
-            }
-            let Ok(bindings) = self.bind_template(tparams, Some(args)) else {
-                dependent = true;
-                continue;
-            };
-            if bindings
-                .iter()
-                .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
-            {
-                dependent = true;
-                continue;
-            }
-            let shown: Vec<String> = named_children(args)
-                .iter()
-                .map(|a| self.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect();
-            let name = format!("{}<{}>", def.name, shown.join(","));
-            if out.iter().all(|i| i.name != name) {
-                out.push(Instance {
-                    name,
-                    bindings,
-                    notes: Vec::new(),
+            made.push((args.start_byte(), self.written_instance(&def.name, tparams, args)));
+        }
+        for h in read {
+            let at = h.template_list.map_or(0, |(start, _)| start);
+            for c in &h.contexts {
+                let inst = c.template_args.as_ref().and_then(|args| {
+                    let list = h.template_list_node(self.prog)?;
+                    let bindings = self.host_bindings(tparams, list, args)?;
+                    Some((crate::host::instance_name(&def.name, args), bindings))
                 });
+                made.push((at, inst));
+            }
+        }
+        made.sort_by_key(|(at, _)| *at);
+        let mut out: Vec<Instance> = Vec::new();
+        let mut dependent = false;
+        for (_, inst) in made {
+            match inst {
+                None => dependent = true,
+                Some((name, bindings)) => {
+                    if out.iter().all(|i| i.name != name) {
+                        out.push(Instance {
+                            name,
+                            bindings,
+                            notes: Vec::new(),
+                        });
+                    }
+                }
             }
         }
         if out.is_empty() || dependent {
@@ -1416,6 +1434,64 @@ impl<'p, 't> Lowerer<'p, 't> {
             out.push(self.open_instance(f, tparams, dependent)?);
         }
         Ok(out)
+    }
+
+    /// The instance template arguments `args` name as written (an explicit
+    /// instantiation, a launch the host code does not read): its name and bindings, or
+    /// `None` when they are not all constants.
+    fn written_instance(&mut self, kernel: &str, tparams: Node<'t>, args: Node<'t>) -> Option<NamedInstance> {
+        if crate::host::mentions_host_template_parameter(self.prog, args) {
+            return None;
+        }
+        let bindings = self.bind_template(tparams, Some(args)).ok()?;
+        if bindings
+            .iter()
+            .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
+        {
+            return None;
+        }
+        let shown: Vec<String> = named_children(args)
+            .iter()
+            .map(|a| self.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        Some((format!("{kernel}<{}>", shown.join(",")), bindings))
+    }
+
+    /// The bindings of template parameters `tparams` to the arguments a host launch
+    /// gives in one context (`args`, written as `list`): a value the host code computes
+    /// as it is; a type as the front end reads the written argument, or, for a host
+    /// template's parameter, the type it stands for. `None` when a type is not one the
+    /// front end knows by its text.
+    fn host_bindings(
+        &mut self,
+        tparams: Node<'t>,
+        list: Node<'t>,
+        args: &[crate::host::TemplateArg],
+    ) -> Option<Vec<(String, Binding)>> {
+        use crate::host::TemplateArg;
+        let written: Vec<Node<'t>> = named_children(list)
+            .into_iter()
+            .filter(|a| a.kind() != "comment")
+            .collect();
+        let mut bindings = Vec::new();
+        for (a, n) in args.iter().zip(written) {
+            let as_written = self.text(n).split_whitespace().collect::<Vec<_>>().join(" ");
+            bindings.push(match a {
+                TemplateArg::Value(v) => Binding::Value(Expr::Int(*v)),
+                TemplateArg::Written(_) => self.template_arg(n).ok()?,
+                TemplateArg::Type(t) if *t == as_written => self.template_arg(n).ok()?,
+                TemplateArg::Type(t) => match self.named_type_of_text(t).ok()? {
+                    Ty::Opaque(_) => return None,
+                    ty => Binding::Type(ty),
+                },
+            });
+        }
+        let bindings = self.bind_params(tparams, bindings).ok()?;
+        // A value the device side could not make constant is not an instance it can name.
+        bindings
+            .iter()
+            .all(|(_, b)| !matches!(b, Binding::Value(e) if fold::int(e).is_none()))
+            .then_some(bindings)
     }
 
     /// A template kernel the file never instantiates: checked with `int` for each type
@@ -1602,42 +1678,6 @@ impl<'p, 't> Lowerer<'p, 't> {
             arrays: self.array_origins(),
         })
     }
-}
-
-/// Whether template arguments (of a launch) name a template parameter of the host
-/// function template around them (`k<T, N><<<...>>>` inside `template <class T, int N>
-/// void run()`): an instantiation the file makes that autosync cannot name.
-fn mentions_host_template_parameter(prog: &Program, args: Node) -> bool {
-    let mut params: HashSet<&str> = HashSet::new();
-    let mut up = args.parent();
-    while let Some(n) = up {
-        if n.kind() == "template_declaration"
-            && let Some(list) = n.child_by_field_name("parameters")
-        {
-            for p in named_children(list) {
-                let name = match p.kind() {
-                    "type_parameter_declaration" | "variadic_type_parameter_declaration" => named_children(p)
-                        .into_iter()
-                        .find(|c| c.kind() == "type_identifier")
-                        .map(|c| prog.text(c)),
-                    _ => p
-                        .child_by_field_name("name")
-                        .or_else(|| p.child_by_field_name("declarator"))
-                        .map(|d| prog.text(d)),
-                };
-                params.extend(name);
-            }
-        }
-        up = n.parent();
-    }
-    let mut stack = vec![args];
-    while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "identifier" | "type_identifier") && params.contains(prog.text(n)) {
-            return true;
-        }
-        stack.extend(named_children(n));
-    }
-    false
 }
 
 /// The template arguments of `template __global__ void name<...>(...);`.

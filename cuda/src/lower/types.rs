@@ -638,59 +638,53 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Template arguments as bindings (positional, names not yet known).
     pub(super) fn template_args(&mut self, args: Node<'t>) -> R<Vec<Binding>> {
-        let mut out = Vec::new();
-        for a in named_children(args) {
-            if a.kind() == "comment" {
-                continue;
-            }
-            if a.kind() == "type_descriptor" {
-                // `N` alone parses as a type; it may be a value (a template parameter or
-                // a constant).
-                let inner = a.child_by_field_name("type");
-                let plain = a.child_by_field_name("declarator").is_none();
-                if let (Some(i), true) = (inner, plain)
-                    && i.kind() == "type_identifier"
+        named_children(args)
+            .into_iter()
+            .filter(|a| a.kind() != "comment")
+            .map(|a| self.template_arg(a))
+            .collect()
+    }
+
+    /// One template argument as a binding.
+    pub(super) fn template_arg(&mut self, a: Node<'t>) -> R<Binding> {
+        if a.kind() == "type_descriptor" {
+            // `N` alone parses as a type; it may be a value (a template parameter or
+            // a constant).
+            let inner = a.child_by_field_name("type");
+            let plain = a.child_by_field_name("declarator").is_none();
+            if let (Some(i), true) = (inner, plain)
+                && i.kind() == "type_identifier"
+            {
+                let name = self.text(i);
+                if let Some(Binding::Value(v)) = self.binding(name) {
+                    return Ok(Binding::Value(v));
+                }
+                if let Some(v) = self.const_eval(i) {
+                    return Ok(Binding::Value(Expr::Int(v)));
+                }
+                // A device function of the file for a function-pointer parameter
+                // (`apply<square>`): its value as a pointer, which calls then call.
+                if self.lookup(name).is_none()
+                    && let Some(f) = self.function_value(name)
+                    && let super::V::Int(e) = f.v
                 {
-                    let name = self.text(i);
-                    if let Some(Binding::Value(v)) = self.binding(name) {
-                        out.push(Binding::Value(v));
-                        continue;
-                    }
-                    if let Some(v) = self.const_eval(i) {
-                        out.push(Binding::Value(Expr::Int(v)));
-                        continue;
-                    }
-                    // A device function of the file for a function-pointer parameter
-                    // (`apply<square>`): its value as a pointer, which calls then call.
-                    if self.lookup(name).is_none()
-                        && let Some(f) = self.function_value(name)
-                        && let super::V::Int(e) = f.v
-                    {
-                        out.push(Binding::Value(e));
-                        continue;
-                    }
-                }
-                out.push(Binding::Type(self.type_descriptor(a)?));
-            } else {
-                match self.const_eval(a) {
-                    Some(v) => out.push(Binding::Value(Expr::Int(v))),
-                    None => {
-                        let (val, stmts) = self.in_block(|l| l.rvalue(a))?;
-                        match (val.v, stmts.is_empty()) {
-                            (super::V::Int(e), true) => out.push(Binding::Value(e)),
-                            _ => {
-                                return Err(self.unsupported(
-                                    a,
-                                    "template argument that is not a constant",
-                                    "instantiate the template with constants",
-                                ));
-                            }
-                        }
-                    }
+                    return Ok(Binding::Value(e));
                 }
             }
+            return Ok(Binding::Type(self.type_descriptor(a)?));
         }
-        Ok(out)
+        if let Some(v) = self.const_eval(a) {
+            return Ok(Binding::Value(Expr::Int(v)));
+        }
+        let (val, stmts) = self.in_block(|l| l.rvalue(a))?;
+        match (val.v, stmts.is_empty()) {
+            (super::V::Int(e), true) => Ok(Binding::Value(e)),
+            _ => Err(self.unsupported(
+                a,
+                "template argument that is not a constant",
+                "instantiate the template with constants",
+            )),
+        }
     }
 
     /// Binds a `template_parameter_list` to arguments; parameters without an argument
@@ -703,7 +697,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.bind_params(params, args)
     }
 
-    fn bind_params(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
+    pub(super) fn bind_params(&mut self, params: Node<'t>, args: Vec<Binding>) -> R<Vec<(String, Binding)>> {
         // Earlier parameters are visible to later defaults while binding; none after.
         let before = self.frame().bindings.len();
         let r = self.bind_params_inner(params, args);

@@ -3,9 +3,9 @@
 //expect: race
 
 // One launch names its tile width, the other passes the host template's own
-// parameter through: that instantiation (`run<16>`) cannot be named from the
-// launch, so the kernel is also checked with TILE symbolic, which finds the
-// race of narrow tiles.
+// parameter through: the host code's call `run<16>` binds it, so the kernel is also
+// checked as `stage<16>`, which has the race of narrow tiles. (A host template
+// that no call in the file instantiates leaves the kernel's `TILE` symbolic.)
 template <int TILE>
 __global__ void stage(float *out, const float *in)
 {

@@ -1,5 +1,4 @@
 //expect: verified
-//expect-tool: race (false alarm: the template argument `bs`, a const local of the host function, is not evaluated: `TILE` is taken as arbitrary)
 
 // Race-free only because of its launch: the host launches `transpose_tile<16>` with
 // square 16 x 16 blocks (`dim3 threads(bs, bs)`, `bs` a constant), which is what the
@@ -8,8 +7,8 @@
 // the blocks' slices of `out` overlap.
 //
 // squareTile.cu with the kernel instantiated as `transpose_tile<bs>`, `bs` a
-// `const int` of the host function: the host reader knows bs == 16 for the block
-// size, but the instantiation `transpose_tile<bs>` leaves `TILE` unknown.
+// `const int` of the host function: the host reader evaluates the template argument
+// as it evaluates the block size, and checks `transpose_tile<16>`.
 #include <cuda_runtime.h>
 
 template <int TILE>
@@ -21,13 +20,13 @@ __global__ void transpose_tile(const float *in, float *out, int w, int h)
     int x = blockIdx.x * TILE + tx;
     int y = blockIdx.y * TILE + ty;
     if (x < w && y < h) {
-        tile[ty][tx] = in[y * w + x];          //~? race(tile)
+        tile[ty][tx] = in[y * w + x];
     }
     __syncthreads();
     int ox = blockIdx.y * TILE + tx;
     int oy = blockIdx.x * TILE + ty;
     if (ox < h && oy < w) {
-        out[oy * h + ox] = tile[tx][ty];        //~? race(out)
+        out[oy * h + ox] = tile[tx][ty];
     }
 }
 
