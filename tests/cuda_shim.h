@@ -380,6 +380,8 @@ enum cudaMemcpyKind {
 };
 template <class T> cudaError_t cudaMalloc(T **, size_t) { return cudaSuccess; }
 cudaError_t cudaFree(void *);
+enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMultiProcessorCount = 16 };
+cudaError_t cudaDeviceGetAttribute(int *, cudaDeviceAttr, int);
 cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
 cudaError_t cudaMemset(void *, int, size_t);
 cudaError_t cudaDeviceSynchronize();

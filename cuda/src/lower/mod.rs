@@ -315,6 +315,18 @@ fn launch_contexts(
         let launch = given.clone().over(&ctx).over(&bounds);
         let mut k = l.clone();
         k.kernel = launch.constrain(&l.kernel);
+        if !launch.cooperative
+            && launch.sources.contains(&kpl::launch::Origin::Host)
+            && drop_grid_barriers(&mut k.kernel.body)
+        {
+            let lines: Vec<String> = launch.sites.iter().map(|s| s.line.to_string()).collect();
+            k.notes.push(format!(
+                "the host code launches `{}` at line {} without a cooperative launch (`cudaLaunchCooperativeKernel`), \
+                 where a grid sync is undefined: it is checked as no synchronization there",
+                def.name,
+                lines.join(", ")
+            ));
+        }
         if many {
             // Numbered in text order, not by line: a fix that moves the launches keeps
             // the names (the notes say the lines).
@@ -325,6 +337,22 @@ fn launch_contexts(
         out.push(k);
     }
     out
+}
+
+/// Replaces each grid barrier in `block` by a statement that does nothing, for a
+/// launch that is not cooperative; whether there was one.
+fn drop_grid_barriers(block: &mut kpl::Block) -> bool {
+    let mut dropped = false;
+    for s in &mut block.stmts {
+        if s.kind.is_grid_barrier() {
+            s.kind = StmtKind::Assume(Expr::Int(1));
+            dropped = true;
+        }
+        for b in s.blocks_mut() {
+            dropped |= drop_grid_barriers(b);
+        }
+    }
+    dropped
 }
 
 /// Two host launches that give the same facts (their sites aside).

@@ -479,19 +479,27 @@ impl Builder {
         }
     }
 
-    /// The dimension `d` when `t` is `blockDim.d * gridDim.d` (in either order): the
-    /// number of threads along `d`.
+    /// The dimension `d` when `t` is `blockDim.d * gridDim.d` (in either order, either
+    /// one the launch's constant for it): the number of threads along `d`.
     fn grid_width_dim(&self, t: &T) -> Option<kpl::Dim> {
         let Term::Bin(BinOp::Mul, p, q) = &**t else {
             return None;
         };
-        match (&**p, &**q) {
-            (Term::Builtin(Builtin::Bdim(d)), Term::Builtin(Builtin::Gdim(e)))
-            | (Term::Builtin(Builtin::Gdim(d)), Term::Builtin(Builtin::Bdim(e)))
-                if d == e =>
-            {
-                Some(*d)
-            }
+        let size = |x: &T, d: kpl::Dim| match &**x {
+            Term::Builtin(Builtin::Bdim(e)) if *e == d => Some(true),
+            Term::Builtin(Builtin::Gdim(e)) if *e == d => Some(false),
+            Term::Const(c) if self.block_dim[d.index()] == Some(*c) => Some(true),
+            Term::Const(c) if self.grid_dim[d.index()] == Some(*c) => Some(false),
+            _ => None,
+        };
+        // The dimension comes from the operand that is not a constant.
+        let d = match (&**p, &**q) {
+            (Term::Builtin(Builtin::Bdim(d) | Builtin::Gdim(d)), _)
+            | (_, Term::Builtin(Builtin::Bdim(d) | Builtin::Gdim(d))) => *d,
+            _ => return None,
+        };
+        match (size(p, d), size(q, d)) {
+            (Some(a), Some(b)) if a != b => Some(d),
             _ => None,
         }
     }
