@@ -343,8 +343,8 @@ impl<'s> Encoder<'s> {
             if self.concrete_bdim[d].is_none() && self.sum.dims_used[d] {
                 out.push(self.ge1(&self.bdim[d]));
                 out.push(nonneg_u32(&self.bdim[d]));
-                // `__launch_bounds__` bounds each size (their product too, which is not
-                // said: an over-approximation).
+                // `__launch_bounds__` bounds each size; their product is bounded lazily
+                // (`Encoder::block_size_limit`).
                 out.push(at_most(&self.bdim[d], threads.min(self.sum.max_threads)));
             }
             if self.concrete_gdim[d].is_none() && self.sum.dims_used[d] {
@@ -375,6 +375,35 @@ impl<'s> Encoder<'s> {
             });
         }
         out
+    }
+
+    /// The block's size, `bdim.x * bdim.y * bdim.z`, at most the launch bounds (else
+    /// CUDA's 1024), when two or more of the sizes the kernel uses are symbolic (each
+    /// is bounded on its own by [`Encoder::launch_facts`]). Nonlinear, so not one of
+    /// the launch facts: a query adds it only when a model breaks it
+    /// ([`super::queries`], `decide`), so that witnesses are launches CUDA can make
+    /// while the queries that do not need it keep their linear facts.
+    pub fn block_size_limit(&self) -> Option<Bool> {
+        let symbolic = (0..3)
+            .filter(|&d| self.concrete_bdim[d].is_none() && self.sum.dims_used[d])
+            .count();
+        if symbolic < 2 {
+            return None;
+        }
+        let most = self.sum.max_threads.min(1024);
+        Some(match (&self.bdim[0], &self.bdim[1], &self.bdim[2]) {
+            (Val::I(x), Val::I(y), Val::I(z)) => (x * y * z).le(most),
+            _ => {
+                let wide = |v: &Val| match v {
+                    Val::B(b) => b.zero_ext(32),
+                    Val::I(i) => BV::from_int(i, 64),
+                };
+                let p = wide(&self.bdim[0])
+                    .bvmul(wide(&self.bdim[1]))
+                    .bvmul(wide(&self.bdim[2]));
+                p.bvule(BV::from_i64(most, 64))
+            }
+        })
     }
 
     fn ge1(&self, v: &Val) -> Bool {

@@ -184,8 +184,9 @@
 //! - **Parameters** range over their C type (`Term::Param` carries it; untyped `.kpl`
 //!   parameters are `u32`); under `Wrap32` (untyped `.kpl` with `--wrap`) only narrow
 //!   unsigned types are bounded, every value being a 32-bit unsigned one. **Launch sizes**
-//!   are `≥ 1` and within CUDA's limits (1024 threads per block in x/y, 64 in z; 2^31 - 1
-//!   blocks in x, 65535 in y/z). Under `Wrap32`, iteration numbers are 64-bit and below
+//!   are `≥ 1` and within CUDA's limits (1024 threads per block in x/y, 64 in z, and
+//!   1024, or the launch bounds, in all: that product is added to a query lazily, when a
+//!   model breaks it; 2^31 - 1 blocks in x, 65535 in y/z). Under `Wrap32`, iteration numbers are 64-bit and below
 //!   `2^62` (loops with more iterations are not modelled).
 //! - **No overflow** (the stated assumption of the default mode, `docs/semantics.md`):
 //!   `+ - * <<` are exact on integers. Conversions (`Term::Cast`) are exact: dropped when

@@ -496,18 +496,34 @@ pub(super) fn set_limit(s: &Solver, limit: u64) {
     s.set_params(&p);
 }
 
-/// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat.
-fn decide<R>(s: &Solver, fs: &[Bool], model: impl FnOnce(&Model) -> R) -> Result<Option<R>, String> {
+/// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat. A
+/// `lazy` fact (true of every run, but costly to the solver) is asserted only when a
+/// model breaks it, and the query checked again.
+fn decide<R>(
+    s: &Solver,
+    fs: &[Bool],
+    mut lazy: Option<&Bool>,
+    model: impl FnOnce(&Model) -> R,
+) -> Result<Option<R>, String> {
     for f in fs {
         s.assert(f);
     }
-    match s.check() {
-        SatResult::Unsat => Ok(None),
-        SatResult::Unknown => Err(s.get_reason_unknown().unwrap_or_default()),
-        SatResult::Sat => match s.get_model() {
-            Some(m) => Ok(Some(model(&m))),
-            None => Err("no model".to_string()),
-        },
+    loop {
+        match s.check() {
+            SatResult::Unsat => return Ok(None),
+            SatResult::Unknown => return Err(s.get_reason_unknown().unwrap_or_default()),
+            SatResult::Sat => {
+                let Some(m) = s.get_model() else {
+                    return Err("no model".to_string());
+                };
+                match lazy.take() {
+                    Some(fact) if m.eval(fact, true).and_then(|b| b.as_bool()) != Some(true) => {
+                        s.assert(fact)
+                    }
+                    _ => return Ok(Some(model(&m))),
+                }
+            }
+        }
     }
 }
 
@@ -521,9 +537,10 @@ impl Checker<'_> {
         &self,
         fs: &[Bool],
         limit: u64,
+        lazy: Option<&Bool>,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
-        self.solve_with(fs, limit, false, model)
+        self.solve_with(fs, limit, false, lazy, model)
     }
 
     /// [`Checker::solve`], on a solver of its own when `fresh`: for queries asked once
@@ -534,6 +551,7 @@ impl Checker<'_> {
         fs: &[Bool],
         limit: u64,
         fresh: bool,
+        lazy: Option<&Bool>,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
         let limit = limit.min(self.meter.left());
@@ -543,7 +561,7 @@ impl Checker<'_> {
         let out = if fresh {
             let s = Solver::new();
             set_limit(&s, limit);
-            let out = decide(&s, fs, model);
+            let out = decide(&s, fs, lazy, model);
             self.meter.update(&s);
             out
         } else {
@@ -552,7 +570,7 @@ impl Checker<'_> {
                 set_limit(s, limit);
             }
             s.push();
-            let out = decide(s, fs, model);
+            let out = decide(s, fs, lazy, model);
             self.meter.update(s);
             s.pop(1);
             out
@@ -748,8 +766,9 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
+        let block_size = enc.block_size_limit();
         let solve_in = |fs: &[Bool], units: u64| {
-            self.solve_with(fs, units, limit.fresh, |m| {
+            self.solve_with(fs, units, limit.fresh, block_size.as_ref(), |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })
@@ -1078,6 +1097,7 @@ impl Checker<'_> {
         fs.push(Bool::and(&[kind_in(0, &atomic), kind_in(1, &atomic)]).not());
         enc.finish();
         fs.append(&mut enc.facts);
+        let block_size = enc.block_size_limit();
         let mut found = Vec::new();
         loop {
             let pick = |m: &Model| {
@@ -1094,7 +1114,7 @@ impl Checker<'_> {
             let spent = self.meter.spent() - spent_before;
             let units = budget.checked_sub(spent).filter(|t| *t > 0)?;
             let asked = std::time::Instant::now();
-            let answer = self.solve(&fs, units, pick);
+            let answer = self.solve(&fs, units, block_size.as_ref(), pick);
             trace_slow(start, || {
                 format!(
                     "screening query over {} accesses of `{}` ({scope:?}, {} named so far): {:?}, \
@@ -1280,7 +1300,7 @@ impl Checker<'_> {
         }
         enc.finish();
         fs.append(&mut enc.facts);
-        self.solve_with(&fs, self.limits.query, true, |_| ())
+        self.solve_with(&fs, self.limits.query, true, None, |_| ())
             .map(|m| m.is_some())
     }
 
@@ -1334,7 +1354,8 @@ impl Checker<'_> {
         fs.push(enc.cond(&bar.pred, cx1).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let out = self.solve(&fs, self.limits.query, |m| {
+        let block_size = enc.block_size_limit();
+        let out = self.solve(&fs, self.limits.query, block_size.as_ref(), |m| {
             self.witness(&enc, m, [(0, 0), (1, block1)], None, [&k, &k])
         });
         outcome(out)
