@@ -502,6 +502,23 @@ impl<'t> Reader<'_, 't> {
                         env.bindings.insert(format!("{p}.{c}"), d[i].clone());
                     }
                 }
+                // Parameters the call leaves out take their default argument, evaluated
+                // where the function is defined.
+                for decl in def.params().into_iter().skip(args.len()) {
+                    let (Some(p), Some(v)) = (
+                        param_name(self.prog, decl),
+                        decl.child_by_field_name("default_value"),
+                    ) else {
+                        continue;
+                    };
+                    {
+                        env.bindings.insert(p.clone(), self.scalar(f, v, &Env::default()));
+                        let d = self.dim3(f, v, &Env::default());
+                        for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                            env.bindings.insert(format!("{p}.{c}"), d[i].clone());
+                        }
+                    }
+                }
                 out.push(env);
                 if out.len() >= MAX_CONTEXTS {
                     return vec![Env::default()];
