@@ -390,8 +390,13 @@ typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void *);
 cudaError_t cudaStreamAddCallback(cudaStream_t, cudaStreamCallback_t, void *, unsigned int);
 cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0);
+enum cudaLaunchAttributeID { cudaLaunchAttributeCooperative = 2 };
+union cudaLaunchAttributeValue {
+    int cooperative;
+};
 struct cudaLaunchAttribute {
     int id;
+    cudaLaunchAttributeValue val;
 };
 struct cudaLaunchConfig_t {
     dim3 gridDim;

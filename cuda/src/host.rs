@@ -156,6 +156,34 @@ pub fn host_code(prog: &Program) -> HostCode {
             });
         }
     }
+    // A kernel named in a namespace-scope initializer (`void (*const kp)(float *) = k;`,
+    // a global lambda) may be launched from there in ways not read.
+    if let Some(root) = translation_unit(prog) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "function_definition" {
+                continue;
+            }
+            stack.extend(named_children(n));
+            let Some(value) = (n.kind() == "init_declarator")
+                .then(|| n.child_by_field_name("value"))
+                .flatten()
+            else {
+                continue;
+            };
+            let mut inner = vec![value];
+            while let Some(m) = inner.pop() {
+                inner.extend(named_children(m));
+                if m.kind() == "identifier" && kernels.contains(prog.text(m)) && !launched_here(prog, m) {
+                    let (file, line, _) = prog.map.describe(m.start_byte());
+                    escaped.entry(prog.text(m).to_string()).or_insert(Site {
+                        file: file.display().to_string(),
+                        line,
+                    });
+                }
+            }
+        }
+    }
     // Host code the parser could not read may hold launches that were not found.
     let mut unparsed = HashMap::new();
     for &item in &prog.damaged {
@@ -722,7 +750,11 @@ impl<'t> Reader<'_, 't> {
                 let Some(up) = p.parent() else { continue };
                 p = up;
             }
+            // A call in a namespace-scope initializer is no caller context.
+            let in_function =
+                std::iter::successors(p.parent(), |a| a.parent()).any(|a| a.kind() == "function_definition");
             let called = p.kind() == "call_expression"
+                && in_function
                 && p.child_by_field_name("function")
                     .is_some_and(|f| f.id() == callee.id());
             if !declared && !called && self.forwarded_args(n).is_none() {
@@ -829,6 +861,11 @@ impl<'t> Reader<'_, 't> {
     /// branch) and the `assert(c)`s before it in the blocks around it.
     fn path_conditions(&self, f: usize, at: Node<'t>, env: &Env) -> Vec<Expr> {
         let mut out = Vec::new();
+        // A jump into a branch (`goto`, a `case` label nested in another case's
+        // statements) reaches the launch without its conditions.
+        if self.prog.funcs[f].body.is_some_and(|b| has_jump_into_branches(b)) {
+            return out;
+        }
         let mut child = at;
         let mut up = at.parent();
         while let Some(p) = up {
@@ -946,7 +983,23 @@ impl<'t> Reader<'_, 't> {
     /// One template argument: a constant, or a type or an expression that names no
     /// template parameter of the host code left unbound in `env`.
     fn template_arg(&self, f: usize, a: Node<'t>, env: &Env) -> Option<TemplateArg> {
+        // As written, for the front end to read at namespace scope: only when it names
+        // no template parameter, local or parameter of the host code (which the front
+        // end would not see, or would take for a global of the same name).
         let written = || {
+            let mut stack = vec![a];
+            while let Some(n) = stack.pop() {
+                stack.extend(named_children(n));
+                let x = self.text(n);
+                if matches!(n.kind(), "identifier" | "type_identifier")
+                    && (self.local_declaration(f, n, x).is_some()
+                        || self.is_param(f, x)
+                        || env.bindings.contains_key(x)
+                        || self.declared_in_a_scope_not_followed(f, n, x))
+                {
+                    return None;
+                }
+            }
             (!mentions_host_template_parameter(self.prog, a))
                 .then(|| self.text(a).split_whitespace().collect::<Vec<_>>().join(" "))
         };
@@ -1036,10 +1089,25 @@ impl<'t> Reader<'_, 't> {
             }
             "cast_expression" => {
                 let ty = self.text(e.child_by_field_name("type")?);
-                integer_type(ty).then_some(())?;
+                // A `short` may not hold the value: not followed.
+                (integer_type(ty) && !ty.contains("short")).then_some(())?;
                 r(e.child_by_field_name("value")?)
             }
             "sizeof_expression" => {
+                // A type parameter of a host template that no call binds is unknown,
+                // whatever else of its name the file declares.
+                let params = host_template_parameters(self.prog, e);
+                let mut stack = vec![e];
+                while let Some(n) = stack.pop() {
+                    let t = self.text(n);
+                    if matches!(n.kind(), "identifier" | "type_identifier")
+                        && params.contains(t)
+                        && !env.types.iter().any(|(p, _)| p == t)
+                    {
+                        return None;
+                    }
+                    stack.extend(named_children(n));
+                }
                 let ty = match (e.child_by_field_name("type"), e.child_by_field_name("value")) {
                     (Some(t), _) => self.resolve_type(self.text(t), env),
                     // `sizeof(E)` read as an expression: a type only when it is a
@@ -1224,14 +1292,44 @@ impl<'t> Reader<'_, 't> {
     /// parameter, a never-assigned local's initializer (or an atom for it), a global
     /// constant or an enumerator.
     fn name(&self, f: usize, at: Node<'t>, x: &str, env: &Env) -> Val {
-        if let Some(v) = env.bindings.get(x) {
-            // A parameter the function assigns holds the caller's value no longer.
-            return if self.assigned(f, x) { None } else { v.clone() };
+        // A template parameter of the host code names nothing else, bound or not.
+        let template_parameter = host_template_parameters(self.prog, at).contains(x);
+        // A reference may change through whatever it is bound to.
+        if self.reference_parameter(f, x) {
+            return None;
         }
-        let def = &self.prog.funcs[f];
-        if let Some(decl) = self.local_declaration(f, at, x) {
+        let local = self.local_declaration(f, at, x);
+        if let Some(v) = env.bindings.get(x).filter(|_| local.is_none()) {
+            // A parameter the function assigns holds the caller's value no longer.
+            return if self.assigned(f, x) || self.declared_in_a_scope_not_followed(f, at, x) {
+                None
+            } else {
+                v.clone()
+            };
+        }
+        if template_parameter || self.declared_in_a_scope_not_followed(f, at, x) {
+            return None;
+        }
+        let key = function_key(self.prog, f);
+        if let Some(decl) = local {
             if let Some(v) = env.bindings.get(&local_key(x, decl)) {
                 return v.clone(); // a table value ([`Reader::fork`])
+            }
+            if declares_reference(self.prog, decl, x) {
+                return None;
+            }
+            // A `static` keeps the value of its first initialization: a constant only.
+            let storage_static = named_children(decl)
+                .iter()
+                .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
+            if storage_static {
+                return match initializer(self.prog, decl, x).and_then(|i| self.scalar(f, i, &Env::default()))
+                {
+                    Some(Expr::Int(v)) if !narrow_or_floating(self, decl) && !self.assigned(f, x) => {
+                        Some(Expr::Int(v))
+                    }
+                    _ => None,
+                };
             }
             // A `const` integer (not a reference) keeps its initializer.
             let constant = is_const(self, decl)
@@ -1249,7 +1347,7 @@ impl<'t> Reader<'_, 't> {
                     return (!narrow_or_floating(self, decl)).then(|| self.scalar(f, rhs, env))?;
                 }
             }
-            let fixed = || Some(atom(&def.name, &format!("{x}@{}", decl.start_byte())));
+            let fixed = || Some(atom(&key, &format!("{x}@{}", decl.start_byte())));
             return match initializer(self.prog, decl, x) {
                 // `unsigned char bs = 288;` holds 32, `float f = 2.5;` no integer: the
                 // initializer is not the value, which is still fixed.
@@ -1259,7 +1357,10 @@ impl<'t> Reader<'_, 't> {
             };
         }
         if self.is_param(f, x) {
-            return (!self.assigned(f, x)).then(|| atom(&def.name, x));
+            return (!self.assigned(f, x)).then(|| atom(&key, x));
+        }
+        if self.defined_more_than_once(x) {
+            return None; // which one a scope sees is not followed
         }
         if let Some((Some(v), _)) = self.prog.enumerators.get(x) {
             return self.scalar(f, *v, env);
@@ -1499,11 +1600,14 @@ impl<'t> Reader<'_, 't> {
             return false;
         };
         let defs: Vec<_> = self.prog.funcs.iter().filter(|g| g.name == name).collect();
-        // By value, or by `const` reference (`const dim3 &dims`).
+        // By value, or by `const` reference (`const dim3 &dims`) in a file without a
+        // `const_cast` (which may write through it).
+        let casts_const_away = self.prog.src.contains("const_cast");
         let reads = |p: &Node<'t>| {
-            let const_ref = named_children(*p)
-                .iter()
-                .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
+            let const_ref = !casts_const_away
+                && named_children(*p)
+                    .iter()
+                    .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
                 && p.child_by_field_name("declarator").is_some_and(|d| {
                     d.kind() == "reference_declarator"
                         && !self.text(d).starts_with("&&")
@@ -1545,6 +1649,79 @@ impl<'t> Reader<'_, 't> {
             }
         }
         Some((target, base))
+    }
+
+    /// Whether parameter `x` of function `f` is a reference (`int &n`, `const int &n`).
+    fn reference_parameter(&self, f: usize, x: &str) -> bool {
+        self.prog.funcs[f].params().into_iter().any(|p| {
+            param_name(self.prog, p).as_deref() == Some(x)
+                && p.child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "reference_declarator")
+        })
+    }
+
+    /// Whether function `f` declares `x` somewhere [`Reader::local_declaration`] does
+    /// not look (a lambda's parameter, a range-`for` variable, an `if`/`switch` init, a
+    /// structured binding, a `catch` parameter, a local enumerator) or in a block that
+    /// does not hold `at`: then which declaration a use sees is not followed, and a use
+    /// that finds no local declaration is not known to mean the parameter or the global.
+    fn declared_in_a_scope_not_followed(&self, f: usize, at: Node<'t>, x: &str) -> bool {
+        let Some(body) = self.prog.funcs[f].body else {
+            return false;
+        };
+        if self.local_declaration(f, at, x).is_some() {
+            return false;
+        }
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            let declares = match n.kind() {
+                "identifier" => {
+                    declared_name(n) || {
+                        // `for (auto x : v)`, `[x, y] = ...`, `catch (int x)`, `[](int x)`.
+                        n.parent().is_some_and(|p| {
+                            matches!(p.kind(), "for_range_loop" | "structured_binding_declarator")
+                                && (p.kind() != "for_range_loop"
+                                    || p.child_by_field_name("declarator")
+                                        .is_some_and(|d| d.id() == n.id()))
+                        })
+                    }
+                }
+                "enumerator" => n.child_by_field_name("name").is_some_and(|m| self.text(m) == x),
+                _ => false,
+            };
+            if declares && (n.kind() != "identifier" || self.text(n) == x) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the file defines `x` at namespace or class scope more than once (two
+    /// namespaces, a class's static member, an enumerator of a namespace, a `using`):
+    /// which one a use sees is not followed.
+    fn defined_more_than_once(&self, x: &str) -> bool {
+        let Some(root) = translation_unit(self.prog) else {
+            return false;
+        };
+        let mut count = 0;
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "function_definition" {
+                continue; // locals are found by their function's scopes
+            }
+            stack.extend(named_children(n));
+            let named = match n.kind() {
+                "identifier" | "field_identifier" => declared_name(n) && self.text(n) == x,
+                "enumerator" => n.child_by_field_name("name").is_some_and(|m| self.text(m) == x),
+                "using_declaration" => self.text(n).trim_end_matches(';').ends_with(&format!("::{x}")),
+                _ => false,
+            };
+            if named {
+                count += 1;
+            }
+        }
+        count > 1
     }
 
     /// Whether `x` (or a field or element of it) may change anywhere in function `f`:
@@ -1596,13 +1773,17 @@ impl<'t> Reader<'_, 't> {
             }
             "identifier" => {
                 let x = self.text(e);
-                if env.bindings.contains_key(&format!("{x}.x")) {
+                let local = self.local_declaration(f, e, x);
+                if local.is_none() && self.declared_in_a_scope_not_followed(f, e, x) {
+                    return unknown;
+                }
+                if local.is_none() && env.bindings.contains_key(&format!("{x}.x")) {
                     if self.assigned(f, x) {
                         return unknown;
                     }
                     return ["x", "y", "z"].map(|c| env.bindings.get(&format!("{x}.{c}")).cloned().flatten());
                 }
-                if let Some(decl) = self.local_declaration(f, e, x)
+                if let Some(decl) = local
                     && is_dim3_declaration(self.prog, decl)
                 {
                     return self.dim3_variable(f, decl, e, x, env);
@@ -1611,13 +1792,15 @@ impl<'t> Reader<'_, 't> {
                 if let Some(p) = def
                     .params()
                     .into_iter()
+                    .filter(|_| local.is_none())
                     .find(|p| param_name(self.prog, *p).as_deref() == Some(x))
                     && self.text(p).contains("dim3")
                 {
                     if self.assigned(f, x) {
                         return unknown;
                     }
-                    return ["x", "y", "z"].map(|c| Some(atom(&def.name, &format!("{x}.{c}"))));
+                    return ["x", "y", "z"]
+                        .map(|c| Some(atom(&function_key(self.prog, f), &format!("{x}.{c}"))));
                 }
                 [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))]
             }
@@ -1692,9 +1875,13 @@ impl<'t> Reader<'_, 't> {
         let storage_static = named_children(decl)
             .iter()
             .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
+        // A lambda runs later than it is written: no assignment is followed into it.
+        let in_lambda = std::iter::successors(at.parent(), |n| n.parent())
+            .take_while(|n| n.id() != body.id())
+            .any(|n| n.kind() == "lambda_expression");
         let block = decl
             .parent()
-            .filter(|b| b.kind() == "compound_statement" && !storage_static);
+            .filter(|b| b.kind() == "compound_statement" && !storage_static && !in_lambda);
         let mut last: [Option<usize>; 3] = [None; 3];
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
@@ -1746,34 +1933,97 @@ impl<'t> Reader<'_, 't> {
     }
 
     /// `config.gridDim` of a `cudaLaunchConfig_t config` local: its one assignment.
-    fn struct_field_dim3(&self, f: usize, cfg: Node<'t>, field: &str, _at: Node<'t>, env: &Env) -> [Val; 3] {
+    fn struct_field_dim3(&self, f: usize, cfg: Node<'t>, field: &str, at: Node<'t>, env: &Env) -> [Val; 3] {
+        let unknown = [None, None, None];
         let name = self.text(cfg);
-        let Some(body) = self.prog.funcs[f].body else {
-            return [None, None, None];
+        let (Some(body), Some(decl)) = (self.prog.funcs[f].body, self.local_declaration(f, at, name)) else {
+            return unknown;
         };
-        let mut found = Vec::new();
+        let Some(block) = decl.parent().filter(|b| b.kind() == "compound_statement") else {
+            return unknown;
+        };
+        // The last `cfg.field = v;` statement of the declaration's block before the
+        // launch; any other change of the configuration (a field of the field, a
+        // pointer or reference to it, a call that gets it) leaves it unknown.
+        let mut value = None;
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            if n.kind() == "assignment_expression"
-                && let Some(l) = n.child_by_field_name("left")
-                && self.text(l).replace(' ', "") == format!("{name}.{field}")
-                && let Some(v) = n.child_by_field_name("right")
-            {
-                found.push(v);
-            }
             stack.extend(named_children(n));
+            if n.kind() == "goto_statement" || n.kind() == "lambda_expression" {
+                return unknown;
+            }
+            if n.kind() != "identifier" || self.text(n) != name || declared_name(n) {
+                continue;
+            }
+            let Some(p) = n.parent() else { return unknown };
+            // `&cfg` given to a launch, which only reads it.
+            let launched = p.kind() == "pointer_expression"
+                && p.parent()
+                    .and_then(|l| l.parent())
+                    .and_then(|c| c.child_by_field_name("function"))
+                    .is_some_and(|c| self.text(c) == "cudaLaunchKernelEx");
+            if launched {
+                continue;
+            }
+            let assigned_field = (p.kind() == "field_expression")
+                .then(|| {
+                    let fe = p;
+                    let fld = self.text(fe.child_by_field_name("field")?);
+                    let a = fe.parent().filter(|a| {
+                        a.kind() == "assignment_expression"
+                            && a.child_by_field_name("left").is_some_and(|l| l.id() == fe.id())
+                            && a.child_by_field_name("operator")
+                                .is_some_and(|o| self.text(o) == "=")
+                    })?;
+                    Some((fld, a))
+                })
+                .flatten();
+            match assigned_field {
+                Some((fld, _)) if fld != field => {} // another field
+                Some((_, a)) => {
+                    let stmt = a.parent().filter(|st| {
+                        st.kind() == "expression_statement"
+                            && st.parent().is_some_and(|b| b.id() == block.id())
+                    });
+                    match stmt {
+                        Some(st) if st.end_byte() <= at.start_byte() => {
+                            if value.is_none_or(|(start, _)| start < st.start_byte()) {
+                                value = a.child_by_field_name("right").map(|v| (st.start_byte(), v));
+                            }
+                        }
+                        Some(st) if st.start_byte() >= at.end_byte() => {}
+                        _ => return unknown,
+                    }
+                }
+                None if self.read_only_use(n) => {}
+                None => return unknown,
+            }
         }
-        match found.as_slice() {
-            [v] => self.dim3(f, *v, env),
-            _ => [None, None, None],
+        match value {
+            Some((_, v)) => self.dim3(f, v, env),
+            None => unknown,
         }
     }
 
     /// Whether a launch configuration gets `cudaLaunchAttributeCooperative`.
+    /// Read conservatively (a cooperative launch lets a grid sync order the blocks):
+    /// the function makes this one `cudaLaunchKernelEx` call, names
+    /// `cudaLaunchAttributeCooperative`, sets `.cooperative` to 1 or `true` and never to
+    /// anything else.
     fn config_is_cooperative(&self, f: usize, _cfg: Node<'t>) -> bool {
-        self.prog.funcs[f]
-            .body
-            .is_some_and(|b| self.text(b).contains("cudaLaunchAttributeCooperative"))
+        let Some(body) = self.prog.funcs[f].body else {
+            return false;
+        };
+        let text: String = self.text(body).split_whitespace().collect();
+        let sets: Vec<&str> = text
+            .split(".cooperative=")
+            .skip(1)
+            .map(|rest| rest.split([';', ',', '}']).next().unwrap_or(""))
+            .collect();
+        text.matches("cudaLaunchKernelEx(").count() == 1
+            && text.contains("cudaLaunchAttributeCooperative")
+            && !sets.is_empty()
+            && sets.iter().all(|v| matches!(*v, "1" | "true"))
     }
 }
 
@@ -1913,6 +2163,44 @@ impl Context {
 // ---- helpers -------------------------------------------------------------------------
 
 const ATOM: &str = "host`";
+
+/// Whether a function body has a `goto`, or a `case`/`default` label that is not a
+/// statement of its `switch`'s own block (Duff's device, `case 1: { case 2: ... }`).
+fn has_jump_into_branches(body: Node) -> bool {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        stack.extend(named_children(n));
+        if n.kind() == "goto_statement" {
+            return true;
+        }
+        if n.kind() == "case_statement" {
+            let switch_block = n
+                .parent()
+                .filter(|b| b.kind() == "compound_statement")
+                .and_then(|b| b.parent())
+                .is_some_and(|s| s.kind() == "switch_statement");
+            if !switch_block {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A host function's name with its place: overloads have atoms of their own.
+fn function_key(prog: &Program, f: usize) -> String {
+    format!("{}@{}", prog.funcs[f].name, prog.funcs[f].node.start_byte())
+}
+
+/// Whether declaration `decl` declares `x` as a reference (`const int &x = n;`).
+fn declares_reference(prog: &Program, decl: Node, x: &str) -> bool {
+    named_children(decl).into_iter().any(|d| {
+        declares_node(prog, d, x)
+            && (d.kind() == "reference_declarator"
+                || d.child_by_field_name("declarator")
+                    .is_some_and(|i| i.kind() == "reference_declarator"))
+    })
+}
 
 fn atom(function: &str, name: &str) -> Expr {
     Expr::Var(format!("{ATOM}{function}::{name}"))
@@ -2090,10 +2378,11 @@ pub fn host_template_parameters<'t>(prog: &Program<'t>, n: Node) -> std::collect
                         .into_iter()
                         .find(|c| c.kind() == "type_identifier")
                         .map(|c| prog.text(c)),
+                    // `int N`, `int N = 4`, `int... Ns` (its declarator is `... Ns`).
                     _ => p
                         .child_by_field_name("name")
                         .or_else(|| p.child_by_field_name("declarator"))
-                        .map(|d| prog.text(d)),
+                        .map(|d| prog.text(d).trim_start_matches("...").trim()),
                 };
                 params.extend(name);
             }
@@ -2181,6 +2470,7 @@ fn declared_name(n: Node) -> bool {
     match p.kind() {
         "init_declarator"
         | "declaration"
+        | "field_declaration"
         | "parameter_declaration"
         | "optional_parameter_declaration"
         | "pointer_declarator"

@@ -293,8 +293,12 @@
 //!   code, it is checked only for those launches (sizes, pinned parameters, relations,
 //!   the conditions around them), the values host functions' callers in the file pass
 //!   included. Unsound for a kernel or host function also called from another file;
-//!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow,
-//!   and `assert`s before a launch to hold (even when `NDEBUG` removes them).
+//!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow
+//!   (unsigned wrap-around included), and `assert`s before a launch to hold (even when
+//!   `NDEBUG` removes them). A kernel with a grid sync that the file launches without a
+//!   cooperative launch has its grid sync as no synchronization for that launch (CUDA
+//!   leaves it undefined); one launched in ways not read is assumed launched
+//!   cooperatively.
 //! - **What the CUDA front end cannot see** (`cuda/src/lower/call.rs`, `lower/call/unknown.rs`,
 //!   `lower/ptx.rs`; twins in `tests/corpus/soundness/`, lowering in `cuda/tests/it/lower.rs`,
 //!   the differential property test `driver/tests/it/opaque_effects.rs`; the exact rules are

@@ -1,0 +1,34 @@
+//expect: verified
+
+// Twin of launchExCooperativeOffRace.cu with the attribute's value 1: a cooperative
+// launch, in which the grid sync orders the blocks.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+namespace cg = cooperative_groups;
+#define WIDTH 128
+__global__ void smooth_ring(float *ring, float *out)
+{
+    cg::grid_group grid = cg::this_grid();
+    unsigned n = gridDim.x * WIDTH;
+    unsigned i = blockIdx.x * WIDTH + threadIdx.x;
+    ring[i] = out[i] * 0.5f;
+    grid.sync();
+    out[i] = ring[i] + ring[(i + WIDTH) % n];
+}
+
+int main()
+{
+    float *d_ring, *d_out;
+    cudaMalloc(&d_ring, 1 << 20);
+    cudaMalloc(&d_out, 1 << 20);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(8);
+    cfg.blockDim = dim3(WIDTH);
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, smooth_ring, d_ring, d_out);
+    return 0;
+}
