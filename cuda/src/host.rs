@@ -1592,16 +1592,31 @@ impl<'t> Reader<'_, 't> {
         ) {
             return true;
         }
-        let Some(i) = named_children(list)
+        let args: Vec<Node<'t>> = named_children(list)
             .into_iter()
             .filter(|c| c.kind() != "comment")
-            .position(|c| c.id() == n.id())
-        else {
+            .collect();
+        // An argument a forwarder passes on (`bench(reps, f, a, b)` calling `f(a, b)`):
+        // what `f` does with it.
+        for f in args.iter().filter(|a| a.kind() == "identifier") {
+            if let Some(k) = self
+                .forwarded_args(*f)
+                .and_then(|fwd| fwd.iter().position(|a| a.id() == n.id()))
+            {
+                return self.parameter_reads(self.text(*f), k);
+            }
+        }
+        let Some(i) = args.iter().position(|c| c.id() == n.id()) else {
             return false;
         };
+        self.parameter_reads(&name, i)
+    }
+
+    /// Whether parameter `i` of every function named `name` of the file only reads its
+    /// argument: by value, or by `const` reference (`const dim3 &dims`) in a file
+    /// without a `const_cast` (which may write through it).
+    fn parameter_reads(&self, name: &str, i: usize) -> bool {
         let defs: Vec<_> = self.prog.funcs.iter().filter(|g| g.name == name).collect();
-        // By value, or by `const` reference (`const dim3 &dims`) in a file without a
-        // `const_cast` (which may write through it).
         let casts_const_away = self.prog.src.contains("const_cast");
         let reads = |p: &Node<'t>| {
             let const_ref = !casts_const_away
@@ -1774,7 +1789,9 @@ impl<'t> Reader<'_, 't> {
             "identifier" => {
                 let x = self.text(e);
                 let local = self.local_declaration(f, e, x);
-                if local.is_none() && self.declared_in_a_scope_not_followed(f, e, x) {
+                if local.is_none()
+                    && (self.declared_in_a_scope_not_followed(f, e, x) || self.reference_parameter(f, x))
+                {
                     return unknown;
                 }
                 if local.is_none() && env.bindings.contains_key(&format!("{x}.x")) {
@@ -3109,6 +3126,20 @@ int main() {{ int *d; run(d, 64); bench(10, run, d, 64); }}"
         assert_eq!(ls[0].1.block[0], Some(64));
         let other = src.replace("bench(10, run, d, 64)", "bench(10, run, d, 128)");
         assert_eq!(launches(&other, &Options::default()).len(), 2);
+        // A local handed to the wrapper is read when the wrapped function takes it by
+        // value, and may change when it takes it by reference.
+        let local = src.replace("bench(10, run, d, 64)", "int bs = 32; bench(10, run, d, bs)");
+        let sizes: Vec<Option<u32>> = launches(&local, &Options::default())
+            .iter()
+            .map(|(_, l)| l.block[0])
+            .collect();
+        assert_eq!(sizes, vec![Some(64), Some(32)]);
+        let by_ref = local.replace("void run(int *d, int bs)", "void run(int *d, int &bs)");
+        assert!(
+            launches(&by_ref, &Options::default())
+                .iter()
+                .all(|(_, l)| l.block[0].is_none())
+        );
     }
 
     #[test]

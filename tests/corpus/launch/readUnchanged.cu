@@ -1,9 +1,11 @@
 //expect: verified
 
 // Twin of changedUnseenRace.cu: the same launches with the sizes only read. A
-// `const` reference, a by-value parameter, the runtime's allocation calls and a
-// `const dim3 &` keep the size what its declaration says (32 threads), and each
-// kernel is right for blocks of at most 64 threads.
+// `const &` argument (in a file without `const_cast`), a by-value parameter and the
+// runtime's allocation calls keep the size what its declaration says (32 threads),
+// and each kernel is right for blocks of at most 64 threads. (A reference
+// *parameter*, even `const`, is unknown inside its function: what it is bound to may
+// change through another name.)
 #include <cuda_runtime.h>
 
 __global__ void fill_a(int *cells) { cells[threadIdx.x % 64] = threadIdx.x; }
@@ -13,7 +15,7 @@ __global__ void fill_c(int *cells) { cells[threadIdx.x % 64] = threadIdx.x; }
 static int report(const int &n) { return n > 0; }
 static int twice(int n) { return 2 * n; }
 
-static void launch_c(int *cells, const dim3 &block)
+static void launch_c(int *cells, dim3 block)
 {
     fill_c<<<1, block>>>(cells);
 }
