@@ -1,7 +1,7 @@
 //expect: verified
 
 // Twin of changedUnseenRace.cu: the same launches with the sizes only read. A
-// `const &` argument (in a file without `const_cast`), a by-value parameter and the
+// `const &` argument (in a file that casts no const away), a by-value parameter and the
 // runtime's allocation calls keep the size what its declaration says (32 threads),
 // and each kernel is right for blocks of at most 64 threads. (A reference
 // *parameter*, even `const`, is unknown inside its function: what it is bound to may
