@@ -1319,10 +1319,7 @@ impl<'t> Reader<'_, 't> {
                 return None;
             }
             // A `static` keeps the value of its first initialization: a constant only.
-            let storage_static = named_children(decl)
-                .iter()
-                .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
-            if storage_static {
+            if self.is_static(decl) {
                 return match initializer(self.prog, decl, x).and_then(|i| self.scalar(f, i, &Env::default()))
                 {
                     Some(Expr::Int(v)) if !narrow_or_floating(self, decl) && !self.assigned(f, x) => {
@@ -1422,12 +1419,8 @@ impl<'t> Reader<'_, 't> {
         }
         // A `static` keeps the last call's value; a lambda runs later than it is written;
         // `longjmp` goes back.
-        let storage_static = named_children(decl)
-            .iter()
-            .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
-        let in_lambda = std::iter::successors(at.parent(), |n| n.parent())
-            .take_while(|n| n.id() != body.id())
-            .any(|n| n.kind() == "lambda_expression");
+        let storage_static = self.is_static(decl);
+        let in_lambda = in_lambda(at, body);
         if storage_static
             || in_lambda
             || self.text(body).contains("setjmp")
@@ -1666,6 +1659,13 @@ impl<'t> Reader<'_, 't> {
         Some((target, base))
     }
 
+    /// Whether a declaration is `static` (its value outlives the call).
+    fn is_static(&self, decl: Node<'t>) -> bool {
+        named_children(decl)
+            .iter()
+            .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static")
+    }
+
     /// Whether parameter `x` of function `f` is a reference (`int &n`, `const int &n`).
     fn reference_parameter(&self, f: usize, x: &str) -> bool {
         self.prog.funcs[f].params().into_iter().any(|p| {
@@ -1889,13 +1889,9 @@ impl<'t> Reader<'_, 't> {
             return [None, None, None];
         };
         // A `static` keeps the last call's value: no assignment is followed there.
-        let storage_static = named_children(decl)
-            .iter()
-            .any(|c| c.kind() == "storage_class_specifier" && self.text(*c) == "static");
+        let storage_static = self.is_static(decl);
         // A lambda runs later than it is written: no assignment is followed into it.
-        let in_lambda = std::iter::successors(at.parent(), |n| n.parent())
-            .take_while(|n| n.id() != body.id())
-            .any(|n| n.kind() == "lambda_expression");
+        let in_lambda = in_lambda(at, body);
         let block = decl
             .parent()
             .filter(|b| b.kind() == "compound_statement" && !storage_static && !in_lambda);
@@ -2180,6 +2176,14 @@ impl Context {
 // ---- helpers -------------------------------------------------------------------------
 
 const ATOM: &str = "host`";
+
+/// Whether `at` is inside a lambda of the function body `body` (a lambda runs later
+/// than it is written).
+fn in_lambda(at: Node, body: Node) -> bool {
+    std::iter::successors(at.parent(), |n| n.parent())
+        .take_while(|n| n.id() != body.id())
+        .any(|n| n.kind() == "lambda_expression")
+}
 
 /// Whether a function body has a `goto`, or a `case`/`default` label that is not a
 /// statement of its `switch`'s own block (Duff's device, `case 1: { case 2: ... }`).
