@@ -788,10 +788,34 @@ impl<'t> Reader<'_, 't> {
         })?;
         let def = &self.prog.funcs[g];
         let params = def.params();
-        // The body calls `f` with the pack only.
+        // The body calls `f` with the pack only, and uses the pack nowhere else (so it
+        // passes the caller's values on unchanged).
         let f_name = param_name(self.prog, params[at])?;
+        let pack = def
+            .declarator
+            .child_by_field_name("parameters")
+            .and_then(|l| {
+                named_children(l)
+                    .into_iter()
+                    .find(|c| c.kind() == "variadic_parameter_declaration")
+            })
+            .and_then(|p| p.child_by_field_name("declarator"))
+            .map(|d| self.text(d).replace(['&', '.', ' '], ""))?;
+        let forwarded = |arg: &str| {
+            let arg: String = arg.split_whitespace().collect();
+            arg == format!("{pack}...")
+                || (arg.starts_with("std::forward<") && arg.ends_with(&format!(">({pack})...")))
+        };
+        let mut pack_uses = 0;
         let mut stack = vec![def.body?];
-        let mut forwards = false;
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() == "identifier" && self.text(n) == pack {
+                pack_uses += 1;
+            }
+        }
+        let mut stack = vec![def.body?];
+        let mut calls = 0;
         while let Some(n) = stack.pop() {
             stack.extend(named_children(n));
             if n.kind() != "identifier" || self.text(n) != f_name {
@@ -801,16 +825,16 @@ impl<'t> Reader<'_, 't> {
             let is_call = c.kind() == "call_expression"
                 && c.child_by_field_name("function")
                     .is_some_and(|x| x.id() == n.id());
-            let pack = c
+            let passes_pack = c
                 .child_by_field_name("arguments")
                 .map(named_children)
-                .is_some_and(|a| a.len() == 1 && self.text(a[0]).trim_end().ends_with("..."));
-            if !(is_call && pack) {
+                .is_some_and(|a| a.len() == 1 && forwarded(self.text(a[0])));
+            if !(is_call && passes_pack) {
                 return None; // `f` used otherwise: its calls are not known
             }
-            forwards = true;
+            calls += 1;
         }
-        forwards.then(|| args[at + 1..].to_vec())
+        (calls > 0 && pack_uses == calls).then(|| args[at + 1..].to_vec())
     }
 
     /// The calls of `name` in the bodies of the file's host functions, with the caller
@@ -1004,8 +1028,25 @@ impl<'t> Reader<'_, 't> {
                 .then(|| self.text(a).split_whitespace().collect::<Vec<_>>().join(" "))
         };
         if a.kind() != "type_descriptor" {
+            // `true`/`false` as written (the instance's name keeps them).
+            if matches!(a.kind(), "true" | "false") {
+                return written().map(TemplateArg::Written);
+            }
+            // As written only when it names no value the host code knows (`&maxOf`):
+            // the front end would read such a name at namespace scope.
+            let mut stack = vec![a];
+            let mut names_value = self.text(a).contains("::");
+            while let Some(n) = stack.pop() {
+                stack.extend(named_children(n));
+                let x = self.text(n);
+                names_value |= n.kind() == "identifier"
+                    && (self.prog.globals.contains_key(x)
+                        || self.prog.enumerators.contains_key(x)
+                        || self.defined_more_than_once(x));
+            }
             return match self.scalar(f, a, env).map(|v| fold(&v)) {
                 Some(Expr::Int(v)) => Some(TemplateArg::Value(v)),
+                _ if names_value => None,
                 _ => written().map(TemplateArg::Written),
             };
         }
@@ -1022,15 +1063,25 @@ impl<'t> Reader<'_, 't> {
                 || self.is_param(f, x)
                 || self.prog.enumerators.contains_key(x)
                 || self.prog.globals.contains_key(x);
-            if value {
+            if value || self.defined_more_than_once(x) {
                 return match self.name(f, t, x, env).map(|v| fold(&v)) {
                     Some(Expr::Int(v)) => Some(TemplateArg::Value(v)),
-                    _ => written().map(TemplateArg::Written),
+                    _ => None,
                 };
             }
             if let Some((_, ty)) = env.types.iter().find(|(p, _)| p == x) {
                 return Some(TemplateArg::Type(ty.clone()));
             }
+        }
+        // `P::W`, `T::value` parse as types: a class's constant when the host code
+        // evaluates one, else unknown (the front end would look the last name up at
+        // namespace scope).
+        if self.text(a).contains("::") {
+            let inner = a.child_by_field_name("type").unwrap_or(a);
+            return match self.scoped_constant(f, inner, env).map(|v| fold(&v)) {
+                Some(Expr::Int(v)) => Some(TemplateArg::Value(v)),
+                _ => None,
+            };
         }
         // A type of the host template's is unknown unless bound above.
         written().map(TemplateArg::Type)
@@ -1378,6 +1429,10 @@ impl<'t> Reader<'_, 't> {
     /// blocks around it, or a `for` initializer around it).
     fn local_declaration(&self, f: usize, at: Node<'t>, x: &str) -> Option<Node<'t>> {
         let body = self.prog.funcs[f].body?;
+        // Only inside the body: a default argument's names are not locals.
+        if !(body.start_byte() <= at.start_byte() && at.end_byte() <= body.end_byte()) {
+            return None;
+        }
         let mut up = at.parent();
         while let Some(p) = up {
             for s in named_children(p) {
@@ -1596,20 +1651,27 @@ impl<'t> Reader<'_, 't> {
                 .forwarded_args(*f)
                 .and_then(|fwd| fwd.iter().position(|a| a.id() == n.id()))
             {
-                return self.parameter_reads(self.text(*f), k);
+                let fwd = self.forwarded_args(*f).map_or(0, |a| a.len());
+                return self.parameter_reads(self.text(*f), k, fwd);
             }
         }
         let Some(i) = args.iter().position(|c| c.id() == n.id()) else {
             return false;
         };
-        self.parameter_reads(&name, i)
+        self.parameter_reads(&name, i, args.len())
     }
 
-    /// Whether parameter `i` of every function named `name` of the file only reads its
-    /// argument: by value, or by `const` reference (`const dim3 &dims`) in a file
-    /// without a `const_cast` (which may write through it).
-    fn parameter_reads(&self, name: &str, i: usize) -> bool {
-        let defs: Vec<_> = self.prog.funcs.iter().filter(|g| g.name == name).collect();
+    /// Whether parameter `i` of every host function named `name` of the file that a call
+    /// with `n` arguments may call only reads its argument: by value, or by `const`
+    /// reference (`const dim3 &dims`) in a file without a `const_cast` (which may write
+    /// through it). A kernel of the same name is not such a function.
+    fn parameter_reads(&self, name: &str, i: usize, n: usize) -> bool {
+        let defs: Vec<_> = self
+            .prog
+            .funcs
+            .iter()
+            .filter(|g| g.name == name && runs_on_host(g) && g.params().len() >= n)
+            .collect();
         let casts_const_away = self.prog.src.contains("const_cast");
         let reads = |p: &Node<'t>| {
             let const_ref = !casts_const_away
