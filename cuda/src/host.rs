@@ -524,6 +524,11 @@ impl<'t> Reader<'_, 't> {
                     self.bind_template_parameters(params, caller, list, &outer, &mut env);
                 }
                 for (p, a) in params.iter().zip(&args) {
+                    if self.reference_parameter(f, p)
+                        && !(self.const_reference_parameter(f, p) && self.unaliased_argument(caller, *a))
+                    {
+                        continue;
+                    }
                     env.bindings.insert(p.clone(), self.scalar(caller, *a, &outer));
                     let d = self.dim3(caller, *a, &outer);
                     for (i, c) in ["x", "y", "z"].iter().enumerate() {
@@ -539,6 +544,11 @@ impl<'t> Reader<'_, 't> {
                     ) else {
                         continue;
                     };
+                    if self.reference_parameter(f, &p)
+                        && !(self.const_reference_parameter(f, &p) && self.unaliased_argument(f, v))
+                    {
+                        continue;
+                    }
                     {
                         env.bindings.insert(p.clone(), self.scalar(f, v, &Env::default()));
                         let d = self.dim3(f, v, &Env::default());
@@ -1346,7 +1356,7 @@ impl<'t> Reader<'_, 't> {
         // A template parameter of the host code names nothing else, bound or not.
         let template_parameter = host_template_parameters(self.prog, at).contains(x);
         // A reference may change through whatever it is bound to.
-        if self.reference_parameter(f, x) {
+        if self.unbound_reference(f, x, env) {
             return None;
         }
         let local = self.local_declaration(f, at, x);
@@ -1737,6 +1747,53 @@ impl<'t> Reader<'_, 't> {
         })
     }
 
+    /// Whether parameter `x` of `f` is a reference that only its caller's binding
+    /// ([`Reader::caller_envs`]) may give a value: a non-`const` one never has one
+    /// (the function may write through it), and a `const` one has one only when the
+    /// caller passed an object nothing else can change.
+    fn unbound_reference(&self, f: usize, x: &str, env: &Env) -> bool {
+        self.reference_parameter(f, x)
+            && !(self.const_reference_parameter(f, x) && env.bindings.contains_key(x))
+    }
+
+    /// Whether parameter `x` of `f` is a `const` reference (`const dim3 &dims`) in a
+    /// file that casts no `const` away.
+    fn const_reference_parameter(&self, f: usize, x: &str) -> bool {
+        !self.prog.src.contains("const_cast")
+            && self.prog.funcs[f].params().into_iter().any(|p| {
+                param_name(self.prog, p).as_deref() == Some(x)
+                    && named_children(p)
+                        .iter()
+                        .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
+                    && p.child_by_field_name("declarator").is_some_and(|d| {
+                        d.kind() == "reference_declarator" && !self.text(d).starts_with("&&")
+                    })
+            })
+    }
+
+    /// Whether argument `a` of a call in function `caller` is an object that only a
+    /// `const` reference may be bound to while the callee runs: a temporary (a
+    /// literal, arithmetic, `dim3(...)`), or a local or by-value parameter of the caller
+    /// that the caller only reads (so no pointer or other reference to it exists).
+    fn unaliased_argument(&self, caller: usize, a: Node<'t>) -> bool {
+        match a.kind() {
+            "identifier" => {
+                let x = self.text(a);
+                let local = self.local_declaration(caller, a, x);
+                (local.is_some_and(|d| !declares_reference(self.prog, d, x) && !self.is_static(d))
+                    || (local.is_none() && self.is_param(caller, x) && !self.reference_parameter(caller, x)))
+                    && !self.assigned(caller, x)
+            }
+            "number_literal"
+            | "binary_expression"
+            | "parenthesized_expression"
+            | "call_expression"
+            | "initializer_list"
+            | "compound_literal_expression" => true,
+            _ => false,
+        }
+    }
+
     /// Whether function `f` declares `x` somewhere [`Reader::local_declaration`] does
     /// not look (a lambda's parameter, a range-`for` variable, an `if`/`switch` init, a
     /// structured binding, a `catch` parameter, a local enumerator) or in a block that
@@ -1852,7 +1909,7 @@ impl<'t> Reader<'_, 't> {
                 let x = self.text(e);
                 let local = self.local_declaration(f, e, x);
                 if local.is_none()
-                    && (self.declared_in_a_scope_not_followed(f, e, x) || self.reference_parameter(f, x))
+                    && (self.declared_in_a_scope_not_followed(f, e, x) || self.unbound_reference(f, x, env))
                 {
                     return unknown;
                 }
