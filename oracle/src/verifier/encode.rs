@@ -54,6 +54,54 @@ pub enum Val {
     B(BV),
 }
 
+/// The limit on a block's size, `bdim.x * bdim.y * bdim.z <= most`, for queries to
+/// add lazily ([`Encoder::block_size_limit`]).
+pub struct BlockSizeLimit {
+    dims: [Val; 3],
+    most: i64,
+}
+
+impl BlockSizeLimit {
+    /// The limit itself (nonlinear).
+    pub fn whole(&self) -> Bool {
+        match &self.dims {
+            [Val::I(x), Val::I(y), Val::I(z)] => (x * y * z).le(self.most),
+            _ => {
+                let wide = |v: &Val| match v {
+                    Val::B(b) => b.zero_ext(64 - b.get_size()),
+                    Val::I(i) => BV::from_int(i, 64),
+                };
+                let p = wide(&self.dims[0])
+                    .bvmul(wide(&self.dims[1]))
+                    .bvmul(wide(&self.dims[2]));
+                p.bvule(BV::from_i64(self.most, 64))
+            }
+        }
+    }
+
+    /// `None` when the model's block keeps the limit; else a linear fact every
+    /// launchable block keeps and the model's does not: with the model's `y` and `z`
+    /// sizes, `x` is at most `most / (y * z)`.
+    pub fn cut(&self, m: &z3::Model) -> Option<Bool> {
+        let sizes: Vec<i64> = self.dims.iter().map(|d| d.as_i64(m)).collect::<Option<_>>()?;
+        let product = sizes.iter().try_fold(1i64, |p, s| p.checked_mul(*s));
+        if product.is_some_and(|p| p <= self.most) {
+            return None;
+        }
+        let eq = |v: &Val, c: i64| match v {
+            Val::I(x) => x.eq(Int::from_i64(c)),
+            Val::B(x) => x.eq(BV::from_i64(c, x.get_size())),
+        };
+        let le = |v: &Val, c: i64| match v {
+            Val::I(x) => x.le(Int::from_i64(c)),
+            Val::B(x) => x.bvule(BV::from_i64(c, x.get_size())),
+        };
+        let shape = Bool::and(&[eq(&self.dims[1], sizes[1]), eq(&self.dims[2], sizes[2])]);
+        let yz = sizes[1].saturating_mul(sizes[2]).max(1);
+        Some(shape.implies(le(&self.dims[0], self.most / yz)))
+    }
+}
+
 impl Val {
     pub fn as_i64(&self, m: &z3::Model) -> Option<i64> {
         match self {
@@ -380,29 +428,16 @@ impl<'s> Encoder<'s> {
     /// The block's size, `bdim.x * bdim.y * bdim.z`, at most the launch bounds (else
     /// CUDA's 1024), when two or more of the sizes the kernel uses are symbolic (each
     /// is bounded on its own by [`Encoder::launch_facts`]). Nonlinear, so not one of
-    /// the launch facts: a query adds it only when a model breaks it
-    /// ([`super::queries`], `decide`), so that witnesses are launches CUDA can make
-    /// while the queries that do not need it keep their linear facts.
-    pub fn block_size_limit(&self) -> Option<Bool> {
+    /// the launch facts: a query adds linear cuts of it only when a model breaks it
+    /// ([`BlockSizeLimit::cut`], `queries::decide`), so that witnesses are launches
+    /// CUDA can make while the queries that do not need it keep their linear facts.
+    pub fn block_size_limit(&self) -> Option<BlockSizeLimit> {
         let symbolic = (0..3)
             .filter(|&d| self.concrete_bdim[d].is_none() && self.sum.dims_used[d])
             .count();
-        if symbolic < 2 {
-            return None;
-        }
-        let most = self.sum.max_threads.min(1024);
-        Some(match (&self.bdim[0], &self.bdim[1], &self.bdim[2]) {
-            (Val::I(x), Val::I(y), Val::I(z)) => (x * y * z).le(most),
-            _ => {
-                let wide = |v: &Val| match v {
-                    Val::B(b) => b.zero_ext(32),
-                    Val::I(i) => BV::from_int(i, 64),
-                };
-                let p = wide(&self.bdim[0])
-                    .bvmul(wide(&self.bdim[1]))
-                    .bvmul(wide(&self.bdim[2]));
-                p.bvule(BV::from_i64(most, 64))
-            }
+        (symbolic >= 2).then(|| BlockSizeLimit {
+            dims: self.bdim.clone(),
+            most: self.sum.max_threads.min(1024),
         })
     }
 

@@ -25,7 +25,7 @@ use kpl::BinOp;
 use z3::ast::Bool;
 use z3::{Model, Params, SatResult, Solver};
 
-use super::encode::{Ctx, Encoder, Map, Val};
+use super::encode::{BlockSizeLimit, Ctx, Encoder, Map, Val};
 use super::radix::Premise;
 use super::symbolic::{AccessFact, BarrierFact, Summary};
 use super::term::{LoopId, T, Term, any_node};
@@ -497,17 +497,20 @@ pub(super) fn set_limit(s: &Solver, limit: u64) {
 }
 
 /// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat. A
-/// `lazy` fact (true of every run, but costly to the solver) is asserted only when a
-/// model breaks it, and the query checked again.
+/// `lazy` fact (true of every run, but nonlinear) is cut into linear facts only as far
+/// as models break it, each cut asserted and the query checked again.
 fn decide<R>(
     s: &Solver,
     fs: &[Bool],
-    mut lazy: Option<&Bool>,
+    lazy: Option<&BlockSizeLimit>,
     model: impl FnOnce(&Model) -> R,
 ) -> Result<Option<R>, String> {
     for f in fs {
         s.assert(f);
     }
+    // After this many cuts, the whole (nonlinear) fact.
+    const CUTS: usize = 32;
+    let mut cuts = 0;
     loop {
         match s.check() {
             SatResult::Unsat => return Ok(None),
@@ -516,12 +519,14 @@ fn decide<R>(
                 let Some(m) = s.get_model() else {
                     return Err("no model".to_string());
                 };
-                match lazy.take() {
-                    Some(fact) if m.eval(fact, true).and_then(|b| b.as_bool()) != Some(true) => {
-                        s.assert(fact)
+                match lazy.and_then(|l| l.cut(&m)) {
+                    Some(_) if cuts == CUTS => {
+                        s.assert(lazy.map_or(Bool::from_bool(true), BlockSizeLimit::whole))
                     }
-                    _ => return Ok(Some(model(&m))),
+                    Some(cut) => s.assert(&cut),
+                    None => return Ok(Some(model(&m))),
                 }
+                cuts += 1;
             }
         }
     }
@@ -537,7 +542,7 @@ impl Checker<'_> {
         &self,
         fs: &[Bool],
         limit: u64,
-        lazy: Option<&Bool>,
+        lazy: Option<&BlockSizeLimit>,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
         self.solve_with(fs, limit, false, lazy, model)
@@ -551,7 +556,7 @@ impl Checker<'_> {
         fs: &[Bool],
         limit: u64,
         fresh: bool,
-        lazy: Option<&Bool>,
+        lazy: Option<&BlockSizeLimit>,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
         let limit = limit.min(self.meter.left());
