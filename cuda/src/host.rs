@@ -45,10 +45,8 @@ type Val = Option<Expr>;
 /// A launch of a kernel found in the host code.
 #[derive(Clone, Debug)]
 pub struct HostLaunch {
-    /// The kernel's name as called (`k`), and its template arguments as written,
-    /// whitespace removed (`k<32>` → `Some("32")`).
+    /// The kernel's name as called (`k`).
     pub kernel: String,
-    pub template_args: Option<String>,
     /// Where the template argument list (`<bs, float>`) is, as a byte range: the
     /// front end binds the instance's parameters from the nodes there and from each
     /// context's [`Context::template_args`].
@@ -102,7 +100,7 @@ impl HostLaunch {
     /// not known (the template's open instance covers it). For a kernel launched
     /// without template arguments, its name.
     pub fn instance(&self, c: &Context) -> Option<String> {
-        match (&self.template_args, &c.template_args) {
+        match (&self.template_list, &c.template_args) {
             (None, _) => Some(self.kernel.clone()),
             (Some(_), Some(args)) => Some(instance_name(&self.kernel, args)),
             (Some(_), None) => None,
@@ -323,7 +321,7 @@ impl<'t> Reader<'_, 't> {
             .into_iter()
             .find(|c| c.kind() == "kernel_call_syntax");
         let args = call.child_by_field_name("arguments");
-        let (kernel, template_args) = callee_name(self.prog, fun)?;
+        let kernel = callee_name(self.prog, fun)?;
         let targs = template_list(fun);
         let host = self.enclosing_function(call)?;
         let (file, line, _) = self.prog.map.describe(call.start_byte());
@@ -354,7 +352,7 @@ impl<'t> Reader<'_, 't> {
                     "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" => {
                         let k = kernel_node(self.prog, *list.first()?);
                         let targs = template_list(k);
-                        let (k, written) = callee_name(self.prog, k)?;
+                        let k = callee_name(self.prog, k)?;
                         return Some(HostLaunch {
                             template_list: span(targs),
                             contexts: self.contexts(
@@ -368,14 +366,13 @@ impl<'t> Reader<'_, 't> {
                                 },
                             ),
                             kernel: k,
-                            template_args: written,
                             site,
                         });
                     }
                     "cudaLaunchKernelEx" => {
                         let k = kernel_node(self.prog, *list.get(1)?);
                         let targs = template_list(k);
-                        let (k, written) = callee_name(self.prog, k)?;
+                        let k = callee_name(self.prog, k)?;
                         return Some(HostLaunch {
                             template_list: span(targs),
                             contexts: self.contexts(
@@ -388,7 +385,6 @@ impl<'t> Reader<'_, 't> {
                                 },
                             ),
                             kernel: k,
-                            template_args: written,
                             site,
                         });
                     }
@@ -398,7 +394,6 @@ impl<'t> Reader<'_, 't> {
         };
         Some(HostLaunch {
             kernel,
-            template_args,
             template_list: span(targs),
             site,
             contexts: self.contexts(host, call, targs, &shape),
@@ -780,7 +775,7 @@ impl<'t> Reader<'_, 't> {
     fn forwarded_args(&self, id: Node<'t>) -> Option<Vec<Node<'t>>> {
         let list = id.parent().filter(|p| p.kind() == "argument_list")?;
         let call = list.parent().filter(|c| c.kind() == "call_expression")?;
-        let (callee, _) = callee_name(self.prog, call.child_by_field_name("function")?)?;
+        let callee = callee_name(self.prog, call.child_by_field_name("function")?)?;
         let args: Vec<Node> = named_children(list)
             .into_iter()
             .filter(|c| c.kind() != "comment")
@@ -860,7 +855,7 @@ impl<'t> Reader<'_, 't> {
             while let Some(n) = stack.pop() {
                 if n.kind() == "call_expression"
                     && let Some(fun) = n.child_by_field_name("function")
-                    && callee_name(self.prog, fun).is_some_and(|(c, _)| c == name)
+                    && callee_name(self.prog, fun).is_some_and(|c| c == name)
                     && let Some(args) = n.child_by_field_name("arguments")
                 {
                     let args = named_children(args)
@@ -1305,7 +1300,7 @@ impl<'t> Reader<'_, 't> {
             integer_type(ty).then_some(())?;
             return self.scalar(f, *args.first()?, env);
         }
-        let (callee, _) = callee_name(self.prog, fun)?;
+        let callee = callee_name(self.prog, fun)?;
         if matches!(
             callee.as_str(),
             "min" | "max" | "std::min" | "std::max" | "MIN" | "MAX"
@@ -1617,7 +1612,7 @@ impl<'t> Reader<'_, 't> {
         {
             return true;
         }
-        let Some((name, _)) = call
+        let Some(name) = call
             .child_by_field_name("function")
             .and_then(|f| callee_name(self.prog, f))
         else {
@@ -1657,12 +1652,10 @@ impl<'t> Reader<'_, 't> {
         // An argument a forwarder passes on (`bench(reps, f, a, b)` calling `f(a, b)`):
         // what `f` does with it.
         for f in args.iter().filter(|a| a.kind() == "identifier") {
-            if let Some(k) = self
-                .forwarded_args(*f)
-                .and_then(|fwd| fwd.iter().position(|a| a.id() == n.id()))
+            if let Some(fwd) = self.forwarded_args(*f)
+                && let Some(k) = fwd.iter().position(|a| a.id() == n.id())
             {
-                let fwd = self.forwarded_args(*f).map_or(0, |a| a.len());
-                return self.parameter_reads(self.text(*f), k, fwd);
+                return self.parameter_reads(self.text(*f), k, fwd.len());
             }
         }
         let Some(i) = args.iter().position(|c| c.id() == n.id()) else {
@@ -2484,21 +2477,13 @@ fn size_of(ty: &str) -> Option<i64> {
     })
 }
 
-/// The kernel a launch calls: `k` or `k<32, float>` (arguments without whitespace), or
-/// the API function's name for a plain call.
-fn callee_name(prog: &Program, fun: Node) -> Option<(String, Option<String>)> {
+/// The function a call calls, by name: `k`, `a::k`, `k` of `k<32, float>` (its
+/// template arguments are read by [`template_list`]).
+fn callee_name(prog: &Program, fun: Node) -> Option<String> {
     match fun.kind() {
-        "identifier" => Some((prog.text(fun).to_string(), None)),
-        "qualified_identifier" => Some((prog.text(fun).replace(' ', ""), None)),
-        "template_function" => {
-            let name = prog.text(fun.child_by_field_name("name")?).to_string();
-            let args = fun.child_by_field_name("arguments")?;
-            let shown: Vec<String> = named_children(args)
-                .iter()
-                .map(|a| prog.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect();
-            Some((name, Some(shown.join(","))))
-        }
+        "identifier" => Some(prog.text(fun).to_string()),
+        "qualified_identifier" => Some(prog.text(fun).replace(' ', "")),
+        "template_function" => Some(prog.text(fun.child_by_field_name("name")?).to_string()),
         _ => None,
     }
 }

@@ -282,7 +282,7 @@ fn launch_contexts(
         for c in &h.contexts {
             // A context whose template arguments are not known launches an instance
             // the open one stands for.
-            let this = match (&h.template_args, h.instance(c)) {
+            let this = match (&h.template_list, h.instance(c)) {
                 (None, _) => def.template.is_none() || !l.kernel.name.contains('<'),
                 (Some(_), Some(name)) => name == l.kernel.name,
                 (Some(_), None) => !l.kernel.name.contains('<'),
@@ -433,6 +433,14 @@ fn lower_merging(prog: &Program, opts: &Options, f: usize, inst: Instance) -> R<
             },
         }
     }
+}
+
+/// Template bindings whose values are all constants: an instance autosync can name.
+fn constant_bindings(bindings: Vec<(String, Binding)>) -> Option<Vec<(String, Binding)>> {
+    bindings
+        .iter()
+        .all(|(_, b)| !matches!(b, Binding::Value(e) if fold::int(e).is_none()))
+        .then_some(bindings)
 }
 
 /// An instance's name and its template parameters' bindings.
@@ -1471,13 +1479,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         if crate::host::mentions_host_template_parameter(self.prog, args) {
             return None;
         }
-        let bindings = self.bind_template(tparams, Some(args)).ok()?;
-        if bindings
-            .iter()
-            .any(|(_, b)| matches!(b, Binding::Value(e) if fold::int(e).is_none()))
-        {
-            return None;
-        }
+        let bindings = constant_bindings(self.bind_template(tparams, Some(args)).ok()?)?;
         let shown: Vec<String> = named_children(args)
             .iter()
             .map(|a| self.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
@@ -1514,12 +1516,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 },
             });
         }
-        let bindings = self.bind_params(tparams, bindings).ok()?;
-        // A value the device side could not make constant is not an instance it can name.
-        bindings
-            .iter()
-            .all(|(_, b)| !matches!(b, Binding::Value(e) if fold::int(e).is_none()))
-            .then_some(bindings)
+        constant_bindings(self.bind_params(tparams, bindings).ok()?)
     }
 
     /// A template kernel the file never instantiates: checked with `int` for each type
