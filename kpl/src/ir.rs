@@ -464,6 +464,16 @@ pub enum StmtKind {
     /// must be reached by all threads of the grid. Kept by `--strip` unless
     /// `fix --cooperative` may place grid barriers itself.
     GridBarrier,
+    /// `ticket_barrier;`: where the last block of a *last-block ticket* knows that every
+    /// other block has finished what it did before its fence (`__threadfence()`, then one
+    /// `atomicInc`/`atomicAdd` per block on a counter; the block that draws the last
+    /// ticket goes on). The CUDA front end writes it only where it proved that pattern
+    /// (`cuda/src/lower/ticket.rs`): right after the block barrier that follows the
+    /// ticket, with only the last block doing anything with global memory after it. Both
+    /// oracles order it as a grid barrier; unlike one, a block that does not reach it is
+    /// not a divergence (then no block is last), and the static verifier orders nothing
+    /// by it then. Never placed, moved or removed by `fix`.
+    TicketBarrier,
     If {
         cond: Expr,
         then_blk: Block,
@@ -514,6 +524,12 @@ impl StmtKind {
     /// A grid-wide barrier ([`StmtKind::GridBarrier`]).
     pub fn is_grid_barrier(&self) -> bool {
         matches!(self, StmtKind::GridBarrier)
+    }
+
+    /// A barrier that orders threads of different blocks: a grid barrier, or the
+    /// ordering point of a last-block ticket ([`StmtKind::TicketBarrier`]).
+    pub fn orders_blocks(&self) -> bool {
+        matches!(self, StmtKind::GridBarrier | StmtKind::TicketBarrier)
     }
 
     pub fn is_loop(&self) -> bool {

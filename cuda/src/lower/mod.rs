@@ -31,6 +31,7 @@ pub mod fold;
 pub(super) mod in_flight;
 mod ptx;
 mod stmt;
+mod ticket;
 mod types;
 
 use std::collections::{HashMap, HashSet};
@@ -756,6 +757,9 @@ pub(super) struct Lowerer<'p, 't> {
     /// `__syncthreads_or/and/count` calls lowered so far: each reads its own cell of
     /// the [`ArrayKey::SyncResults`] array.
     sync_results: i64,
+    /// The markers `__threadfence()` leaves in the statements (locals of these names),
+    /// for [`ticket`]'s last-block pattern; removed before the kernel is done.
+    fences: HashSet<String>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -817,6 +821,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             gotos: Vec::new(),
             held: HashMap::new(),
             sync_results: 0,
+            fences: HashSet::new(),
             copies: in_flight::InFlight::default(),
             params: Vec::new(),
             requires: Vec::new(),
@@ -931,6 +936,60 @@ impl<'p, 't> Lowerer<'p, 't> {
         // A copy in flight goes on in the interval the barrier opens.
         if barrier && !self.copies.is_empty() {
             self.repeat_pending();
+        }
+    }
+
+    /// `__threadfence()`: a marker for [`ticket`] where the statement was (nothing
+    /// while a copy is in flight: a statement there repeats the copy's accesses).
+    pub fn fence_marker(&mut self, span: Span) {
+        if self.copies.is_empty() {
+            let var = self.fresh("_fence");
+            self.fences.insert(var.clone());
+            self.emit(StmtKind::Local { var, init: None }, span);
+        }
+    }
+
+    /// Makes a last-block ticket's ordering explicit ([`ticket`]), with a note saying
+    /// so (or why a ticket orders nothing), and removes the fence markers.
+    fn last_block_ticket(&mut self, stmts: &mut Vec<Stmt>) {
+        let space_of = |name: &str| {
+            self.arrays
+                .iter()
+                .find(|a| a.kpl == name)
+                .map(|a| a.space)
+                .or_else(|| {
+                    self.params.iter().find_map(|p| match p {
+                        Param::Array { name: n, space } if n == name => Some(match space {
+                            Space::Shared => ArraySpace::Shared,
+                            Space::Global => ArraySpace::Global,
+                        }),
+                        _ => None,
+                    })
+                })
+        };
+        let global = |a: &str| space_of(a) == Some(ArraySpace::Global);
+        let shared = |a: &str| space_of(a) == Some(ArraySpace::Shared);
+        let scalars: HashSet<String> = self
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                Param::Scalar { name, .. } => Some(name.clone()),
+                Param::Array { .. } => None,
+            })
+            .collect();
+        let cx = ticket::Context {
+            fences: &self.fences,
+            global: &global,
+            shared: &shared,
+            scalars: &scalars,
+        };
+        let note = match ticket::order_last_block(stmts, &cx) {
+            ticket::Outcome::None => None,
+            ticket::Outcome::Ordered(note) | ticket::Outcome::NotOrdered(note) => Some(note),
+        };
+        ticket::remove_fences(stmts, &self.fences);
+        if let Some(n) = note {
+            self.note(n);
         }
     }
 
@@ -1624,6 +1683,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             l.kernel_params(&def)?;
             l.compound_items(body)
         })?;
+        self.last_block_ticket(&mut stmts);
         if !self.copies.is_empty() {
             return Err(self.unsupported(
                 body,

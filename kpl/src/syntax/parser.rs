@@ -458,6 +458,7 @@ impl Src {
             Rule::barrier_stmt => StmtKind::Barrier,
             Rule::warp_barrier_stmt => StmtKind::WarpBarrier,
             Rule::grid_barrier_stmt => StmtKind::GridBarrier,
+            Rule::ticket_barrier_stmt => StmtKind::TicketBarrier,
             Rule::if_stmt => {
                 i.next();
                 let cond = self.next_expr(&mut i, span)?;
@@ -835,7 +836,11 @@ impl Scopes {
                     None => Ok(()),
                 }
             }
-            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier | StmtKind::Return => Ok(()),
+            StmtKind::Barrier
+            | StmtKind::WarpBarrier
+            | StmtKind::GridBarrier
+            | StmtKind::TicketBarrier
+            | StmtKind::Return => Ok(()),
             StmtKind::Break | StmtKind::Continue if self.loop_depth == 0 => Err(err_at(
                 sp,
                 "`break` and `continue` must be inside a loop".to_string(),

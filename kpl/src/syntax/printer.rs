@@ -119,6 +119,7 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Barrier => out.push_str("barrier;"),
         StmtKind::WarpBarrier => out.push_str("warp_barrier;"),
         StmtKind::GridBarrier => out.push_str("grid_barrier;"),
+        StmtKind::TicketBarrier => out.push_str("ticket_barrier;"),
         StmtKind::If {
             cond,
             then_blk,

@@ -104,6 +104,7 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         Just(StmtKind::Barrier),
         Just(StmtKind::WarpBarrier),
         Just(StmtKind::GridBarrier),
+        Just(StmtKind::TicketBarrier),
         Just(StmtKind::Return),
         (var, any::<bool>()).prop_map(|(var, warp)| StmtKind::Havoc { var, warp }),
         expr().prop_map(StmtKind::Assume),

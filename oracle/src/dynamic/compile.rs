@@ -140,6 +140,9 @@ pub(super) struct StmtInfo {
     /// Enclosing loop statements, outermost first.
     pub loops: Vec<StmtIx>,
     pub access: Option<AccessKind>,
+    /// A last-block ticket's ordering point (`ticket_barrier;`): run as a grid barrier,
+    /// but a block that skips it is no divergence (then no block is last).
+    pub ticket: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -438,6 +441,7 @@ impl Compiler<'_> {
                 .map_or(u32::MAX, |l| self.tree.node(l).post),
             loops: self.loops.clone(),
             access,
+            ticket: matches!(s.kind, StmtKind::TicketBarrier),
         });
         let sp = s.span;
         let kind = match &s.kind {
@@ -490,7 +494,7 @@ impl Compiler<'_> {
             },
             StmtKind::Barrier => CKind::Barrier,
             StmtKind::WarpBarrier => CKind::WarpBarrier,
-            StmtKind::GridBarrier => CKind::GridBarrier,
+            StmtKind::GridBarrier | StmtKind::TicketBarrier => CKind::GridBarrier,
             StmtKind::If {
                 cond,
                 then_blk,

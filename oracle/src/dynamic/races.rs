@@ -739,6 +739,9 @@ impl Findings {
     }
 
     pub(super) fn divergence(&mut self, prog: &Program, stmt: StmtIx, witness: impl FnOnce() -> Witness) {
+        if prog.stmts[stmt as usize].ticket {
+            return;
+        }
         self.divergences.entry(stmt).or_insert_with(|| {
             let info = &prog.stmts[stmt as usize];
             Divergence {

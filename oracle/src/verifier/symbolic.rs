@@ -157,6 +157,10 @@ pub struct BarrierFact {
     pub warp: bool,
     /// A grid barrier: synchronizes (and must be reached by) every thread of the grid.
     pub grid: bool,
+    /// The ordering point of a last-block ticket ([`StmtKind::TicketBarrier`]): a grid
+    /// barrier whose divergence is not reported (a block that skips its ticket leaves
+    /// no block last); it orders only where it is never divergent, like every barrier.
+    pub ticket: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -1018,7 +1022,7 @@ impl Exec<'_> {
                     self.assign(st, var, v);
                 }
             }
-            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier => {
+            StmtKind::Barrier | StmtKind::WarpBarrier | StmtKind::GridBarrier | StmtKind::TicketBarrier => {
                 if self.record {
                     let pred = self.full(st);
                     let unconditional = self.active(st).as_const() == Some(1);
@@ -1030,7 +1034,8 @@ impl Exec<'_> {
                         loops: self.stack.clone(),
                         pos: self.pos.get(&s.id).copied().unwrap_or(u32::MAX),
                         warp: matches!(s.kind, StmtKind::WarpBarrier),
-                        grid: s.kind.is_grid_barrier(),
+                        grid: s.kind.orders_blocks(),
+                        ticket: matches!(s.kind, StmtKind::TicketBarrier),
                     });
                 }
             }
@@ -1806,6 +1811,7 @@ fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
         StmtKind::Barrier
         | StmtKind::WarpBarrier
         | StmtKind::GridBarrier
+        | StmtKind::TicketBarrier
         | StmtKind::Return
         | StmtKind::Break
         | StmtKind::Continue => {}

@@ -1,9 +1,9 @@
 //pass
 //--blockDim=128 --gridDim=64
-//expect: race
+//expect: verified
 //note: the last block (chosen with atomicInc) reads the partial sums that the
-//      other blocks wrote before their __threadfence(); under docs/semantics.md writes of
-//      different blocks are never ordered, so the cross-block accesses race.
+//      other blocks wrote before their __threadfence(): the last-block ticket orders
+//      them (docs/semantics.md, "Last-block tickets"; twins in tests/corpus/ticket/).
 
 __device__ unsigned int retirementCount = 0;
 
@@ -28,12 +28,12 @@ __global__ void reduceSinglePass(const float *g_idata, float *g_odata, unsigned 
     float mySum = (i < n) ? g_idata[i] : 0.0f;
     reduceBlock<blockSize>(sdata, mySum, tid);
 
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0]; //~ race(g_odata)
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 
     if (gridDim.x > 1) {
         if (tid == 0) {
             __threadfence();
-            unsigned int ticket = atomicInc(&retirementCount, gridDim.x); //~ race(retirementCount)
+            unsigned int ticket = atomicInc(&retirementCount, gridDim.x);
             amLast = (ticket == gridDim.x - 1);
         }
         __syncthreads();
@@ -41,13 +41,13 @@ __global__ void reduceSinglePass(const float *g_idata, float *g_odata, unsigned 
             int j = tid;
             float s = 0.0f;
             while (j < gridDim.x) {
-                s += g_odata[j]; //~ race(g_odata)
+                s += g_odata[j];
                 j += blockSize;
             }
             reduceBlock<blockSize>(sdata, s, tid);
             if (tid == 0) {
-                g_odata[0] = sdata[0]; //~ race(g_odata)
-                retirementCount = 0; //~ race(retirementCount)
+                g_odata[0] = sdata[0];
+                retirementCount = 0;
             }
         }
     }

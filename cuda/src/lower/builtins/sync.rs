@@ -49,6 +49,10 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         }
         "__threadfence" | "__threadfence_block" | "__threadfence_system" => {
             l.eval_args(c.args)?;
+            // A fence of the device (or wider) may release a last-block ticket.
+            if c.name != "__threadfence_block" {
+                l.fence_marker(l.span(c.n));
+            }
             Value::void()
         }
         "sync" if c.scope.contains("::") || l.frame().this.is_none() => {

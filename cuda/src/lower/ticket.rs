@@ -1,0 +1,952 @@
+//! Last-block tickets: the one ordering between blocks that CUDA code writes without a
+//! grid barrier.
+//!
+//! ```text
+//! partial[blockIdx.x] = mine;                   // P: every block's work
+//! __threadfence();                               // F
+//! if (threadIdx.x == 0) {                        // T: one thread per block draws a ticket
+//!     unsigned t = atomicInc(&count, gridDim.x);
+//!     amLast = (t == gridDim.x - 1);
+//! }
+//! __syncthreads();                               // B1
+//! if (amLast) { ... read every partial ... }     // R: the block with the last ticket
+//! ```
+//!
+//! Every block takes exactly one ticket from a counter that starts at 0, so the tickets
+//! are `0 .. #blocks` and the block that draws the last one draws it after every other
+//! block drew its own. Each of those blocks fenced its earlier accesses before its
+//! ticket, so they happen before what the last block does after its ticket. That is
+//! exactly a grid barrier between P and R, *provided* nothing else happens after the
+//! ticket in any other block. The pass below proves the pattern on the lowered kernel
+//! and then writes
+//!
+//! ```text
+//! barrier;                                                  // B1, pinned
+//! if (G) { ticket_barrier; }
+//! if (E && (!G || bid == (@ticket_last_x(), ..))) { R }
+//! ```
+//!
+//! where `G` is what the pattern needs of the launch (a one-dimensional grid when the
+//! code compares with `gridDim.x - 1`, a one-thread ticket condition, `atomicInc`'s
+//! bound at least the number of blocks): in launches where `G` fails nothing changes.
+//! The last block is an arbitrary one, `@ticket_last_*()`, and no other block runs `R`.
+//!
+//! What a block's fence orders ("released"): its threads' accesses before the last
+//! block barrier that precedes the ticket thread's fence, and the ticket thread's own
+//! accesses before the fence; with a barrier between a fence every thread executes and
+//! the ticket, everything before the fence. Accesses that are not released (after the
+//! fence, or of other threads after the last barrier) must not conflict with anything in
+//! `R`, or the pattern is not used and a note says why. Barriers the argument relies on
+//! lose their place, so `fix --strip` keeps them.
+//!
+//! Assumed (deviation list of the verifier): the counter is 0 when the kernel starts;
+//! the fence orders the block's earlier accesses before its ticket as seen by the last
+//! block, whose reads need no fence of their own (the CUDA Programming Guide's pattern).
+
+use std::collections::{HashMap, HashSet};
+
+use kpl::{AtomicOp, BinOp, Block, Builtin, Dim, Expr, IntTy, Place, Span, Stmt, StmtId, StmtKind, UnOp};
+
+/// What the pass needs to know of the kernel beyond its statements.
+pub(super) struct Context<'a> {
+    /// The markers the lowering left where `__threadfence()` was called (locals of
+    /// these names, removed by [`remove_fences`]).
+    pub fences: &'a HashSet<String>,
+    /// Arrays in global memory.
+    pub global: &'a dyn Fn(&str) -> bool,
+    /// Arrays in shared memory.
+    pub shared: &'a dyn Fn(&str) -> bool,
+    /// Scalar parameters (one value for the launch unless the kernel assigns them).
+    pub scalars: &'a HashSet<String>,
+}
+
+/// What became of a ticket the kernel draws.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// No last-block pattern here.
+    None,
+    /// The pattern is used: a note for the report.
+    Ordered(String),
+    /// A ticket and a last-block branch, but the pass cannot prove the ordering: why.
+    NotOrdered(String),
+}
+
+/// Finds a last-block ticket in the kernel body and makes its ordering explicit (see
+/// the module comment).
+pub(super) fn order_last_block(stmts: &mut Vec<Stmt>, cx: &Context) -> Outcome {
+    if any_stmt(stmts, &|s| s.kind.orders_blocks()) {
+        return Outcome::None;
+    }
+    let facts = Facts::new(stmts, cx);
+    let mut spine = Vec::new();
+    let found = find(stmts, &facts, &mut spine);
+    match found {
+        Some(Ok(plan)) => {
+            let note = plan.note.clone();
+            apply(stmts, plan);
+            Outcome::Ordered(note)
+        }
+        Some(Err(why)) => Outcome::NotOrdered(why),
+        None => Outcome::None,
+    }
+}
+
+/// Removes the fence markers (wherever inlining put them).
+pub(super) fn remove_fences(stmts: &mut Vec<Stmt>, fences: &HashSet<String>) {
+    stmts.retain(|s| !is_fence(s, fences));
+    for s in stmts.iter_mut() {
+        for b in s.blocks_mut() {
+            remove_fences(&mut b.stmts, fences);
+        }
+    }
+}
+
+fn is_fence(s: &Stmt, fences: &HashSet<String>) -> bool {
+    matches!(&s.kind, StmtKind::Local { var, init: None } if fences.contains(var))
+}
+
+/// Facts about the kernel's variables.
+struct Facts<'a> {
+    cx: &'a Context<'a>,
+    /// Locals declared once with a value that depends only on ids, launch sizes and
+    /// parameters, never assigned again: their declared value, wherever they are read.
+    defs: HashMap<String, Expr>,
+    /// Every name some statement assigns, declares or reads into.
+    targets: HashMap<String, usize>,
+}
+
+impl<'a> Facts<'a> {
+    fn new(stmts: &[Stmt], cx: &'a Context<'a>) -> Facts<'a> {
+        let mut targets = HashMap::new();
+        let mut decls = Vec::new();
+        walk(stmts, &mut |s| {
+            let target = match &s.kind {
+                StmtKind::Local { var, init } => {
+                    if let Some(e) = init {
+                        decls.push((var.clone(), e.clone()));
+                    }
+                    Some(var)
+                }
+                StmtKind::Assign { var, .. }
+                | StmtKind::Havoc { var, .. }
+                | StmtKind::Read { var, .. }
+                | StmtKind::For { var, .. } => Some(var),
+                StmtKind::Atomic { var, .. } => var.as_ref(),
+                _ => None,
+            };
+            if let Some(v) = target {
+                *targets.entry(v.clone()).or_insert(0) += 1;
+            }
+        });
+        let mut facts = Facts {
+            cx,
+            defs: HashMap::new(),
+            targets,
+        };
+        // In declaration order: a definition may use the ones before it.
+        for (var, init) in decls {
+            if facts.targets.get(&var) == Some(&1) && facts.invariant(&init) {
+                let value = facts.resolve(&init);
+                facts.defs.insert(var, value);
+            }
+        }
+        facts
+    }
+
+    /// A scalar parameter nothing in the kernel assigns.
+    fn fixed_param(&self, v: &str) -> bool {
+        self.cx.scalars.contains(v) && !self.targets.contains_key(v)
+    }
+
+    /// The value does not change while the thread runs: ids, launch sizes, constants,
+    /// fixed parameters and the definitions of [`Facts::defs`].
+    fn invariant(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Builtin(_) => true,
+            Expr::Var(v) => self.fixed_param(v) || self.defs.contains_key(v),
+            Expr::Unary(_, a) | Expr::Cast(_, a) => self.invariant(a),
+            Expr::Binary(_, a, b) => self.invariant(a) && self.invariant(b),
+            Expr::Apply(_, args) => args.iter().all(|a| self.invariant(a)),
+            Expr::Other(_) => false,
+        }
+    }
+
+    /// The same value for every thread of the launch.
+    fn grid_uniform(&self, e: &Expr) -> bool {
+        let e = self.resolve(e);
+        let mut ok = self.invariant(&e);
+        e.for_each_builtin(&mut |b| ok &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
+        ok
+    }
+
+    /// `e` with the definitions of [`Facts::defs`] put in.
+    fn resolve(&self, e: &Expr) -> Expr {
+        match e {
+            Expr::Var(v) => self.defs.get(v).cloned().unwrap_or_else(|| e.clone()),
+            Expr::Int(_) | Expr::Builtin(_) | Expr::Other(_) => e.clone(),
+            Expr::Unary(op, a) => Expr::un(*op, self.resolve(a)),
+            Expr::Cast(ty, a) => Expr::cast(*ty, self.resolve(a)),
+            Expr::Binary(op, a, b) => Expr::bin(*op, self.resolve(a), self.resolve(b)),
+            Expr::Apply(f, args) => Expr::Apply(f.clone(), args.iter().map(|a| self.resolve(a)).collect()),
+        }
+    }
+
+    fn global(&self, array: &str) -> bool {
+        (self.cx.global)(array)
+    }
+}
+
+/// A proved pattern: what [`apply`] changes.
+struct Plan {
+    /// Where the statements are: indices from the body down (each but the last names
+    /// an `if` whose then-block holds the next).
+    b1: Vec<usize>,
+    r_if: Vec<usize>,
+    pinned: Vec<Vec<usize>>,
+    guard: Expr,
+    span: Span,
+    note: String,
+}
+
+/// Looks for the ticket along the spine of blocks the whole grid runs: the body, and
+/// the then-blocks of `if`s with grid-uniform conditions.
+fn find(root: &[Stmt], facts: &Facts, spine: &mut Vec<usize>) -> Option<Result<Plan, String>> {
+    let stmts = block_at(root, spine);
+    for (i, s) in stmts.iter().enumerate() {
+        let StmtKind::If {
+            cond,
+            then_blk,
+            else_blk: None,
+        } = &s.kind
+        else {
+            continue;
+        };
+        spine.push(i);
+        if let Some(ticket) = Ticket::of(s, facts) {
+            let result = prove(root, spine, &ticket, facts);
+            spine.pop();
+            match result {
+                Ok(plan) => return Some(Ok(plan)),
+                Err(Some(why)) => return Some(Err(why)),
+                // Not a last-block ticket: an atomic counter used otherwise.
+                Err(None) => continue,
+            }
+        }
+        let _ = then_blk;
+        if facts.grid_uniform(cond)
+            && let Some(r) = find(root, facts, spine)
+        {
+            return Some(r);
+        }
+        spine.pop();
+    }
+    None
+}
+
+/// `if (C1) { .. x = atomicInc(count[c], M) or atomicAdd(count[c], 1) .. }`: one
+/// thread of the block takes a ticket.
+struct Ticket<'s> {
+    cond: &'s Expr,
+    body: &'s [Stmt],
+    /// Index of the atomic in `body`.
+    at: usize,
+    /// The variable the old value goes to.
+    var: &'s str,
+    counter: &'s str,
+    /// `atomicInc`'s bound, `None` for `atomicAdd(.., 1)`.
+    bound: Option<&'s Expr>,
+    /// The dimensions the condition pins to thread 0.
+    dims: [bool; 3],
+    span: Span,
+}
+
+impl<'s> Ticket<'s> {
+    fn of(s: &'s Stmt, facts: &Facts) -> Option<Ticket<'s>> {
+        let StmtKind::If {
+            cond,
+            then_blk,
+            else_blk: None,
+        } = &s.kind
+        else {
+            return None;
+        };
+        let body = &then_blk.stmts;
+        let mut found = None;
+        for (at, st) in body.iter().enumerate() {
+            if let StmtKind::Atomic {
+                var: Some(var),
+                op,
+                array,
+                index,
+                value,
+                ty,
+            } = &st.kind
+            {
+                let bound = match op {
+                    AtomicOp::Add if strip_wide_casts(value) == Expr::Int(1) => None,
+                    AtomicOp::Inc => Some(value),
+                    _ => continue,
+                };
+                if !facts.global(array) || !wide(*ty) || !facts.grid_uniform(index) {
+                    continue;
+                }
+                if bound.is_some_and(|m| !facts.grid_uniform(m)) || found.is_some() {
+                    return None;
+                }
+                found = Some((at, var.as_str(), array.as_str(), bound, st.span));
+            }
+        }
+        let (at, var, counter, bound, span) = found?;
+        let dims = thread_zero_dims(&facts.resolve(cond))?;
+        Some(Ticket {
+            cond,
+            body,
+            at,
+            var,
+            counter,
+            bound,
+            dims,
+            span,
+        })
+    }
+}
+
+/// The dimensions `d` such that the condition holds only where `threadIdx.d == 0`, when
+/// it is a conjunction of zero tests of thread ids (or of sums of thread ids scaled by
+/// block sizes and positive constants, as a flat rank is).
+fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
+    let mut dims = [false; 3];
+    let mut conjuncts = vec![strip_casts(cond)];
+    while let Some(c) = conjuncts.pop() {
+        match c {
+            Expr::Binary(BinOp::And, a, b) => {
+                conjuncts.push(strip_casts(a));
+                conjuncts.push(strip_casts(b));
+            }
+            Expr::Binary(BinOp::Eq, a, b) => {
+                let x = match (strip_casts(a), strip_casts(b)) {
+                    (x, Expr::Int(0)) | (Expr::Int(0), x) => x,
+                    _ => continue,
+                };
+                zero_sum_dims(x, &mut dims);
+            }
+            Expr::Unary(UnOp::Not, a) => zero_sum_dims(strip_casts(a), &mut dims),
+            _ => {}
+        }
+    }
+    dims.iter().any(|d| *d).then_some(dims)
+}
+
+/// `x == 0` with `x` a sum of non-negative terms each holding one thread id: every
+/// such id is 0.
+fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) {
+    fn term(t: &Expr) -> Option<Dim> {
+        match strip_casts(t) {
+            Expr::Builtin(Builtin::Tid(d)) => Some(*d),
+            Expr::Binary(BinOp::Mul, a, b) => match (term(a), term(b)) {
+                (Some(d), None) if positive(b) => Some(d),
+                (None, Some(d)) if positive(a) => Some(d),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    fn positive(e: &Expr) -> bool {
+        match strip_casts(e) {
+            Expr::Int(c) => *c > 0,
+            Expr::Builtin(Builtin::Bdim(_) | Builtin::Gdim(_)) => true,
+            Expr::Binary(BinOp::Mul, a, b) => positive(a) && positive(b),
+            _ => false,
+        }
+    }
+    let mut terms = vec![x];
+    let mut found = Vec::new();
+    while let Some(t) = terms.pop() {
+        match strip_casts(t) {
+            Expr::Binary(BinOp::Add, a, b) => {
+                terms.push(a);
+                terms.push(b);
+            }
+            other => match term(other) {
+                Some(d) => found.push(d),
+                None => return,
+            },
+        }
+    }
+    for d in found {
+        dims[d.index()] = true;
+    }
+}
+
+/// Casts that keep every value a ticket, a thread id or a launch size can have (32 bits
+/// or more) removed.
+fn strip_wide_casts(e: &Expr) -> Expr {
+    match e {
+        Expr::Cast(ty, a) if ty.bits >= 32 => strip_wide_casts(a),
+        Expr::Cast(ty, a) => Expr::cast(*ty, strip_wide_casts(a)),
+        Expr::Unary(op, a) => Expr::un(*op, strip_wide_casts(a)),
+        Expr::Binary(op, a, b) => Expr::bin(*op, strip_wide_casts(a), strip_wide_casts(b)),
+        _ => e.clone(),
+    }
+}
+
+/// `e` under its outer casts. Used where the value is a thread id (below 1024: 16-bit
+/// types and wider keep it) or a truth value.
+fn strip_casts(e: &Expr) -> &Expr {
+    match e {
+        Expr::Cast(ty, a) if ty.bits >= 16 => strip_casts(a),
+        _ => e,
+    }
+}
+
+fn wide(ty: Option<IntTy>) -> bool {
+    ty.is_none_or(|t| t.bits >= 32)
+}
+
+/// The statements of the block at `path` (the body for an empty path; each index an
+/// `if` whose then-block is next).
+fn block_at<'s>(stmts: &'s [Stmt], path: &[usize]) -> &'s [Stmt] {
+    let mut cur = stmts;
+    for &i in path {
+        match &cur[i].kind {
+            StmtKind::If { then_blk, .. } => cur = &then_blk.stmts,
+            _ => return &[],
+        }
+    }
+    cur
+}
+
+fn block_at_mut<'s>(stmts: &'s mut Vec<Stmt>, path: &[usize]) -> Option<&'s mut Vec<Stmt>> {
+    let mut cur = stmts;
+    for &i in path {
+        match &mut cur.get_mut(i)?.kind {
+            StmtKind::If { then_blk, .. } => cur = &mut then_blk.stmts,
+            _ => return None,
+        }
+    }
+    Some(cur)
+}
+
+/// An access to global memory: array, kind, line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Read,
+    Write,
+    Atomic,
+}
+
+struct Access<'s> {
+    array: &'s str,
+    kind: Kind,
+    line: u32,
+}
+
+fn global_accesses<'s>(stmts: &'s [Stmt], facts: &Facts, out: &mut Vec<Access<'s>>) {
+    walk(stmts, &mut |s| {
+        let (array, kind) = match &s.kind {
+            StmtKind::Read { array, .. } => (array, Kind::Read),
+            StmtKind::Write { array, .. } => (array, Kind::Write),
+            StmtKind::Atomic { array, .. } => (array, Kind::Atomic),
+            _ => return,
+        };
+        if facts.global(array) {
+            out.push(Access {
+                array,
+                kind,
+                line: s.span.line,
+            });
+        }
+    });
+}
+
+fn conflict(a: &Access, b: &Access) -> bool {
+    a.array == b.array
+        && !(a.kind == Kind::Read && b.kind == Kind::Read)
+        && !(a.kind == Kind::Atomic && b.kind == Kind::Atomic)
+}
+
+/// Proves the pattern around the ticket at `spine` (its last index is the ticket's
+/// statement in its block).
+/// `Err(None)`: not a last-block ticket; `Err(Some(why))`: one, but not proved.
+fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Plan, Option<String>> {
+    let (&ti, outer) = spine.split_last().expect("the spine ends at the ticket");
+    let block = block_at(body, outer);
+    let why = |what: String| {
+        Some(format!(
+            "the ticket at line {} orders nothing: {what}",
+            t.span.line
+        ))
+    };
+
+    // After the ticket: a block barrier, then the last-block branch, and nothing else
+    // that touches global memory in any block.
+    let after = &block[ti + 1..];
+    // Not the pattern at all: no barrier after the ticket, the ticket not kept in a
+    // shared cell, no branch on it.
+    let b1 = after.iter().position(|s| s.kind.is_barrier()).ok_or(None)?;
+    let flag = Flag::of(t, facts).ok_or(None)?;
+    let (r, last, n) = after[b1 + 1..]
+        .iter()
+        .enumerate()
+        .find_map(|(k, s)| match &s.kind {
+            StmtKind::If {
+                cond,
+                then_blk,
+                else_blk: None,
+            } => {
+                let n = flag.last_test(cond, &after[b1 + 1..b1 + 1 + k], facts)?;
+                Some((b1 + 1 + k, then_blk, n))
+            }
+            _ => None,
+        })
+        .ok_or(None)?;
+
+    let mut in_last = Vec::new();
+    global_accesses(&last.stmts, facts, &mut in_last);
+    let mut everyone = Vec::new();
+    global_accesses(&after[..b1], facts, &mut everyone);
+    global_accesses(&after[b1 + 1..r], facts, &mut everyone);
+    global_accesses(&after[r + 1..], facts, &mut everyone);
+    for (level, &i) in outer.iter().enumerate() {
+        global_accesses(&block_at(body, &outer[..level])[i + 1..], facts, &mut everyone);
+    }
+    if let Some(a) = everyone.first() {
+        return Err(why(format!(
+            "line {} touches global memory after the ticket in every block",
+            a.line
+        )));
+    }
+    // The ticket is the counter's only atomic update outside the last block.
+    let mut counter = 0;
+    walk(body, &mut |s| {
+        if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
+            counter += 1;
+        }
+    });
+    let mut in_last_counter = 0;
+    walk(&last.stmts, &mut |s| {
+        if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
+            in_last_counter += 1;
+        }
+    });
+    if counter - in_last_counter != 1 {
+        return Err(why("the counter has other atomic updates".into()));
+    }
+
+    let release = Release::of(body, spine, t, facts).map_err(why)?;
+    if let Some((u, a)) = release
+        .unreleased
+        .iter()
+        .find_map(|u| in_last.iter().find(|a| conflict(u, a)).map(|a| (u, a)))
+    {
+        return Err(why(format!(
+            "line {} is not ordered before the last block's line {} (it comes after the last `__syncthreads()` or `__threadfence()` before the ticket)",
+            u.line, a.line
+        )));
+    }
+
+    let (guard, needs) = guard(t, &n, facts);
+    let mut b1_path = outer.to_vec();
+    b1_path.push(ti + 1 + b1);
+    let mut r_path = outer.to_vec();
+    r_path.push(ti + 1 + r);
+    let mut pinned = release.pinned;
+    pinned.push(b1_path.clone());
+    Ok(Plan {
+        b1: b1_path,
+        r_if: r_path,
+        pinned,
+        guard,
+        span: after[b1].span,
+        note: format!(
+            "line {}: only the block that draws the last ticket (line {}) runs this branch, after every other block's accesses before its `__threadfence()`, in launches where {} (the counter is assumed 0 when the kernel starts)",
+            after[r].span.line,
+            t.span.line,
+            words(&needs)
+        ),
+    })
+}
+
+/// Where the ticket's value goes: a shared cell that holds the ticket (`A`) or the
+/// test `ticket == N` (`B`).
+struct Flag<'s> {
+    array: &'s str,
+    index: Expr,
+    /// `Some(N)` when the cell holds `ticket == N`.
+    test: Option<Expr>,
+}
+
+impl<'s> Flag<'s> {
+    fn of(t: &Ticket<'s>, facts: &Facts) -> Option<Flag<'s>> {
+        let mut ticket: HashSet<&str> = HashSet::from([t.var]);
+        let mut tests: HashMap<&str, Expr> = HashMap::new();
+        let mut found: Option<Flag<'s>> = None;
+        for s in &t.body[t.at + 1..] {
+            match &s.kind {
+                StmtKind::Local { var, init: Some(e) } | StmtKind::Assign { var, value: e } => {
+                    let v = var.as_str();
+                    if is_ticket(e, &ticket) {
+                        ticket.insert(v);
+                    } else {
+                        ticket.remove(v);
+                    }
+                    match ticket_test(e, &ticket, &tests, facts) {
+                        Some(n) => tests.insert(v, n),
+                        None => tests.remove(v),
+                    };
+                }
+                StmtKind::Write { array, index, value } if (facts.cx.shared)(array) => {
+                    if found.is_some() || !facts.grid_uniform(index) {
+                        return None;
+                    }
+                    let test = if is_ticket(value, &ticket) {
+                        None
+                    } else {
+                        Some(ticket_test(value, &ticket, &tests, facts)?)
+                    };
+                    found = Some(Flag {
+                        array,
+                        index: facts.resolve(index),
+                        test,
+                    });
+                }
+                _ => {
+                    // Anything else that may change a tracked value ends its tracking.
+                    walk(std::slice::from_ref(s), &mut |x| {
+                        if let Some(v) = target(x) {
+                            ticket.remove(v);
+                            tests.remove(v);
+                        }
+                    });
+                }
+            }
+        }
+        let flag = found?;
+        // The recognized write is the only write of that array in the ticket's branch.
+        let mut writes = 0;
+        walk(t.body, &mut |s| {
+            if matches!(&s.kind, StmtKind::Write { array, .. } if array == flag.array) {
+                writes += 1;
+            }
+        });
+        (writes == 1).then_some(flag)
+    }
+
+    /// The value `N` of the last ticket that `e` tests, where `between` (the statements
+    /// between the barrier after the ticket and the branch) read the cell back.
+    fn last_test(&self, e: &Expr, between: &[Stmt], facts: &Facts) -> Option<Expr> {
+        // The cell is read back once, after the barrier, into a local nothing changes
+        // before the branch, and nothing writes the array in between.
+        let mut read: Option<(&str, Option<IntTy>)> = None;
+        for s in between {
+            let mut bad = false;
+            walk(std::slice::from_ref(s), &mut |x| {
+                if matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == self.array)
+                {
+                    bad = true;
+                }
+                if let (Some(v), Some((r, _))) = (target(x), read)
+                    && v == r
+                {
+                    bad = true;
+                }
+            });
+            if bad {
+                return None;
+            }
+            if let StmtKind::Read {
+                var,
+                array,
+                index,
+                ty,
+            } = &s.kind
+                && array == self.array
+                && facts.resolve(index) == self.index
+            {
+                read = Some((var, *ty));
+            }
+        }
+        let (var, ty) = read?;
+        let e = strip_casts(e);
+        let is_var = |x: &Expr| matches!(strip_wide_casts(x), Expr::Var(v) if v == var);
+        match &self.test {
+            // The cell holds the ticket: the branch compares it with N.
+            None => match e {
+                Expr::Binary(BinOp::Eq, a, b) if wide(ty) => {
+                    let n = if is_var(a) {
+                        b
+                    } else if is_var(b) {
+                        a
+                    } else {
+                        return None;
+                    };
+                    facts.grid_uniform(n).then(|| facts.resolve(n))
+                }
+                _ => None,
+            },
+            // The cell holds `ticket == N`: the branch tests it.
+            Some(n) => match e {
+                Expr::Var(v) if v == var => Some(n.clone()),
+                Expr::Binary(BinOp::Ne, a, b)
+                    if (is_var(a) && **b == Expr::Int(0)) || (is_var(b) && **a == Expr::Int(0)) =>
+                {
+                    Some(n.clone())
+                }
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The ticket, unchanged (through wide casts).
+fn is_ticket(e: &Expr, ticket: &HashSet<&str>) -> bool {
+    matches!(strip_wide_casts(e), Expr::Var(v) if ticket.contains(v.as_str()))
+}
+
+/// `ticket == N` with `N` grid-uniform: `N`.
+fn ticket_test(e: &Expr, ticket: &HashSet<&str>, tests: &HashMap<&str, Expr>, facts: &Facts) -> Option<Expr> {
+    match strip_casts(e) {
+        Expr::Var(v) => tests.get(v.as_str()).cloned(),
+        Expr::Binary(BinOp::Eq, a, b) => {
+            let n = if is_ticket(a, ticket) {
+                b
+            } else if is_ticket(b, ticket) {
+                a
+            } else {
+                return None;
+            };
+            facts.grid_uniform(n).then(|| facts.resolve(n))
+        }
+        _ => None,
+    }
+}
+
+/// What the block's fence orders before its ticket (module comment).
+struct Release<'s> {
+    /// Accesses the fence does not order before the ticket (of any thread).
+    unreleased: Vec<Access<'s>>,
+    /// Barriers the argument relies on.
+    pinned: Vec<Vec<usize>>,
+}
+
+impl<'s> Release<'s> {
+    fn of(body: &'s [Stmt], spine: &[usize], t: &Ticket<'s>, facts: &Facts) -> Result<Release<'s>, String> {
+        let fences = facts.cx.fences;
+        let fence = |s: &Stmt| is_fence(s, fences);
+        // The statements every thread runs before the ticket, in order, with their paths.
+        let mut line: Vec<(Vec<usize>, &'s Stmt)> = Vec::new();
+        for level in 0..spine.len() {
+            let block = block_at(body, &spine[..level]);
+            for (i, s) in block[..spine[level]].iter().enumerate() {
+                let mut p = spine[..level].to_vec();
+                p.push(i);
+                line.push((p, s));
+            }
+        }
+        let barrier_before = |end: usize| line[..end].iter().rposition(|(_, s)| s.kind.is_barrier());
+        let mut unreleased = Vec::new();
+        let mut pinned = Vec::new();
+        let own_fence = t.body[..t.at].iter().rposition(fence);
+        let tail_from = match own_fence {
+            // The ticket thread fences just before its ticket: after the last barrier,
+            // only its own accesses are ordered.
+            Some(f) => {
+                for (k, s) in t.body.iter().enumerate().skip(f + 1) {
+                    if k != t.at {
+                        global_accesses(std::slice::from_ref(s), facts, &mut unreleased);
+                    }
+                }
+                Some((barrier_before(line.len()), line.len()))
+            }
+            None => {
+                let f = line
+                    .iter()
+                    .rposition(|(_, s)| fence(s))
+                    .ok_or_else(|| "no `__threadfence()` before it, so the other blocks' accesses are not ordered before the last block's".to_string())?;
+                for (k, s) in t.body.iter().enumerate() {
+                    if k != t.at {
+                        global_accesses(std::slice::from_ref(s), facts, &mut unreleased);
+                    }
+                }
+                for (_, s) in &line[f + 1..] {
+                    global_accesses(std::slice::from_ref(*s), facts, &mut unreleased);
+                }
+                match line[f + 1..].iter().position(|(_, s)| s.kind.is_barrier()) {
+                    // Every thread fenced, then the block met at a barrier before the
+                    // ticket: everything before the fence is ordered.
+                    Some(b) => {
+                        pinned.push(line[f + 1 + b].0.clone());
+                        None
+                    }
+                    None => Some((barrier_before(f), f)),
+                }
+            }
+        };
+        if let Some((b0, end)) = tail_from {
+            // Between the last barrier and the fence, the accesses of threads other than
+            // the ticket's are not ordered.
+            let start = b0.map_or(0, |b| b + 1);
+            if let Some(b) = b0 {
+                pinned.push(line[b].0.clone());
+            }
+            let ticket_cond = facts.resolve(t.cond);
+            for (_, s) in &line[start..end] {
+                let own = matches!(&s.kind, StmtKind::If { cond, else_blk: None, .. } if facts.resolve(cond) == ticket_cond);
+                if !own {
+                    global_accesses(std::slice::from_ref(*s), facts, &mut unreleased);
+                }
+            }
+        }
+        Ok(Release { unreleased, pinned })
+    }
+}
+
+/// What the launch must satisfy for the ticket to mean "the last block", and the same
+/// in words for the note.
+fn guard(t: &Ticket, n: &Expr, facts: &Facts) -> (Expr, Vec<String>) {
+    let g = |d| Expr::Builtin(Builtin::Gdim(d));
+    let blocks = Expr::bin(BinOp::Mul, Expr::bin(BinOp::Mul, g(Dim::X), g(Dim::Y)), g(Dim::Z));
+    let one_dim_last = strip_wide_casts(n) == Expr::bin(BinOp::Sub, g(Dim::X), Expr::Int(1));
+    let mut parts = Vec::new();
+    let mut needs = Vec::new();
+    if one_dim_last {
+        parts.push(Expr::bin(BinOp::Eq, g(Dim::Y), Expr::Int(1)));
+        parts.push(Expr::bin(BinOp::Eq, g(Dim::Z), Expr::Int(1)));
+        needs.push("gridDim.y == 1".to_string());
+        needs.push("gridDim.z == 1".to_string());
+    } else {
+        parts.push(Expr::bin(
+            BinOp::Eq,
+            blocks.clone(),
+            Expr::bin(BinOp::Add, n.clone(), Expr::Int(1)),
+        ));
+        needs.push("the number of blocks is the compared value plus 1".to_string());
+    }
+    if let Some(m) = t.bound {
+        let m = facts.resolve(m);
+        if !(one_dim_last && strip_wide_casts(&m) == g(Dim::X)) {
+            parts.push(Expr::bin(
+                BinOp::Ge,
+                Expr::bin(BinOp::Add, m, Expr::Int(1)),
+                blocks,
+            ));
+            needs.push("`atomicInc`'s bound is at least the number of blocks minus 1".to_string());
+        }
+    }
+    let free: Vec<Dim> = Dim::ALL.into_iter().filter(|d| !t.dims[d.index()]).collect();
+    for d in &free {
+        parts.push(Expr::bin(
+            BinOp::Eq,
+            Expr::Builtin(Builtin::Bdim(*d)),
+            Expr::Int(1),
+        ));
+        needs.push(format!("blockDim.{} == 1", d.suffix()));
+    }
+    let guard = parts
+        .into_iter()
+        .reduce(|a, b| Expr::bin(BinOp::And, a, b))
+        .unwrap_or(Expr::Int(1));
+    (guard, needs)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn words(items: &[String]) -> String {
+    match items.split_last() {
+        None => "any".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Writes the plan into the body (module comment).
+fn apply(body: &mut Vec<Stmt>, plan: Plan) {
+    for p in &plan.pinned {
+        if let Some((last, outer)) = p.split_last()
+            && let Some(s) = block_at_mut(body, outer).and_then(|b| b.get_mut(*last))
+        {
+            s.place = Place::Nowhere;
+        }
+    }
+    let last = |d: Dim| {
+        Expr::bin(
+            BinOp::Eq,
+            Expr::Builtin(Builtin::Bid(d)),
+            Expr::Apply(format!("ticket_last_{}", d.suffix()), Vec::new()),
+        )
+    };
+    let is_last = Dim::ALL
+        .into_iter()
+        .map(last)
+        .reduce(|a, b| Expr::bin(BinOp::And, a, b))
+        .expect("three dimensions");
+    let guard = plan.guard;
+    let (Some((ri, outer)), Some((&bi, _))) = (plan.r_if.split_last(), plan.b1.split_last()) else {
+        return;
+    };
+    let Some(block) = block_at_mut(body, outer) else {
+        return;
+    };
+    let only_last = if guard == Expr::Int(1) {
+        is_last
+    } else {
+        Expr::bin(BinOp::Or, Expr::un(UnOp::Not, guard.clone()), is_last)
+    };
+    if let Some(StmtKind::If { cond, .. }) = block.get_mut(*ri).map(|s| &mut s.kind) {
+        *cond = Expr::bin(BinOp::And, cond.clone(), only_last);
+    }
+    let ticket = Stmt {
+        id: StmtId(0),
+        kind: StmtKind::TicketBarrier,
+        span: plan.span,
+        place: Place::Nowhere,
+    };
+    let stmt = if guard == Expr::Int(1) {
+        ticket
+    } else {
+        Stmt {
+            id: StmtId(0),
+            kind: StmtKind::If {
+                cond: guard,
+                then_blk: Block {
+                    stmts: vec![ticket],
+                    span: plan.span,
+                    braces: false,
+                    top: false,
+                },
+                else_blk: None,
+            },
+            span: plan.span,
+            place: Place::Nowhere,
+        }
+    };
+    block.insert(bi + 1, stmt);
+}
+
+/// The variable a statement sets, if any.
+fn target(s: &Stmt) -> Option<&str> {
+    match &s.kind {
+        StmtKind::Local { var, .. }
+        | StmtKind::Assign { var, .. }
+        | StmtKind::Havoc { var, .. }
+        | StmtKind::Read { var, .. }
+        | StmtKind::For { var, .. } => Some(var),
+        StmtKind::Atomic { var, .. } => var.as_deref(),
+        _ => None,
+    }
+}
+
+/// Calls `f` on every statement, nested ones too, in program order.
+fn walk<'s>(stmts: &'s [Stmt], f: &mut impl FnMut(&'s Stmt)) {
+    for s in stmts {
+        f(s);
+        for b in s.blocks() {
+            walk(&b.stmts, f);
+        }
+    }
+}
+
+fn any_stmt(stmts: &[Stmt], p: &dyn Fn(&Stmt) -> bool) -> bool {
+    let mut any = false;
+    walk(stmts, &mut |s| any |= p(s));
+    any
+}
