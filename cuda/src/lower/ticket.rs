@@ -201,7 +201,10 @@ struct Plan {
     /// Where the statements are: indices from the body down (each but the last names
     /// an `if` whose then-block holds the next).
     b1: Vec<usize>,
+    /// The branch only the last block takes: an `if` around its code, or (`returns`)
+    /// an `if` whose body returns in every other block.
     r_if: Vec<usize>,
+    returns: bool,
     pinned: Vec<Vec<usize>>,
     guard: Expr,
     span: Span,
@@ -325,12 +328,13 @@ fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
             }
             Expr::Binary(BinOp::Eq, a, b) => {
                 let x = match (strip_casts(a), strip_casts(b)) {
-                    (x, Expr::Int(0)) | (Expr::Int(0), x) => x,
+                    (_, Expr::Int(0)) => a,
+                    (Expr::Int(0), _) => b,
                     _ => continue,
                 };
                 zero_sum_dims(x, &mut dims);
             }
-            Expr::Unary(UnOp::Not, a) => zero_sum_dims(strip_casts(a), &mut dims),
+            Expr::Unary(UnOp::Not, a) => zero_sum_dims(a, &mut dims),
             _ => {}
         }
     }
@@ -339,35 +343,53 @@ fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
 
 /// `x == 0` with `x` a sum of non-negative terms each holding one thread id: every
 /// such id is 0.
+///
+/// Each term is below 2^10 (a thread id) times at most two factors of at most 2^10
+/// (block sizes, constants up to 1024), so the sum stays below 2^31 and a cast to a
+/// 32-bit type or wider leaves it unchanged; only a bare thread id may be under a
+/// narrower (16-bit) cast.
 fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) {
-    fn term(t: &Expr) -> Option<Dim> {
-        match strip_casts(t) {
+    fn wide_inner(e: &Expr) -> &Expr {
+        match e {
+            Expr::Cast(ty, a) if ty.bits >= 32 => wide_inner(a),
+            _ => e,
+        }
+    }
+    fn term(t: &Expr, factors: usize) -> Option<Dim> {
+        match wide_inner(t) {
             Expr::Builtin(Builtin::Tid(d)) => Some(*d),
-            Expr::Binary(BinOp::Mul, a, b) => match (term(a), term(b)) {
-                (Some(d), None) if positive(b) => Some(d),
-                (None, Some(d)) if positive(a) => Some(d),
+            Expr::Cast(ty, a) if ty.bits >= 16 => match &**a {
+                Expr::Builtin(Builtin::Tid(d)) => Some(*d),
+                _ => None,
+            },
+            Expr::Binary(BinOp::Mul, a, b) if factors < 2 => match (term(a, factors + 1), term(b, factors + 1)) {
+                (Some(d), None) if small_positive(b) => Some(d),
+                (None, Some(d)) if small_positive(a) => Some(d),
                 _ => None,
             },
             _ => None,
         }
     }
-    fn positive(e: &Expr) -> bool {
-        match strip_casts(e) {
-            Expr::Int(c) => *c > 0,
-            Expr::Builtin(Builtin::Bdim(_) | Builtin::Gdim(_)) => true,
-            Expr::Binary(BinOp::Mul, a, b) => positive(a) && positive(b),
+    /// At least 1 and at most 1024.
+    fn small_positive(e: &Expr) -> bool {
+        match wide_inner(e) {
+            Expr::Int(c) => (1..=1024).contains(c),
+            Expr::Builtin(Builtin::Bdim(_)) => true,
             _ => false,
         }
     }
     let mut terms = vec![x];
     let mut found = Vec::new();
     while let Some(t) = terms.pop() {
-        match strip_casts(t) {
+        if terms.len() + found.len() > 3 {
+            return;
+        }
+        match wide_inner(t) {
             Expr::Binary(BinOp::Add, a, b) => {
                 terms.push(a);
                 terms.push(b);
             }
-            other => match term(other) {
+            other => match term(other, 0) {
                 Some(d) => found.push(d),
                 None => return,
             },
@@ -442,21 +464,24 @@ struct Access<'s> {
 }
 
 fn global_accesses<'s>(stmts: &'s [Stmt], facts: &Facts, out: &mut Vec<Access<'s>>) {
-    walk(stmts, &mut |s| {
-        let (array, kind) = match &s.kind {
-            StmtKind::Read { array, .. } => (array, Kind::Read),
-            StmtKind::Write { array, .. } => (array, Kind::Write),
-            StmtKind::Atomic { array, .. } => (array, Kind::Atomic),
-            _ => return,
-        };
-        if facts.global(array) {
-            out.push(Access {
-                array,
-                kind,
-                line: s.span.line,
-            });
-        }
-    });
+    walk(stmts, &mut |s| global_accesses_of(s, facts, out));
+}
+
+/// The statement's own access, if it is one to global memory.
+fn global_accesses_of<'s>(s: &'s Stmt, facts: &Facts, out: &mut Vec<Access<'s>>) {
+    let (array, kind) = match &s.kind {
+        StmtKind::Read { array, .. } => (array, Kind::Read),
+        StmtKind::Write { array, .. } => (array, Kind::Write),
+        StmtKind::Atomic { array, .. } => (array, Kind::Atomic),
+        _ => return,
+    };
+    if facts.global(array) {
+        out.push(Access {
+            array,
+            kind,
+            line: s.span.line,
+        });
+    }
 }
 
 fn conflict(a: &Access, b: &Access) -> bool {
@@ -485,32 +510,65 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     // shared cell, no branch on it.
     let b1 = after.iter().position(|s| s.kind.is_barrier()).ok_or(None)?;
     let flag = Flag::of(t, facts).ok_or(None)?;
-    let (r, last, n) = after[b1 + 1..]
+    let (r, branch, n) = after[b1 + 1..]
         .iter()
         .enumerate()
-        .find_map(|(k, s)| match &s.kind {
-            StmtKind::If {
-                cond,
-                then_blk,
-                else_blk: None,
-            } => {
-                let n = flag.last_test(cond, &after[b1 + 1..b1 + 1 + k], facts)?;
-                Some((b1 + 1 + k, then_blk, n))
-            }
-            _ => None,
+        .find_map(|(k, s)| {
+            let between = &after[b1 + 1..b1 + 1 + k];
+            let (branch, n) = Branch::of(s, &flag, between, facts)?;
+            Some((b1 + 1 + k, branch, n))
         })
         .ok_or(None)?;
-
-    let mut in_last = Vec::new();
-    global_accesses(&last.stmts, facts, &mut in_last);
-    let mut everyone = Vec::new();
-    global_accesses(&after[..b1], facts, &mut everyone);
-    global_accesses(&after[b1 + 1..r], facts, &mut everyone);
-    global_accesses(&after[r + 1..], facts, &mut everyone);
-    for (level, &i) in outer.iter().enumerate() {
-        global_accesses(&block_at(body, &outer[..level])[i + 1..], facts, &mut everyone);
+    // The flag is written by the ticket alone between the ticket and its read.
+    let mut rewritten = false;
+    walk(&after[..b1], &mut |x| {
+        rewritten |= matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array);
+    });
+    if rewritten {
+        return Err(None);
     }
-    if let Some(a) = everyone.first() {
+
+    // What only the last block runs, and what every block runs after its ticket.
+    let mut last: Vec<&Stmt> = Vec::new();
+    let mut everyone: Vec<&Stmt> = after[..b1].iter().chain(&after[b1 + 1..r]).collect();
+    let rest: Vec<&Stmt> = after[r + 1..]
+        .iter()
+        .chain(outer.iter().enumerate().flat_map(|(level, &i)| &block_at(body, &outer[..level])[i + 1..]))
+        .collect();
+    match branch {
+        Branch::If(then_blk) => {
+            last.extend(then_blk);
+            everyone.extend(rest);
+        }
+        // The other blocks have returned.
+        Branch::Return => last.extend(rest),
+    }
+    let mut in_last = Vec::new();
+    for s in &last {
+        global_accesses(std::slice::from_ref(*s), facts, &mut in_last);
+    }
+    // Nothing outside the last block's code conflicts with it: no ordering is needed,
+    // and none is made (nor a note written).
+    let mut inside: HashSet<*const Stmt> = HashSet::new();
+    for s in &last {
+        walk(std::slice::from_ref(*s), &mut |x| {
+            inside.insert(x as *const Stmt);
+        });
+    }
+    let mut outside = Vec::new();
+    walk(body, &mut |x| {
+        if !inside.contains(&(x as *const Stmt)) {
+            global_accesses_of(x, facts, &mut outside);
+        }
+    });
+    if !outside.iter().any(|o| in_last.iter().any(|a| conflict(o, a))) {
+        return Err(None);
+    }
+    let mut touched = Vec::new();
+    for s in &everyone {
+        global_accesses(std::slice::from_ref(*s), facts, &mut touched);
+    }
+    if let Some(a) = touched.first() {
         return Err(why(format!(
             "line {} touches global memory after the ticket in every block",
             a.line
@@ -524,11 +582,13 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
         }
     });
     let mut in_last_counter = 0;
-    walk(&last.stmts, &mut |s| {
-        if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
-            in_last_counter += 1;
-        }
-    });
+    for s in &last {
+        walk(std::slice::from_ref(*s), &mut |s| {
+            if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
+                in_last_counter += 1;
+            }
+        });
+    }
     if counter - in_last_counter != 1 {
         return Err(why("the counter has other atomic updates".into()));
     }
@@ -550,21 +610,64 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     b1_path.push(ti + 1 + b1);
     let mut r_path = outer.to_vec();
     r_path.push(ti + 1 + r);
+    let returns = matches!(branch, Branch::Return);
     let mut pinned = release.pinned;
     pinned.push(b1_path.clone());
     Ok(Plan {
         b1: b1_path,
         r_if: r_path,
+        returns,
         pinned,
         guard,
         span: after[b1].span,
         note: format!(
-            "line {}: only the block that draws the last ticket (line {}) runs this branch, after every other block's accesses before its `__threadfence()`, in launches where {} (the counter is assumed 0 when the kernel starts)",
+            "line {}: only the block that draws the last ticket (line {}) goes on, after every other block's accesses before its `__threadfence()`, in launches where {} (the counter is assumed 0 when the kernel starts)",
             after[r].span.line,
             t.span.line,
             words(&needs)
         ),
     })
+}
+
+/// How the last block's code is set apart.
+enum Branch<'s> {
+    /// `if (last) { R }`.
+    If(&'s [Stmt]),
+    /// `if (!last) return;` and `R` after it.
+    Return,
+}
+
+impl<'s> Branch<'s> {
+    /// `s` as the last block's branch, with the value `N` of the last ticket it tests;
+    /// `between` are the statements between the barrier after the ticket and `s`.
+    fn of(s: &'s Stmt, flag: &Flag, between: &[Stmt], facts: &Facts) -> Option<(Branch<'s>, Expr)> {
+        let StmtKind::If {
+            cond,
+            then_blk,
+            else_blk: None,
+        } = &s.kind
+        else {
+            return None;
+        };
+        if let Some(n) = flag.last_test(cond, between, facts) {
+            return Some((Branch::If(&then_blk.stmts), n));
+        }
+        let returns = matches!(then_blk.stmts.as_slice(), [Stmt { kind: StmtKind::Return, .. }]);
+        let n = flag.last_test(&negation(cond)?, between, facts)?;
+        returns.then_some((Branch::Return, n))
+    }
+}
+
+/// The condition that is true exactly when `e` is false, for the forms a test of the
+/// last ticket takes: `!e`, `a != b`, `a == 0`.
+fn negation(e: &Expr) -> Option<Expr> {
+    match strip_casts(e) {
+        Expr::Unary(UnOp::Not, a) => Some((**a).clone()),
+        Expr::Binary(BinOp::Ne, a, b) => Some(Expr::bin(BinOp::Eq, (**a).clone(), (**b).clone())),
+        Expr::Binary(BinOp::Eq, a, b) if **b == Expr::Int(0) => Some((**a).clone()),
+        Expr::Binary(BinOp::Eq, a, b) if **a == Expr::Int(0) => Some((**b).clone()),
+        _ => None,
+    }
 }
 
 /// Where the ticket's value goes: a shared cell that holds the ticket (`A`) or the
@@ -892,7 +995,12 @@ fn apply(body: &mut Vec<Stmt>, plan: Plan) {
         Expr::bin(BinOp::Or, Expr::un(UnOp::Not, guard.clone()), is_last)
     };
     if let Some(StmtKind::If { cond, .. }) = block.get_mut(*ri).map(|s| &mut s.kind) {
-        *cond = Expr::bin(BinOp::And, cond.clone(), only_last);
+        *cond = if plan.returns {
+            // Return unless this is the last block.
+            Expr::bin(BinOp::Or, cond.clone(), Expr::un(UnOp::Not, only_last))
+        } else {
+            Expr::bin(BinOp::And, cond.clone(), only_last)
+        };
     }
     let ticket = Stmt {
         id: StmtId(0),
