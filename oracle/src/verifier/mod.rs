@@ -280,6 +280,15 @@
 //!   phases too (values only: memory contents are arbitrary here anyway), and when the
 //!   blocks disagree on their grid barriers it reports the divergence and may see fewer
 //!   races than the verifier, which orders nothing by a divergent barrier.
+//! - **Last-block tickets** (`ticket_barrier`, which only the CUDA front end writes,
+//!   `cuda/src/lower/ticket.rs`; tests `deviation_a_ticket_barrier_*` in
+//!   `tests/it/grid.rs`, twins in `tests/corpus/ticket/`): ordered as a grid barrier
+//!   where it is never divergent, and no divergence where it is (a block that skips
+//!   its ticket leaves no block last; then it orders nothing). The front end writes it
+//!   only where a fence, a one-thread ticket per block and a branch on the last ticket
+//!   are proved, under a guard on the launch, *assuming* the counter is 0 when the
+//!   kernel starts and that the last block's reads see what the other blocks fenced
+//!   (the CUDA Programming Guide's pattern, without a fence on the reader's side).
 //! - **Cooperative groups and surfaces** (the CUDA front end, `cuda/src/lower/builtins/`;
 //!   tests in `tests/corpus/coop/` and `tests/corpus/language/surface*.cu`): a grid sync
 //!   is a grid barrier (above); the sync of a tile smaller than a warp (or of a group of

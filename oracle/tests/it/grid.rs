@@ -176,3 +176,39 @@ fn deviation_grid_barriers_are_credited_only_at_chosen_instances() {
     let dynamic = Interpreter::new(launch(2, 2)).check(&kernel(src)).expect("runs");
     assert!(dynamic.races.is_empty(), "{:?}", dynamic.races);
 }
+
+/// [`TWO_PHASE`] with the ordering point of a last-block ticket (`ticket_barrier;`,
+/// what the CUDA front end writes for a fence-and-ticket pattern) instead of a grid
+/// barrier: it orders as one.
+#[test]
+fn a_ticket_barrier_orders_threads_of_different_blocks() {
+    let src = TWO_PHASE.replace("grid_barrier;", "ticket_barrier;");
+    assert_eq!(both(&src, launch(4, 3)), (vec![], vec![]));
+    let stat = check_with(&src, common::strict());
+    assert!(stat.is_clean(), "{stat:?}");
+}
+
+#[test]
+fn deviation_a_ticket_barrier_some_block_skips_orders_nothing_and_is_no_divergence() {
+    // A block that skips its ticket leaves no block last: not an error, but then the
+    // ticket orders nothing (the verifier), while the interpreter, whose blocks then
+    // disagree on their phases, sees less.
+    let src = TWO_PHASE.replace("  grid_barrier;", "  if (bid == 0) {\n    ticket_barrier;\n  }");
+    let stat = check_with(&src, launch(4, 3));
+    let dynamic = Interpreter::new(launch(4, 3)).check(&kernel(&src)).expect("runs");
+    assert_eq!(divergences(&stat), Vec::<u32>::new());
+    assert_eq!(divergences(&dynamic), Vec::<u32>::new());
+    assert_eq!(
+        races(&stat),
+        vec![row("part", 3, 12, "write-read", true, &[], false)]
+    );
+    common::assert_static_covers(&stat, &dynamic, &src);
+    // Within a block too: no divergence, no ordering.
+    let src = TWO_PHASE.replace("  grid_barrier;", "  if (tid == 0) {\n    ticket_barrier;\n  }");
+    let stat = check_with(&src, launch(4, 3));
+    assert_eq!(divergences(&stat), Vec::<u32>::new());
+    assert_eq!(
+        races(&stat),
+        vec![row("part", 3, 12, "write-read", true, &[], false)]
+    );
+}

@@ -12,8 +12,8 @@
 //! thread 0 (or every thread) publishes, with or without a barrier after it, and that
 //! all threads then read and branch on or index with (values all threads read alike),
 //! barriers anywhere (inside conditionals too, so that
-//! divergence occurs), grid barriers (also under a block-dependent condition, so
-//! that they diverge across blocks), `return`, `break`, `continue`, `havoc`, `assume`; with or
+//! divergence occurs), grid barriers and last-block ticket barriers (also under a
+//! block-dependent condition, so that they diverge across blocks), `return`, `break`, `continue`, `havoc`, `assume`; with or
 //! without a precondition, in either arithmetic; reads of a global input array `I`
 //! that nothing writes (one function of the index), whose values become indices, and
 //! two-thread assumptions (`assume e != other(e);`, `==`, a monotone input); with concrete or symbolic launches;
@@ -157,6 +157,9 @@ enum S {
     /// `grid_barrier;`, or (flag set) `if (bid == 0) { grid_barrier; }` (divergent
     /// across blocks).
     GridBarrier(bool),
+    /// `ticket_barrier;`, or (flag set) `if (bid == 0) { ticket_barrier; }`: ordered as
+    /// a grid barrier where it is never divergent, and no divergence when it is.
+    TicketBarrier(bool),
     If(Cond, Vec<S>, Option<Vec<S>>),
     For(Loop, Vec<S>),
     Return,
@@ -345,6 +348,7 @@ fn stmt() -> impl Strategy<Value = S> {
         4 => Just(S::Barrier),
         1 => Just(S::WarpBarrier),
         2 => prop::bool::weighted(0.25).prop_map(S::GridBarrier),
+        1 => prop::bool::weighted(0.25).prop_map(S::TicketBarrier),
         1 => Just(S::Return),
         1 => Just(S::Break),
         1 => Just(S::Continue),
@@ -533,6 +537,12 @@ impl Render {
             S::GridBarrier(true) => {
                 self.line("if (bid == 0) {");
                 self.line("    grid_barrier;");
+                self.line("}");
+            }
+            S::TicketBarrier(false) => self.line("ticket_barrier;"),
+            S::TicketBarrier(true) => {
+                self.line("if (bid == 0) {");
+                self.line("    ticket_barrier;");
                 self.line("}");
             }
             S::Return => self.line("return;"),
