@@ -24,6 +24,7 @@
 //! function that launches one, is in the translation unit; host arithmetic does not
 //! overflow. `--launch symbolic` turns the reading off.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use kpl::launch::{Launch, Origin, Site};
@@ -266,7 +267,7 @@ fn launches(prog: &Program) -> Vec<HostLaunch> {
         stack.extend(named_children(n));
     }
     calls.sort_by_key(|n| n.start_byte());
-    let reader = Reader { prog };
+    let reader = Reader::new(prog);
     for call in calls {
         if let Some(l) = reader.launch(call) {
             out.push(l);
@@ -296,6 +297,28 @@ pub fn launch_bound(prog: &Program, def: Node) -> Option<u32> {
 
 struct Reader<'p, 't> {
     prog: &'p Program<'t>,
+    /// Answers of the whole-function and whole-file walks, which every name the reader
+    /// evaluates asks again (without them, reading a file's launches took seconds).
+    memo: RefCell<Memo>,
+}
+
+/// [`Reader::assigned`], the walk of [`Reader::declared_in_a_scope_not_followed`] and
+/// [`Reader::defined_more_than_once`], by function and name: pure functions of the
+/// parse tree.
+#[derive(Default)]
+struct Memo {
+    assigned: HashMap<(usize, String), bool>,
+    declared_elsewhere: HashMap<(usize, String), bool>,
+    defined_twice: HashMap<String, bool>,
+}
+
+impl<'p, 't> Reader<'p, 't> {
+    fn new(prog: &'p Program<'t>) -> Reader<'p, 't> {
+        Reader {
+            prog,
+            memo: RefCell::default(),
+        }
+    }
 }
 
 /// What a name means in the host function being read: bindings of its parameters
@@ -1793,12 +1816,24 @@ impl<'t> Reader<'_, 't> {
     /// does not hold `at`: then which declaration a use sees is not followed, and a use
     /// that finds no local declaration is not known to mean the parameter or the global.
     fn declared_in_a_scope_not_followed(&self, f: usize, at: Node<'t>, x: &str) -> bool {
+        if self.prog.funcs[f].body.is_none() || self.local_declaration(f, at, x).is_some() {
+            return false;
+        }
+        let key = (f, x.to_string());
+        if let Some(&v) = self.memo.borrow().declared_elsewhere.get(&key) {
+            return v;
+        }
+        let v = self.declared_anywhere(f, x);
+        self.memo.borrow_mut().declared_elsewhere.insert(key, v);
+        v
+    }
+
+    /// Whether function `f` declares `x` anywhere (see
+    /// [`Reader::declared_in_a_scope_not_followed`]).
+    fn declared_anywhere(&self, f: usize, x: &str) -> bool {
         let Some(body) = self.prog.funcs[f].body else {
             return false;
         };
-        if self.local_declaration(f, at, x).is_some() {
-            return false;
-        }
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             stack.extend(named_children(n));
@@ -1828,6 +1863,16 @@ impl<'t> Reader<'_, 't> {
     /// namespaces, a class's static member, an enumerator of a namespace, a `using`):
     /// which one a use sees is not followed.
     fn defined_more_than_once(&self, x: &str) -> bool {
+        if let Some(&v) = self.memo.borrow().defined_twice.get(x) {
+            return v;
+        }
+        let v = self.defined_twice(x);
+        self.memo.borrow_mut().defined_twice.insert(x.to_string(), v);
+        v
+    }
+
+    /// [`Reader::defined_more_than_once`], walking the file.
+    fn defined_twice(&self, x: &str) -> bool {
         let Some(root) = translation_unit(self.prog) else {
             return false;
         };
@@ -1856,6 +1901,17 @@ impl<'t> Reader<'_, 't> {
     /// an assignment, `++`, `&x`, a reference bound to it, a by-reference argument,
     /// `cin >> x`, `std::swap(x, y)`.
     fn assigned(&self, f: usize, x: &str) -> bool {
+        let key = (f, x.to_string());
+        if let Some(&v) = self.memo.borrow().assigned.get(&key) {
+            return v;
+        }
+        let v = self.assigned_in_body(f, x);
+        self.memo.borrow_mut().assigned.insert(key, v);
+        v
+    }
+
+    /// [`Reader::assigned`], walking the body.
+    fn assigned_in_body(&self, f: usize, x: &str) -> bool {
         let Some(body) = self.prog.funcs[f].body else {
             return true;
         };
