@@ -362,11 +362,13 @@ fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) {
                 Expr::Builtin(Builtin::Tid(d)) => Some(*d),
                 _ => None,
             },
-            Expr::Binary(BinOp::Mul, a, b) if factors < 2 => match (term(a, factors + 1), term(b, factors + 1)) {
-                (Some(d), None) if small_positive(b) => Some(d),
-                (None, Some(d)) if small_positive(a) => Some(d),
-                _ => None,
-            },
+            Expr::Binary(BinOp::Mul, a, b) if factors < 2 => {
+                match (term(a, factors + 1), term(b, factors + 1)) {
+                    (Some(d), None) if small_positive(b) => Some(d),
+                    (None, Some(d)) if small_positive(a) => Some(d),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -533,7 +535,12 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     let mut everyone: Vec<&Stmt> = after[..b1].iter().chain(&after[b1 + 1..r]).collect();
     let rest: Vec<&Stmt> = after[r + 1..]
         .iter()
-        .chain(outer.iter().enumerate().flat_map(|(level, &i)| &block_at(body, &outer[..level])[i + 1..]))
+        .chain(
+            outer
+                .iter()
+                .enumerate()
+                .flat_map(|(level, &i)| &block_at(body, &outer[..level])[i + 1..]),
+        )
         .collect();
     match branch {
         Branch::If(then_blk) => {
@@ -652,7 +659,13 @@ impl<'s> Branch<'s> {
         if let Some(n) = flag.last_test(cond, between, facts) {
             return Some((Branch::If(&then_blk.stmts), n));
         }
-        let returns = matches!(then_blk.stmts.as_slice(), [Stmt { kind: StmtKind::Return, .. }]);
+        let returns = matches!(
+            then_blk.stmts.as_slice(),
+            [Stmt {
+                kind: StmtKind::Return,
+                ..
+            }]
+        );
         let n = flag.last_test(&negation(cond)?, between, facts)?;
         returns.then_some((Branch::Return, n))
     }
