@@ -173,6 +173,7 @@ template <class T, class U> T atomicExch(T *p, U v) { return *p; }
 template <class T, class U> T atomicMin(T *p, U v) { return *p; }
 template <class T, class U> T atomicMax(T *p, U v) { return *p; }
 template <class T, class U> T atomicInc(T *p, U v) { return *p; }
+template <class T, class U> T atomicInc_block(T *p, U v) { return *p; }
 template <class T, class U> T atomicDec(T *p, U v) { return *p; }
 template <class T, class U> T atomicAnd(T *p, U v) { return *p; }
 template <class T, class U> T atomicOr(T *p, U v) { return *p; }

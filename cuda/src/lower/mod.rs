@@ -760,6 +760,10 @@ pub(super) struct Lowerer<'p, 't> {
     /// The markers `__threadfence()` leaves in the statements (locals of these names),
     /// for [`ticket`]'s last-block pattern; removed before the kernel is done.
     fences: HashSet<String>,
+    /// The results of block-scoped atomics (`atomicAdd_block`), for [`ticket`].
+    pub block_scoped: HashSet<String>,
+    /// The locals `__ldg` read into, for [`ticket`].
+    pub noncoherent: HashSet<String>,
 }
 
 /// Names the `.kpl` syntax reserves.
@@ -822,6 +826,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             held: HashMap::new(),
             sync_results: 0,
             fences: HashSet::new(),
+            block_scoped: HashSet::new(),
+            noncoherent: HashSet::new(),
             copies: in_flight::InFlight::default(),
             params: Vec::new(),
             requires: Vec::new(),
@@ -982,6 +988,8 @@ impl<'p, 't> Lowerer<'p, 't> {
             global: &global,
             shared: &shared,
             scalars: &scalars,
+            block_scoped: &self.block_scoped,
+            noncoherent: &self.noncoherent,
         };
         let note = match ticket::order_last_block(stmts, &cx) {
             ticket::Outcome::None => None,

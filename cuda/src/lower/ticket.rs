@@ -58,6 +58,12 @@ pub(super) struct Context<'a> {
     pub shared: &'a dyn Fn(&str) -> bool,
     /// Scalar parameters (one value for the launch unless the kernel assigns them).
     pub scalars: &'a HashSet<String>,
+    /// The results of block-scoped atomics (`atomicAdd_block`): atomic only among the
+    /// threads of one block, so no ticket.
+    pub block_scoped: &'a HashSet<String>,
+    /// The locals `__ldg` reads into: through the read-only data cache, which the other
+    /// blocks' fences do not reach (the data must not change during the kernel).
+    pub noncoherent: &'a HashSet<String>,
 }
 
 /// What became of a ticket the kernel draws.
@@ -290,7 +296,11 @@ impl<'s> Ticket<'s> {
                     AtomicOp::Inc => Some(value),
                     _ => continue,
                 };
-                if !facts.global(array) || !wide(*ty) || !facts.grid_uniform(index) {
+                if !facts.global(array)
+                    || !wide(*ty)
+                    || !facts.grid_uniform(index)
+                    || facts.cx.block_scoped.contains(var.as_str())
+                {
                     continue;
                 }
                 if bound.is_some_and(|m| !facts.grid_uniform(m)) || found.is_some() {
@@ -300,6 +310,12 @@ impl<'s> Ticket<'s> {
             }
         }
         let (at, var, counter, bound, span) = found?;
+        // Thread 0 of every block reaches the atomic and the flag's store after it.
+        if any_stmt(body, &|s| {
+            matches!(s.kind, StmtKind::Return | StmtKind::Break | StmtKind::Continue)
+        }) {
+            return None;
+        }
         let dims = thread_zero_dims(&facts.resolve(cond))?;
         Some(Ticket {
             cond,
@@ -314,9 +330,10 @@ impl<'s> Ticket<'s> {
     }
 }
 
-/// The dimensions `d` such that the condition holds only where `threadIdx.d == 0`, when
-/// it is a conjunction of zero tests of thread ids (or of sums of thread ids scaled by
-/// block sizes and positive constants, as a flat rank is).
+/// The dimensions `d` such that the condition holds exactly where `threadIdx.d == 0`,
+/// when it is a conjunction of zero tests of thread ids (or of sums of thread ids scaled
+/// by block sizes and positive constants, as a flat rank is) and nothing else: thread 0
+/// of every block takes it.
 fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
     let mut dims = [false; 3];
     let mut conjuncts = vec![strip_casts(cond)];
@@ -330,12 +347,14 @@ fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
                 let x = match (strip_casts(a), strip_casts(b)) {
                     (_, Expr::Int(0)) => a,
                     (Expr::Int(0), _) => b,
-                    _ => continue,
+                    _ => return None,
                 };
-                zero_sum_dims(x, &mut dims);
+                zero_sum_dims(x, &mut dims)?;
             }
-            Expr::Unary(UnOp::Not, a) => zero_sum_dims(a, &mut dims),
-            _ => {}
+            Expr::Unary(UnOp::Not, a) => zero_sum_dims(a, &mut dims)?,
+            // Any other conjunct may keep thread 0 of some block from its ticket: then
+            // no block is last, and a stale flag may let one in.
+            _ => return None,
         }
     }
     dims.iter().any(|d| *d).then_some(dims)
@@ -348,7 +367,7 @@ fn thread_zero_dims(cond: &Expr) -> Option<[bool; 3]> {
 /// (block sizes, constants up to 1024), so the sum stays below 2^31 and a cast to a
 /// 32-bit type or wider leaves it unchanged; only a bare thread id may be under a
 /// narrower (16-bit) cast.
-fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) {
+fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) -> Option<()> {
     fn wide_inner(e: &Expr) -> &Expr {
         match e {
             Expr::Cast(ty, a) if ty.bits >= 32 => wide_inner(a),
@@ -384,22 +403,20 @@ fn zero_sum_dims(x: &Expr, dims: &mut [bool; 3]) {
     let mut found = Vec::new();
     while let Some(t) = terms.pop() {
         if terms.len() + found.len() > 3 {
-            return;
+            return None;
         }
         match wide_inner(t) {
             Expr::Binary(BinOp::Add, a, b) => {
                 terms.push(a);
                 terms.push(b);
             }
-            other => match term(other, 0) {
-                Some(d) => found.push(d),
-                None => return,
-            },
+            other => found.push(term(other, 0)?),
         }
     }
     for d in found {
         dims[d.index()] = true;
     }
+    Some(())
 }
 
 /// Casts that keep every value a ticket, a thread id or a launch size can have (32 bits
@@ -554,6 +571,18 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     for s in &last {
         global_accesses(std::slice::from_ref(*s), facts, &mut in_last);
     }
+    let mut cached = None;
+    for s in &last {
+        walk(std::slice::from_ref(*s), &mut |x| {
+            if let StmtKind::Read { var, array, .. } = &x.kind
+                && facts.cx.noncoherent.contains(var)
+                && facts.global(array)
+                && cached.is_none()
+            {
+                cached = Some((array.clone(), x.span.line));
+            }
+        });
+    }
     // Nothing outside the last block's code conflicts with it: no ordering is needed,
     // and none is made (nor a note written).
     let mut inside: HashSet<*const Stmt> = HashSet::new();
@@ -570,6 +599,13 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     });
     if !outside.iter().any(|o| in_last.iter().any(|a| conflict(o, a))) {
         return Err(None);
+    }
+    if let Some((array, line)) = cached
+        && outside.iter().any(|o| o.array == array && o.kind != Kind::Read)
+    {
+        return Err(why(format!(
+            "line {line} reads through the read-only data cache (`__ldg`), which the other blocks' fences do not reach"
+        )));
     }
     let mut touched = Vec::new();
     for s in &everyone {

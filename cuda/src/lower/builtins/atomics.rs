@@ -74,6 +74,11 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
             } else {
                 Some(l.scratch())
             };
+            if let Some(r) = &result
+                && c.name.ends_with("_block")
+            {
+                l.block_scoped.insert(r.clone());
+            }
             let bytes = ty.first_leaf();
             for index in l.cells(a, &ptr, bytes) {
                 l.emit(
