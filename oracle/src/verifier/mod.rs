@@ -194,7 +194,10 @@
 //!   at most once, `x - 2^w·k` for a fresh `k` otherwise. A grid index
 //!   `blockIdx.d * blockDim.d (+ threadIdx.d)` is assumed below 2^31, and the grid's
 //!   width `blockDim.d * gridDim.d` (a grid-stride loop's stride) too
-//!   ([`term::MAX_GRID_THREADS`]) unless a concrete launch is larger; a loop counter's
+//!   ([`term::MAX_GRID_THREADS`]) unless a concrete launch is larger, and with it
+//!   `gridDim.d * y` and `blockIdx.d * y` for `0 <= y <= blockDim.d` (a warp's index in
+//!   the grid, `blockIdx.x * meta_group_size()`, and the number of warps in the grid;
+//!   twins `tests/corpus/indices/warpRowsGridStride*.cu`); a loop counter's
 //!   conversion back to its type after a step is taken as the identity (`linear_in`),
 //!   which is the same assumption for the counter.
 //! - **Undefined operations**: `x / 0` and `x % 0` are an uninterpreted function of the

@@ -362,6 +362,19 @@ impl Builder {
                 return Some((1, MAX_GRID_THREADS - 1));
             }
         }
+        // `gridDim.d * y` or `blockIdx.d * y` with `0 <= y <= blockDim.d` (a block's
+        // number of warps: `gridDim.x * meta_group_size()`, a warp's index in the grid
+        // `blockIdx.x * meta_group_size() + meta_group_rank()`): within the grid's
+        // width, by the same assumption.
+        if let Term::Bin(Mul, x, y) = &**t {
+            for (g, y) in [(x, y), (y, x)] {
+                if let Term::Builtin(b @ (Builtin::Gdim(d) | Builtin::Bid(d))) = &**g
+                    && let Some(hi) = self.share_of_width(y, *d, depth, matches!(b, Builtin::Bid(_)))
+                {
+                    return Some((0, hi));
+                }
+            }
+        }
         match &**t {
             Term::Const(v) => Some((i128::from(*v), i128::from(*v))),
             Term::Builtin(Builtin::Tid(d)) => match self.block_dim[d.index()] {
@@ -443,6 +456,49 @@ impl Builder {
             }
             _ => None,
         }
+    }
+
+    /// The largest value of `gridDim.d * y` (or, `block`, of `blockIdx.d * y`) when
+    /// `0 <= y <= blockDim.d` in every execution, under the assumption that the grid's
+    /// width `gridDim.d * blockDim.d` is below 2^31: `y` is `blockDim.d` divided (or
+    /// shifted right) by a constant `c`, at most `(2^31 - 1) / c`; or the block size is
+    /// concrete, `B`, and `y`'s range lies in `[0, yhi]` with `yhi <= B`, at most
+    /// `⌊(2^31 - 1) / B⌋ · yhi` (a block less for `blockIdx.d`). `None` when it does not
+    /// apply (a concrete launch wider than the assumption).
+    fn share_of_width(&self, y: &T, d: kpl::Dim, depth: u32, block: bool) -> Option<i128> {
+        let width = MAX_GRID_THREADS - 1;
+        if let Some((b, g)) = self.block_dim[d.index()].zip(self.grid_dim[d.index()])
+            && i128::from(b) * i128::from(g) > width
+        {
+            return None;
+        }
+        let is_bdim = |x: &T| matches!(&**x, Term::Builtin(Builtin::Bdim(e)) if *e == d);
+        let divisor = match &**y {
+            _ if is_bdim(y) => Some(1),
+            Term::Bin(BinOp::Div, x, c) if is_bdim(x) => c.as_const().filter(|c| *c >= 1).map(i128::from),
+            Term::Bin(BinOp::Shr, x, c) if is_bdim(x) => {
+                c.as_const().filter(|c| (0..31).contains(c)).map(|c| 1i128 << c)
+            }
+            _ => None,
+        };
+        if let Some(c) = divisor {
+            return Some(if block && c == 1 { width - 1 } else { width / c });
+        }
+        let b = i128::from(self.block_dim[d.index()]?);
+        let (lo, hi) = if depth > 1 {
+            self.range_at(y, depth - 1)?
+        } else {
+            return None;
+        };
+        if lo < 0 || hi > b {
+            return None;
+        }
+        let most_blocks = width / b;
+        Some(if block {
+            (most_blocks - 1) * hi
+        } else {
+            most_blocks * hi
+        })
     }
 
     /// The dimension `d` when `t` is `blockIdx.d * blockDim.d` or that plus

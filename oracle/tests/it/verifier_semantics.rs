@@ -717,6 +717,26 @@ fn deviation_a_grid_index_is_assumed_below_2_31() {
 }
 
 #[test]
+fn deviation_a_warp_index_in_the_grid_is_assumed_below_2_31() {
+    // A warp's index in the grid, `blockIdx.x * (blockDim.x / 32) + tid / 32`, and the
+    // number of warps, `gridDim.x * (blockDim.x / 32)`, as `int`s: a block's warps are
+    // at most its threads, so by the same assumption neither wraps.
+    let src = "kernel g(global A[]) {
+    local w = i32(bid * (bdim / 32) + tid / 32);
+    local n = i32(gdim * (bdim / 32));
+    if (tid % 32 == 0 && tid < bdim / 32 * 32) {
+        A[w] = bid + n;
+    }
+}
+";
+    assert!(check(src).is_clean());
+    // A multiple of the block size instead: no such bound, and the index wraps onto
+    // another warp's (within the grid-width assumption).
+    let racy = src.replace("bid * (bdim / 32)", "bid * (bdim * 32)");
+    assert!(!check(&racy).is_clean());
+}
+
+#[test]
 fn deviation_a_loop_counter_stays_in_its_type() {
     // `i += bdim` on an `int i` is `i = (int)((unsigned)i + bdim)`; the conversions are
     // taken as the identity for the closed form (the counter does not overflow), so the
