@@ -692,8 +692,16 @@ impl<'s> Branch<'s> {
         else {
             return None;
         };
-        if let Some(n) = flag.last_test(cond, between, facts) {
-            return Some((Branch::If(&then_blk.stmts), n));
+        // `if (last && threadIdx.x == 0)`: the other conjuncts only narrow it down.
+        let mut conjuncts = vec![cond];
+        while let Some(c) = conjuncts.pop() {
+            if let Some(n) = flag.last_test(c, between, facts) {
+                return Some((Branch::If(&then_blk.stmts), n));
+            }
+            if let Expr::Binary(BinOp::And, a, b) = strip_casts(c) {
+                conjuncts.push(a);
+                conjuncts.push(b);
+            }
         }
         let returns = matches!(
             then_blk.stmts.as_slice(),
@@ -788,8 +796,11 @@ impl<'s> Flag<'s> {
     /// between the barrier after the ticket and the branch) read the cell back.
     fn last_test(&self, e: &Expr, between: &[Stmt], facts: &Facts) -> Option<Expr> {
         // The cell is read back once, after the barrier, into a local nothing changes
-        // before the branch, and nothing writes the array in between.
-        let mut read: Option<(&str, Option<IntTy>)> = None;
+        // before the branch (copies of it too), and nothing writes the array in between.
+        let mut read: Option<Option<IntTy>> = None;
+        let mut names: Vec<&str> = Vec::new();
+        // Locals holding the test itself (`bool closing = t + 1 == gridDim.x;`), with N.
+        let mut tests: Vec<(&str, Expr)> = Vec::new();
         for s in between {
             let mut bad = false;
             walk(std::slice::from_ref(s), &mut |x| {
@@ -797,48 +808,58 @@ impl<'s> Flag<'s> {
                 {
                     bad = true;
                 }
-                if let (Some(v), Some((r, _))) = (target(x), read)
-                    && v == r
-                {
+                if target(x).is_some_and(|v| names.contains(&v) || tests.iter().any(|(t, _)| *t == v)) {
                     bad = true;
                 }
             });
             if bad {
                 return None;
             }
-            if let StmtKind::Read {
-                var,
-                array,
-                index,
-                ty,
-            } = &s.kind
-                && array == self.array
-                && facts.resolve(index) == self.index
-            {
-                read = Some((var, *ty));
+            match &s.kind {
+                StmtKind::Read {
+                    var,
+                    array,
+                    index,
+                    ty,
+                } if array == self.array && facts.resolve(index) == self.index => {
+                    read = Some(*ty);
+                    names = vec![var.as_str()];
+                    tests.clear();
+                }
+                // `bool last = amLast;`: a copy.
+                StmtKind::Local { var, init: Some(e) } if matches!(strip_wide_casts(e), Expr::Var(v) if names.contains(&v.as_str())) =>
+                {
+                    names.push(var.as_str());
+                }
+                StmtKind::Local { var, init: Some(e) } => {
+                    if let Some(n) = read.and_then(|ty| self.direct_test(e, ty, &names, facts)) {
+                        tests.push((var.as_str(), n));
+                    }
+                }
+                _ => {}
             }
         }
-        let (var, ty) = read?;
+        let ty = read?;
+        if let Expr::Var(v) = strip_casts(e)
+            && let Some((_, n)) = tests.iter().find(|(t, _)| t == v)
+        {
+            return Some(n.clone());
+        }
+        self.direct_test(e, ty, &names, facts)
+    }
+
+    /// `N` when `e` tests the cell's value, read into one of `names` (through `ty`),
+    /// for the last ticket `N`.
+    fn direct_test(&self, e: &Expr, ty: Option<IntTy>, names: &[&str], facts: &Facts) -> Option<Expr> {
         let e = strip_casts(e);
-        let is_var = |x: &Expr| matches!(strip_wide_casts(x), Expr::Var(v) if v == var);
+        let is_var = |x: &Expr| matches!(strip_wide_casts(x), Expr::Var(v) if names.contains(&v.as_str()));
         match &self.test {
             // The cell holds the ticket: the branch compares it with N.
-            None => match e {
-                Expr::Binary(BinOp::Eq, a, b) if wide(ty) => {
-                    let n = if is_var(a) {
-                        b
-                    } else if is_var(b) {
-                        a
-                    } else {
-                        return None;
-                    };
-                    facts.grid_uniform(n).then(|| facts.resolve(n))
-                }
-                _ => None,
-            },
+            None if wide(ty) => last_comparison(e, &is_var, facts),
+            None => None,
             // The cell holds `ticket == N`: the branch tests it.
             Some(n) => match e {
-                Expr::Var(v) if v == var => Some(n.clone()),
+                x if is_var(x) => Some(n.clone()),
                 Expr::Binary(BinOp::Ne, a, b)
                     if (is_var(a) && **b == Expr::Int(0)) || (is_var(b) && **a == Expr::Int(0)) =>
                 {
@@ -859,18 +880,47 @@ fn is_ticket(e: &Expr, ticket: &HashSet<&str>) -> bool {
 fn ticket_test(e: &Expr, ticket: &HashSet<&str>, tests: &HashMap<&str, Expr>, facts: &Facts) -> Option<Expr> {
     match strip_casts(e) {
         Expr::Var(v) => tests.get(v.as_str()).cloned(),
-        Expr::Binary(BinOp::Eq, a, b) => {
-            let n = if is_ticket(a, ticket) {
-                b
-            } else if is_ticket(b, ticket) {
-                a
-            } else {
-                return None;
-            };
-            facts.grid_uniform(n).then(|| facts.resolve(n))
-        }
+        e => last_comparison(e, &|x| is_ticket(x, ticket), facts),
+    }
+}
+
+/// `N` when `e` says "the ticket `x` is the last one, `N`", given that tickets are
+/// at most `N` where the pattern is used (its guard): `x == N`, `x + k == N` (then `N - k`),
+/// `x >= N`, either way round.
+fn last_comparison(e: &Expr, is_x: &dyn Fn(&Expr) -> bool, facts: &Facts) -> Option<Expr> {
+    // `x + k`: the `k`.
+    let plus = |t: &Expr| match strip_wide_casts(t) {
+        Expr::Binary(BinOp::Add, x, c) if is_x(&x) => match *c {
+            Expr::Int(k) => Some(k),
+            _ => None,
+        },
+        _ => None,
+    };
+    match e {
+        Expr::Binary(BinOp::Eq, a, b) if is_x(a) => uniform_minus(b, 0, facts),
+        Expr::Binary(BinOp::Eq, a, b) if is_x(b) => uniform_minus(a, 0, facts),
+        Expr::Binary(BinOp::Eq, a, b) => match (plus(a), plus(b)) {
+            (Some(k), _) => uniform_minus(b, k, facts),
+            (_, Some(k)) => uniform_minus(a, k, facts),
+            _ => None,
+        },
+        Expr::Binary(BinOp::Ge, a, b) if is_x(a) => uniform_minus(b, 0, facts),
+        Expr::Binary(BinOp::Le, a, b) if is_x(b) => uniform_minus(a, 0, facts),
         _ => None,
     }
+}
+
+/// `n - k` when `n` is grid-uniform.
+fn uniform_minus(n: &Expr, k: i64, facts: &Facts) -> Option<Expr> {
+    if !facts.grid_uniform(n) {
+        return None;
+    }
+    let n = facts.resolve(n);
+    Some(if k == 0 {
+        n
+    } else {
+        Expr::bin(BinOp::Sub, n, Expr::Int(k))
+    })
 }
 
 /// What the block's fence orders before its ticket (module comment).
