@@ -1819,12 +1819,25 @@ impl<'t> Reader<'_, 't> {
         if self.prog.funcs[f].body.is_none() || self.local_declaration(f, at, x).is_some() {
             return false;
         }
-        let key = (f, x.to_string());
-        if let Some(&v) = self.memo.borrow().declared_elsewhere.get(&key) {
+        self.memoized(
+            |m| &mut m.declared_elsewhere,
+            (f, x.to_string()),
+            || self.declared_anywhere(f, x),
+        )
+    }
+
+    /// `compute()`, remembered in the table of [`Reader::memo`] that `table` picks.
+    fn memoized<K: Eq + std::hash::Hash>(
+        &self,
+        table: fn(&mut Memo) -> &mut HashMap<K, bool>,
+        key: K,
+        compute: impl FnOnce() -> bool,
+    ) -> bool {
+        if let Some(&v) = table(&mut self.memo.borrow_mut()).get(&key) {
             return v;
         }
-        let v = self.declared_anywhere(f, x);
-        self.memo.borrow_mut().declared_elsewhere.insert(key, v);
+        let v = compute();
+        table(&mut self.memo.borrow_mut()).insert(key, v);
         v
     }
 
@@ -1863,12 +1876,7 @@ impl<'t> Reader<'_, 't> {
     /// namespaces, a class's static member, an enumerator of a namespace, a `using`):
     /// which one a use sees is not followed.
     fn defined_more_than_once(&self, x: &str) -> bool {
-        if let Some(&v) = self.memo.borrow().defined_twice.get(x) {
-            return v;
-        }
-        let v = self.defined_twice(x);
-        self.memo.borrow_mut().defined_twice.insert(x.to_string(), v);
-        v
+        self.memoized(|m| &mut m.defined_twice, x.to_string(), || self.defined_twice(x))
     }
 
     /// [`Reader::defined_more_than_once`], walking the file.
@@ -1901,13 +1909,11 @@ impl<'t> Reader<'_, 't> {
     /// an assignment, `++`, `&x`, a reference bound to it, a by-reference argument,
     /// `cin >> x`, `std::swap(x, y)`.
     fn assigned(&self, f: usize, x: &str) -> bool {
-        let key = (f, x.to_string());
-        if let Some(&v) = self.memo.borrow().assigned.get(&key) {
-            return v;
-        }
-        let v = self.assigned_in_body(f, x);
-        self.memo.borrow_mut().assigned.insert(key, v);
-        v
+        self.memoized(
+            |m| &mut m.assigned,
+            (f, x.to_string()),
+            || self.assigned_in_body(f, x),
+        )
     }
 
     /// [`Reader::assigned`], walking the body.

@@ -222,12 +222,7 @@ struct Plan {
 fn find(root: &[Stmt], facts: &Facts, spine: &mut Vec<usize>) -> Option<Result<Plan, String>> {
     let stmts = block_at(root, spine);
     for (i, s) in stmts.iter().enumerate() {
-        let StmtKind::If {
-            cond,
-            then_blk,
-            else_blk: None,
-        } = &s.kind
-        else {
+        let Some((cond, _)) = if_without_else(s) else {
             continue;
         };
         spine.push(i);
@@ -241,7 +236,6 @@ fn find(root: &[Stmt], facts: &Facts, spine: &mut Vec<usize>) -> Option<Result<P
                 Err(None) => continue,
             }
         }
-        let _ = then_blk;
         if facts.grid_uniform(cond)
             && let Some(r) = find(root, facts, spine)
         {
@@ -271,15 +265,7 @@ struct Ticket<'s> {
 
 impl<'s> Ticket<'s> {
     fn of(s: &'s Stmt, facts: &Facts) -> Option<Ticket<'s>> {
-        let StmtKind::If {
-            cond,
-            then_blk,
-            else_blk: None,
-        } = &s.kind
-        else {
-            return None;
-        };
-        let body = &then_blk.stmts;
+        let (cond, body) = if_without_else(s)?;
         let mut found = None;
         for (at, st) in body.iter().enumerate() {
             if let StmtKind::Atomic {
@@ -684,19 +670,12 @@ impl<'s> Branch<'s> {
     /// `s` as the last block's branch, with the value `N` of the last ticket it tests;
     /// `between` are the statements between the barrier after the ticket and `s`.
     fn of(s: &'s Stmt, flag: &Flag, between: &[Stmt], facts: &Facts) -> Option<(Branch<'s>, Expr)> {
-        let StmtKind::If {
-            cond,
-            then_blk,
-            else_blk: None,
-        } = &s.kind
-        else {
-            return None;
-        };
+        let (cond, then_blk) = if_without_else(s)?;
         // `if (last && threadIdx.x == 0)`: the other conjuncts only narrow it down.
         let mut conjuncts = vec![cond];
         while let Some(c) = conjuncts.pop() {
             if let Some(n) = flag.last_test(c, between, facts) {
-                return Some((Branch::If(&then_blk.stmts), n));
+                return Some((Branch::If(then_blk), n));
             }
             if let Expr::Binary(BinOp::And, a, b) = strip_casts(c) {
                 conjuncts.push(a);
@@ -704,7 +683,7 @@ impl<'s> Branch<'s> {
             }
         }
         let returns = matches!(
-            then_blk.stmts.as_slice(),
+            then_blk,
             [Stmt {
                 kind: StmtKind::Return,
                 ..
@@ -1127,6 +1106,18 @@ fn apply(body: &mut Vec<Stmt>, plan: Plan) {
         }
     };
     block.insert(bi + 1, stmt);
+}
+
+/// `if (cond) { then }` without an `else`: its condition and its statements.
+fn if_without_else(s: &Stmt) -> Option<(&Expr, &[Stmt])> {
+    match &s.kind {
+        StmtKind::If {
+            cond,
+            then_blk,
+            else_blk: None,
+        } => Some((cond, &then_blk.stmts)),
+        _ => None,
+    }
 }
 
 /// The variable a statement sets, if any.
