@@ -762,7 +762,7 @@ pub(super) struct Lowerer<'p, 't> {
     fences: HashSet<String>,
     /// The results of block-scoped atomics (`atomicAdd_block`), for [`ticket`].
     pub block_scoped: HashSet<String>,
-    /// The locals `__ldg` read into, for [`ticket`].
+    /// The locals `__ldg` and surface reads read into, for [`ticket`].
     pub noncoherent: HashSet<String>,
 }
 
@@ -983,13 +983,16 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Param::Array { .. } => None,
             })
             .collect();
+        // Reads autosync cannot see into go to the scratch local.
+        let mut noncoherent = self.noncoherent.clone();
+        noncoherent.insert(SCRATCH.to_string());
         let cx = ticket::Context {
             fences: &self.fences,
             global: &global,
             shared: &shared,
             scalars: &scalars,
             block_scoped: &self.block_scoped,
-            noncoherent: &self.noncoherent,
+            noncoherent: &noncoherent,
         };
         let note = match ticket::order_last_block(stmts, &cx) {
             ticket::Outcome::None => None,
@@ -1050,6 +1053,26 @@ impl<'p, 't> Lowerer<'p, 't> {
             },
             span,
         );
+    }
+
+    /// [`Lowerer::read`] through a cache a fence does not reach (`__ldg`, a surface
+    /// read): the locals it reads into are recorded for [`ticket`].
+    pub fn noncoherent_read(&mut self, lv: &LVal, n: Node<'t>) -> R<Value> {
+        let start = self.mark();
+        let v = self.read(lv, n)?;
+        let reads: Vec<String> = self
+            .blocks
+            .last()
+            .map(|b| &b[start.min(b.len())..])
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Read { var, .. } => Some(var.clone()),
+                _ => None,
+            })
+            .collect();
+        self.noncoherent.extend(reads);
+        Ok(v)
     }
 
     /// A write of an arbitrary value to `array[index]` (as [`Self::emit_opaque_read`]).

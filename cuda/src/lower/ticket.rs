@@ -61,8 +61,10 @@ pub(super) struct Context<'a> {
     /// The results of block-scoped atomics (`atomicAdd_block`): atomic only among the
     /// threads of one block, so no ticket.
     pub block_scoped: &'a HashSet<String>,
-    /// The locals `__ldg` reads into: through the read-only data cache, which the other
-    /// blocks' fences do not reach (the data must not change during the kernel).
+    /// The locals that reads the other blocks' fences may not reach go to: `__ldg` (the
+    /// read-only data cache, for data that does not change during the kernel), surface
+    /// reads, and reads of code autosync cannot see (unknown functions, inline PTX,
+    /// which may load through those caches too).
     pub noncoherent: &'a HashSet<String>,
 }
 
@@ -590,7 +592,7 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
         && outside.iter().any(|o| o.array == array && o.kind != Kind::Read)
     {
         return Err(why(format!(
-            "line {line} reads through the read-only data cache (`__ldg`), which the other blocks' fences do not reach"
+            "line {line} may read through a cache the other blocks' fences do not reach (`__ldg`, a surface, code autosync cannot see)"
         )));
     }
     let mut touched = Vec::new();
@@ -761,10 +763,12 @@ impl<'s> Flag<'s> {
             }
         }
         let flag = found?;
-        // The recognized write is the only write of that array in the ticket's branch.
+        // The recognized write is the only write (or atomic) of that array in the
+        // ticket's branch.
         let mut writes = 0;
         walk(t.body, &mut |s| {
-            if matches!(&s.kind, StmtKind::Write { array, .. } if array == flag.array) {
+            if matches!(&s.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array)
+            {
                 writes += 1;
             }
         });

@@ -8,7 +8,6 @@ use crate::lower::expr::arbitrary;
 use crate::lower::{Lowerer, R, Value};
 use crate::program::named_children;
 use crate::types::Ty;
-use kpl::StmtKind;
 
 /// CUDA's texture fetches by their exact names (a function of the file called
 /// `tex1Dlookup` is the file's, not a fetch).
@@ -67,24 +66,12 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
         };
         let p = l.rvalue(*a)?;
         let lv = l.deref_value(p, n)?;
-        let start = l.mark();
-        let v = l.read(&lv, n)?;
-        if name == "__ldg" {
+        let v = if name == "__ldg" {
             // Through the read-only data cache: a last-block ticket does not order it.
-            let reads = l
-                .blocks
-                .last()
-                .map(|b| &b[start.min(b.len())..])
-                .unwrap_or_default();
-            let vars: Vec<String> = reads
-                .iter()
-                .filter_map(|s| match &s.kind {
-                    StmtKind::Read { var, .. } => Some(var.clone()),
-                    _ => None,
-                })
-                .collect();
-            l.noncoherent.extend(vars);
-        }
+            l.noncoherent_read(&lv, n)?
+        } else {
+            l.read(&lv, n)?
+        };
         return Ok(Some(v));
     }
     if matches!(name, "__stcg" | "__stcs" | "__stwb" | "__stwt") {

@@ -81,12 +81,12 @@ pub(super) fn lower<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<V
             Some(t) => l.type_descriptor(t)?,
             None => Ty::FLOAT,
         };
-        return l.read(&at(ty), c.n).map(Some);
+        return l.noncoherent_read(&at(ty), c.n).map(Some);
     }
     // `surf2Dread(&out, ...)`: the texel is read into `*out`.
     let out = l.deref_value(vals[0].clone(), c.n)?;
     let ty = l.lval_type(&out);
-    let texel = l.read(&at(ty), c.n)?;
+    let texel = l.noncoherent_read(&at(ty), c.n)?;
     l.write(&out, texel, c.n)?;
     Ok(Some(Value::void()))
 }
