@@ -542,16 +542,7 @@ impl<'t> Reader<'_, 't> {
                     self.bind_template_parameters(params, caller, list, &outer, &mut env);
                 }
                 for (p, a) in params.iter().zip(&args) {
-                    if self.reference_parameter(f, p)
-                        && !(self.const_reference_parameter(f, p) && self.unaliased_argument(caller, *a))
-                    {
-                        continue;
-                    }
-                    env.bindings.insert(p.clone(), self.scalar(caller, *a, &outer));
-                    let d = self.dim3(caller, *a, &outer);
-                    for (i, c) in ["x", "y", "z"].iter().enumerate() {
-                        env.bindings.insert(format!("{p}.{c}"), d[i].clone());
-                    }
+                    self.bind_argument(&mut env, f, p, caller, *a, &outer);
                 }
                 // Parameters the call leaves out take their default argument, evaluated
                 // where the function is defined.
@@ -562,18 +553,7 @@ impl<'t> Reader<'_, 't> {
                     ) else {
                         continue;
                     };
-                    if self.reference_parameter(f, &p)
-                        && !(self.const_reference_parameter(f, &p) && self.unaliased_argument(f, v))
-                    {
-                        continue;
-                    }
-                    {
-                        env.bindings.insert(p.clone(), self.scalar(f, v, &Env::default()));
-                        let d = self.dim3(f, v, &Env::default());
-                        for (i, c) in ["x", "y", "z"].iter().enumerate() {
-                            env.bindings.insert(format!("{p}.{c}"), d[i].clone());
-                        }
-                    }
+                    self.bind_argument(&mut env, f, &p, f, v, &Env::default());
                 }
                 out.push(env);
                 if out.len() >= MAX_CONTEXTS {
@@ -585,6 +565,23 @@ impl<'t> Reader<'_, 't> {
             out.push(Env::default());
         }
         out
+    }
+
+    /// Binds parameter `p` of `f` to the argument `a`, an expression of function `g`
+    /// evaluated in `outer`: its value and its `dim3` components. A reference parameter
+    /// is bound only when it is `const` and the argument is an object nothing else can
+    /// change ([`Reader::unaliased_argument`]).
+    fn bind_argument(&self, env: &mut Env, f: usize, p: &str, g: usize, a: Node<'t>, outer: &Env) {
+        if self.reference_parameter(f, p)
+            && !(self.const_reference_parameter(f, p) && self.unaliased_argument(g, a))
+        {
+            return;
+        }
+        env.bindings.insert(p.to_string(), self.scalar(g, a, outer));
+        let d = self.dim3(g, a, outer);
+        for (i, c) in ["x", "y", "z"].iter().enumerate() {
+            env.bindings.insert(format!("{p}.{c}"), d[i].clone());
+        }
     }
 
     /// Binds a host function template's parameters `params` to the template arguments
@@ -1698,20 +1695,8 @@ impl<'t> Reader<'_, 't> {
             .iter()
             .filter(|g| g.name == name && runs_on_host(g) && g.params().len() >= n)
             .collect();
-        let casts_const_away = self.prog.src.contains("const_cast");
         let reads = |p: &Node<'t>| {
-            let const_ref = !casts_const_away
-                && named_children(*p)
-                    .iter()
-                    .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
-                && p.child_by_field_name("declarator").is_some_and(|d| {
-                    d.kind() == "reference_declarator"
-                        && !self.text(d).starts_with("&&")
-                        && named_children(d)
-                            .first()
-                            .is_some_and(|n| n.kind() == "identifier")
-                });
-            (const_ref || !self.text(*p).contains('&')) && !self.text(*p).contains("...")
+            (self.const_reference(*p) || !self.text(*p).contains('&')) && !self.text(*p).contains("...")
         };
         !defs.is_empty() && defs.iter().all(|g| g.params().get(i).is_some_and(reads))
     }
@@ -1775,15 +1760,26 @@ impl<'t> Reader<'_, 't> {
     /// Whether parameter `x` of `f` is a `const` reference (`const dim3 &dims`) in a
     /// file that casts no `const` away.
     fn const_reference_parameter(&self, f: usize, x: &str) -> bool {
+        self.prog.funcs[f]
+            .params()
+            .into_iter()
+            .any(|p| param_name(self.prog, p).as_deref() == Some(x) && self.const_reference(p))
+    }
+
+    /// Whether the parameter declaration `p` is a named `const` lvalue reference
+    /// (`const dim3 &dims`) in a file that casts no `const` away (which may write
+    /// through it).
+    fn const_reference(&self, p: Node<'t>) -> bool {
         !self.prog.src.contains("const_cast")
-            && self.prog.funcs[f].params().into_iter().any(|p| {
-                param_name(self.prog, p).as_deref() == Some(x)
-                    && named_children(p)
-                        .iter()
-                        .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
-                    && p.child_by_field_name("declarator").is_some_and(|d| {
-                        d.kind() == "reference_declarator" && !self.text(d).starts_with("&&")
-                    })
+            && named_children(p)
+                .iter()
+                .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const")
+            && p.child_by_field_name("declarator").is_some_and(|d| {
+                d.kind() == "reference_declarator"
+                    && !self.text(d).starts_with("&&")
+                    && named_children(d)
+                        .first()
+                        .is_some_and(|n| n.kind() == "identifier")
             })
     }
 

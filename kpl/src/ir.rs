@@ -532,6 +532,20 @@ impl StmtKind {
         matches!(self, StmtKind::GridBarrier | StmtKind::TicketBarrier)
     }
 
+    /// The variable the statement sets or declares: `local x`, `x = e`, `havoc x`,
+    /// `x = A[i]`, `x = atomic_..(..)`, a `for` loop's own variable.
+    pub fn target(&self) -> Option<&str> {
+        match self {
+            StmtKind::Local { var, .. }
+            | StmtKind::Assign { var, .. }
+            | StmtKind::Havoc { var, .. }
+            | StmtKind::Read { var, .. }
+            | StmtKind::For { var, .. } => Some(var),
+            StmtKind::Atomic { var, .. } => var.as_deref(),
+            _ => None,
+        }
+    }
+
     pub fn is_loop(&self) -> bool {
         matches!(self, StmtKind::While { .. } | StmtKind::For { .. })
     }
@@ -715,10 +729,16 @@ impl Stmt {
 }
 
 fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
-    for s in &b.stmts {
-        out.push(s);
+    for_each_stmt(&b.stmts, &mut |s| out.push(s));
+}
+
+/// Calls `f` on every statement of `stmts` and of the blocks nested in them, in
+/// pre-order (as [`Kernel::stmts`] lists them).
+pub fn for_each_stmt<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for s in stmts {
+        f(s);
         for inner in s.blocks() {
-            collect(inner, out);
+            for_each_stmt(&inner.stmts, f);
         }
     }
 }

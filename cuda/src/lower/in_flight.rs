@@ -196,30 +196,7 @@ impl Counted {
 /// The variables a block's statements assign or declare, nested blocks included.
 fn assigned_in(stmts: &[kpl::ir::Stmt]) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    let mut stack: Vec<&kpl::ir::Stmt> = stmts.iter().collect();
-    while let Some(s) = stack.pop() {
-        match &s.kind {
-            StmtKind::Local { var, .. }
-            | StmtKind::Assign { var, .. }
-            | StmtKind::Havoc { var, .. }
-            | StmtKind::Read { var, .. }
-            | StmtKind::Atomic { var: Some(var), .. } => {
-                out.insert(var.clone());
-            }
-            StmtKind::If {
-                then_blk, else_blk, ..
-            } => {
-                stack.extend(then_blk.stmts.iter());
-                stack.extend(else_blk.iter().flat_map(|b| b.stmts.iter()));
-            }
-            StmtKind::While { body, .. } => stack.extend(body.stmts.iter()),
-            StmtKind::For { var, body, .. } => {
-                out.insert(var.clone());
-                stack.extend(body.stmts.iter());
-            }
-            _ => {}
-        }
-    }
+    kpl::for_each_stmt(stmts, &mut |s| out.extend(s.kind.target().map(str::to_string)));
     out
 }
 

@@ -994,10 +994,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             block_scoped: &self.block_scoped,
             noncoherent: &noncoherent,
         };
-        let note = match ticket::order_last_block(stmts, &cx) {
-            ticket::Outcome::None => None,
-            ticket::Outcome::Ordered(note) | ticket::Outcome::NotOrdered(note) => Some(note),
-        };
+        let note = ticket::order_last_block(stmts, &cx);
         ticket::remove_fences(stmts, &self.fences);
         if let Some(n) = note {
             self.note(n);

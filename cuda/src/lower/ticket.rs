@@ -45,7 +45,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kpl::{AtomicOp, BinOp, Block, Builtin, Dim, Expr, IntTy, Place, Span, Stmt, StmtId, StmtKind, UnOp};
+use kpl::{
+    AtomicOp, BinOp, Block, Builtin, Dim, Expr, IntTy, Place, Span, Stmt, StmtId, StmtKind, UnOp,
+    for_each_stmt,
+};
 
 /// What the pass needs to know of the kernel beyond its statements.
 pub(super) struct Context<'a> {
@@ -68,34 +71,21 @@ pub(super) struct Context<'a> {
     pub noncoherent: &'a HashSet<String>,
 }
 
-/// What became of a ticket the kernel draws.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum Outcome {
-    /// No last-block pattern here.
-    None,
-    /// The pattern is used: a note for the report.
-    Ordered(String),
-    /// A ticket and a last-block branch, but the pass cannot prove the ordering: why.
-    NotOrdered(String),
-}
-
 /// Finds a last-block ticket in the kernel body and makes its ordering explicit (see
-/// the module comment).
-pub(super) fn order_last_block(stmts: &mut Vec<Stmt>, cx: &Context) -> Outcome {
+/// the module comment). The note for the report: what the ticket orders, or why a
+/// ticket orders nothing; `None` when there is no last-block pattern.
+pub(super) fn order_last_block(stmts: &mut Vec<Stmt>, cx: &Context) -> Option<String> {
     if any_stmt(stmts, &|s| s.kind.orders_blocks()) {
-        return Outcome::None;
+        return None;
     }
     let facts = Facts::new(stmts, cx);
-    let mut spine = Vec::new();
-    let found = find(stmts, &facts, &mut spine);
-    match found {
-        Some(Ok(plan)) => {
+    match find(stmts, &facts, &mut Vec::new())? {
+        Ok(plan) => {
             let note = plan.note.clone();
             apply(stmts, plan);
-            Outcome::Ordered(note)
+            Some(note)
         }
-        Some(Err(why)) => Outcome::NotOrdered(why),
-        None => Outcome::None,
+        Err(why) => Some(why),
     }
 }
 
@@ -127,23 +117,12 @@ impl<'a> Facts<'a> {
     fn new(stmts: &[Stmt], cx: &'a Context<'a>) -> Facts<'a> {
         let mut targets = HashMap::new();
         let mut decls = Vec::new();
-        walk(stmts, &mut |s| {
-            let target = match &s.kind {
-                StmtKind::Local { var, init } => {
-                    if let Some(e) = init {
-                        decls.push((var.clone(), e.clone()));
-                    }
-                    Some(var)
-                }
-                StmtKind::Assign { var, .. }
-                | StmtKind::Havoc { var, .. }
-                | StmtKind::Read { var, .. }
-                | StmtKind::For { var, .. } => Some(var),
-                StmtKind::Atomic { var, .. } => var.as_ref(),
-                _ => None,
-            };
-            if let Some(v) = target {
-                *targets.entry(v.clone()).or_insert(0) += 1;
+        for_each_stmt(stmts, &mut |s| {
+            if let StmtKind::Local { var, init: Some(e) } = &s.kind {
+                decls.push((var.clone(), e.clone()));
+            }
+            if let Some(v) = s.kind.target() {
+                *targets.entry(v.to_string()).or_insert(0) += 1;
             }
         });
         let mut facts = Facts {
@@ -471,7 +450,7 @@ struct Access<'s> {
 }
 
 fn global_accesses<'s>(stmts: &'s [Stmt], facts: &Facts, out: &mut Vec<Access<'s>>) {
-    walk(stmts, &mut |s| global_accesses_of(s, facts, out));
+    for_each_stmt(stmts, &mut |s| global_accesses_of(s, facts, out));
 }
 
 /// The statement's own access, if it is one to global memory.
@@ -528,7 +507,7 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
         .ok_or(None)?;
     // The flag is written by the ticket alone between the ticket and its read.
     let mut rewritten = false;
-    walk(&after[..b1], &mut |x| {
+    for_each_stmt(&after[..b1], &mut |x| {
         rewritten |= matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array);
     });
     if rewritten {
@@ -561,7 +540,7 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     }
     let mut cached = None;
     for s in &last {
-        walk(std::slice::from_ref(*s), &mut |x| {
+        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
             if let StmtKind::Read { var, array, .. } = &x.kind
                 && facts.cx.noncoherent.contains(var)
                 && facts.global(array)
@@ -575,12 +554,12 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     // and none is made (nor a note written).
     let mut inside: HashSet<*const Stmt> = HashSet::new();
     for s in &last {
-        walk(std::slice::from_ref(*s), &mut |x| {
+        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
             inside.insert(x as *const Stmt);
         });
     }
     let mut outside = Vec::new();
-    walk(body, &mut |x| {
+    for_each_stmt(body, &mut |x| {
         if !inside.contains(&(x as *const Stmt)) {
             global_accesses_of(x, facts, &mut outside);
         }
@@ -607,14 +586,14 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     }
     // The ticket is the counter's only atomic update outside the last block.
     let mut counter = 0;
-    walk(body, &mut |s| {
+    for_each_stmt(body, &mut |s| {
         if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
             counter += 1;
         }
     });
     let mut in_last_counter = 0;
     for s in &last {
-        walk(std::slice::from_ref(*s), &mut |s| {
+        for_each_stmt(std::slice::from_ref(*s), &mut |s| {
             if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
                 in_last_counter += 1;
             }
@@ -753,8 +732,8 @@ impl<'s> Flag<'s> {
                 }
                 _ => {
                     // Anything else that may change a tracked value ends its tracking.
-                    walk(std::slice::from_ref(s), &mut |x| {
-                        if let Some(v) = target(x) {
+                    for_each_stmt(std::slice::from_ref(s), &mut |x| {
+                        if let Some(v) = x.kind.target() {
                             ticket.remove(v);
                             tests.remove(v);
                         }
@@ -766,7 +745,7 @@ impl<'s> Flag<'s> {
         // The recognized write is the only write (or atomic) of that array in the
         // ticket's branch.
         let mut writes = 0;
-        walk(t.body, &mut |s| {
+        for_each_stmt(t.body, &mut |s| {
             if matches!(&s.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array)
             {
                 writes += 1;
@@ -786,12 +765,15 @@ impl<'s> Flag<'s> {
         let mut tests: Vec<(&str, Expr)> = Vec::new();
         for s in between {
             let mut bad = false;
-            walk(std::slice::from_ref(s), &mut |x| {
+            for_each_stmt(std::slice::from_ref(s), &mut |x| {
                 if matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == self.array)
                 {
                     bad = true;
                 }
-                if target(x).is_some_and(|v| names.contains(&v) || tests.iter().any(|(t, _)| *t == v)) {
+                if x.kind
+                    .target()
+                    .is_some_and(|v| names.contains(&v) || tests.iter().any(|(t, _)| *t == v))
+                {
                     bad = true;
                 }
             });
@@ -1124,31 +1106,8 @@ fn if_without_else(s: &Stmt) -> Option<(&Expr, &[Stmt])> {
     }
 }
 
-/// The variable a statement sets, if any.
-fn target(s: &Stmt) -> Option<&str> {
-    match &s.kind {
-        StmtKind::Local { var, .. }
-        | StmtKind::Assign { var, .. }
-        | StmtKind::Havoc { var, .. }
-        | StmtKind::Read { var, .. }
-        | StmtKind::For { var, .. } => Some(var),
-        StmtKind::Atomic { var, .. } => var.as_deref(),
-        _ => None,
-    }
-}
-
-/// Calls `f` on every statement, nested ones too, in program order.
-fn walk<'s>(stmts: &'s [Stmt], f: &mut impl FnMut(&'s Stmt)) {
-    for s in stmts {
-        f(s);
-        for b in s.blocks() {
-            walk(&b.stmts, f);
-        }
-    }
-}
-
 fn any_stmt(stmts: &[Stmt], p: &dyn Fn(&Stmt) -> bool) -> bool {
     let mut any = false;
-    walk(stmts, &mut |s| any |= p(s));
+    for_each_stmt(stmts, &mut |s| any |= p(s));
     any
 }

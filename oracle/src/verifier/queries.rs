@@ -519,11 +519,9 @@ fn decide<R>(
                 let Some(m) = s.get_model() else {
                     return Err("no model".to_string());
                 };
-                match lazy.and_then(|l| l.cut(&m)) {
-                    Some(_) if cuts == CUTS => {
-                        s.assert(lazy.map_or(Bool::from_bool(true), BlockSizeLimit::whole))
-                    }
-                    Some(cut) => s.assert(&cut),
+                match lazy.and_then(|l| Some((l, l.cut(&m)?))) {
+                    Some((l, _)) if cuts == CUTS => s.assert(&l.whole()),
+                    Some((_, cut)) => s.assert(&cut),
                     None => return Ok(Some(model(&m))),
                 }
                 cuts += 1;

@@ -1823,24 +1823,9 @@ fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
 
 /// Variables a block assigns or declares (at any depth).
 fn assigned_vars(blk: &Block, out: &mut BTreeSet<String>) {
-    for s in &blk.stmts {
-        match &s.kind {
-            StmtKind::Local { var, .. }
-            | StmtKind::Assign { var, .. }
-            | StmtKind::Havoc { var, .. }
-            | StmtKind::Read { var, .. }
-            | StmtKind::For { var, .. } => {
-                out.insert(var.clone());
-            }
-            StmtKind::Atomic { var: Some(var), .. } => {
-                out.insert(var.clone());
-            }
-            _ => {}
-        }
-        for inner in s.blocks() {
-            assigned_vars(inner, out);
-        }
-    }
+    kpl::for_each_stmt(&blk.stmts, &mut |s| {
+        out.extend(s.kind.target().map(str::to_string))
+    });
 }
 
 /// A `break` of this loop (not of an inner one).
