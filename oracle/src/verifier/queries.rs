@@ -520,7 +520,7 @@ fn decide<R>(
                     return Err("no model".to_string());
                 };
                 match lazy.and_then(|l| Some((l, l.cut(&m)?))) {
-                    Some((l, _)) if cuts == CUTS => s.assert(&l.whole()),
+                    Some((l, _)) if cuts == CUTS => s.assert(l.whole()),
                     Some((_, cut)) => s.assert(&cut),
                     None => return Ok(Some(model(&m))),
                 }
