@@ -68,9 +68,14 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
 
-    /// Print a stage's output for the selected kernels and exit 0 without verifying:
-    /// the lowered KPL, the label tree (kind, enclosing loops and conditionals,
-    /// candidate or not, line), or the static verifier's race and divergence queries.
+    /// Print a stage's output for the selected kernels and exit 0 instead of the verdict:
+    /// the file after the preprocessor (`preprocessed`), the lowered kernels as KPL
+    /// (`kpl`), the label tree (`labels`: kind, enclosing loops and conditionals,
+    /// candidate or not, line), the verifier's symbolic summary (`summary`: each access's
+    /// index and condition, each loop's trip count and proved invariants), the race and
+    /// divergence queries it would ask (`queries`), or the rounds of `fix`'s synthesis
+    /// (`rounds`: each placement tried and the races left; this one runs the synthesis,
+    /// with `fix`'s options when given to `fix`, and writes nothing).
     #[arg(long, value_enum, value_name = "STAGE")]
     pub show: Option<Show>,
 }
@@ -78,17 +83,23 @@ pub struct CheckArgs {
 /// `--show`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Show {
+    Preprocessed,
     Kpl,
     Labels,
+    Summary,
     Queries,
+    Rounds,
 }
 
 impl Show {
     pub fn stage(self) -> driver::Stage {
         match self {
+            Show::Preprocessed => driver::Stage::Preprocessed,
             Show::Kpl => driver::Stage::Kpl,
             Show::Labels => driver::Stage::Labels,
+            Show::Summary => driver::Stage::Summary,
             Show::Queries => driver::Stage::Queries,
+            Show::Rounds => driver::Stage::Rounds,
         }
     }
 }
@@ -455,6 +466,7 @@ impl FixArgs {
             warp_cost: self.warp_cost,
             cooperative: self.cooperative,
             grid_cost: self.grid_cost,
+            rounds: None,
         }
     }
 }

@@ -55,11 +55,11 @@ fn main() -> ExitCode {
     };
     let status = match cli.command {
         Command::Check(args) => match args.show {
-            Some(s) => show(&args.common, s),
+            Some(s) => show(&args.common, &driver::FixSettings::default(), s),
             None => check(&args),
         },
         Command::Fix(args) => match args.show {
-            Some(s) => show(&args.common, s),
+            Some(s) => show(&args.common, &args.fix_settings(), s),
             None => fix(&args),
         },
         Command::Cost(args) => cost::command(&args),
@@ -302,7 +302,7 @@ fn flush(
 
 /// `--show STAGE`: each file's stage output, in file order; exit 0 unless a file
 /// cannot be loaded or a selected kernel could not be lowered (exit 2, as `check`).
-fn show(common: &cli::Common, stage: cli::Show) -> Status {
+fn show(common: &cli::Common, fix: &driver::FixSettings, stage: cli::Show) -> Status {
     let (inputs, db) = match plan(common) {
         Ok(x) => x,
         Err(s) => return s,
@@ -321,7 +321,7 @@ fn show(common: &cli::Common, stage: cli::Show) -> Status {
                     .into_iter()
                     .map(|(_, f)| format!("autosync: error: kernel `{}`: {}\n", f.name, f.error))
                     .collect();
-                Ok((driver::show(&settings, &src, stage.stage())?, failed))
+                Ok((driver::show(&settings, fix, &src, stage.stage())?, failed))
             })();
             match result {
                 Ok((text, failed)) => {

@@ -80,6 +80,8 @@ pub struct FixSettings {
     pub cooperative: bool,
     /// A grid barrier's cost as a multiple of a block barrier's.
     pub grid_cost: f64,
+    /// Where the synthesis records its rounds (`--show rounds`); `None`: not recorded.
+    pub rounds: Option<std::sync::Arc<std::sync::Mutex<Vec<synth::Round>>>>,
 }
 
 impl Default for FixSettings {
@@ -96,6 +98,7 @@ impl Default for FixSettings {
             warp_cost: synth::DEFAULT_WARP_COST,
             cooperative: false,
             grid_cost: synth::DEFAULT_GRID_COST,
+            rounds: None,
         }
     }
 }

@@ -86,6 +86,7 @@
 //! excludes the place for all, and races refine the constraints of their own part.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 
 use kpl::{Kernel, Label, LabelTree, NodeKind};
 use oracle::{Oracle, Race};
@@ -633,10 +634,10 @@ pub(crate) enum Start {
 
 /// Asks the oracle about the kernel of `run` as given and decides what comes next.
 pub(crate) fn start(run: &mut Run, may_split: bool) -> Result<Start, SynthError> {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let kernel = run.kernel;
     let report = run.ask(kernel)?;
-    trace_round(&run.tree, &[], &report, started);
+    record_round(run, &run.tree, &[], &report, started);
     if report.is_clean() {
         return Ok(Start::Clean);
     }
@@ -773,9 +774,9 @@ pub(crate) fn refine(mut parts: Vec<Part>, opt: &Optimize) -> Result<Vec<Synthes
             let (candidate, ids) =
                 part.run
                     .with_barriers_kinds(&placement.chosen, &placement.warp, &placement.grid);
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             let report = part.run.ask(&candidate)?;
-            trace_round(part.enc.tree, &placement.chosen, &report, started);
+            record_round(&part.run, part.enc.tree, &placement.chosen, &report, started);
             let fixable = part.targets(&report);
             if let Some(ns) = diverging_existing(&report, &ids)
                 .or_else(|| self_race(&fixable, report.divergences.len()))
@@ -951,29 +952,28 @@ fn unsat_reasons(parts: &[Part]) -> Vec<(usize, NoSolution)> {
     why
 }
 
-/// With `AUTOSYNC_TRACE_SYNTH` in the environment, each round's placement and what the
-/// oracle said of it go to stderr (for finding why a synthesis takes many rounds).
-fn trace_round(tree: &LabelTree, chosen: &[Label], report: &oracle::Report, started: std::time::Instant) {
-    if std::env::var_os("AUTOSYNC_TRACE_SYNTH").is_none() {
+/// Records a round (the oracle's answer about one placement) where the options ask for
+/// it ([`SynthOptions::rounds`], `--show rounds`).
+fn record_round(run: &Run, tree: &LabelTree, chosen: &[Label], report: &oracle::Report, started: Instant) {
+    let Some(rounds) = run.opts.rounds else {
         return;
-    }
-    let placement = if chosen.is_empty() {
-        "the input".to_string()
-    } else {
-        let lines: Vec<u32> = chosen.iter().map(|l| tree.line(*l)).collect();
-        format!("barriers after lines {lines:?}")
     };
     let races: BTreeSet<(u32, u32)> = report
         .races
         .iter()
         .map(|r| (r.first.span.line, r.second.span.line))
         .collect();
-    eprintln!(
-        "autosync: round on {placement}: {} ms, {} race(s) at line pairs {races:?}, {} divergence(s)",
-        started.elapsed().as_millis(),
-        report.races.len(),
-        report.divergences.len()
-    );
+    let round = crate::Round {
+        kernel: run.kernel.name.clone(),
+        barriers_after: chosen.iter().map(|l| tree.line(*l)).collect(),
+        races: races.into_iter().collect(),
+        divergences: report.divergences.len(),
+        time: started.elapsed(),
+    };
+    // A poisoned log (another thread panicked while recording) only loses the record.
+    if let Ok(mut log) = rounds.lock() {
+        log.push(round);
+    }
 }
 
 /// Prepares the self-racing statements for splitting and synthesizes on that kernel;

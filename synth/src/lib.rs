@@ -5,6 +5,7 @@
 //! labels (of the input kernel's [`LabelTree`]) after which barriers must be inserted,
 //! or the reason no barrier placement exists.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use kpl::split::SplitSite;
@@ -137,6 +138,51 @@ pub struct SynthOptions<'a> {
     pub grid_barriers: bool,
     /// A grid barrier after `ℓ` costs `C(ℓ) · grid_cost` ([`DEFAULT_GRID_COST`]).
     pub grid_cost: f64,
+    /// Where each refinement round is recorded (`--show rounds`: why a synthesis takes
+    /// many rounds, or which placement a round tried). `None`: not recorded.
+    pub rounds: Option<&'a Mutex<Vec<Round>>>,
+}
+
+/// One question the synthesis asked the oracle: the placement it tried and what the
+/// oracle said of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    /// The kernel asked about.
+    pub kernel: String,
+    /// The lines after which the round placed a barrier; empty for the input as given.
+    pub barriers_after: Vec<u32>,
+    /// The racing pairs the oracle found, as (first line, second line), without repeats.
+    pub races: Vec<(u32, u32)>,
+    pub divergences: usize,
+    /// How long the oracle took (wall time: the one value that varies between runs).
+    pub time: Duration,
+}
+
+impl std::fmt::Display for Round {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines: Vec<String> = self.barriers_after.iter().map(u32::to_string).collect();
+        match lines.len() {
+            0 => write!(f, "the kernel as given")?,
+            1 => write!(f, "a barrier after line {}", lines[0])?,
+            _ => write!(f, "barriers after lines {}", lines.join(", "))?,
+        }
+        write!(f, ": ")?;
+        if self.races.is_empty() && self.divergences == 0 {
+            write!(f, "clean")?;
+        } else {
+            let pairs: Vec<String> = self.races.iter().map(|(a, b)| format!("{a}–{b}")).collect();
+            let mut said = Vec::new();
+            if !pairs.is_empty() {
+                said.push(format!("races between lines {}", pairs.join(", ")));
+            }
+            if self.divergences > 0 {
+                let s = if self.divergences == 1 { "" } else { "s" };
+                said.push(format!("{} divergent barrier{s}", self.divergences));
+            }
+            write!(f, "{}", said.join(", "))?;
+        }
+        write!(f, " [{} ms]", self.time.as_millis())
+    }
 }
 
 /// The default [`SynthOptions::warp_cost`]: a warp barrier costs a quarter of a block
@@ -164,6 +210,7 @@ impl<'a> SynthOptions<'a> {
             loop_instances: true,
             grid_barriers: false,
             grid_cost: DEFAULT_GRID_COST,
+            rounds: None,
         }
     }
 }

@@ -1,5 +1,5 @@
-//! `--show kpl|labels|queries`: a stage's output for the selected kernels, exit 0,
-//! nothing verified or written.
+//! `--show preprocessed|kpl|labels|summary|queries|rounds`: a stage's output for the
+//! selected kernels, exit 0, nothing written (only `rounds` verifies: it runs the synthesis).
 
 use std::path::Path;
 
@@ -108,4 +108,91 @@ fn fix_show_does_not_write() {
         std::fs::read_to_string(dir.path().join("s.kpl")).expect("read"),
         SRC
     );
+}
+
+#[test]
+fn show_summary_prints_the_symbolic_summary_with_proved_invariants() {
+    let dir = setup();
+    let (code, out) = run(dir.path(), &["check", "--show", "summary", "--kernel", "s", "s.kpl"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "s.kpl: kernel `s`",
+            "  launch: block ?×?×?, grid ?×?×?, at most 1024 threads per block, warp size 32; symbolic parameters n",
+            "  loop 0 (line 3): iteration k0, trip count a5, guard k0 < n",
+            "  loop 0 invariant a1(k0) >= 0: proved",
+            "  loop 0 invariant a1(k0) <= 0: not preserved by an iteration",
+            "  loop 0 invariant a1(k0) <= n: proved",
+            "  loop 0 invariant a1(k0) >= n: false before the first iteration",
+            "  loop 0 invariant a1(k0) < n: false before the first iteration",
+            "  loop 0 invariant a1(k0) > n: false before the first iteration",
+            "  barrier at 8:9 when in_loop0",
+            "  read 5:13 A[tid.x - 1] when in_loop0 && tid.x > 0 (iterations k0)",
+            "  write 6:13 A[tid.x] when in_loop0 && tid.x > 0 (iterations k0)",
+            "  a0: an arbitrary value at line 2; one value per thread",
+            "  a1: `i` at the start of an iteration of loop 0; one value per grid",
+            "  a2: `x` at the start of an iteration of loop 0; one value per thread",
+            "  a3: the value read (or returned by an atomic) at line 5; one value per thread",
+            "  a4: `x` carried by loop 0 (no closed form); one value per thread",
+            "  a5: the trip count of loop 0; one value per grid",
+            "  a6: the value read (or returned by an atomic) at line 5; one value per thread",
+        ]
+    );
+}
+
+/// The rounds without their times (wall time varies between runs).
+fn without_times(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|l| match l.rfind(" [") {
+            Some(i) if l.ends_with(" ms]") => l[..i].to_string(),
+            _ => l.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn show_rounds_lists_each_placement_the_synthesis_tried() {
+    let src = "kernel r(shared A[], global out[]) {
+    local x;
+    A[tid] = tid;
+    x = A[(tid + 1) % bdim];
+    out[bid * bdim + tid] = x;
+}
+";
+    let dir = dir_with("r.kpl", src).0;
+    let (code, out) = run(dir.path(), &["fix", "--show", "rounds", "r.kpl"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        without_times(&out),
+        [
+            "r.kpl: kernel `r`",
+            "  round 1: the kernel as given: races between lines 3–4",
+            "  round 2: a barrier after line 3: clean",
+            "  outcome: fixed, barrier after line 3, cost 1 (was 0)",
+        ]
+    );
+    // Nothing is written.
+    assert_eq!(std::fs::read_to_string(dir.path().join("r.kpl")).expect("read"), src);
+    // `check --show rounds` synthesizes with fix's defaults.
+    let (code, again) = run(dir.path(), &["check", "--show", "rounds", "r.kpl"]);
+    assert_eq!(code, 0);
+    assert_eq!(without_times(&again), without_times(&out));
+}
+
+#[test]
+fn show_preprocessed_prints_the_text_after_the_preprocessor() {
+    let src = "#define N 64
+#if N > 32
+__global__ void k(int *a) { a[threadIdx.x] = N; }
+#else
+__global__ void k(int *a) { a[0] = 0; }
+#endif
+";
+    let dir = dir_with("p.cu", src).0;
+    let (code, out) = run(dir.path(), &["check", "--show", "preprocessed", "p.cu"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("a[threadIdx.x] = 64;"), "{out}");
+    assert!(!out.contains("a[0] = 0"), "{out}");
+    assert!(!out.contains("#define"), "{out}");
 }

@@ -199,6 +199,7 @@ pub fn fix_file(
         // A kernel the host code launches cooperatively may get grid barriers.
         opts.grid_barriers = args.cooperative || src.launches[i].cooperative;
         opts.grid_cost = args.grid_cost;
+        opts.rounds = args.rounds.as_deref();
         if src.lang == Lang::Cuda {
             opts.split_check = Some(&split_check);
         }

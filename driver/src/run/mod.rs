@@ -5,7 +5,10 @@
 pub mod explain;
 pub mod fix;
 pub mod grid;
+mod show;
 mod templates;
+
+pub use show::{Stage, show};
 
 use std::time::Instant;
 
@@ -119,7 +122,7 @@ impl Oracle for ByLaunch {
 }
 
 /// The static verifier with the solver limits of `settings`.
-fn static_verifier(settings: &Settings, opts: CheckOptions) -> oracle::verifier::StaticVerifier {
+pub(crate) fn static_verifier(settings: &Settings, opts: CheckOptions) -> oracle::verifier::StaticVerifier {
     let mut v = oracle::verifier::StaticVerifier::new(opts);
     if let Some(factor) = settings.solver_budget {
         v.limits = v.limits.scaled(factor);
@@ -338,42 +341,6 @@ pub fn check_file_while(
         &selected_failed(settings, src),
         failed_check,
     )))
-}
-
-/// A stage of the pipeline whose output `--show` prints instead of verifying.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// The lowered kernels, as KPL text (`kpl::print`).
-    Kpl,
-    /// The label tree of each kernel (`kpl::LabelTree::describe`).
-    Labels,
-    /// The static verifier's queries for each kernel
-    /// (`oracle::verifier::StaticVerifier::describe_queries`), not asked.
-    Queries,
-}
-
-/// What `--show` prints for the selected kernels of a file: the KPL text, or for each
-/// kernel a line `PATH: kernel `NAME`` followed by the stage's lines indented by two
-/// spaces. Nothing is verified.
-pub fn show(settings: &Settings, src: &Source, stage: Stage) -> Result<String> {
-    let ks = selected(settings, src)?;
-    if stage == Stage::Kpl {
-        let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
-        return Ok(kpl::print(&owned));
-    }
-    let mut out = String::new();
-    for k in ks {
-        let verifier = static_verifier(settings, check_options(settings, src, &src.launch_of(&k.name)));
-        out.push_str(&format!("{}: kernel `{}`\n", src.path.display(), k.name));
-        let lines = match stage {
-            Stage::Labels => kpl::LabelTree::new(k).describe(),
-            _ => verifier.describe_queries(k),
-        };
-        for l in lines {
-            out.push_str(&format!("  {l}\n"));
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

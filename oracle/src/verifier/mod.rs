@@ -442,6 +442,7 @@
 
 pub mod affine;
 mod concrete;
+mod describe;
 pub mod encode;
 mod fingerprint;
 pub mod invariants;
