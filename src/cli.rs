@@ -157,11 +157,11 @@ pub struct FixArgs {
     pub cost_model: driver::ModelChoice,
 
     /// Cost model: the weight of one enclosing loop (LC in C(ℓ) = LC^loops · IC^conds).
-    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
+    #[arg(long, default_value_t = driver::report::PaperCost::DEFAULT_LC, value_name = "LC")]
     pub loop_cost: f64,
 
     /// Cost model: the weight of one enclosing conditional (IC).
-    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
+    #[arg(long, default_value_t = driver::report::PaperCost::DEFAULT_IC, value_name = "IC")]
     pub cond_cost: f64,
 
     /// Synthesize as the published AutoSync algorithm does: every race may be fixed by a
@@ -179,7 +179,7 @@ pub struct FixArgs {
 
     /// With --warp-barriers: the cost of a warp barrier as a fraction of the cost of a
     /// block barrier at the same place.
-    #[arg(long, default_value_t = synth::DEFAULT_WARP_COST, value_name = "FACTOR", requires = "warp_barriers", value_parser = parse_warp_cost)]
+    #[arg(long, default_value_t = driver::report::DEFAULT_WARP_COST, value_name = "FACTOR", requires = "warp_barriers", value_parser = parse_warp_cost)]
     pub warp_cost: f64,
 
     /// The kernels are launched cooperatively (`cudaLaunchCooperativeKernel`): also place
@@ -193,7 +193,7 @@ pub struct FixArgs {
 
     /// With --cooperative: the cost of a grid barrier as a multiple of the cost of a
     /// block barrier at the same place.
-    #[arg(long, default_value_t = synth::DEFAULT_GRID_COST, value_name = "FACTOR", requires = "cooperative", value_parser = parse_warp_cost)]
+    #[arg(long, default_value_t = driver::report::DEFAULT_GRID_COST, value_name = "FACTOR", requires = "cooperative", value_parser = parse_warp_cost)]
     pub grid_cost: f64,
 }
 
@@ -262,11 +262,11 @@ pub struct Analysis {
 
     /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
-    pub block_dim: Option<oracle::Dim3>,
+    pub block_dim: Option<driver::report::Dim3>,
 
     /// Blocks per grid, X[,Y[,Z]] (overrides the file's `//--gridDim=` comment).
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
-    pub grid_dim: Option<oracle::Dim3>,
+    pub grid_dim: Option<driver::report::Dim3>,
 
     /// Only this kernel.
     #[arg(long, value_name = "NAME")]
@@ -408,15 +408,15 @@ impl Analysis {
 
 impl Analysis {
     /// The launch the flags give (the layer of highest precedence).
-    fn flags_launch(&self) -> kpl::Launch {
-        kpl::Launch {
-            block: kpl::launch::dims(self.block_dim),
-            grid: kpl::launch::dims(self.grid_dim),
+    fn flags_launch(&self) -> driver::report::Launch {
+        driver::report::Launch {
+            block: driver::report::dims(self.block_dim),
+            grid: driver::report::dims(self.grid_dim),
             warp_size: self.warp_size,
             params: self.params.iter().cloned().collect(),
-            ..kpl::Launch::default()
+            ..driver::report::Launch::default()
         }
-        .from(kpl::launch::Origin::Flags)
+        .from(driver::report::Origin::Flags)
     }
 
     /// The compilation database of `-p`/`--compile-commands`, if given.
@@ -486,12 +486,12 @@ pub struct CostArgs {
 
     /// The `paper` model's weight of one enclosing loop (LC), also the `bounds` model's
     /// fallback for loops whose trip count is unknown.
-    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_LC, value_name = "LC")]
+    #[arg(long, default_value_t = driver::report::PaperCost::DEFAULT_LC, value_name = "LC")]
     pub loop_cost: f64,
 
     /// The `paper` model's weight of one enclosing conditional (IC), also the `bounds`
     /// model's fallback.
-    #[arg(long, default_value_t = synth::PaperCost::DEFAULT_IC, value_name = "IC")]
+    #[arg(long, default_value_t = driver::report::PaperCost::DEFAULT_IC, value_name = "IC")]
     pub cond_cost: f64,
 }
 
@@ -501,8 +501,8 @@ pub enum CostFormat {
     Json,
 }
 
-fn parse_dim(s: &str) -> Result<oracle::Dim3, String> {
-    kpl::header::parse_dim3(s)
+fn parse_dim(s: &str) -> Result<driver::report::Dim3, String> {
+    driver::report::parse_dim3(s)
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {
@@ -515,7 +515,7 @@ fn parse_budget(s: &str) -> Result<f64, String> {
 }
 
 fn parse_warp(s: &str) -> Result<u32, String> {
-    kpl::header::parse_warp_size(s)
+    driver::report::parse_warp_size(s)
 }
 
 fn parse_param(s: &str) -> Result<(String, i64), String> {

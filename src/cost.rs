@@ -52,7 +52,7 @@ fn cost_file(
         let path = inputs::path(input)?;
         let settings = args.common.settings_for(db, &input.0);
         let src = driver::source::load(path, &settings.front_end)?;
-        let paper = synth::PaperCost {
+        let paper = driver::report::PaperCost {
             loop_cost: args.loop_cost,
             cond_cost: args.cond_cost,
         };

@@ -4,8 +4,7 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::WriteColor};
-use kpl::{Kernel, Stmt, StmtId, StmtKind};
-use oracle::{Divergence, Race, ThreadId, Witness};
+use driver::report::{Divergence, GuardKind, Race, ThreadId, Witness};
 use serde_json::{Value, json};
 
 use driver::{Explained, FileFix, FixStatus, KernelCheck, Source, Verdict};
@@ -14,7 +13,7 @@ fn cs_file(src: &Source) -> SimpleFile<String, &str> {
     SimpleFile::new(src.path.display().to_string(), src.text.as_str())
 }
 
-fn range(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
+fn range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
     let end = span.end.min(text.len());
     span.start.min(end)..end
 }
@@ -43,11 +42,11 @@ fn where_in(w: &Witness, which: usize, line: u32) -> String {
     }
 }
 
-fn verb(kind: oracle::AccessKind) -> &'static str {
+fn verb(kind: driver::report::AccessKind) -> &'static str {
     match kind {
-        oracle::AccessKind::Read => "reads",
-        oracle::AccessKind::Write => "writes",
-        oracle::AccessKind::Atomic => "atomically updates",
+        driver::report::AccessKind::Read => "reads",
+        driver::report::AccessKind::Write => "writes",
+        driver::report::AccessKind::Atomic => "atomically updates",
     }
 }
 
@@ -57,7 +56,7 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
         Err(format!(
             "no block barrier can fix this: the threads are in different blocks, and `__syncthreads()` only \
              orders threads of one block; {}",
-            synth::GRID_HINT
+            driver::report::GRID_HINT
         ))
     } else if r.is_self_race() && r.intra {
         Err(
@@ -130,8 +129,8 @@ pub fn access_messages(r: &Race) -> (String, String) {
 pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
     let (m1, m2) = access_messages(r);
     let space = match r.space {
-        kpl::Space::Shared => "shared",
-        kpl::Space::Global => "global",
+        driver::report::Space::Shared => "shared",
+        driver::report::Space::Global => "global",
     };
     let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(r))];
     match (r.intra, r.inter.as_slice()) {
@@ -206,43 +205,8 @@ fn launch_note(w: &Witness) -> String {
     )
 }
 
-/// The statements around a barrier that decide whether a thread reaches it: the
-/// innermost enclosing conditional or loop, or else the last `return`/`break`/`continue`
-/// before it.
-fn guard_of(k: &Kernel, id: StmtId) -> Option<&Stmt> {
-    fn walk<'k>(stmts: &'k [Stmt], id: StmtId, exits: &mut Vec<&'k Stmt>) -> Option<Option<&'k Stmt>> {
-        for st in stmts {
-            if st.id == id {
-                return Some(None);
-            }
-            let blocks: Vec<&kpl::Block> = match &st.kind {
-                StmtKind::If {
-                    then_blk, else_blk, ..
-                } => std::iter::once(then_blk).chain(else_blk.as_ref()).collect(),
-                StmtKind::While { body, .. } | StmtKind::For { body, .. } => vec![body],
-                StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
-                    exits.push(st);
-                    continue;
-                }
-                _ => continue,
-            };
-            for b in blocks {
-                if let Some(inner) = walk(&b.stmts, id, exits) {
-                    return Some(inner.or(Some(st)));
-                }
-            }
-        }
-        None
-    }
-    let mut exits = Vec::new();
-    match walk(&k.body.stmts, id, &mut exits)? {
-        Some(g) => Some(g),
-        None => exits.last().copied(),
-    }
-}
-
 /// The first line of a statement's span (an `if (...) {` header, not its whole body).
-fn first_line(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
+fn first_line(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
     let r = range(span, text);
     let end = text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
     let trimmed = text[r.start..end].trim_end().len();
@@ -261,12 +225,7 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
         None => "threads of one block may disagree on reaching this barrier".to_string(),
     };
     let mut labels = vec![CsLabel::primary((), range(d.span, &src.text)).with_message(msg)];
-    let guard = src
-        .kernels
-        .iter()
-        .find(|k| k.name == kernel)
-        .and_then(|k| guard_of(k, d.stmt))
-        .filter(|g| g.span != kpl::Span::NONE);
+    let guard = driver::report::divergence_guard(src, kernel, d.stmt);
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
     )];
@@ -277,9 +236,9 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
         .is_some_and(|w| w.threads[0].bid != w.threads[1].bid);
     if let Some(g) = guard {
         let what = match g.kind {
-            StmtKind::If { .. } => "this condition",
-            StmtKind::While { .. } | StmtKind::For { .. } => "this loop's trip count",
-            _ => "whether they get past this",
+            GuardKind::Condition => "this condition",
+            GuardKind::TripCount => "this loop's trip count",
+            GuardKind::Exit => "whether they get past this",
         };
         let who = d
             .witness
@@ -379,10 +338,10 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
 
 /// The note of a report with benign write-write pairs (not reported as races by
 /// default, as in GPUVerify): how many, and where (the first few).
-pub fn benign_note(report: &oracle::Report) -> Option<String> {
+pub fn benign_note(report: &driver::report::Report) -> Option<String> {
     const SHOWN: usize = 4;
     let ps = &report.benign;
-    let at = |p: &oracle::BenignPair| match (p.first.span.line, p.second.span.line) {
+    let at = |p: &driver::report::BenignPair| match (p.first.span.line, p.second.span.line) {
         (a, b) if a == b => format!("`{}` line {a}", p.array),
         (a, b) => format!("`{}` lines {a} and {b}", p.array),
     };
@@ -405,7 +364,7 @@ pub fn benign_note(report: &oracle::Report) -> Option<String> {
     }
 }
 
-fn benign_json(p: &oracle::BenignPair) -> Value {
+fn benign_json(p: &driver::report::BenignPair) -> Value {
     json!({
         "array": p.array,
         "first": pos(p.first.span),
@@ -422,7 +381,7 @@ fn emit(
     term::emit(out, config, file, d).map_err(std::io::Error::other)
 }
 
-fn pos(span: kpl::Span) -> Value {
+fn pos(span: driver::report::Span) -> Value {
     json!({"line": span.line, "column": span.col})
 }
 
@@ -450,7 +409,7 @@ fn race_json(r: &Race) -> Value {
     });
     if !r.fixable {
         // What fixes a race between blocks (docs/cli.md).
-        v["hint"] = json!(synth::GRID_HINT);
+        v["hint"] = json!(driver::report::GRID_HINT);
     }
     v
 }
@@ -495,7 +454,7 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
 /// The launch a kernel was checked for: where it came from (`source`: the layer of
 /// highest precedence that gave a fact, `flags|header|host|bounds|requires`, or
 /// `symbolic`), the host sites, the sizes (`null`: symbolic), the relations.
-pub fn launch_json(l: &kpl::Launch) -> Value {
+pub fn launch_json(l: &driver::report::Launch) -> Value {
     json!({
         "source": l.source().map_or("symbolic", |o| o.word()),
         "sources": l.sources.iter().map(|o| o.word()).collect::<Vec<_>>(),
@@ -504,7 +463,7 @@ pub fn launch_json(l: &kpl::Launch) -> Value {
         "grid": l.grid,
         "max_threads": l.max_threads,
         "params": l.params,
-        "relations": l.relations.iter().map(kpl::syntax::print_expr).collect::<Vec<_>>(),
+        "relations": driver::report::relations_text(l),
         "cooperative": l.cooperative,
     })
 }

@@ -182,13 +182,13 @@ fn message(text: String) -> Message {
     Message::builder().text(text).build()
 }
 
-fn location(file: &ArtifactLocation, text: &str, span: kpl::Span, msg: Option<String>) -> Location {
+fn location(file: &ArtifactLocation, text: &str, span: driver::report::Span, msg: Option<String>) -> Location {
     let mut region = Region::builder()
         .start_line(i64::from(span.line.max(1)))
         .start_column(i64::from(span.col.max(1)))
         .build();
     if span.end > span.start && span.end <= text.len() && text.is_char_boundary(span.end) {
-        let end_line = kpl::rewrite::line_at(text, span.end);
+        let end_line = driver::report::line_at(text, span.end);
         let line_start = text[..span.end].rfind('\n').map_or(0, |i| i + 1);
         region.end_line = Some(i64::from(end_line));
         region.end_column = Some((text[line_start..span.end].chars().count() + 1) as i64);
@@ -229,7 +229,7 @@ fn result(rule: &str, text: String, locations: Vec<Location>, related: Vec<Locat
 
 /// The text of a span with white space collapsed (what a fingerprint is made of: moving
 /// or re-indenting a statement keeps it).
-fn normalized(text: &str, span: kpl::Span) -> String {
+fn normalized(text: &str, span: driver::report::Span) -> String {
     text.get(span.start..span.end)
         .unwrap_or("")
         .split_whitespace()
@@ -375,13 +375,13 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 .or_else(|| {
                     // A kernel the front end could not lower: where the error is.
                     let f = src.failed.iter().find(|f| f.name == k.name)?;
-                    Some(kpl::Span {
+                    Some(driver::report::Span {
                         line: f.error.line,
                         col: f.error.col,
-                        ..kpl::Span::NONE
+                        ..driver::report::Span::NONE
                     })
                 })
-                .unwrap_or(kpl::Span::NONE);
+                .unwrap_or(driver::report::Span::NONE);
             let error = k.error.clone().unwrap_or_default();
             let mut r = result(
                 "unsupported",
@@ -413,18 +413,18 @@ pub fn file_error(path: &Path, e: &anyhow::Error, root: &Path) -> (Option<SarifR
     let (file, span) = match located {
         Some(ie) => (
             artifact(Path::new(&ie.path), root),
-            kpl::Span {
+            driver::report::Span {
                 line: ie.line,
                 col: ie.col,
-                ..kpl::Span::NONE
+                ..driver::report::Span::NONE
             },
         ),
         None => (
             artifact(path, root),
-            kpl::Span {
+            driver::report::Span {
                 line: 1,
                 col: 1,
-                ..kpl::Span::NONE
+                ..driver::report::Span::NONE
             },
         ),
     };

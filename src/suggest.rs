@@ -21,8 +21,8 @@ fn line_start(text: &str, line: u32) -> usize {
 }
 
 /// The lines (first, last; 1-based, inclusive) of `text` an edit replaces or extends.
-fn lines_of(text: &str, e: &kpl::rewrite::Edit) -> (u32, u32) {
-    let line = |o: usize| kpl::rewrite::line_at(text, o);
+fn lines_of(text: &str, e: &driver::report::Edit) -> (u32, u32) {
+    let line = |o: usize| driver::report::line_at(text, o);
     if e.start == e.end {
         // An insertion at the start of a line extends the line before it (an insertion
         // "after line N" suggests line N plus the new line).
@@ -60,11 +60,11 @@ pub fn suggestions(path: &str, text: &str, edits: &[EditInfo]) -> Vec<Value> {
         .map(|((a, b), members)| {
             let from = line_start(text, a);
             let to = line_start(text, b + 1);
-            let local: Vec<kpl::rewrite::Edit> = members
+            let local: Vec<driver::report::Edit> = members
                 .iter()
                 .map(|&i| {
                     let e = &edits[i].edit;
-                    kpl::rewrite::Edit {
+                    driver::report::Edit {
                         start: e.start.max(from) - from,
                         end: e.end.min(to).max(e.start.max(from)) - from,
                         text: e.text.clone(),
@@ -72,7 +72,7 @@ pub fn suggestions(path: &str, text: &str, edits: &[EditInfo]) -> Vec<Value> {
                     }
                 })
                 .collect();
-            let (mut replacement, _) = kpl::rewrite::apply(&text[from..to], &local);
+            let (mut replacement, _) = driver::report::apply(&text[from..to], &local);
             if !replacement.is_empty() && !replacement.ends_with('\n') {
                 replacement.push('\n');
             }

@@ -12,11 +12,14 @@
 //! - [`run`]: the oracle for a file ([`check_options`], [`make_oracle`]), the kernels
 //!   selected ([`selected`]), checking ([`check_file`]) and fixing ([`fix_file`]);
 //! - [`cost`]: the cost-model registry ([`cost::MODELS`]) and the comparison of the
-//!   models on one file ([`cost::compare_file`]).
+//!   models on one file ([`cost::compare_file`]);
+//! - [`report`]: what the binary renders (the oracle's report types, spans, edits, the
+//!   launch) and the guard of a divergent barrier: the binary depends on this crate alone.
 
 pub mod compdb;
 pub mod cost;
 pub mod inputs;
+pub mod report;
 pub mod run;
 pub mod source;
 

@@ -156,7 +156,7 @@ fn diagnostic(range: Range, severity: DiagnosticSeverity, rule: &str, message: S
 
 /// A span's byte range, clamped to the text (spans made up by a transformation point
 /// nowhere: the start of the file).
-fn span_range(span: kpl::Span, text: &str) -> std::ops::Range<usize> {
+fn span_range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
     let end = span.end.min(text.len());
     span.start.min(end)..end
 }
@@ -291,7 +291,7 @@ fn not_checked(src: &Source, k: &KernelCheck, index: &LineIndex<'_>) -> Diagnost
             .kernels
             .iter()
             .find(|x| x.name == k.name)
-            .filter(|x| x.span != kpl::Span::NONE)
+            .filter(|x| x.span != driver::report::Span::NONE)
             .map_or(Range::default(), |x| {
                 let r = span_range(x.span, &src.text);
                 let header = src.text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
@@ -333,10 +333,10 @@ pub fn error_diagnostic(path: &std::path::Path, e: &anyhow::Error, index: &LineI
 }
 
 /// `fix`'s edits of `text` as LSP text edits that give exactly the text `fix` writes
-/// (`kpl::rewrite::apply`'s order: by start, insertions at one place in their order;
+/// (`driver::report::apply`'s order: by start, insertions at one place in their order;
 /// an edit that starts inside the one before it starts where that one ends).
 pub fn text_edits(edits: &[driver::EditInfo], index: &LineIndex<'_>) -> Vec<TextEdit> {
-    let mut order: Vec<&kpl::rewrite::Edit> = edits.iter().map(|e| &e.edit).collect();
+    let mut order: Vec<&driver::report::Edit> = edits.iter().map(|e| &e.edit).collect();
     order.sort_by_key(|e| (e.start, e.end));
     let mut pos = 0;
     let mut out = Vec::with_capacity(order.len());
@@ -399,7 +399,7 @@ mod tests {
     fn text_edits_give_what_rewrite_apply_gives() {
         let text = "int a;\nint b;\n";
         let edit = |start, end, text: &str| driver::EditInfo {
-            edit: kpl::rewrite::Edit {
+            edit: driver::report::Edit {
                 start,
                 end,
                 text: text.to_string(),
@@ -409,8 +409,8 @@ mod tests {
         };
         // Two insertions at one place, and a replacement.
         let edits = vec![edit(7, 7, "X\n"), edit(7, 7, "Y\n"), edit(0, 3, "long")];
-        let raw: Vec<kpl::rewrite::Edit> = edits.iter().map(|e| e.edit.clone()).collect();
-        let (want, _) = kpl::rewrite::apply(text, &raw);
+        let raw: Vec<driver::report::Edit> = edits.iter().map(|e| e.edit.clone()).collect();
+        let (want, _) = driver::report::apply(text, &raw);
         for enc in [Encoding::Utf8, Encoding::Utf16] {
             let lsp = text_edits(&edits, &LineIndex::new(text, enc));
             assert_eq!(apply(text, &lsp, enc), want);
