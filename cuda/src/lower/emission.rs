@@ -203,7 +203,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// exactly in the main file.
     ///
     /// While an asynchronous copy is in flight, the copy's accesses follow the place (see
-    /// [`in_flight`]): a barrier placed there does not end the copy's interval.
+    /// [`in_flight`](super::in_flight)): a barrier placed there does not end the copy's interval.
     pub fn finalize(&mut self, start: usize, n: Node<'t>) {
         let exact = self.frame().placeable
             && self.unplaceable_blocks == 0
@@ -263,7 +263,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Whether a barrier may be placed at the top of a block or label lowered now: not
     /// in text a macro hides, nor while an asynchronous copy is in flight (a barrier
-    /// placed there would not repeat the copy's accesses, see [`in_flight`]; places after
+    /// placed there would not repeat the copy's accesses, see [`in_flight`](super::in_flight); places after
     /// statements do, [`Lowerer::finalize`]).
     pub fn placeable(&self) -> bool {
         self.frame().placeable && self.unplaceable_blocks == 0 && self.copies.is_empty()

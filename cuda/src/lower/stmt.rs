@@ -5,7 +5,7 @@
 //! pure condition and step and a body that leaves `i` alone, and to `while` otherwise.
 //! A condition that needs statements (a memory read, a call) is evaluated at the top
 //! of the KPL loop body, followed by `if (!c) break;`, which is where the source body
-//! starts (its place is [`Place::BlockTop`]). Loops whose `continue` must still run the
+//! starts (its place is [`Place::BlockTop`](kpl::ir::Place::BlockTop)). Loops whose `continue` must still run the
 //! step or the condition get a `first` flag. `switch` (module `switch`) becomes an `if`
 //! chain when no case falls through, a chain of cases guarded by an "entered" flag when
 //! every `break` ends its case, else a one-iteration `while` that `break` leaves.
