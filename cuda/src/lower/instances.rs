@@ -32,7 +32,7 @@ pub(super) fn specialization_name(prog: &Program, f: usize) -> Option<String> {
 }
 
 /// Template bindings whose values are all constants: an instance autosync can name.
-pub(super) fn constant_bindings(bindings: Vec<(String, Binding)>) -> Option<Vec<(String, Binding)>> {
+fn constant_bindings(bindings: Vec<(String, Binding)>) -> Option<Vec<(String, Binding)>> {
     bindings
         .iter()
         .all(|(_, b)| !matches!(b, Binding::Value(e) if fold::int(e).is_none()))
@@ -40,7 +40,7 @@ pub(super) fn constant_bindings(bindings: Vec<(String, Binding)>) -> Option<Vec<
 }
 
 /// An instance's name and its template parameters' bindings.
-pub(super) type NamedInstance = (String, Vec<(String, Binding)>);
+type NamedInstance = (String, Vec<(String, Binding)>);
 
 /// One kernel to lower: a function with its template arguments.
 #[derive(Clone, Debug)]
@@ -51,7 +51,7 @@ pub(super) struct Instance {
 }
 
 /// The template arguments of `template __global__ void name<...>(...);`.
-pub(super) fn instantiation_args<'t>(prog: &Program<'t>, inst: Node<'t>, name: &str) -> Option<Node<'t>> {
+fn instantiation_args<'t>(prog: &Program<'t>, inst: Node<'t>, name: &str) -> Option<Node<'t>> {
     let d = inst.child_by_field_name("declarator")?;
     let f = crate::program::innermost_function_declarator(d)?;
     let n = f.child_by_field_name("declarator")?;
@@ -154,12 +154,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// The instance template arguments `args` name as written (an explicit
     /// instantiation, a launch the host code does not read): its name and bindings, or
     /// `None` when they are not all constants.
-    pub(super) fn written_instance(
-        &mut self,
-        kernel: &str,
-        tparams: Node<'t>,
-        args: Node<'t>,
-    ) -> Option<NamedInstance> {
+    fn written_instance(&mut self, kernel: &str, tparams: Node<'t>, args: Node<'t>) -> Option<NamedInstance> {
         if crate::host::mentions_host_template_parameter(self.prog, args) {
             return None;
         }
@@ -176,7 +171,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// as it is; a type as the front end reads the written argument, or, for a host
     /// template's parameter, the type it stands for. `None` when a type is not one the
     /// front end knows by its text.
-    pub(super) fn host_bindings(
+    fn host_bindings(
         &mut self,
         tparams: Node<'t>,
         list: Node<'t>,
@@ -210,7 +205,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// havocked per thread.
     /// `dependent`: the file instantiates it with arguments that depend on template
     /// parameters of the host code, so the instantiations are not all known.
-    pub(super) fn open_instance(&mut self, f: usize, tparams: Node<'t>, dependent: bool) -> R<Instance> {
+    fn open_instance(&mut self, f: usize, tparams: Node<'t>, dependent: bool) -> R<Instance> {
         let name = self.prog.funcs[f].name.clone();
         let mut bindings = self.bind_template(tparams, None)?;
         let (mut types, mut values) = (Vec::new(), Vec::new());

@@ -133,7 +133,7 @@ pub(super) fn launch_contexts(
 
 /// Replaces each grid barrier in `block` by a statement that does nothing, for a
 /// launch that is not cooperative; whether there was one.
-pub(super) fn drop_grid_barriers(block: &mut kpl::Block) -> bool {
+fn drop_grid_barriers(block: &mut kpl::Block) -> bool {
     let mut dropped = false;
     for s in &mut block.stmts {
         if s.kind.is_grid_barrier() {
@@ -148,7 +148,7 @@ pub(super) fn drop_grid_barriers(block: &mut kpl::Block) -> bool {
 }
 
 /// Two host launches that give the same facts (their sites aside).
-pub(super) fn same_launch(a: &kpl::Launch, b: &kpl::Launch) -> bool {
+fn same_launch(a: &kpl::Launch, b: &kpl::Launch) -> bool {
     kpl::Launch {
         sites: Vec::new(),
         ..a.clone()

@@ -38,7 +38,7 @@ pub(super) fn conditional_type(a: &Ty, b: &Ty) -> Ty {
 }
 
 /// C's integer promotion: `bool`, `char` and `short` become `int`.
-pub(in crate::lower) fn promoted(t: &Ty) -> Ty {
+pub(super) fn promoted(t: &Ty) -> Ty {
     match t {
         Ty::Bool => Ty::INT,
         Ty::Int { bytes, .. } if *bytes < 4 => Ty::INT,
@@ -47,7 +47,7 @@ pub(in crate::lower) fn promoted(t: &Ty) -> Ty {
 }
 
 /// The common type of two integer operands (C's usual arithmetic conversions).
-pub(in crate::lower) fn common_type(a: &Ty, b: &Ty) -> Ty {
+pub(super) fn common_type(a: &Ty, b: &Ty) -> Ty {
     let (Ty::Int { bytes: x, signed: s }, Ty::Int { bytes: y, signed: t }) = (promoted(a), promoted(b))
     else {
         return promoted(a);
@@ -76,7 +76,7 @@ pub(in crate::lower) fn common_type(a: &Ty, b: &Ty) -> Ty {
 
 /// `e`, a value of type `from`, converted to the integer type `to`: the identity when
 /// every value of `from` is one of `to`, else an exact conversion ([`Expr::Cast`]).
-pub(in crate::lower) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
+pub(super) fn convert_int(e: Expr, from: &Ty, to: &Ty) -> Expr {
     let Some(t) = to.int_ty() else {
         return e;
     };
@@ -236,7 +236,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn launch_uniform_int(&self, e: &Expr) -> bool {
+    fn launch_uniform_int(&self, e: &Expr) -> bool {
         let mut ok = true;
         e.for_each_builtin(&mut |b| ok &= matches!(b, Builtin::Bdim(_) | Builtin::Gdim(_)));
         e.for_each_var(&mut |x| {
@@ -352,7 +352,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// The type of the operand of `sizeof`/`alignof`: an expression's type without array
     /// decay (`sizeof(a)` of `int a[10]` is 40), or the type a name denotes when the
     /// parser took a type name for a value (`sizeof(float4)`, `sizeof(P3)`).
-    pub(super) fn type_of(&mut self, v: Node<'t>) -> R<Ty> {
+    fn type_of(&mut self, v: Node<'t>) -> R<Ty> {
         let inner = strip_parens(v);
         if matches!(inner.kind(), "identifier" | "type_identifier") {
             let name = self.text(inner);

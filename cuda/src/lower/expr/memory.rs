@@ -85,7 +85,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// The variable whose fields hold `v`, through every level of nesting (`v` itself
     /// when it is no field): what a pointer into `v` may reach past its end.
-    pub(super) fn outermost_var(&self, v: VarId) -> VarId {
+    fn outermost_var(&self, v: VarId) -> VarId {
         let mut cur = v;
         while let Some(parent) = self
             .vars
@@ -105,7 +105,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn read_var(&mut self, id: usize, n: Node<'t>) -> R<Value> {
+    fn read_var(&mut self, id: usize, n: Node<'t>) -> R<Value> {
         let info = self.vars[id].clone();
         Ok(match info.kind {
             VarKind::Int(k) => Value::int(Expr::Var(k), info.ty),
@@ -242,7 +242,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn write_var(&mut self, id: usize, val: Value, n: Node<'t>) -> R<()> {
+    fn write_var(&mut self, id: usize, val: Value, n: Node<'t>) -> R<()> {
         let info = self.vars[id].clone();
         let span = self.span(n);
         match info.kind {
@@ -379,7 +379,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(())
     }
 
-    pub(super) fn write_mem(&mut self, p: &Ptr, ty: &Ty, val: Value, n: Node<'t>) -> R<()> {
+    fn write_mem(&mut self, p: &Ptr, ty: &Ty, val: Value, n: Node<'t>) -> R<()> {
         let Target::Array(a) = p.target else {
             let lv = self.deref(p, ty.clone(), n)?;
             return self.write(&lv, val, n);
@@ -445,7 +445,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// Reads a member of a struct copied as a whole (`Quad q = tile[i];`). An array
     /// member is read element by element: its contents are not tracked (a private array
     /// reads as arbitrary), but each of its cells in shared or global memory is accessed.
-    pub(super) fn read_member(&mut self, p: &Ptr, ty: &Ty, cb: u64, n: Node<'t>) -> R<Value> {
+    fn read_member(&mut self, p: &Ptr, ty: &Ty, cb: u64, n: Node<'t>) -> R<Value> {
         let Ty::Array(elem, count) = ty else {
             return self.read_mem(p, ty, n, None);
         };
@@ -459,7 +459,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Writes a member of a struct stored as a whole (`out[t] = q;`): an array member
     /// element by element, each with an arbitrary value (private arrays are not tracked).
-    pub(super) fn write_member(&mut self, p: &Ptr, ty: &Ty, val: Value, cb: u64, n: Node<'t>) -> R<()> {
+    fn write_member(&mut self, p: &Ptr, ty: &Ty, val: Value, cb: u64, n: Node<'t>) -> R<()> {
         let Ty::Array(elem, count) = ty else {
             return self.write_mem(p, ty, val, n);
         };
@@ -473,7 +473,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// How many elements an array member copied with its struct has: its declared
     /// length, which must be known (and small enough to copy cell by cell).
-    pub(super) fn copied_elements(&self, count: Option<u64>, n: Node<'t>) -> R<u64> {
+    fn copied_elements(&self, count: Option<u64>, n: Node<'t>) -> R<u64> {
         const MOST: u64 = 1024;
         count.filter(|&c| c <= MOST).ok_or_else(|| {
             self.unsupported(
@@ -510,7 +510,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn load_fields(&mut self, id: usize, p: &Ptr, ty: &Ty, n: Node<'t>) -> R<()> {
+    fn load_fields(&mut self, id: usize, p: &Ptr, ty: &Ty, n: Node<'t>) -> R<()> {
         let (VarKind::Struct(fields), Some(s)) = (self.vars[id].kind.clone(), ty.as_struct().cloned()) else {
             let v = self.read_mem(p, ty, n, None)?;
             return self.write(&LVal::Var(id), v, n);

@@ -11,13 +11,13 @@ use crate::types::{Binding, Ty, vector_type};
 
 /// An item of a flattened chain of binary operators.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Flat<'t> {
+enum Flat<'t> {
     Operand(Node<'t>),
     Op(&'t str),
 }
 
 /// C precedence of the binary operators a chain is flattened over (higher binds tighter).
-pub(super) fn precedence(op: &str) -> u8 {
+fn precedence(op: &str) -> u8 {
     match op {
         "|" => 3,
         "^" => 4,
@@ -46,7 +46,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// which does not know which names are types, read a binary operator as a cast of a
     /// unary one (macros like `#define IDX(i, j) ((i) + (j) * W)` write this a lot).
     /// Returns the name, the operator and its right operand.
-    pub(super) fn mistaken_cast(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
+    fn mistaken_cast(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
         if n.kind() != "cast_expression" {
             return None;
         }
@@ -86,7 +86,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// The operands and operators of a chain of binary operators, undoing mistaken casts.
-    pub(super) fn flatten(&self, n: Node<'t>, out: &mut Vec<Flat<'t>>) {
+    fn flatten(&self, n: Node<'t>, out: &mut Vec<Flat<'t>>) {
         if let Some((name, op, arg)) = self.mistaken_cast(n) {
             out.push(Flat::Operand(name));
             out.push(Flat::Op(op));
@@ -147,7 +147,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             .ok_or_else(|| self.unsupported(n, "expression", ""))
     }
 
-    pub(super) fn reduce(&mut self, op: &str, operands: &mut Vec<Value>) {
+    fn reduce(&mut self, op: &str, operands: &mut Vec<Value>) {
         let b = operands.pop().unwrap_or(Value::arb(Ty::INT));
         let a = operands.pop().unwrap_or(Value::arb(Ty::INT));
         operands.push(self.binary(op, a, b));

@@ -11,7 +11,7 @@ use crate::types::{Binding, Ty, vector_type};
 use kpl::ir::{Builtin, Dim, Expr};
 
 /// Whether an `enumerator` named `name` is declared inside `n` (an enum in a struct).
-pub(super) fn declares_enumerator(n: Node, name: &str, src: &str) -> bool {
+fn declares_enumerator(n: Node, name: &str, src: &str) -> bool {
     (n.kind() == "enumerator"
         && n.child_by_field_name("name")
             .and_then(|x| src.get(x.byte_range()))
@@ -22,7 +22,7 @@ pub(super) fn declares_enumerator(n: Node, name: &str, src: &str) -> bool {
 }
 
 /// Constants of the C and CUDA headers autosync does not read.
-pub(super) fn known_constant(name: &str) -> Option<Value> {
+fn known_constant(name: &str) -> Option<Value> {
     let int = |v: i64| Some(Value::int(Expr::Int(v), Ty::INT));
     match name {
         "INT_MAX" => int(i32::MAX as i64),

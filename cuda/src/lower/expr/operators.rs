@@ -38,7 +38,7 @@ pub(crate) fn binop(op: &str) -> Option<BinOp> {
     })
 }
 
-pub(super) fn unary(op: &str, v: Value, wrap: bool) -> Value {
+fn unary(op: &str, v: Value, wrap: bool) -> Value {
     if let V::Float(e) = &v.v {
         let done = match op {
             "+" => Some(v.clone()),
@@ -82,12 +82,7 @@ pub(super) fn unary(op: &str, v: Value, wrap: bool) -> Value {
 
 impl<'p, 't> Lowerer<'p, 't> {
     /// The operator (or `default`) and the two operands of a binary or assignment node.
-    pub(super) fn operands(
-        &self,
-        n: Node<'t>,
-        default: &'t str,
-        what: &str,
-    ) -> R<(&'t str, Node<'t>, Node<'t>)> {
+    fn operands(&self, n: Node<'t>, default: &'t str, what: &str) -> R<(&'t str, Node<'t>, Node<'t>)> {
         let op = n
             .child_by_field_name("operator")
             .map_or(default, |o| self.text(o));
@@ -132,7 +127,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// `a && b`, `a || b`: the right side runs only when needed.
-    pub(super) fn logical(&mut self, op: &str, l: Node<'t>, r: Node<'t>, n: Node<'t>) -> R<Value> {
+    fn logical(&mut self, op: &str, l: Node<'t>, r: Node<'t>, n: Node<'t>) -> R<Value> {
         let a = self.rvalue(l)?;
         let (b, stmts) = self.in_block(|lw| lw.rvalue(r))?;
         let and = op == "&&";
@@ -402,7 +397,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// The value of an assignment expression: the variable (re-read), or the value
     /// written to memory.
-    pub(super) fn result_of(&mut self, lv: &LVal, written: Value, n: Node<'t>) -> R<Value> {
+    fn result_of(&mut self, lv: &LVal, written: Value, n: Node<'t>) -> R<Value> {
         match lv {
             LVal::Var(id) if !matches!(self.vars[*id].kind, VarKind::Ref(_)) => self.read(lv, n),
             _ => Ok(written),
@@ -468,7 +463,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// A fresh local that each side of a `?:` sets to its value, last in its statements.
-    pub(super) fn select_local(
+    fn select_local(
         &mut self,
         (sa, x): (&mut Vec<kpl::ir::Stmt>, Expr),
         (sb, y): (&mut Vec<kpl::ir::Stmt>, Expr),

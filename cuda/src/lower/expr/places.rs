@@ -63,7 +63,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         })
     }
 
-    pub(in crate::lower) fn address_of(&self, lv: LVal) -> Value {
+    pub(super) fn address_of(&self, lv: LVal) -> Value {
         match lv {
             LVal::Var(v) if matches!(self.vars[v].kind, VarKind::Ref(_)) => match self.vars[v].kind.clone() {
                 VarKind::Ref(inner) => self.address_of(inner),
@@ -183,7 +183,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(in crate::lower) fn field_of(&mut self, lv: LVal, name: &str, n: Node<'t>) -> R<LVal> {
+    pub(super) fn field_of(&mut self, lv: LVal, name: &str, n: Node<'t>) -> R<LVal> {
         match lv {
             LVal::Var(id) => match self.vars[id].kind.clone() {
                 VarKind::Struct(fields) => {
@@ -216,7 +216,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn field_of_value(&mut self, v: Value, name: &str, n: Node<'t>) -> R<Value> {
+    fn field_of_value(&mut self, v: Value, name: &str, n: Node<'t>) -> R<Value> {
         match (v.v, v.ty.field(name)) {
             (V::Struct(vals), Some((i, _, _))) if i < vals.len() => Ok(vals[i].clone()),
             (_, Some((_, _, t))) => Ok(arbitrary(t)),
@@ -229,7 +229,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// `obj.size` naming a static constant of the struct (`static constexpr int size`):
     /// its value, a constant place.
-    pub(super) fn static_member(&mut self, ty: &Ty, name: &str, n: Node<'t>) -> R<LVal> {
+    fn static_member(&mut self, ty: &Ty, name: &str, n: Node<'t>) -> R<LVal> {
         match ty.as_struct().and_then(|s| s.constant(name)) {
             Some(k) => Ok(LVal::Var(self.hidden_var(
                 name,
@@ -240,7 +240,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
-    pub(super) fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::CudaError {
+    fn no_field(&self, ty: &Ty, name: &str, n: Node<'t>) -> crate::CudaError {
         self.prog.error(
             crate::ErrorKind::Unsupported,
             n,

@@ -68,7 +68,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// `T obj(a, b);` with `a` and `b` naming variables: the parser, which does not know
     /// which names are types, reads a prototype; C++ reads an object constructed from
     /// them. The argument nodes (the "parameter types") when it is such an object.
-    pub(super) fn misread_constructor_args(&self, d: Node<'t>) -> Option<Vec<Node<'t>>> {
+    fn misread_constructor_args(&self, d: Node<'t>) -> Option<Vec<Node<'t>>> {
         let f = crate::program::innermost_function_declarator(d)?;
         let params = named_children(f.child_by_field_name("parameters")?);
         if params.is_empty() {
@@ -89,7 +89,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Declares the object of a misread `T obj(a, b);` and constructs it from its
     /// arguments, as `T obj = T(a, b);`.
-    pub(super) fn declare_constructed(
+    fn declare_constructed(
         &mut self,
         ty_node: Node<'t>,
         d: Node<'t>,
@@ -123,7 +123,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// Declares one local `name` of the declared type, by what it declares: shared
     /// arrays and references by their qualifiers, the rest by its type.
-    pub(super) fn declare(
+    fn declare(
         &mut self,
         name: &str,
         decl: crate::lower::types::Declared,
@@ -171,7 +171,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// A `__shared__` array (or scalar): one array of the block, per declaration (its
     /// size from the type), or the one `extern __shared__` array of unknown size that
     /// every such declaration names.
-    pub(super) fn declare_shared(&mut self, name: &str, ty: Ty, external: bool, d: Node<'t>) {
+    fn declare_shared(&mut self, name: &str, ty: Ty, external: bool, d: Node<'t>) {
         let key = if external {
             ArrayKey::ExternShared
         } else {
@@ -186,7 +186,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A reference: another name for the place its initializer denotes, or a copy when
     /// it binds a temporary (a const reference).
-    pub(super) fn declare_reference(
+    fn declare_reference(
         &mut self,
         name: &str,
         ty: Ty,
@@ -270,7 +270,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// The value an object of type `ty` is initialized with: `v` converted, except that
     /// a group initialized with a group is the group it is (`thread_block_tile<32> w =
     /// tiled_partition<32>(block)` is a tile of the block, see `builtins::sync`).
-    pub(super) fn initialize(&mut self, v: Value, ty: &Ty, n: Node<'t>) -> R<Value> {
+    fn initialize(&mut self, v: Value, ty: &Ty, n: Node<'t>) -> R<Value> {
         let from = v.ty.clone();
         let mut out = self.convert(v, ty, n)?;
         if crate::lower::builtins::is_group(&ty.to_string())
@@ -282,7 +282,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// `auto x = e`: a variable of the initializer's type.
-    pub(super) fn declare_auto(&mut self, name: &str, ty: &Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+    fn declare_auto(&mut self, name: &str, ty: &Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
         let Some(v) = self.init_value(init, ty)? else {
             return Err(self.unsupported(d, "`auto` without initializer", ""));
         };
@@ -293,7 +293,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A floating-point variable: a KPL local holding its value's term (see
     /// `lower::float`), mutable only if the function assigns it.
-    pub(super) fn declare_float(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+    fn declare_float(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
         let span = self.span(d);
         let assigned = self.frame().assigned.contains(name);
         let init = match self.init_value(init, &ty)?.map(|v| v.v) {
@@ -313,7 +313,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// An integer (or `bool`): a KPL local (mutable only if the function assigns it),
     /// read straight from memory when initialized by a read, or no local at all when it
     /// is a constant never assigned.
-    pub(super) fn declare_int(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
+    fn declare_int(&mut self, name: &str, ty: Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
         let span = self.span(d);
         let assigned = self.frame().assigned.contains(name);
         let plain = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list"));
@@ -356,14 +356,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// `int x = A[i];`: the local is declared first and the read goes straight into
     /// it (no temporary), converted afterwards if the read gave another value.
-    pub(super) fn declare_int_read(
-        &mut self,
-        name: &str,
-        ty: Ty,
-        assigned: bool,
-        i: Node<'t>,
-        d: Node<'t>,
-    ) -> R<()> {
+    fn declare_int_read(&mut self, name: &str, ty: Ty, assigned: bool, i: Node<'t>, d: Node<'t>) -> R<()> {
         let span = self.span(d);
         let kpl = self.fresh(name);
         if assigned {
@@ -393,7 +386,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// assigned and stable, else a mutable local. `0` is the null pointer, another
     /// non-pointer an unknown target; uninitialized, its unit is `unit` (the pointee's
     /// cell size).
-    pub(super) fn declare_pointer(
+    fn declare_pointer(
         &mut self,
         name: &str,
         ty: Ty,
@@ -430,7 +423,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A local array: a private array of the thread, or a `__constant__` one (a
     /// declaration's own array). Its initializer is evaluated for its effects only.
-    pub(super) fn declare_array(
+    fn declare_array(
         &mut self,
         name: &str,
         ty: Ty,
@@ -453,13 +446,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A struct: one variable per field. Initialized by an expression, the fields are
     /// declared first so that a load goes straight into them.
-    pub(super) fn declare_struct(
-        &mut self,
-        name: &str,
-        ty: &Ty,
-        init: Option<Node<'t>>,
-        d: Node<'t>,
-    ) -> R<()> {
+    fn declare_struct(&mut self, name: &str, ty: &Ty, init: Option<Node<'t>>, d: Node<'t>) -> R<()> {
         let span = self.span(d);
         if let Some(i) = init.filter(|i| !matches!(i.kind(), "argument_list" | "initializer_list")) {
             // Declare the fields first, so a load goes straight into them.
@@ -482,7 +469,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// Sets the initial value of the local declared at `at` (or assigns it).
-    pub(super) fn set_init(&mut self, at: usize, kpl: &str, v: Value, span: kpl::ir::Span) {
+    fn set_init(&mut self, at: usize, kpl: &str, v: Value, span: kpl::ir::Span) {
         let last = self.mark() == at + 1;
         match v.v {
             V::Int(e) if last => {
@@ -513,7 +500,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(self.add_var(name, ty.clone(), kind))
     }
 
-    pub(super) fn var_kind(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> VarKind {
+    fn var_kind(&mut self, name: &str, ty: &Ty, span: kpl::ir::Span) -> VarKind {
         match ty {
             Ty::Int { .. } | Ty::Bool => VarKind::Int(self.mutable_local(name, None, span)),
             Ty::Float { .. } => VarKind::Float(self.mutable_local(name, None, span)),

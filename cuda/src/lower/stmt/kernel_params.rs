@@ -112,7 +112,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// (one value per launch, anywhere in the type, or in `range`: a `bool`'s 0 and 1, an
     /// unscoped enum's values), read through a local copy when the kernel assigns it
     /// (KPL parameters are read-only).
-    pub(super) fn int_param(
+    fn int_param(
         &mut self,
         name: &str,
         ty: &Ty,
@@ -140,7 +140,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A struct passed by value to the kernel: its integers are scalar parameters, its
     /// pointers global arrays.
-    pub(super) fn struct_param(
+    fn struct_param(
         &mut self,
         name: &str,
         ty: &Ty,

@@ -13,13 +13,13 @@ use crate::program::Program;
 use kpl::ir::{Block, Expr, Place, Stmt, StmtKind};
 
 /// Whether a body assigns (or increments, or takes the address of) a name.
-pub(super) fn assigns(prog: &Program, body: Node, name: &str) -> bool {
+fn assigns(prog: &Program, body: Node, name: &str) -> bool {
     assigned_names(prog, body).contains(name)
 }
 
 /// The `invariant` statements at the front of a loop condition's statements
 /// (`__invariant(e), c`), and the others.
-pub(super) fn invariants_first(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
+fn invariants_first(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
     let n = stmts
         .iter()
         .take_while(|s| matches!(s.kind, StmtKind::Invariant(_)))
@@ -32,7 +32,7 @@ pub(super) fn invariants_first(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
 impl<'p, 't> Lowerer<'p, 't> {
     /// `if (!c) break;` at the top of a desugared loop body, where the source body
     /// starts.
-    pub(super) fn exit_unless(&self, c: Expr, body: &Block, span: kpl::ir::Span) -> Stmt {
+    fn exit_unless(&self, c: Expr, body: &Block, span: kpl::ir::Span) -> Stmt {
         let brk = self.made_stmt(StmtKind::Break, span);
         let mut s = self.made_stmt(
             StmtKind::If {
@@ -50,7 +50,7 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// A loop's body; `counted` when the loop is `for (v = init; ..; v += c)`, whose
     /// iterations may leave an asynchronous copy in flight for the next one (`in_flight`).
-    pub(super) fn loop_body(&mut self, body: Node<'t>, counted: Option<Counted>) -> R<Block> {
+    fn loop_body(&mut self, body: Node<'t>, counted: Option<Counted>) -> R<Block> {
         self.frame_mut().loops += 1;
         let twins = self.carry_into(body.id(), counted.as_ref());
         let mark = self.copies.mark(self.block_ids.len());
@@ -210,7 +210,7 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// `for (int i = e; c; i = s) body` as a KPL `for`, when it has that shape.
-    pub(super) fn simple_for(&mut self, n: Node<'t>) -> R<bool> {
+    fn simple_for(&mut self, n: Node<'t>) -> R<bool> {
         let span = self.span(n);
         let (Some(init), Some(update), Some(body)) = (
             n.child_by_field_name("initializer"),
@@ -298,7 +298,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         Ok(true)
     }
 
-    pub(super) fn general_for(&mut self, n: Node<'t>) -> R<()> {
+    fn general_for(&mut self, n: Node<'t>) -> R<()> {
         let span = self.span(n);
         let body = n
             .child_by_field_name("body")
