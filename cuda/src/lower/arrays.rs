@@ -3,7 +3,6 @@
 //! user's names of each for reports (`ArrayOrigin`).
 
 use super::{ArrayInfo, ArrayKey, ArrayOrigin, ArraySpace, Lowerer, MERGE_SLOT, Target};
-
 use kpl::ir::{Expr, Param};
 
 impl<'p, 't> Lowerer<'p, 't> {

@@ -2,12 +2,11 @@
 //! accesses of code autosync cannot see, and the places statements get
 //! ([`Lowerer::finalize`]); at the kernel's end, the last-block ticket pass.
 
-use super::{ArrayKey, ArraySpace, LVal, Lowerer, R, SCRATCH, V, Value, VarId, ticket};
-
 use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::{ArrayKey, ArraySpace, LVal, Lowerer, R, SCRATCH, V, Value, VarId, ticket};
 use kpl::ir::{Block, Expr, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 impl<'p, 't> Lowerer<'p, 't> {

@@ -2,10 +2,9 @@
 //! explicit instantiations and the template arguments of its host launches, or the open
 //! template when they are not known; explicit specializations by name.
 
-use super::{Lowerer, R, fold};
-
 use tree_sitter::Node;
 
+use super::{Lowerer, R, fold};
 use crate::program::{Program, declarator_name, named_children};
 use crate::types::{Binding, Ty};
 use kpl::ir::{BinOp, Expr, Param};

@@ -3,7 +3,6 @@
 //! the launch is not cooperative.
 
 use super::Lowered;
-
 use crate::Options;
 use crate::program::Program;
 use kpl::ir::{Expr, StmtKind};

@@ -2,7 +2,6 @@
 //! and the bindings of names to variables, aliases and template parameters.
 
 use super::{Frame, LVal, Lowerer, Offset, Ptr, Scope, Target, VarId, VarInfo, VarKind};
-
 use crate::types::{Binding, Ty};
 use kpl::ir::Expr;
 

@@ -7,7 +7,6 @@ use tree_sitter::Node;
 use super::{Ref, arbitrary, boolean, strip_parens};
 use crate::lower::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value};
 use crate::lower::{float, fold};
-
 use crate::types::{Binding, Ty};
 use kpl::ir::{BinOp, Builtin, Expr, StmtKind, UnOp};
 

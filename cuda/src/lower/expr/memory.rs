@@ -1,6 +1,6 @@
 //! Pointers and memory: moving a pointer, the cells a place covers, and reading and
-//! writing variables, memory and structs member by member. Every access a kernel makes
-//! is emitted here, apart from the expressions that compute its place and value.
+//! writing a place (a variable, memory, a struct member by member): where C's reads and
+//! writes of places become KPL locals, reads and writes.
 
 use tree_sitter::Node;
 
@@ -8,7 +8,6 @@ use super::conversions::element_type;
 use super::{Ref, arbitrary, strip_parens};
 use crate::lower::{ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value, VarId, VarKind};
 use crate::lower::{float, fold};
-
 use crate::types::Ty;
 use kpl::ir::{Expr, StmtKind};
 

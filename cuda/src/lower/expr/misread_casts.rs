@@ -6,7 +6,6 @@ use tree_sitter::Node;
 
 use super::Ref;
 use crate::lower::{Lowerer, R, Value};
-
 use crate::types::{Binding, Ty, vector_type};
 
 /// An item of a flattened chain of binary operators.

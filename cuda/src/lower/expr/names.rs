@@ -5,7 +5,6 @@ use tree_sitter::Node;
 
 use super::{Ref, null};
 use crate::lower::{LVal, Lowerer, R, V, Value};
-
 use crate::program::named_children;
 use crate::types::{Binding, Ty, vector_type};
 use kpl::ir::{Builtin, Dim, Expr};

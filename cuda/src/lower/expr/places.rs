@@ -5,7 +5,6 @@ use tree_sitter::Node;
 
 use super::{Ref, arbitrary, strip_parens};
 use crate::lower::{LVal, Lowerer, Ptr, R, Target, V, Value, VarKind};
-
 use crate::program::{last_name, named_children};
 use crate::types::Ty;
 use kpl::ir::Expr;
