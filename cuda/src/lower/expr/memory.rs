@@ -124,8 +124,8 @@ impl<'p, 't> Lowerer<'p, 't> {
                 v: V::Ptr(Ptr {
                     target: target.unwrap_or(Target::Unknown),
                     off: match off {
-                        super::super::Offset::Fixed(e) => e,
-                        super::super::Offset::Local(l) => Expr::Var(l),
+                        crate::lower::Offset::Fixed(e) => e,
+                        crate::lower::Offset::Local(l) => Expr::Var(l),
                     },
                     unit,
                 }),
@@ -316,7 +316,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         if info.declared_in == (self.frames.len(), self.block())
                             && n.parent().is_some_and(|s| s.kind() == "expression_statement") =>
                     {
-                        off = super::super::Offset::Local(self.mutable_local(&info.name, None, span));
+                        off = crate::lower::Offset::Local(self.mutable_local(&info.name, None, span));
                         u
                     }
                     (Some(t), u) => {
@@ -328,7 +328,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                         ));
                     }
                 };
-                let super::super::Offset::Local(l) = off.clone() else {
+                let crate::lower::Offset::Local(l) = off.clone() else {
                     return Err(self.unsupported(n, &format!("assignment to pointer `{}`", info.name), ""));
                 };
                 let value = if p.target == Target::Null {
