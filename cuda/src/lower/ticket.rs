@@ -492,114 +492,10 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
     // After the ticket: a block barrier, then the last-block branch, and nothing else
     // that touches global memory in any block.
     let after = &block[ti + 1..];
-    // Not the pattern at all: no barrier after the ticket, the ticket not kept in a
-    // shared cell, no branch on it.
-    let b1 = after.iter().position(|s| s.kind.is_barrier()).ok_or(None)?;
-    let flag = Flag::of(t, facts).ok_or(None)?;
-    let (r, branch, n) = after[b1 + 1..]
-        .iter()
-        .enumerate()
-        .find_map(|(k, s)| {
-            let between = &after[b1 + 1..b1 + 1 + k];
-            let (branch, n) = Branch::of(s, &flag, between, facts)?;
-            Some((b1 + 1 + k, branch, n))
-        })
-        .ok_or(None)?;
-    // The flag is written by the ticket alone between the ticket and its read.
-    let mut rewritten = false;
-    for_each_stmt(&after[..b1], &mut |x| {
-        rewritten |= matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array);
-    });
-    if rewritten {
-        return Err(None);
-    }
-
-    // What only the last block runs, and what every block runs after its ticket.
-    let mut last: Vec<&Stmt> = Vec::new();
-    let mut everyone: Vec<&Stmt> = after[..b1].iter().chain(&after[b1 + 1..r]).collect();
-    let rest: Vec<&Stmt> = after[r + 1..]
-        .iter()
-        .chain(
-            outer
-                .iter()
-                .enumerate()
-                .flat_map(|(level, &i)| &block_at(body, &outer[..level])[i + 1..]),
-        )
-        .collect();
-    match branch {
-        Branch::If(then_blk) => {
-            last.extend(then_blk);
-            everyone.extend(rest);
-        }
-        // The other blocks have returned.
-        Branch::Return => last.extend(rest),
-    }
-    let mut in_last = Vec::new();
-    for s in &last {
-        global_accesses(std::slice::from_ref(*s), facts, &mut in_last);
-    }
-    let mut cached = None;
-    for s in &last {
-        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
-            if let StmtKind::Read { var, array, .. } = &x.kind
-                && facts.cx.noncoherent.contains(var)
-                && facts.global(array)
-                && cached.is_none()
-            {
-                cached = Some((array.clone(), x.span.line));
-            }
-        });
-    }
-    // Nothing outside the last block's code conflicts with it: no ordering is needed,
-    // and none is made (nor a note written).
-    let mut inside: HashSet<*const Stmt> = HashSet::new();
-    for s in &last {
-        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
-            inside.insert(x as *const Stmt);
-        });
-    }
-    let mut outside = Vec::new();
-    for_each_stmt(body, &mut |x| {
-        if !inside.contains(&(x as *const Stmt)) {
-            global_accesses_of(x, facts, &mut outside);
-        }
-    });
-    if !outside.iter().any(|o| in_last.iter().any(|a| conflict(o, a))) {
-        return Err(None);
-    }
-    if let Some((array, line)) = cached
-        && outside.iter().any(|o| o.array == array && o.kind != Kind::Read)
-    {
-        return Err(why(format!(
-            "line {line} may read through a cache the other blocks' fences do not reach (`__ldg`, a surface, code autosync cannot see)"
-        )));
-    }
-    let mut touched = Vec::new();
-    for s in &everyone {
-        global_accesses(std::slice::from_ref(*s), facts, &mut touched);
-    }
-    if let Some(a) = touched.first() {
-        return Err(why(format!(
-            "line {} touches global memory after the ticket in every block",
-            a.line
-        )));
-    }
-    // The ticket is the counter's only atomic update outside the last block.
-    let mut counter = 0;
-    for_each_stmt(body, &mut |s| {
-        if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
-            counter += 1;
-        }
-    });
-    let mut in_last_counter = 0;
-    for s in &last {
-        for_each_stmt(std::slice::from_ref(*s), &mut |s| {
-            if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
-                in_last_counter += 1;
-            }
-        });
-    }
-    if counter - in_last_counter != 1 {
+    let Shape { b1, r, branch, n } = Shape::of(after, t, facts).ok_or(None)?;
+    let (last, everyone) = last_and_everyone(body, outer, after, b1, r, &branch);
+    let in_last = last_block_accesses(body, &last, &everyone, facts).map_err(|what| what.and_then(why))?;
+    if !counter_updated_once(body, &last, t) {
         return Err(why("the counter has other atomic updates".into()));
     }
 
@@ -637,6 +533,156 @@ fn prove(body: &[Stmt], spine: &[usize], t: &Ticket, facts: &Facts) -> Result<Pl
             words(&needs)
         ),
     })
+}
+
+/// The pattern in the statements after the ticket: the block barrier at `b1`, the
+/// last-block branch at `r` on the flag the ticket keeps, and the value `n` of the last
+/// ticket the branch tests.
+struct Shape<'s> {
+    b1: usize,
+    r: usize,
+    branch: Branch<'s>,
+    n: Expr,
+}
+
+impl<'s> Shape<'s> {
+    /// The shape in `after`, the statements after the ticket; `None` when they are not
+    /// the pattern at all.
+    fn of(after: &'s [Stmt], t: &Ticket, facts: &Facts) -> Option<Shape<'s>> {
+        // Not the pattern at all: no barrier after the ticket, the ticket not kept in a
+        // shared cell, no branch on it.
+        let b1 = after.iter().position(|s| s.kind.is_barrier())?;
+        let flag = Flag::of(t, facts)?;
+        let (r, branch, n) = after[b1 + 1..].iter().enumerate().find_map(|(k, s)| {
+            let between = &after[b1 + 1..b1 + 1 + k];
+            let (branch, n) = Branch::of(s, &flag, between, facts)?;
+            Some((b1 + 1 + k, branch, n))
+        })?;
+        // The flag is written by the ticket alone between the ticket and its read.
+        let mut rewritten = false;
+        for_each_stmt(&after[..b1], &mut |x| {
+            rewritten |= matches!(&x.kind, StmtKind::Write { array, .. } | StmtKind::Atomic { array, .. } if array == flag.array);
+        });
+        if rewritten {
+            return None;
+        }
+        Some(Shape { b1, r, branch, n })
+    }
+}
+
+/// What only the last block runs, and what every block runs after its ticket: the
+/// statements after the ticket (`after`, with the barrier at `b1` and the branch at
+/// `r`) and after the blocks that enclose it (`outer`, the ticket's path in `body`).
+fn last_and_everyone<'s>(
+    body: &'s [Stmt],
+    outer: &[usize],
+    after: &'s [Stmt],
+    b1: usize,
+    r: usize,
+    branch: &Branch<'s>,
+) -> (Vec<&'s Stmt>, Vec<&'s Stmt>) {
+    let mut last: Vec<&Stmt> = Vec::new();
+    let mut everyone: Vec<&Stmt> = after[..b1].iter().chain(&after[b1 + 1..r]).collect();
+    let rest: Vec<&Stmt> = after[r + 1..]
+        .iter()
+        .chain(
+            outer
+                .iter()
+                .enumerate()
+                .flat_map(|(level, &i)| &block_at(body, &outer[..level])[i + 1..]),
+        )
+        .collect();
+    match branch {
+        Branch::If(then_blk) => {
+            last.extend(*then_blk);
+            everyone.extend(rest);
+        }
+        // The other blocks have returned.
+        Branch::Return => last.extend(rest),
+    }
+    (last, everyone)
+}
+
+/// The global accesses of the last block's code `last`, when they need the ticket's
+/// ordering and it can give it. `Err(None)`: nothing outside the last block's code
+/// conflicts with it; `Err(Some(what))`: why the fence cannot order it.
+fn last_block_accesses<'s>(
+    body: &[Stmt],
+    last: &[&'s Stmt],
+    everyone: &[&Stmt],
+    facts: &Facts,
+) -> Result<Vec<Access<'s>>, Option<String>> {
+    let mut in_last = Vec::new();
+    for s in last {
+        global_accesses(std::slice::from_ref(*s), facts, &mut in_last);
+    }
+    let mut cached = None;
+    for s in last {
+        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
+            if let StmtKind::Read { var, array, .. } = &x.kind
+                && facts.cx.noncoherent.contains(var)
+                && facts.global(array)
+                && cached.is_none()
+            {
+                cached = Some((array.clone(), x.span.line));
+            }
+        });
+    }
+    // Nothing outside the last block's code conflicts with it: no ordering is needed,
+    // and none is made (nor a note written).
+    let mut inside: HashSet<*const Stmt> = HashSet::new();
+    for s in last {
+        for_each_stmt(std::slice::from_ref(*s), &mut |x| {
+            inside.insert(x as *const Stmt);
+        });
+    }
+    let mut outside = Vec::new();
+    for_each_stmt(body, &mut |x| {
+        if !inside.contains(&(x as *const Stmt)) {
+            global_accesses_of(x, facts, &mut outside);
+        }
+    });
+    if !outside.iter().any(|o| in_last.iter().any(|a| conflict(o, a))) {
+        return Err(None);
+    }
+    if let Some((array, line)) = cached
+        && outside.iter().any(|o| o.array == array && o.kind != Kind::Read)
+    {
+        return Err(Some(format!(
+            "line {line} may read through a cache the other blocks' fences do not reach (`__ldg`, a surface, code autosync cannot see)"
+        )));
+    }
+    let mut touched = Vec::new();
+    for s in everyone {
+        global_accesses(std::slice::from_ref(*s), facts, &mut touched);
+    }
+    if let Some(a) = touched.first() {
+        return Err(Some(format!(
+            "line {} touches global memory after the ticket in every block",
+            a.line
+        )));
+    }
+    Ok(in_last)
+}
+
+/// Whether the ticket is the counter's only atomic update outside the last block's
+/// code `last`.
+fn counter_updated_once(body: &[Stmt], last: &[&Stmt], t: &Ticket) -> bool {
+    let mut counter = 0;
+    for_each_stmt(body, &mut |s| {
+        if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
+            counter += 1;
+        }
+    });
+    let mut in_last_counter = 0;
+    for s in last {
+        for_each_stmt(std::slice::from_ref(*s), &mut |s| {
+            if matches!(&s.kind, StmtKind::Atomic { array, .. } if array == t.counter) {
+                in_last_counter += 1;
+            }
+        });
+    }
+    counter - in_last_counter == 1
 }
 
 /// How the last block's code is set apart.
