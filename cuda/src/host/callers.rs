@@ -1,0 +1,427 @@
+//! Caller contexts: the environments of a host function, one per call of it in the
+//! file (directly or through forwarding wrappers), binding its parameters and template
+//! parameters to what the call passes, and forks on values copied from constant tables.
+
+use kpl::Expr;
+use tree_sitter::Node;
+
+use crate::program::named_children;
+
+use super::launch_layer::fold;
+use super::launch_site::template_list;
+use super::syntax::{
+    callee_name, declarations, initializer, is_const, local_key, only_elements_read, param_name, table_list,
+    wide_int,
+};
+use super::{Env, MAX_CONTEXTS, MAX_DEPTH, Reader, TemplateArg, runs_on_host, translation_unit};
+
+impl<'t> Reader<'_, 't> {
+    /// Environments of the host function `f`: one per call of it in the file, binding
+    /// its parameters to the values passed; one empty one when nothing calls it (or the
+    /// calls are too many or too deep).
+    pub(super) fn caller_envs(&self, f: usize, depth: usize) -> Vec<Env> {
+        let def = &self.prog.funcs[f];
+        let params: Vec<String> = def
+            .params()
+            .into_iter()
+            .filter_map(|p| param_name(self.prog, p))
+            .collect();
+        let takes_nothing = params.is_empty() && def.template.is_none();
+        if depth >= MAX_DEPTH || def.name == "main" || takes_nothing || self.escapes(&def.name) {
+            return vec![Env::default()];
+        }
+        let mut out = Vec::new();
+        for Call {
+            caller,
+            args,
+            template_args,
+            ..
+        } in self.calls_of(&def.name)
+        {
+            if args.len() > params.len() {
+                continue;
+            }
+            let outers = self.caller_envs(caller, depth + 1);
+            let read = args.iter().copied().chain(template_args);
+            for outer in outers
+                .iter()
+                .flat_map(|o| self.fork(caller, &read.clone().collect::<Vec<_>>(), o))
+            {
+                let mut env = Env::default();
+                if let (Some(params), Some(list)) = (def.template, template_args) {
+                    self.bind_template_parameters(params, caller, list, &outer, &mut env);
+                }
+                for (p, a) in params.iter().zip(&args) {
+                    self.bind_argument(&mut env, f, p, caller, *a, &outer);
+                }
+                // Parameters the call leaves out take their default argument, evaluated
+                // where the function is defined.
+                for decl in def.params().into_iter().skip(args.len()) {
+                    let (Some(p), Some(v)) = (
+                        param_name(self.prog, decl),
+                        decl.child_by_field_name("default_value"),
+                    ) else {
+                        continue;
+                    };
+                    self.bind_argument(&mut env, f, &p, f, v, &Env::default());
+                }
+                out.push(env);
+                if out.len() >= MAX_CONTEXTS {
+                    return vec![Env::default()];
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(Env::default());
+        }
+        out
+    }
+
+    /// Binds parameter `p` of `f` to the argument `a`, an expression of function `g`
+    /// evaluated in `outer`: its value and its `dim3` components. A reference parameter
+    /// is bound only when it is `const` and the argument is an object nothing else can
+    /// change ([`Reader::unaliased_argument`]).
+    fn bind_argument(&self, env: &mut Env, f: usize, p: &str, g: usize, a: Node<'t>, outer: &Env) {
+        if self.reference_parameter(f, p)
+            && !(self.const_reference_parameter(f, p) && self.unaliased_argument(g, a))
+        {
+            return;
+        }
+        env.bindings.insert(p.to_string(), self.scalar(g, a, outer));
+        let d = self.dim3(g, a, outer);
+        for (i, c) in ["x", "y", "z"].iter().enumerate() {
+            env.bindings.insert(format!("{p}.{c}"), d[i].clone());
+        }
+    }
+
+    /// Binds a host function template's parameters `params` to the template arguments
+    /// `list` of a call in function `caller`, evaluated in `outer`: a type parameter to
+    /// its type's text, a value parameter to its value. Parameters the call does not
+    /// give (deduced, defaulted) stay unbound, so unknown.
+    fn bind_template_parameters(
+        &self,
+        params: Node<'t>,
+        caller: usize,
+        list: Node<'t>,
+        outer: &Env,
+        env: &mut Env,
+    ) {
+        let args = named_children(list).into_iter().filter(|a| a.kind() != "comment");
+        let params = named_children(params)
+            .into_iter()
+            .filter(|p| p.kind() != "comment");
+        for (p, a) in params.zip(args) {
+            let arg = self.template_arg(caller, a, outer);
+            match p.kind() {
+                "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                    let name = named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                        .or_else(|| p.child_by_field_name("name"));
+                    if let (Some(n), Some(TemplateArg::Type(t))) = (name, arg) {
+                        env.types.push((self.text(n).to_string(), t));
+                    }
+                }
+                "parameter_declaration" | "optional_parameter_declaration" => {
+                    let name = p
+                        .child_by_field_name("declarator")
+                        .and_then(|d| crate::program::declarator_name(d, self.prog.src));
+                    if let (Some(n), Some(TemplateArg::Value(v))) = (name, arg) {
+                        env.bindings.insert(n, Some(Expr::Int(v)));
+                    }
+                }
+                _ => {} // a variadic pack: nothing after it is bound by position
+            }
+        }
+    }
+
+    /// `env` once per combination of the values of the *table locals* the host
+    /// expressions `nodes` of function `f` use, directly or through the initializers of
+    /// the locals they use ([`Reader::table_choices`]): `int bs = sizes[j];` in a loop
+    /// over `int sizes[] = {32, 64, 128};` makes three environments, `bs` bound to each
+    /// size. Just `env` when there is none, or more than [`MAX_CONTEXTS`] combinations.
+    pub(super) fn fork(&self, f: usize, nodes: &[Node<'t>], env: &Env) -> Vec<Env> {
+        let mut tables: Vec<(String, Vec<i64>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<(Node<'t>, usize)> = nodes.iter().map(|n| (*n, 0)).collect();
+        while let Some((n, depth)) = stack.pop() {
+            if n.kind() == "identifier" {
+                let x = self.text(n);
+                // Locals are bound by their declaration (`local_key`): a name declared
+                // twice names two variables.
+                let Some(decl) = self.local_declaration(f, n, x) else {
+                    continue;
+                };
+                let key = local_key(x, decl);
+                if env.bindings.contains_key(&key) || !seen.insert(key.clone()) {
+                    continue;
+                }
+                if let Some(values) = self.table_choices(f, n, x) {
+                    tables.push((key, values));
+                } else if depth < MAX_DEPTH && !self.assigned(f, x) {
+                    stack.extend(named_children(decl).into_iter().map(|c| (c, depth + 1)));
+                }
+                continue;
+            }
+            stack.extend(named_children(n).into_iter().map(|c| (c, depth)));
+        }
+        let combinations = tables
+            .iter()
+            .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()));
+        if tables.is_empty() || combinations.is_none_or(|c| c > MAX_CONTEXTS) {
+            return vec![env.clone()];
+        }
+        let mut out = vec![env.clone()];
+        for (x, values) in &tables {
+            out = out
+                .iter()
+                .flat_map(|e| {
+                    values.iter().map(move |v| {
+                        let mut e = e.clone();
+                        e.bindings.insert(x.clone(), Some(Expr::Int(*v)));
+                        e
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The values local `x` of function `f` (in scope at `at`) may hold when it is a
+    /// never-assigned copy of an element of a *table*: an array, never assigned, whose
+    /// initializer lists integer constants, local to `f` or a `const` global
+    /// (`int bs = sizes[j];`, whatever `j` is: one of the table's values, an index out
+    /// of its bounds being undefined behaviour).
+    fn table_choices(&self, f: usize, at: Node<'t>, x: &str) -> Option<Vec<i64>> {
+        let body = self.prog.funcs[f].body?;
+        let decl = self.local_declaration(f, at, x)?;
+        if self.assigned(f, x) || self.is_param(f, x) || !wide_int(self, decl) {
+            return None;
+        }
+        let mut init = initializer(self.prog, decl, x)?;
+        while init.kind() == "parenthesized_expression" {
+            init = *named_children(init).first()?;
+        }
+        if init.kind() != "subscript_expression" {
+            return None;
+        }
+        let table = init.child_by_field_name("argument")?;
+        if table.kind() != "identifier" {
+            return None;
+        }
+        let name = self.text(table);
+        // The table: one declaration in the function (or none there and one in the
+        // file, `const`), of a wide integer type, every other use of its name a read
+        // of an element or its size (no pointer to it, no call that could write it).
+        let root = translation_unit(self.prog)?;
+        let (decl, scope) = match self.local_declaration(f, init, name) {
+            Some(d) => (d, body),
+            None => {
+                let g = self.prog.globals.get(name)?;
+                (declarations(self.prog, body, name) == 0
+                    && !self.is_param(f, name)
+                    && is_const(self, g.decl))
+                .then_some(())?;
+                (g.decl, root)
+            }
+        };
+        if declarations(self.prog, scope, name) != 1
+            || !only_elements_read(self.prog, scope, name)
+            || !wide_int(self, decl)
+        {
+            return None;
+        }
+        let (list, size) = table_list(self.prog, decl, name)?;
+        let mut values = Vec::new();
+        let items: Vec<Node> = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        for item in &items {
+            let Some(Expr::Int(v)) = self.scalar(f, *item, &Env::default()).map(|e| fold(&e)) else {
+                return None;
+            };
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        // `int t[4] = {32, 64};`: the elements not listed are zero.
+        if let Some(size) = size {
+            let Some(Expr::Int(n)) = self.scalar(f, size, &Env::default()).map(|e| fold(&e)) else {
+                return None;
+            };
+            if usize::try_from(n).ok()? > items.len() && !values.contains(&0) {
+                values.push(0);
+            }
+        }
+        (!values.is_empty()).then_some(values)
+    }
+
+    pub(super) fn is_param(&self, f: usize, x: &str) -> bool {
+        self.prog.funcs[f]
+            .params()
+            .into_iter()
+            .any(|p| param_name(self.prog, p).as_deref() == Some(x))
+    }
+
+    /// Whether function `name` is used other than by calling it (a function pointer):
+    /// then its callers are not all known and its parameters stay atoms.
+    fn escapes(&self, name: &str) -> bool {
+        let Some(root) = translation_unit(self.prog) else {
+            return false;
+        };
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != name {
+                continue;
+            }
+            let Some(mut p) = n.parent() else { continue };
+            let declared = matches!(p.kind(), "function_declarator");
+            // `f(...)`, or `f<128>(...)` with the template arguments around the name.
+            let mut callee = n;
+            if p.kind() == "template_function" {
+                callee = p;
+                let Some(up) = p.parent() else { continue };
+                p = up;
+            }
+            // A call in a namespace-scope initializer is no caller context.
+            let in_function =
+                std::iter::successors(p.parent(), |a| a.parent()).any(|a| a.kind() == "function_definition");
+            let called = p.kind() == "call_expression"
+                && in_function
+                && p.child_by_field_name("function")
+                    .is_some_and(|f| f.id() == callee.id());
+            if !declared && !called && self.forwarded_args(n).is_none() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `f` passed to a forwarder of the file, `g(x, f, a, b)` where
+    /// `template <class F, class... A> T g(X x, F f, A&&... a) { ... f(std::forward<A>(a)...); ... }`
+    /// (a benchmark or launch wrapper): the arguments `f` is called with, `a, b`.
+    pub(super) fn forwarded_args(&self, id: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let list = id.parent().filter(|p| p.kind() == "argument_list")?;
+        let call = list.parent().filter(|c| c.kind() == "call_expression")?;
+        let callee = callee_name(self.prog, call.child_by_field_name("function")?)?;
+        let args: Vec<Node> = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let at = args.iter().position(|a| a.id() == id.id())?;
+        let g = self.prog.functions(&callee, None).into_iter().find(|&g| {
+            let d = &self.prog.funcs[g];
+            // `f` is the last named parameter, a pack follows.
+            let pack = d.declarator.child_by_field_name("parameters").is_some_and(|l| {
+                named_children(l)
+                    .iter()
+                    .any(|c| c.kind() == "variadic_parameter_declaration")
+            });
+            d.body.is_some() && runs_on_host(d) && d.params().len() == at + 1 && pack
+        })?;
+        let def = &self.prog.funcs[g];
+        let params = def.params();
+        // The body calls `f` with the pack only, and uses the pack nowhere else (so it
+        // passes the caller's values on unchanged).
+        let f_name = param_name(self.prog, params[at])?;
+        let pack = def
+            .declarator
+            .child_by_field_name("parameters")
+            .and_then(|l| {
+                named_children(l)
+                    .into_iter()
+                    .find(|c| c.kind() == "variadic_parameter_declaration")
+            })
+            .and_then(|p| p.child_by_field_name("declarator"))
+            .map(|d| self.text(d).replace(['&', '.', ' '], ""))?;
+        let forwarded = |arg: &str| {
+            let arg: String = arg.split_whitespace().collect();
+            arg == format!("{pack}...")
+                || (arg.starts_with("std::forward<") && arg.ends_with(&format!(">({pack})...")))
+        };
+        let mut pack_uses = 0;
+        let mut stack = vec![def.body?];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() == "identifier" && self.text(n) == pack {
+                pack_uses += 1;
+            }
+        }
+        let mut stack = vec![def.body?];
+        let mut calls = 0;
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != f_name {
+                continue;
+            }
+            let c = n.parent()?;
+            let is_call = c.kind() == "call_expression"
+                && c.child_by_field_name("function")
+                    .is_some_and(|x| x.id() == n.id());
+            let passes_pack = c
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .is_some_and(|a| a.len() == 1 && forwarded(self.text(a[0])));
+            if !(is_call && passes_pack) {
+                return None; // `f` used otherwise: its calls are not known
+            }
+            calls += 1;
+        }
+        (calls > 0 && pack_uses == calls).then(|| args[at + 1..].to_vec())
+    }
+
+    /// The calls of `name` in the bodies of the file's host functions, with the caller
+    /// and the arguments: direct calls `name(...)` and calls through a forwarder
+    /// ([`Reader::forwarded_args`]).
+    fn calls_of(&self, name: &str) -> Vec<Call<'t>> {
+        let mut out = Vec::new();
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            let Some(body) = f.body.filter(|_| runs_on_host(f)) else {
+                continue;
+            };
+            let mut stack = vec![body];
+            while let Some(n) = stack.pop() {
+                if n.kind() == "call_expression"
+                    && let Some(fun) = n.child_by_field_name("function")
+                    && callee_name(self.prog, fun).is_some_and(|c| c == name)
+                    && let Some(args) = n.child_by_field_name("arguments")
+                {
+                    let args = named_children(args)
+                        .into_iter()
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    out.push(Call {
+                        at: n.start_byte(),
+                        caller: i,
+                        args,
+                        template_args: template_list(fun),
+                    });
+                } else if n.kind() == "identifier"
+                    && self.text(n) == name
+                    && let Some(args) = self.forwarded_args(n)
+                {
+                    out.push(Call {
+                        at: n.start_byte(),
+                        caller: i,
+                        args,
+                        template_args: None,
+                    });
+                }
+                stack.extend(named_children(n));
+            }
+        }
+        out.sort_by_key(|c| c.at);
+        out
+    }
+}
+
+/// A call of a host function in the file.
+struct Call<'t> {
+    at: usize,
+    caller: usize,
+    args: Vec<Node<'t>>,
+    /// Its template argument list (`run<128>(...)`).
+    template_args: Option<Node<'t>>,
+}
