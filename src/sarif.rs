@@ -182,7 +182,12 @@ fn message(text: String) -> Message {
     Message::builder().text(text).build()
 }
 
-fn location(file: &ArtifactLocation, text: &str, span: driver::report::Span, msg: Option<String>) -> Location {
+fn location(
+    file: &ArtifactLocation,
+    text: &str,
+    span: driver::report::Span,
+    msg: Option<String>,
+) -> Location {
     let mut region = Region::builder()
         .start_line(i64::from(span.line.max(1)))
         .start_column(i64::from(span.col.max(1)))

@@ -113,7 +113,10 @@ fn fix_show_does_not_write() {
 #[test]
 fn show_summary_prints_the_symbolic_summary_with_proved_invariants() {
     let dir = setup();
-    let (code, out) = run(dir.path(), &["check", "--show", "summary", "--kernel", "s", "s.kpl"]);
+    let (code, out) = run(
+        dir.path(),
+        &["check", "--show", "summary", "--kernel", "s", "s.kpl"],
+    );
     assert_eq!(code, 0);
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
@@ -173,7 +176,10 @@ fn show_rounds_lists_each_placement_the_synthesis_tried() {
         ]
     );
     // Nothing is written.
-    assert_eq!(std::fs::read_to_string(dir.path().join("r.kpl")).expect("read"), src);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("r.kpl")).expect("read"),
+        src
+    );
     // `check --show rounds` synthesizes with fix's defaults.
     let (code, again) = run(dir.path(), &["check", "--show", "rounds", "r.kpl"]);
     assert_eq!(code, 0);

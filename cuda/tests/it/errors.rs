@@ -32,159 +32,162 @@ fn syntax_errors_are_located() {
     );
 }
 
+/// Constructs the CUDA front end does not lower, each with the position and the words of
+/// its `unsupported` error: (source, (line, column), part of the message).
+const UNSUPPORTED: &[(&str, (u32, u32), &str)] = &[
+    (
+        "__global__ void k(int *a) {\n  l: a[0] = 1;\n  goto l;\n}\n",
+        (3, 3),
+        "`goto`",
+    ),
+    (
+        "__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *a) { a[0] = f(2); }\n",
+        (1, 38),
+        "recursive call of `f`",
+    ),
+    (
+        "__global__ void k(int *a, int (*fp)(int)) {\n  a[0] = fp(1);\n}\n",
+        (2, 10),
+        "a call through a function pointer whose possible targets are not in this file",
+    ),
+    (
+        "__global__ void k(int *a, short *b, int c) {\n  int *p = c ? a : (int *)b;\n  p[threadIdx.x] = 0;\n}\n",
+        (2, 12),
+        "one of two arrays",
+    ),
+    (
+        "__global__ void k(int *a, short *b, int c) {\n  int *p = a;\n  if (c)\n    p = (int *)b;\n}\n",
+        (4, 5),
+        "different arrays",
+    ),
+    (
+        "__global__ void k(float *a) {\n  float x = 0.0f, y = 1.0f;\n  float &r = threadIdx.x % 2 ? x : y;\n  r = 5.0f;\n  a[0] = x;\n}\n",
+        (3, 14),
+        "a reference bound to a conditional",
+    ),
+    (
+        "__global__ void k(int **a) {\n  a[0][threadIdx.x] = 1;\n}\n",
+        (2, 3),
+        "a pointer whose target cannot be determined",
+    ),
+    (
+        "__global__ void k(int *a) {\n  asm(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(0), \"l\"(a));\n}\n",
+        (2, 3),
+        "inline PTX `cp.async.ca.shared.global` (an asynchronous copy",
+    ),
+    (
+        "__device__ void g(int *s, int i) {\n  for (int k = 0; k < 4; k++) {\n    clampIndex(i);\n    s[i] = k;\n  }\n}\n__global__ void k(int *a) { g(a, threadIdx.x); }\n",
+        (3, 5),
+        "a call of a function the file does not define that may change `i` inside a loop",
+    ),
+    // Fresh memory of the thread is modelled (`lower::alloc`); what would let another
+    // thread reach it, or run code `new` hides, is not.
+    (
+        "__global__ void k(int *a) {\n  __shared__ int *buf;\n  if (threadIdx.x == 0) buf = (int *)malloc(256);\n  __syncthreads();\n  buf[threadIdx.x] = 1;\n}\n",
+        (5, 3),
+        "a pointer whose target cannot be determined",
+    ),
+    (
+        "struct Node { int v; __device__ Node(int x) : v(x) { } };\n__global__ void k(int *a) {\n  Node *n = new Node(a[0]);\n}\n",
+        (3, 13),
+        "`new` of `Node`, whose constructor or destructor",
+    ),
+    (
+        "__device__ int next[1];\nstruct Node { int id = next[0]++; };\n__global__ void k(int *a) {\n  Node *n = new Node;\n}\n",
+        (4, 13),
+        "or a member initializer or base class",
+    ),
+    (
+        "struct Base { __device__ Base() { } };\nstruct Node : Base { int v; };\n__global__ void k(int *a) {\n  Node *n = new Node;\n}\n",
+        (4, 13),
+        "`new` of `Node`",
+    ),
+    (
+        "struct Res { int *p; __device__ ~Res() { p[0] = 0; } };\n__global__ void k(Res *r) {\n  Res *x = new Res[2];\n  delete[] x;\n}\n",
+        (3, 12),
+        "`new` of `Res`",
+    ),
+    (
+        "__global__ void k(int *a) {\n  int *p = new (a) int(3);\n}\n",
+        (2, 12),
+        "placement `new`",
+    ),
+    (
+        "__global__ void k(int *a) {\n  int *p;\n  cudaMalloc(&p, 16);\n}\n",
+        (3, 3),
+        "the device runtime's `cudaMalloc`",
+    ),
+    // Tensor-core tiles autosync cannot size exactly (`lower/builtins/wmma.rs`).
+    (
+        "__global__ void k(float *c, bool t) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::store_matrix_sync(c, acc, 16, t ? wmma::mem_col_major : wmma::mem_row_major);\n}\n",
+        (3, 3),
+        "a tensor-core tile whose shape, layout or element type",
+    ),
+    (
+        "__global__ void k(const void *p) {\n  wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::u4, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 64);\n}\n",
+        (3, 3),
+        "a tensor-core tile whose shape, layout or element type",
+    ),
+    (
+        "__global__ void k(const char *p) {\n  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 16);\n}\n",
+        (3, 3),
+        "a tensor-core tile through a pointer to elements of another size",
+    ),
+    (
+        "__global__ void child(int *a) { a[0] = 1; }\n__global__ void k(int *a) {\n  child<<<1, 1>>>(a);\n}\n",
+        (3, 3),
+        "launching a kernel from device code",
+    ),
+    (
+        "int host_counter;\n__global__ void k(int *a) {\n  host_counter = 1;\n}\n",
+        (3, 3),
+        "host variable",
+    ),
+    (
+        "surface<void, 2> surf;\n__global__ void k(int *a) {\n  surf2Dwrite(1, surf, 0);\n}\n",
+        (3, 3),
+        "`surf2Dwrite` with 3 arguments",
+    ),
+    (
+        // The place returned depends on the path: writes through it cannot be followed.
+        "__device__ int &pick(int *a, int *b, int c) {\n  if (c) return a[0];\n  return b[0];\n}\n__global__ void k(int *a, int *b) {\n  pick(a, b, threadIdx.x) = 1;\n}\n",
+        (6, 3),
+        "`pick` returns a reference from more than one `return`",
+    ),
+    (
+        // A library call returning a reference: a copy would lose the write through `r`.
+        "__global__ void k(int *a) {\n  int &r = lib_slot(a, threadIdx.x);\n  r = 1;\n}\n",
+        (2, 12),
+        "a reference bound to the result of a call whose target autosync does not know",
+    ),
+    (
+        // The reference returned is one of two places.
+        "struct V {\n  float *p, *q;\n  __device__ float &operator[](int i) { return i < 64 ? p[i] : q[i - 64]; }\n};\n__global__ void k(float *a, float *b) {\n  V v{a, b};\n  v[threadIdx.x] = 1.0f;\n}\n",
+        (7, 3),
+        "`operator[]` returns a reference to a place autosync does not follow",
+    ),
+    (
+        // A struct operand and no operator autosync sees (a friend defined in the class).
+        "struct Q {\n  int k;\n  friend __device__ bool operator==(const Q &a, const Q &b) { return a.k == b.k; }\n};\n__global__ void k(int *a) {\n  Q p{1}, q{2};\n  if (p == q) a[threadIdx.x] = 1;\n}\n",
+        (7, 7),
+        "`operator==` of a struct that no `operator==` of the file autosync sees takes",
+    ),
+    (
+        // Two operators that may both take the operands.
+        "template <class T> struct Acc { T *slot; };\n__device__ void operator+=(Acc<int> a, int v) { }\n__device__ void operator+=(Acc<float> a, float v) { *a.slot = v; }\n__global__ void k(float *s) {\n  Acc<float> a{s};\n  a += (int)threadIdx.x;\n}\n",
+        (6, 3),
+        "`operator+=` with several operators of the file that may take these operands",
+    ),
+    (
+        "struct S { float v[]; };\n__global__ void k(S *a) {\n  S s = a[threadIdx.x];\n}\n",
+        (3, 9),
+        "array member has an unknown length",
+    ),
+];
+
 #[test]
 fn unsupported_constructs_say_what_and_where() {
-    let cases: &[(&str, (u32, u32), &str)] = &[
-        (
-            "__global__ void k(int *a) {\n  l: a[0] = 1;\n  goto l;\n}\n",
-            (3, 3),
-            "`goto`",
-        ),
-        (
-            "__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *a) { a[0] = f(2); }\n",
-            (1, 38),
-            "recursive call of `f`",
-        ),
-        (
-            "__global__ void k(int *a, int (*fp)(int)) {\n  a[0] = fp(1);\n}\n",
-            (2, 10),
-            "a call through a function pointer whose possible targets are not in this file",
-        ),
-        (
-            "__global__ void k(int *a, short *b, int c) {\n  int *p = c ? a : (int *)b;\n  p[threadIdx.x] = 0;\n}\n",
-            (2, 12),
-            "one of two arrays",
-        ),
-        (
-            "__global__ void k(int *a, short *b, int c) {\n  int *p = a;\n  if (c)\n    p = (int *)b;\n}\n",
-            (4, 5),
-            "different arrays",
-        ),
-        (
-            "__global__ void k(float *a) {\n  float x = 0.0f, y = 1.0f;\n  float &r = threadIdx.x % 2 ? x : y;\n  r = 5.0f;\n  a[0] = x;\n}\n",
-            (3, 14),
-            "a reference bound to a conditional",
-        ),
-        (
-            "__global__ void k(int **a) {\n  a[0][threadIdx.x] = 1;\n}\n",
-            (2, 3),
-            "a pointer whose target cannot be determined",
-        ),
-        (
-            "__global__ void k(int *a) {\n  asm(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(0), \"l\"(a));\n}\n",
-            (2, 3),
-            "inline PTX `cp.async.ca.shared.global` (an asynchronous copy",
-        ),
-        (
-            "__device__ void g(int *s, int i) {\n  for (int k = 0; k < 4; k++) {\n    clampIndex(i);\n    s[i] = k;\n  }\n}\n__global__ void k(int *a) { g(a, threadIdx.x); }\n",
-            (3, 5),
-            "a call of a function the file does not define that may change `i` inside a loop",
-        ),
-        // Fresh memory of the thread is modelled (`lower::alloc`); what would let another
-        // thread reach it, or run code `new` hides, is not.
-        (
-            "__global__ void k(int *a) {\n  __shared__ int *buf;\n  if (threadIdx.x == 0) buf = (int *)malloc(256);\n  __syncthreads();\n  buf[threadIdx.x] = 1;\n}\n",
-            (5, 3),
-            "a pointer whose target cannot be determined",
-        ),
-        (
-            "struct Node { int v; __device__ Node(int x) : v(x) { } };\n__global__ void k(int *a) {\n  Node *n = new Node(a[0]);\n}\n",
-            (3, 13),
-            "`new` of `Node`, whose constructor or destructor",
-        ),
-        (
-            "__device__ int next[1];\nstruct Node { int id = next[0]++; };\n__global__ void k(int *a) {\n  Node *n = new Node;\n}\n",
-            (4, 13),
-            "or a member initializer or base class",
-        ),
-        (
-            "struct Base { __device__ Base() { } };\nstruct Node : Base { int v; };\n__global__ void k(int *a) {\n  Node *n = new Node;\n}\n",
-            (4, 13),
-            "`new` of `Node`",
-        ),
-        (
-            "struct Res { int *p; __device__ ~Res() { p[0] = 0; } };\n__global__ void k(Res *r) {\n  Res *x = new Res[2];\n  delete[] x;\n}\n",
-            (3, 12),
-            "`new` of `Res`",
-        ),
-        (
-            "__global__ void k(int *a) {\n  int *p = new (a) int(3);\n}\n",
-            (2, 12),
-            "placement `new`",
-        ),
-        (
-            "__global__ void k(int *a) {\n  int *p;\n  cudaMalloc(&p, 16);\n}\n",
-            (3, 3),
-            "the device runtime's `cudaMalloc`",
-        ),
-        // Tensor-core tiles autosync cannot size exactly (`lower/builtins/wmma.rs`).
-        (
-            "__global__ void k(float *c, bool t) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::store_matrix_sync(c, acc, 16, t ? wmma::mem_col_major : wmma::mem_row_major);\n}\n",
-            (3, 3),
-            "a tensor-core tile whose shape, layout or element type",
-        ),
-        (
-            "__global__ void k(const void *p) {\n  wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::u4, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 64);\n}\n",
-            (3, 3),
-            "a tensor-core tile whose shape, layout or element type",
-        ),
-        (
-            "__global__ void k(const char *p) {\n  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> f;\n  wmma::load_matrix_sync(f, p, 16);\n}\n",
-            (3, 3),
-            "a tensor-core tile through a pointer to elements of another size",
-        ),
-        (
-            "__global__ void child(int *a) { a[0] = 1; }\n__global__ void k(int *a) {\n  child<<<1, 1>>>(a);\n}\n",
-            (3, 3),
-            "launching a kernel from device code",
-        ),
-        (
-            "int host_counter;\n__global__ void k(int *a) {\n  host_counter = 1;\n}\n",
-            (3, 3),
-            "host variable",
-        ),
-        (
-            "surface<void, 2> surf;\n__global__ void k(int *a) {\n  surf2Dwrite(1, surf, 0);\n}\n",
-            (3, 3),
-            "`surf2Dwrite` with 3 arguments",
-        ),
-        (
-            // The place returned depends on the path: writes through it cannot be followed.
-            "__device__ int &pick(int *a, int *b, int c) {\n  if (c) return a[0];\n  return b[0];\n}\n__global__ void k(int *a, int *b) {\n  pick(a, b, threadIdx.x) = 1;\n}\n",
-            (6, 3),
-            "`pick` returns a reference from more than one `return`",
-        ),
-        (
-            // A library call returning a reference: a copy would lose the write through `r`.
-            "__global__ void k(int *a) {\n  int &r = lib_slot(a, threadIdx.x);\n  r = 1;\n}\n",
-            (2, 12),
-            "a reference bound to the result of a call whose target autosync does not know",
-        ),
-        (
-            // The reference returned is one of two places.
-            "struct V {\n  float *p, *q;\n  __device__ float &operator[](int i) { return i < 64 ? p[i] : q[i - 64]; }\n};\n__global__ void k(float *a, float *b) {\n  V v{a, b};\n  v[threadIdx.x] = 1.0f;\n}\n",
-            (7, 3),
-            "`operator[]` returns a reference to a place autosync does not follow",
-        ),
-        (
-            // A struct operand and no operator autosync sees (a friend defined in the class).
-            "struct Q {\n  int k;\n  friend __device__ bool operator==(const Q &a, const Q &b) { return a.k == b.k; }\n};\n__global__ void k(int *a) {\n  Q p{1}, q{2};\n  if (p == q) a[threadIdx.x] = 1;\n}\n",
-            (7, 7),
-            "`operator==` of a struct that no `operator==` of the file autosync sees takes",
-        ),
-        (
-            // Two operators that may both take the operands.
-            "template <class T> struct Acc { T *slot; };\n__device__ void operator+=(Acc<int> a, int v) { }\n__device__ void operator+=(Acc<float> a, float v) { *a.slot = v; }\n__global__ void k(float *s) {\n  Acc<float> a{s};\n  a += (int)threadIdx.x;\n}\n",
-            (6, 3),
-            "`operator+=` with several operators of the file that may take these operands",
-        ),
-        (
-            "struct S { float v[]; };\n__global__ void k(S *a) {\n  S s = a[threadIdx.x];\n}\n",
-            (3, 9),
-            "array member has an unknown length",
-        ),
-    ];
-    for (src, (line, col), what) in cases {
+    for (src, (line, col), what) in UNSUPPORTED {
         let e = error(src);
         assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
         assert!(e.message.contains(what), "{e}");

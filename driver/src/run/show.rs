@@ -123,7 +123,10 @@ fn outcome(f: &super::fix::KernelFix) -> String {
         line.push_str(&format!(", {}", lines("barrier after", "barriers after", &after)));
     }
     if !f.removed.is_empty() {
-        line.push_str(&format!(", {}", lines("barrier removed at", "barriers removed at", &f.removed)));
+        line.push_str(&format!(
+            ", {}",
+            lines("barrier removed at", "barriers removed at", &f.removed)
+        ));
     }
     line.push_str(&format!(", cost {} (was {})", f.cost, f.original_cost));
     if let Some(why) = &f.reason {

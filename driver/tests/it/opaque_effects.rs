@@ -637,14 +637,6 @@ fn parts(c: &Case) -> Parts {
         "s"
     };
     let i = index(c.at, offset, shift, 0);
-    let same = |s: String| (s.clone(), s);
-    let plain = |head, decl, stmt: String| Parts {
-        head,
-        decl,
-        stmt: (stmt.clone(), stmt),
-        locals: None,
-        exact: false,
-    };
     match c.effect {
         Effect::Ref {
             body,
@@ -706,113 +698,151 @@ fn parts(c: &Case) -> Parts {
             name,
             proto,
             op,
-        } => {
-            let (param, e, arg) = match pass {
-                Pass::Value => ("Box b", "b.p[b.k]", "b"),
-                Pass::Ref => ("Box &b", "b.p[b.k]", "b"),
-                Pass::ConstRef => ("const Box &b", "b.p[b.k]", "b"),
-                Pass::Pointer => ("Box *b", "b->p[b->k]", "&b"),
-            };
-            let params = match body {
-                Body::Get => param.to_string(),
-                _ => format!("{param}, int v"),
-            };
-            let setup = match base {
-                false => format!("Box b; b.p = &{x}[{i}]; b.k = 0;"),
-                true => format!("Box b; b.p = {x}; b.k = {};", rvalue(&i)),
-            };
-            let (name, used) = match (op, body) {
-                (false, _) => (name, call(name, body, arg, false)),
-                (true, Body::Get) => ("operator~", format!("acc += ~{arg};")),
-                (true, _) => ("operator<<", format!("{arg} << (int)gid;")),
-            };
-            plain(
-                Some(same("struct Box { int *p; int k; };".into())),
-                Some(function(name, body, &params, &body_of(body, e), proto, None)),
-                format!("{{ {setup} {used} }}"),
-            )
-        }
-        Effect::Method { body, name, arrow } => {
-            let (def, decl) = match body {
-                Body::Get => (
-                    format!("__device__ int {name}() const {{ return x; }}"),
-                    format!("__device__ int {name}() const;"),
-                ),
-                _ => (
-                    format!("__device__ void {name}(int v) {}", body_of(body, "x")),
-                    format!("__device__ void {name}(int v);"),
-                ),
-            };
-            let (setup, obj) = if arrow {
-                (format!("Acc *q = &{x}[{i}]; "), "q->".to_string())
-            } else {
-                (String::new(), format!("{x}[{i}]."))
-            };
-            let call = match body {
-                Body::Get => format!("acc += {obj}{name}();"),
-                _ => format!("{obj}{name}((int)gid);"),
-            };
-            let stmt = if arrow {
-                format!("{{ {setup}{call} }}")
-            } else {
-                call
-            };
-            plain(
-                Some((
-                    format!("struct Acc {{ int x; int y; {def} }};"),
-                    format!("struct Acc {{ int x; int y; {decl} }};"),
-                )),
-                None,
-                stmt,
-            )
-        }
-        Effect::Holder { body } => {
-            let method = match body {
-                Body::Get => "__device__ int get(int i) { return p[i]; }".to_string(),
-                _ => format!("__device__ void put(int i, int v) {}", body_of(body, "p[i]")),
-            };
-            let call = match body {
-                Body::Get => format!("{{ Holder h({x}); acc += h.get({}); }}", rvalue(&i)),
-                _ => format!("{{ Holder h({x}); h.put({}, (int)gid); }}", rvalue(&i)),
-            };
-            Parts {
-                head: Some((
-                    format!("struct Holder {{ int *p; __device__ Holder(int *q) : p(q) {{}} {method} }};"),
-                    "/* `Holder` is a library's type, not defined in this file */".to_string(),
-                )),
-                decl: None,
-                stmt: same(call),
-                locals: None,
-                exact: false,
-            }
-        }
+        } => boxed_parts(x, &i, body, base, pass, name, proto, op),
+        Effect::Method { body, name, arrow } => method_parts(x, &i, body, name, arrow),
+        Effect::Holder { body } => holder_parts(x, &i, body),
         Effect::Load(p) => ptx_parts(c, p, None, x, global, offset, shift),
         Effect::Store { ptx, pred } => ptx_parts(c, ptx, Some(pred), x, global, offset, shift),
-        Effect::Atomic { red } => {
-            let sp = if global { "global" } else { "shared" };
-            let (def, ptx) = if red {
-                (
-                    format!("atomicAdd(&{x}[{i}], (int)gid);"),
-                    format!(
-                        r#"asm volatile("red.{sp}.add.u32 [%0], %1;" :: "l"(&{x}[{i}]), "r"((int)gid) : "memory");"#
-                    ),
-                )
-            } else {
-                (
-                    format!("v = atomicAdd(&{x}[{i}], (int)gid);"),
-                    format!(
-                        r#"asm volatile("atom.{sp}.add.u32 %0, [%1], %2;" : "=r"(v) : "l"(&{x}[{i}]), "r"((int)gid) : "memory");"#
-                    ),
-                )
-            };
-            Parts {
-                head: None,
-                decl: None,
-                stmt: (def, ptx),
-                locals: None,
-                exact: false,
-            }
-        }
+        Effect::Atomic { red } => atomic_parts(x, &i, global, red),
+    }
+}
+
+/// Parts whose statement is the same in both twins.
+fn plain(head: Option<(String, String)>, decl: Option<(String, String)>, stmt: String) -> Parts {
+    Parts {
+        head,
+        decl,
+        stmt: (stmt.clone(), stmt),
+        locals: None,
+        exact: false,
+    }
+}
+
+fn same(s: String) -> (String, String) {
+    (s.clone(), s)
+}
+
+/// `Box b` pointing at `x[i]` (or at `x` with `b.k = i`), passed to a function or an
+/// operator.
+#[allow(clippy::too_many_arguments)]
+fn boxed_parts(
+    x: &str,
+    i: &str,
+    body: Body,
+    base: bool,
+    pass: Pass,
+    name: &'static str,
+    proto: bool,
+    op: bool,
+) -> Parts {
+    let (param, e, arg) = match pass {
+        Pass::Value => ("Box b", "b.p[b.k]", "b"),
+        Pass::Ref => ("Box &b", "b.p[b.k]", "b"),
+        Pass::ConstRef => ("const Box &b", "b.p[b.k]", "b"),
+        Pass::Pointer => ("Box *b", "b->p[b->k]", "&b"),
+    };
+    let params = match body {
+        Body::Get => param.to_string(),
+        _ => format!("{param}, int v"),
+    };
+    let setup = match base {
+        false => format!("Box b; b.p = &{x}[{i}]; b.k = 0;"),
+        true => format!("Box b; b.p = {x}; b.k = {};", rvalue(&i)),
+    };
+    let (name, used) = match (op, body) {
+        (false, _) => (name, call(name, body, arg, false)),
+        (true, Body::Get) => ("operator~", format!("acc += ~{arg};")),
+        (true, _) => ("operator<<", format!("{arg} << (int)gid;")),
+    };
+    plain(
+        Some(same("struct Box { int *p; int k; };".into())),
+        Some(function(name, body, &params, &body_of(body, e), proto, None)),
+        format!("{{ {setup} {used} }}"),
+    )
+}
+
+/// A method of `struct Acc` called on `x[i]` (through a pointer when `arrow`).
+fn method_parts(x: &str, i: &str, body: Body, name: &str, arrow: bool) -> Parts {
+    let (def, decl) = match body {
+        Body::Get => (
+            format!("__device__ int {name}() const {{ return x; }}"),
+            format!("__device__ int {name}() const;"),
+        ),
+        _ => (
+            format!("__device__ void {name}(int v) {}", body_of(body, "x")),
+            format!("__device__ void {name}(int v);"),
+        ),
+    };
+    let (setup, obj) = if arrow {
+        (format!("Acc *q = &{x}[{i}]; "), "q->".to_string())
+    } else {
+        (String::new(), format!("{x}[{i}]."))
+    };
+    let call = match body {
+        Body::Get => format!("acc += {obj}{name}();"),
+        _ => format!("{obj}{name}((int)gid);"),
+    };
+    let stmt = if arrow {
+        format!("{{ {setup}{call} }}")
+    } else {
+        call
+    };
+    plain(
+        Some((
+            format!("struct Acc {{ int x; int y; {def} }};"),
+            format!("struct Acc {{ int x; int y; {decl} }};"),
+        )),
+        None,
+        stmt,
+    )
+}
+
+/// A `Holder` of `x` (defined, or a library's type) whose method reads or writes `p[i]`.
+fn holder_parts(x: &str, i: &str, body: Body) -> Parts {
+    let method = match body {
+        Body::Get => "__device__ int get(int i) { return p[i]; }".to_string(),
+        _ => format!("__device__ void put(int i, int v) {}", body_of(body, "p[i]")),
+    };
+    let call = match body {
+        Body::Get => format!("{{ Holder h({x}); acc += h.get({}); }}", rvalue(&i)),
+        _ => format!("{{ Holder h({x}); h.put({}, (int)gid); }}", rvalue(&i)),
+    };
+    Parts {
+        head: Some((
+            format!("struct Holder {{ int *p; __device__ Holder(int *q) : p(q) {{}} {method} }};"),
+            "/* `Holder` is a library's type, not defined in this file */".to_string(),
+        )),
+        decl: None,
+        stmt: same(call),
+        locals: None,
+        exact: false,
+    }
+}
+
+/// `atomicAdd` on `x[i]`, and its PTX twin (`red` or `atom`).
+fn atomic_parts(x: &str, i: &str, global: bool, red: bool) -> Parts {
+    let sp = if global { "global" } else { "shared" };
+    let (def, ptx) = if red {
+        (
+            format!("atomicAdd(&{x}[{i}], (int)gid);"),
+            format!(
+                r#"asm volatile("red.{sp}.add.u32 [%0], %1;" :: "l"(&{x}[{i}]), "r"((int)gid) : "memory");"#
+            ),
+        )
+    } else {
+        (
+            format!("v = atomicAdd(&{x}[{i}], (int)gid);"),
+            format!(
+                r#"asm volatile("atom.{sp}.add.u32 %0, [%1], %2;" : "=r"(v) : "l"(&{x}[{i}]), "r"((int)gid) : "memory");"#
+            ),
+        )
+    };
+    Parts {
+        head: None,
+        decl: None,
+        stmt: (def, ptx),
+        locals: None,
+        exact: false,
     }
 }
 
@@ -874,44 +904,8 @@ fn ptx_parts(
         (Via::Cvta | Via::Matrix, true) => format!(r#""l"(__cvta_generic_to_global({pointer}))"#),
         _ => format!(r#""l"({pointer})"#),
     };
-    // The opcode.
     let load = store.is_none();
-    let order = match (p.order, load) {
-        (1, _) => ".volatile",
-        (2, _) => ".relaxed.gpu",
-        (3, true) => ".acquire.gpu",
-        (3, false) => ".release.gpu",
-        _ => "",
-    };
-    let space = match (via, global) {
-        (Via::Generic, _) => "",
-        (_, true) => ".global",
-        (_, false) if p.cta => ".shared::cta",
-        (_, false) => ".shared",
-    };
-    let cache = match (p.cache && global && via != Via::Generic, load) {
-        (true, true) => ".cg",
-        (true, false) => ".wb",
-        (false, _) => "",
-    };
-    let ty = match p.width {
-        Width::U32 => ".u32",
-        Width::V2 => ".v2.u32",
-        Width::B64 => ".b64",
-        Width::V4 => ".v4.u32",
-    };
-    let op = match via {
-        Via::Matrix => {
-            let m = if load { "ldmatrix" } else { "stmatrix" };
-            let x = match lanes {
-                1 => "x1",
-                2 => "x2",
-                _ => "x4",
-            };
-            format!("{m}.sync.aligned.m8n8.{x}.shared.b16")
-        }
-        _ => format!("{}{order}{space}{cache}{ty}", if load { "ld" } else { "st" }),
-    };
+    let op = ptx_opcode(&p, via, global, load, lanes);
     let disp = match p.disp {
         0 => String::new(),
         d if d < 0 => format!("{}", 4 * i32::from(d)),
@@ -981,6 +975,47 @@ fn ptx_parts(
         stmt: (def, ptx),
         locals,
         exact: matches!(via, Via::Direct | Via::Generic) && !pred,
+    }
+}
+
+/// The PTX instruction of a load or store: `ld`/`st` with its ordering, state space,
+/// cache operator and type, or `ldmatrix`/`stmatrix` of `lanes` matrices.
+fn ptx_opcode(p: &Ptx, via: Via, global: bool, load: bool, lanes: u32) -> String {
+    let order = match (p.order, load) {
+        (1, _) => ".volatile",
+        (2, _) => ".relaxed.gpu",
+        (3, true) => ".acquire.gpu",
+        (3, false) => ".release.gpu",
+        _ => "",
+    };
+    let space = match (via, global) {
+        (Via::Generic, _) => "",
+        (_, true) => ".global",
+        (_, false) if p.cta => ".shared::cta",
+        (_, false) => ".shared",
+    };
+    let cache = match (p.cache && global && via != Via::Generic, load) {
+        (true, true) => ".cg",
+        (true, false) => ".wb",
+        (false, _) => "",
+    };
+    let ty = match p.width {
+        Width::U32 => ".u32",
+        Width::V2 => ".v2.u32",
+        Width::B64 => ".b64",
+        Width::V4 => ".v4.u32",
+    };
+    match via {
+        Via::Matrix => {
+            let m = if load { "ldmatrix" } else { "stmatrix" };
+            let x = match lanes {
+                1 => "x1",
+                2 => "x2",
+                _ => "x4",
+            };
+            format!("{m}.sync.aligned.m8n8.{x}.shared.b16")
+        }
+        _ => format!("{}{order}{space}{cache}{ty}", if load { "ld" } else { "st" }),
     }
 }
 

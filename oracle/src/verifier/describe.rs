@@ -19,12 +19,16 @@ impl StaticVerifier {
     /// line 12, ...). The invariants are proved as a check proves them (same budget).
     pub fn describe_summary(&self, kernel: &Kernel) -> Vec<String> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
-        let verdicts = in_context(&fresh_context(), || invariants::prove(&sum, self.limits.invariants));
+        let verdicts = in_context(&fresh_context(), || {
+            invariants::prove(&sum, self.limits.invariants)
+        });
         let lines = lines_of(kernel);
         let mut out = vec![launch_line(&sum)];
         for (lp, info) in sum.loops.iter().enumerate() {
             if let Some(info) = info {
-                let at = lines.get(&info.stmt).map_or(String::new(), |l| format!(" (line {l})"));
+                let at = lines
+                    .get(&info.stmt)
+                    .map_or(String::new(), |l| format!(" (line {l})"));
                 out.push(format!(
                     "loop {lp}{at}: iteration k{lp}, trip count {}, guard {}{}",
                     show(&sum, &info.trip_term),
@@ -94,7 +98,11 @@ fn launch_line(sum: &Summary) -> String {
         line.push_str(&format!("; symbolic parameters {}", sum.params.join(", ")));
     }
     if !sum.fixed_params.is_empty() {
-        let fixed: Vec<String> = sum.fixed_params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let fixed: Vec<String> = sum
+            .fixed_params
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
         line.push_str(&format!("; fixed {}", fixed.join(", ")));
     }
     line
@@ -120,7 +128,11 @@ fn lines_of(kernel: &Kernel) -> HashMap<StmtId, u32> {
 
 /// What each unknown of the summary stands for.
 fn legend(sum: &Summary, lines: &HashMap<StmtId, u32>) -> Vec<String> {
-    let at = |s: &StmtId| lines.get(s).map_or("an inserted statement".to_string(), |l| format!("line {l}"));
+    let at = |s: &StmtId| {
+        lines
+            .get(s)
+            .map_or("an inserted statement".to_string(), |l| format!("line {l}"))
+    };
     sum.atoms
         .iter()
         .enumerate()
@@ -137,7 +149,10 @@ fn legend(sum: &Summary, lines: &HashMap<StmtId, u32>) -> Vec<String> {
                     show(sum, init)
                 ),
                 AtomKind::Tail { op, c, last } => {
-                    format!("a geometric sequence (`x {} {c}`) past its table's last entry {last}", op.symbol())
+                    format!(
+                        "a geometric sequence (`x {} {c}`) past its table's last entry {last}",
+                        op.symbol()
+                    )
                 }
                 AtomKind::Trip(lp) => format!("the trip count of loop {lp}"),
                 AtomKind::After(lp, v) => format!("`{v}` after loop {lp} left by `break`"),
@@ -146,7 +161,10 @@ fn legend(sum: &Summary, lines: &HashMap<StmtId, u32>) -> Vec<String> {
                 AtomKind::Other => "the other thread's value (`other(..)`)".to_string(),
                 AtomKind::Function(f) => format!("the uninterpreted function `@{f}`"),
             };
-            format!("a{id}: {what}; one value per {}", format!("{:?}", info.class).to_lowercase())
+            format!(
+                "a{id}: {what}; one value per {}",
+                format!("{:?}", info.class).to_lowercase()
+            )
         })
         .collect()
 }
@@ -176,15 +194,28 @@ fn infix(sum: &Summary, t: &T, outer: u8) -> String {
         }
         Term::Bin(op, a, b) => {
             let p = op.precedence();
-            (format!("{} {} {}", infix(sum, a, p), op.symbol(), infix(sum, b, p + 1)), p)
+            (
+                format!("{} {} {}", infix(sum, a, p), op.symbol(), infix(sum, b, p + 1)),
+                p,
+            )
         }
         Term::Ite(c, a, b) => (
-            format!("{} ? {} : {}", infix(sum, c, 1), infix(sum, a, 1), infix(sum, b, 0)),
+            format!(
+                "{} ? {} : {}",
+                infix(sum, c, 1),
+                infix(sum, a, 1),
+                infix(sum, b, 0)
+            ),
             0,
         ),
         Term::Table(k, entries, tail) => {
             let es: Vec<String> = entries.iter().map(|e| infix(sum, e, 0)).collect();
-            return format!("table({}; [{}] else {})", infix(sum, k, 0), es.join(", "), infix(sum, tail, 0));
+            return format!(
+                "table({}; [{}] else {})",
+                infix(sum, k, 0),
+                es.join(", "),
+                infix(sum, tail, 0)
+            );
         }
         Term::Pow2(e) => return format!("2^({})", infix(sum, e, 0)),
         Term::Cast(ty, e) => return format!("({ty}){}", infix(sum, e, 11)),

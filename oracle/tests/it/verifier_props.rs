@@ -600,55 +600,65 @@ impl Render {
                 }
                 self.line("}");
             }
-            S::For(lp @ (Loop::While(bound, step) | Loop::Until(bound, step)), body) => {
-                let w = format!("w{}", self.vars.len());
-                let l = format!("{w} = 0;");
-                self.line(&l);
-                let bound = self.expr(bound);
-                if matches!(lp, Loop::While(..)) {
-                    let l = format!("while ({w} < {bound}) {{");
-                    self.line(&l);
-                } else {
-                    let l = format!("while ({w} < 16) {{");
-                    self.line(&l);
-                    let l = format!("    if (!({w} < {bound})) {{");
-                    self.line(&l);
-                    self.line("        break;");
-                    self.line("    }");
-                }
-                self.vars.push(w.clone());
-                self.nested(body, true);
-                let l = format!("    {w} = {w} + {};", self.expr(step));
-                self.line(&l);
-                self.vars.pop();
-                self.line("}");
-            }
-            S::For(lp, body) => {
-                let i = format!("i{}", self.vars.len());
-                let head = match lp {
-                    Loop::Count(b) => format!("for ({i} = 0; {i} < {}; {i} = {i} + 1) {{", self.expr(b)),
-                    Loop::CountTo(b) => format!("for ({i} = 0; {i} <= {}; {i} = {i} + 1) {{", self.expr(b)),
-                    Loop::Stride(b) => {
-                        format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
-                    }
-                    Loop::Double(b) => format!("for ({i} = 1; {i} < {}; {i} = {i} * 2) {{", self.expr(b)),
-                    Loop::HalveFrom(Some(c)) => format!("for ({i} = {c}; {i} > 0; {i} = {i} >> 1) {{"),
-                    Loop::HalveFrom(None) => {
-                        let outer = self.vars.last().cloned().unwrap_or_else(|| "8".into());
-                        format!("for ({i} = {outer} / 2; {i} > 0; {i} = {i} >> 1) {{")
-                    }
-                    Loop::ShlUp(b) => format!("for ({i} = 2; {i} <= {}; {i} = {i} << 1) {{", self.expr(b)),
-                    Loop::Halve | Loop::While(..) | Loop::Until(..) => {
-                        format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
-                    }
-                };
-                self.line(&head);
-                self.vars.push(i);
-                self.nested(body, true);
-                self.vars.pop();
-                self.line("}");
-            }
+            S::For(lp @ (Loop::While(..) | Loop::Until(..)), body) => self.while_loop(lp, body),
+            S::For(lp, body) => self.for_loop(lp, body),
         }
+    }
+
+    /// A loop whose counter `w<depth>` steps by an expression: `while` with the bound in
+    /// its guard, or a `while` of at most 16 iterations left by `break` at the bound.
+    fn while_loop(&mut self, lp: &Loop, body: &[S]) {
+        let (Loop::While(bound, step) | Loop::Until(bound, step)) = lp else {
+            return;
+        };
+        let w = format!("w{}", self.vars.len());
+        let l = format!("{w} = 0;");
+        self.line(&l);
+        let bound = self.expr(bound);
+        if matches!(lp, Loop::While(..)) {
+            let l = format!("while ({w} < {bound}) {{");
+            self.line(&l);
+        } else {
+            let l = format!("while ({w} < 16) {{");
+            self.line(&l);
+            let l = format!("    if (!({w} < {bound})) {{");
+            self.line(&l);
+            self.line("        break;");
+            self.line("    }");
+        }
+        self.vars.push(w.clone());
+        self.nested(body, true);
+        let l = format!("    {w} = {w} + {};", self.expr(step));
+        self.line(&l);
+        self.vars.pop();
+        self.line("}");
+    }
+
+    /// A `for` loop of one of the counted shapes, counter `i<depth>`.
+    fn for_loop(&mut self, lp: &Loop, body: &[S]) {
+        let i = format!("i{}", self.vars.len());
+        let head = match lp {
+            Loop::Count(b) => format!("for ({i} = 0; {i} < {}; {i} = {i} + 1) {{", self.expr(b)),
+            Loop::CountTo(b) => format!("for ({i} = 0; {i} <= {}; {i} = {i} + 1) {{", self.expr(b)),
+            Loop::Stride(b) => {
+                format!("for ({i} = tid; {i} < {}; {i} = {i} + bdim) {{", self.expr(b))
+            }
+            Loop::Double(b) => format!("for ({i} = 1; {i} < {}; {i} = {i} * 2) {{", self.expr(b)),
+            Loop::HalveFrom(Some(c)) => format!("for ({i} = {c}; {i} > 0; {i} = {i} >> 1) {{"),
+            Loop::HalveFrom(None) => {
+                let outer = self.vars.last().cloned().unwrap_or_else(|| "8".into());
+                format!("for ({i} = {outer} / 2; {i} > 0; {i} = {i} >> 1) {{")
+            }
+            Loop::ShlUp(b) => format!("for ({i} = 2; {i} <= {}; {i} = {i} << 1) {{", self.expr(b)),
+            Loop::Halve | Loop::While(..) | Loop::Until(..) => {
+                format!("for ({i} = bdim / 2; {i} > 0; {i} = {i} >> 1) {{")
+            }
+        };
+        self.line(&head);
+        self.vars.push(i);
+        self.nested(body, true);
+        self.vars.pop();
+        self.line("}");
     }
 
     /// A nested block, one level of indentation deeper.
