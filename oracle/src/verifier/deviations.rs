@@ -1,8 +1,8 @@
-//! Deviations from the interpreter's semantics (`docs/semantics.md`) and shortcuts the
-//! static verifier takes, kept apart from the pipeline so that each has an id, a rule
-//! and tests: [`DEVIATIONS`] is the one list of ids, in the order of the rules below
-//! (`tests/it/deviations.rs` checks both, and that every test the table names exists).
-//!
+//! The deviations from the interpreter's semantics (`docs/semantics.md`) and the
+//! shortcuts the static verifier takes, apart from the pipeline so that each has an id,
+//! a rule and tests: the rules are below, in the order of [`DEVIATIONS`], the one list
+//! of their ids and of the tests that fail when a rule changes (`oracle/tests/it/deviations.rs`
+//! checks that the table and the rules below agree and that every test it names exists).
 //!
 //! - **Memory is abstract.** Every read (and the value an atomic returns) is an arbitrary
 //!   value, also when the thread wrote the element before. So Faial's Test 5 DRF kernel
@@ -398,3 +398,203 @@
 //!   counts of a query may then differ slightly (seen once, on a 1 M-unit sorting
 //!   network query). Nothing is ever `Unsupported`: every construct of the IR is
 //!   encoded exactly or over-approximated.
+
+/// One deviation or shortcut: its id, the heading of its rule in the list above, and
+/// the tests that fail when the rule changes.
+#[derive(Debug, Clone, Copy)]
+pub struct Deviation {
+    /// A short kebab-case name; tests written for the rule alone are named
+    /// `deviation_<id with _>`.
+    pub id: &'static str,
+    /// The rule's bold heading in the list above, as written there.
+    pub heading: &'static str,
+    /// Test functions (`#[test]`, anywhere in the workspace) that pin the rule down.
+    pub tests: &'static [&'static str],
+}
+
+/// Every deviation and shortcut, in the order of the list above.
+pub const DEVIATIONS: &[Deviation] = &[
+    Deviation {
+        id: "memory-is-abstract",
+        heading: "Memory is abstract.",
+        tests: &["deviation_memory_is_abstract", "faial_test5_read_index"],
+    },
+    Deviation {
+        id: "values-read-alike",
+        heading: "Values all threads read alike",
+        tests: &[
+            "deviation_values_all_threads_read_alike",
+            "deviation_reads_of_a_never_written_array_are_a_function_of_the_index",
+        ],
+    },
+    Deviation {
+        id: "two-thread-assumptions",
+        heading: "Two-thread assumptions",
+        tests: &[
+            "deviation_other_inside_a_loop_is_arbitrary",
+            "two_thread_preconditions_that_never_hold_are_an_error",
+        ],
+    },
+    Deviation {
+        id: "divergent-barriers-synchronize-nothing",
+        heading: "Divergent barriers synchronize nothing.",
+        tests: &["deviation_divergent_barriers_synchronize_nothing"],
+    },
+    Deviation {
+        id: "barrier-instances",
+        heading: "Which barrier instances count",
+        tests: &["deviation_barriers_are_credited_only_at_chosen_instances"],
+    },
+    Deviation {
+        id: "loop-carried-values",
+        heading: "Loop-carried values",
+        tests: &["deviation_loop_carried_values_without_closed_form_are_arbitrary"],
+    },
+    Deviation {
+        id: "values-after-a-loop",
+        heading: "Values after a loop",
+        tests: &[
+            "deviation_values_after_a_loop_are_not_tied_to_its_exit",
+            "deviation_non_terminating_loops_are_handled_soundly",
+        ],
+    },
+    Deviation {
+        id: "bitwise-operations",
+        heading: "Bitwise operations of two variables",
+        tests: &["deviation_bitwise_operations_of_two_variables_are_bounded_unknowns"],
+    },
+    Deviation {
+        id: "assume",
+        heading: "`assume`",
+        tests: &["deviation_later_assumes_do_not_remove_earlier_races"],
+    },
+    Deviation {
+        id: "parameters-and-launch-sizes",
+        heading: "Parameters",
+        tests: &[
+            "deviation_parameters_and_launch_sizes",
+            "a_signed_parameter_can_be_negative",
+        ],
+    },
+    Deviation {
+        id: "no-overflow",
+        heading: "No overflow",
+        tests: &[
+            "deviation_grid_width_below_2_31",
+            "deviation_a_grid_index_is_assumed_below_2_31",
+            "deviation_a_warp_index_in_the_grid_is_assumed_below_2_31",
+            "deviation_a_loop_counter_stays_in_its_type",
+        ],
+    },
+    Deviation {
+        id: "undefined-operations",
+        heading: "Undefined operations",
+        tests: &["deviation_undefined_operations_give_arbitrary_values"],
+    },
+    Deviation {
+        id: "infeasible-preconditions",
+        heading: "Preconditions that can never hold",
+        tests: &[
+            "deviation_infeasible_preconditions",
+            "two_thread_preconditions_that_never_hold_are_an_error",
+        ],
+    },
+    Deviation {
+        id: "atomics",
+        heading: "Atomics",
+        tests: &[
+            "deviation_other_atomic_results_are_arbitrary",
+            "deviation_counters_assume_no_wraparound",
+            "deviation_other_atomics_return_arbitrary_values",
+            "deviation_amounts_read_from_memory_may_be_negative",
+        ],
+    },
+    Deviation {
+        id: "typed-reads",
+        heading: "Typed reads",
+        tests: &[
+            "deviation_typed_reads",
+            "an_unsigned_read_is_never_negative",
+            "a_punned_read_is_not_the_other_types_value",
+        ],
+    },
+    Deviation {
+        id: "benign-write-write-races",
+        heading: "Benign write-write races are not races",
+        tests: &[
+            "deviation_benign_write_write_races",
+            "every_thread_raising_one_flag_is_benign",
+            "without_tolerance_equal_values_race",
+        ],
+    },
+    Deviation {
+        id: "uninterpreted-functions",
+        heading: "Uninterpreted functions",
+        tests: &["deviation_uninterpreted_functions_know_only_congruence"],
+    },
+    Deviation {
+        id: "warps",
+        heading: "Warps",
+        tests: &[
+            "deviation_warps",
+            "lock_step_does_not_order_threads_of_different_warps",
+            "warp_barrier_orders_the_threads_of_one_warp_only",
+        ],
+    },
+    Deviation {
+        id: "grid-barriers",
+        heading: "Grid barriers",
+        tests: &[
+            "deviation_a_divergent_grid_barrier_orders_nothing_and_the_interpreter_sees_less",
+            "deviation_grid_barriers_are_credited_only_at_chosen_instances",
+        ],
+    },
+    Deviation {
+        id: "last-block-tickets",
+        heading: "Last-block tickets",
+        tests: &["deviation_a_ticket_barrier_some_block_skips_orders_nothing_and_is_no_divergence"],
+    },
+    Deviation {
+        id: "cooperative-groups-and-surfaces",
+        heading: "Cooperative groups and surfaces",
+        tests: &[
+            "cooperative_group_syncs_by_group_kind",
+            "surface_accesses_are_accesses_of_the_surface_array",
+        ],
+    },
+    Deviation {
+        id: "launch-from-the-file",
+        heading: "The launch comes from the file",
+        tests: &[
+            "a_kernel_named_in_unparsed_host_code_is_checked_for_every_launch",
+            "kernels_of_a_header_are_checked_where_the_file_launches_them",
+        ],
+    },
+    Deviation {
+        id: "unseen-by-the-cuda-front-end",
+        heading: "What the CUDA front end cannot see",
+        tests: &[
+            "opaque_effects_over_approximate_defined_ones",
+            "a_reference_parameter_of_a_prototype_is_written",
+            "ptx_that_cannot_be_modelled_is_unsupported_with_its_opcode",
+        ],
+    },
+    Deviation {
+        id: "only-intra-group",
+        heading: "`--only-intra-group`",
+        tests: &["deviation_only_intra_group"],
+    },
+    Deviation {
+        id: "one-dimensional-symbolic-launches",
+        heading: "Symbolic launches are one-dimensional",
+        tests: &["deviation_symbolic_launches_are_one_dimensional_unless_the_kernel_names_y_or_z"],
+    },
+    Deviation {
+        id: "solver-gave-up",
+        heading: "Solver gave up",
+        tests: &[
+            "deviation_solver_timeouts_count_as_races",
+            "deviation_a_spent_solver_budget_counts_as_races",
+        ],
+    },
+];
