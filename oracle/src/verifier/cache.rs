@@ -23,7 +23,7 @@ pub(super) type Seen = (
 pub(super) struct Cache {
     /// The kernel without its block and grid barriers.
     pub(super) key: Kernel,
-    /// What the answers below depend on beyond the kernel's text ([`fingerprint`]): a
+    /// What the answers below depend on beyond the kernel's text ([`fingerprint`](super::fingerprint)): a
     /// barrier can change it, and then they are dropped.
     pub(super) facts: u64,
     /// The kernel's own Z3 context and incremental solver: a context's history (the
@@ -48,20 +48,20 @@ pub(super) struct Cache {
     /// with them (see [`Cache::after_first_pass`]). Emptied at the start of every check,
     /// since the barriers may have changed.
     pub(super) synced: HashSet<(StmtId, StmtId, Order, Scope)>,
-    /// Pairs that cannot race at all (see [`Checker::may_race`]), per array screened.
+    /// Pairs that cannot race at all (see [`Checker::may_race`](super::queries::Checker::may_race)), per array screened.
     pub(super) screen: Option<Screen>,
     /// Whether the preconditions can hold (barriers do not change them).
     pub(super) feasible: Option<bool>,
     /// What became of each loop's candidate invariants (barriers do not change them).
     pub(super) invariants: Option<Vec<Vec<invariants::Verdict>>>,
     /// The answers of the second lane's arrays, with its own Z3 session, when the
-    /// kernel's race queries run on two threads ([`lanes`]).
+    /// kernel's race queries run on two threads ([`lanes`](super::lanes)).
     pub(super) lane: Option<Box<Cache>>,
-    /// Race types the last check answered from runs of the kernel ([`concrete`]).
+    /// Race types the last check answered from runs of the kernel ([`concrete`](super::concrete)).
     pub(super) shown: usize,
     /// The share of satisfiable answers runs gave in the last check of this kernel
     /// that ran it (barriers do not change the kernel's runs much, so a kernel whose
-    /// runs missed its races is not run again: [`concrete::RUN_WORTH`]).
+    /// runs missed its races is not run again: [`concrete::RUN_WORTH`](super::concrete::RUN_WORTH)).
     pub(super) run_yield: Option<usize>,
 }
 

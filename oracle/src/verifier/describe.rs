@@ -9,7 +9,7 @@ use super::term::Class;
 use super::{StaticVerifier, symbolic};
 
 impl StaticVerifier {
-    /// The queries [`Oracle::check`] would ask about `kernel`, one line each, without
+    /// The queries [`Oracle::check`](crate::Oracle::check) would ask about `kernel`, one line each, without
     /// asking them (`autosync check --show queries`): a divergence query per barrier
     /// whose guard is not block-uniform, then for each pair of conflicting accesses (in
     /// program order) one query per race type and scope. Screening, which may spare some

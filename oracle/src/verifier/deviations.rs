@@ -10,7 +10,7 @@
 //!   never followed through memory: what thread 0 stores in a shared variable is not
 //!   what the others read from it after the barrier (only that they all read the same).
 //! - **Values all threads read alike** (seed 000's equality abstraction, restricted to
-//!   what needs no invariant; [`symbolic`]'s `read_class` and `ReadCache`, tests in
+//!   what needs no invariant; [`symbolic`](super::symbolic)'s `read_class` and `ReadCache`, tests in
 //!   `tests/it/verifier_uniform.rs`). Two refinements of "every read is arbitrary":
 //!   1. *One read instance, one value per block.* A read whose index is block-uniform
 //!      (`s_tile[0]`, `lens[bid]`) is an unknown shared by the threads of a block at
@@ -96,7 +96,7 @@
 //! - **Loop-carried values** without a closed form are arbitrary at every iteration but
 //!   the first, constrained only by the loop guard (and, for geometric sequences with a
 //!   symbolic start, by monotonicity and one-step relations between the iterations a
-//!   query mentions), and by the loop invariants [`invariants`] proves (candidates
+//!   query mentions), and by the loop invariants [`invariants`](super::invariants) proves (candidates
 //!   generated from the loop and the kernel's `invariant` statements, GPUVerify's
 //!   `__invariant`: base case and inductive step over one thread with every read
 //!   arbitrary, Houdini-style, within `Limits::invariants` units; an annotated one not
@@ -130,7 +130,7 @@
 //!   equal digits (`affine::mixed_radix_digits`; implied, so exact;
 //!   `tests/it/verifier_digits.rs`). With symbolic extents (`b*T*V + t*V + v` from
 //!   `b = i / (T*V)`, `t = (i / V) % T`, `v = i % V`, permuted layouts, loop variables
-//!   below their bound, grid-stride steps) the digit lemmas of [`radix`] say the same:
+//!   below their bound, grid-stride steps) the digit lemmas of [`radix`](super::radix) say the same:
 //!   implications whose premises (nonzero extents, digits in range, the access's
 //!   predicate) are part of the fact, so exact too (`tests/it/verifier_radix.rs`).
 //!   A race query whose index or predicate multiplies or divides by parameters is
@@ -149,11 +149,11 @@
 //!   `2^62` (loops with more iterations are not modelled).
 //! - **No overflow** (the stated assumption of the default mode, `docs/semantics.md`):
 //!   `+ - * <<` are exact on integers. Conversions (`Term::Cast`) are exact: dropped when
-//!   [`term::Builder::range`] shows the operand in the type, one `ite` when it can wrap
+//!   [`term::Builder::range`](super::term::Builder::range) shows the operand in the type, one `ite` when it can wrap
 //!   at most once, `x - 2^w·k` for a fresh `k` otherwise. A grid index
 //!   `blockIdx.d * blockDim.d (+ threadIdx.d)` is assumed below 2^31, and the grid's
 //!   width `blockDim.d * gridDim.d` (a grid-stride loop's stride) too
-//!   ([`term::MAX_GRID_THREADS`]) unless a concrete launch is larger, and with it
+//!   ([`term::MAX_GRID_THREADS`](super::term::MAX_GRID_THREADS)) unless a concrete launch is larger, and with it
 //!   `gridDim.d * y` and `blockIdx.d * y` for `0 <= y <= blockDim.d` (a warp's index in
 //!   the grid, `blockIdx.x * meta_group_size()`, and the number of warps in the grid;
 //!   twins `tests/corpus/indices/warpRowsGridStride*.cu`); a loop counter's
@@ -209,7 +209,7 @@
 //!   race only when the values they store may differ. A race query of two writes that
 //!   is satisfiable is asked again with the two value terms, each instantiated for its
 //!   own thread copy, required to differ; unsat means every race of that type stores
-//!   equal values ([`queries::Outcome::Benign`], listed in `Report::benign`). Values read
+//!   equal values ([`queries::Outcome::Benign`](super::queries::Outcome::Benign), listed in `Report::benign`). Values read
 //!   from memory are separate unknowns per thread (so `out[b] = s[0]` stays a race until
 //!   reads of one element in one barrier interval are known equal). The interpreter
 //!   applies the same rule to the values it computes.
@@ -389,7 +389,7 @@
 //!   of any size `bdim.x × 1 × 1` (as the interpreter's default launches are). Sizes and
 //!   parameters that a `requires` pins (`requires bdim == 256`) count as given.
 //! - **Solver gave up** (out of its resource units, `unknown`, or the check's budget
-//!   of units is spent; see [`Limits`]): the pair (or barrier) is reported as a defect
+//!   of units is spent; see [`Limits`](super::Limits)): the pair (or barrier) is reported as a defect
 //!   without a witness, with a note. Limits are Z3 resource units, not time, and each
 //!   kernel has a Z3 context of its own, so the answer depends on the kernel and the
 //!   options only (`tests/it/solver_limits.rs` checks it under load). Known residue: a

@@ -14,7 +14,7 @@ use super::symbolic::{AccessFact, Summary};
 /// unable to race, within a block and across blocks.
 #[derive(Default)]
 pub(super) struct Screen {
-    /// The arrays whose screen was weighed ([`RacePhase::screen_if_worth`]).
+    /// The arrays whose screen was weighed ([`RacePhase::screen_if_worth`](super::races::RacePhase::screen_if_worth)).
     pub(super) arrays: HashSet<String>,
     /// Those of them that were screened.
     pub(super) ran: BTreeSet<String>,
