@@ -1,8 +1,7 @@
-//! The deviations from the interpreter's semantics (`docs/semantics.md`) and the
-//! shortcuts the static verifier takes, apart from the pipeline so that each has an id,
-//! a rule and tests: the rules are below, in the order of [`DEVIATIONS`], the one list
-//! of their ids and of the tests that fail when a rule changes (`oracle/tests/it/deviations.rs`
-//! checks that the table and the rules below agree and that every test it names exists).
+//! The deviations from the interpreter's semantics (`docs/semantics.md`) and the verifier's
+//! shortcuts, apart from the pipeline so that each has an id, a rule and tests: the rules
+//! below, in the order of [`DEVIATIONS`], the one list of ids and of the tests that fail
+//! when a rule changes (`oracle/tests/it/deviations.rs` checks both against each other).
 //!
 //! - **Memory is abstract.** Every read (and the value an atomic returns) is an arbitrary
 //!   value, also when the thread wrote the element before. So Faial's Test 5 DRF kernel
