@@ -1,15 +1,72 @@
-//! What the verifier computed, as text for a person (`--show summary`): the symbolic
-//! summary of a kernel with its terms printed infix, its loops' trip counts and the
-//! invariants proved. Debugging output only: nothing here decides a verdict.
+//! What the verifier computes, as text for a person, without deciding anything: the
+//! queries a check would ask (`--show queries`) and the symbolic summary with its terms
+//! printed infix, its loops' trip counts and the invariants proved (`--show summary`).
 
 use std::collections::HashMap;
 
-use kpl::{Kernel, StmtId, UnOp};
+use kpl::{Kernel, Space, StmtId, UnOp};
 
 use super::invariants::{self, Verdict};
-use super::symbolic::{self, AtomKind, Summary};
-use super::term::{T, Term};
-use super::{StaticVerifier, fresh_context, in_context};
+use super::pairs::{conflicting_pairs, many_blocks, orders};
+use super::queries::Order;
+use super::session::{fresh_context, in_context};
+use super::symbolic::{AtomKind, Summary};
+use super::term::{Class, T, Term};
+use super::{StaticVerifier, symbolic};
+
+impl StaticVerifier {
+    /// The queries [`Oracle::check`](crate::Oracle::check) would ask about `kernel`, one line each, without
+    /// asking them (`autosync check --show queries`): a divergence query per barrier
+    /// whose guard is not block-uniform, then for each pair of conflicting accesses (in
+    /// program order) one query per race type and scope. Screening, which may spare some
+    /// pair queries depending on solver time, is not applied; verdict paths are untouched.
+    pub fn describe_queries(&self, kernel: &Kernel) -> Vec<String> {
+        let sum = symbolic::summarize(kernel, &self.opts);
+        let many_blocks = many_blocks(&sum) && !self.opts.only_intra_group;
+        let mut out = Vec::new();
+        for bar in &sum.barriers {
+            if bar.grid && sum.class(&bar.pred) > Class::Grid {
+                out.push(format!(
+                    "divergence: grid barrier at {}:{} (threads of the grid)",
+                    bar.span.line, bar.span.col
+                ));
+            } else if sum.class(&bar.pred) > Class::Block {
+                out.push(format!(
+                    "divergence: barrier at {}:{}",
+                    bar.span.line, bar.span.col
+                ));
+            }
+        }
+        for (a, b) in conflicting_pairs(&sum.accesses) {
+            let mut scopes = vec!["same block"];
+            if a.space == Space::Global && many_blocks {
+                scopes.push("different blocks");
+            }
+            for order in orders(a, b) {
+                let order = match order {
+                    Order::Intra => "same iteration".to_string(),
+                    Order::Inter { depth, forward } => format!(
+                        "different iterations at loop depth {depth} ({} first)",
+                        if forward { "earlier" } else { "later" }
+                    ),
+                };
+                for scope in &scopes {
+                    out.push(format!(
+                        "race on `{}`: {} {}:{} / {} {}:{}, {order}, {scope}",
+                        a.array,
+                        a.kind.word(),
+                        a.span.line,
+                        a.span.col,
+                        b.kind.word(),
+                        b.span.line,
+                        b.span.col
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
 
 impl StaticVerifier {
     /// The symbolic summary of `kernel`, one line per fact (`autosync check --show

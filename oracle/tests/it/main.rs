@@ -3,6 +3,7 @@
 
 mod common;
 
+mod deviations;
 mod dynamic;
 mod grid;
 mod solver_limits;

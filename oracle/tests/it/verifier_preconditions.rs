@@ -3,7 +3,7 @@
 //! `other(e)` holds for every ordered pair of distinct threads that reach it, and a read
 //! of a global array the kernel never writes is one function of its index for the whole
 //! launch (the deviations "Two-thread assumptions" and "Input arrays" in
-//! `verifier/mod.rs`). Every kernel has a twin whose precondition is too weak (or
+//! `verifier/deviations.rs`). Every kernel has a twin whose precondition is too weak (or
 //! missing), whose race must still be reported; static reports are asserted exactly and
 //! must cover what the interpreter observes.
 

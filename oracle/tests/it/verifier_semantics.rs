@@ -1,7 +1,7 @@
 //! The semantic corners of the static verifier: global memory across blocks, atomics,
-//! the two arithmetics, launch dimensions, preconditions, and every deviation and
-//! shortcut documented at the top of `oracle/src/verifier/mod.rs` (one test each, named
-//! `deviation_*`; Faial's Test 5 in `verifier_paper.rs` shows the abstract memory).
+//! the two arithmetics, launch dimensions, preconditions, and many of the deviations and
+//! shortcuts of `oracle/src/verifier/deviations.rs` (tests named `deviation_*`, each
+//! listed in its table `DEVIATIONS`; `deviations.rs` here checks the table).
 
 use crate::common::*;
 use kpl::Arith;

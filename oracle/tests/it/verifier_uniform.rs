@@ -1,4 +1,4 @@
-//! Values all threads read alike (the deviation of that name in `verifier/mod.rs`):
+//! Values all threads read alike (the deviation of that name in `verifier/deviations.rs`):
 //! a read with a block-uniform index is one value per block at each instance, a
 //! never-written global array with a grid-uniform index one value per grid, and a
 //! thread reading an element again with no write to the array in between gets the same
