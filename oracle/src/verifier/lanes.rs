@@ -68,7 +68,7 @@ pub(super) enum Lane<'a> {
 
 impl Lane<'_> {
     /// Whether this lane asks about the `nth` conflicting pair (of `array`), in the
-    /// order of [`super::conflicting_indices`].
+    /// order of [`super::pairs::conflicting_indices`].
     pub(super) fn asks(&self, array: &str, nth: usize) -> bool {
         match self {
             Lane::All => true,

@@ -10,7 +10,7 @@
 //! coordinates is sound (one texel is always one index); this one keeps distinct
 //! texels apart for rows of up to 2^20 bytes, CUDA's largest surface width.
 //! Texture fetches (`tex1Dfetch`, `tex2D`, ...) stay arbitrary values without a
-//! memory effect (see the deviations list in `oracle/src/verifier/mod.rs`).
+//! memory effect (see the deviation table in `oracle/src/verifier/deviations.rs`).
 
 use super::Call;
 use crate::lower::{ArrayKey, ArraySpace, LVal, Lowerer, Ptr, R, Target, V, Value};
