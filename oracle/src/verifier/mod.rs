@@ -441,6 +441,7 @@
 //!   encoded exactly or over-approximated.
 
 pub mod affine;
+mod candidates;
 mod concrete;
 pub mod encode;
 mod fingerprint;

@@ -32,7 +32,7 @@
 use kpl::{Arith, AtomicOp, BinOp, Block, Builtin, Expr, IntTy, Kernel, Space, Span, Stmt, StmtId, StmtKind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::invariants;
+use super::candidates;
 use super::term::{
     AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, class_of, exp_nonneg, linear_in,
 };
@@ -369,7 +369,7 @@ pub fn summarize(kernel: &Kernel, opts: &CheckOptions) -> Summary {
         barriers: Vec::new(),
         assumes: Vec::new(),
         head_invariants: head_invariants(kernel),
-        relevant: invariants::relevant_vars(kernel),
+        relevant: candidates::relevant_vars(kernel),
         self_contained: self_contained_loops(kernel),
         inv_terms: HashMap::new(),
         invariants: Vec::new(),
@@ -1202,7 +1202,7 @@ impl Exec<'_> {
         let candidates = if self.record {
             let exits = b.or(analysis_exits.0.clone(), analysis_exits.1.clone());
             let relevant: Vec<bool> = carried.iter().map(|v| self.relevant.contains(v)).collect();
-            let mut cands = invariants::generate(
+            let mut cands = candidates::generate(
                 &b,
                 &relevant,
                 &starts,
@@ -1455,7 +1455,7 @@ impl Exec<'_> {
         };
         for e in ends {
             if let Term::Ite(c, _, _) = &**e
-                && !conds.iter().any(|x| invariants::same(x, c))
+                && !conds.iter().any(|x| candidates::same(x, c))
                 && !reads_body(c)
                 && conds.len() < 4
             {
