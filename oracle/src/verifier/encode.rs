@@ -429,7 +429,7 @@ impl<'s> Encoder<'s> {
     /// CUDA's 1024), when two or more of the sizes the kernel uses are symbolic (each
     /// is bounded on its own by [`Encoder::launch_facts`]). Nonlinear, so not one of
     /// the launch facts: a query adds linear cuts of it only when a model breaks it
-    /// ([`BlockSizeLimit::cut`], `queries::decide`), so that witnesses are launches
+    /// ([`BlockSizeLimit::cut`], `solver::decide`), so that witnesses are launches
     /// CUDA can make while the queries that do not need it keep their linear facts.
     pub fn block_size_limit(&self) -> Option<BlockSizeLimit> {
         let symbolic = (0..3)

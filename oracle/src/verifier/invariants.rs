@@ -28,7 +28,7 @@ use z3::Solver;
 use z3::ast::Bool;
 
 use super::encode::{Ctx, Encoder, Map};
-use super::queries::{resource_count, set_limit};
+use super::solver::{resource_count, set_limit};
 use super::symbolic::{AssumeFact, LoopInvariants, Origin, Summary, substitute_atoms, substitute_iter};
 use super::term::{AtomId, T, Term};
 use std::collections::HashMap;

@@ -449,6 +449,7 @@ pub mod invariants;
 mod lanes;
 pub mod queries;
 pub mod radix;
+mod solver;
 pub mod symbolic;
 pub mod term;
 mod unrolled;
