@@ -1,0 +1,631 @@
+//! One loop: the analysis passes to a fixpoint of uniformity classes, the closed forms
+//! of its carried variables, its candidate invariants, trip count, the final pass over
+//! its body, and the values the thread leaves it with.
+
+use kpl::{Arith, BinOp, Stmt, StmtId, StmtKind};
+use std::collections::{BTreeSet, HashMap};
+
+use super::super::candidates;
+use super::super::term::{
+    AtomId, Builder, Class, LoopId, Rewriter, T, Term, any_node, exp_nonneg, linear_in,
+};
+use super::syntax::{assigned_vars, break_before_assign, has_break, has_return, runs_once, subtree};
+use super::{
+    AtomKind, Candidate, Exec, Form, LoopCx, LoopInfo, LoopInvariants, Origin, State, substitute_atoms,
+    substitute_iter,
+};
+
+impl Exec<'_> {
+    pub(super) fn run_loop(&mut self, s: &Stmt, st: &mut State) {
+        let b = self.b;
+        let (for_var, cond, step, body) = match &s.kind {
+            StmtKind::For {
+                var,
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                let v = self.eval(&st.env, init);
+                st.env.insert(var.clone(), v);
+                (Some(var.as_str()), cond, Some(step), body)
+            }
+            StmtKind::While { cond, body } => (None, cond, None, body),
+            _ => return,
+        };
+        let Some(&lp) = self.loop_ids.get(&s.id) else {
+            return;
+        };
+        let active_entry = self.active(st);
+        let full_entry = self.full(st);
+        let mut assigned = BTreeSet::new();
+        assigned_vars(body, &mut assigned);
+        if let Some(v) = for_var {
+            assigned.insert(v.to_string());
+        }
+        let carried: Vec<String> = assigned.into_iter().filter(|v| st.env.contains_key(v)).collect();
+        let env0 = st.env.clone();
+        let outer = self.iters();
+        self.stack.push(lp);
+        let k = b.leaf(Term::Iter(lp));
+        let mut args = outer.clone();
+        args.push(k.clone());
+
+        // Analysis passes: the end-of-iteration value of every carried variable, with
+        // the start-of-iteration values as opaque atoms; repeated until the uniformity
+        // classes of those atoms are stable.
+        let mut classes: Vec<Class> = carried.iter().map(|v| self.class(&env0[v])).collect();
+        // Atoms from here on belong to the body (or are the start atoms).
+        let first_atom = self.atoms.len();
+        let (starts, ends, guard0, analysis_exits) = loop {
+            self.inv_terms.remove(&lp);
+            let starts: Vec<T> = carried
+                .iter()
+                .zip(&classes)
+                .map(|(v, c)| self.atom_with(AtomKind::Start(lp, v.clone()), *c, args.clone()))
+                .collect();
+            let mut env = env0.clone();
+            for (v, x) in carried.iter().zip(&starts) {
+                env.insert(v.clone(), x.clone());
+            }
+            let g = self.eval(&env, cond);
+            let guard0 = b.truthy(g);
+            let mut inner = State {
+                env,
+                path: b.tt(),
+                ret: b.ff(),
+                brk: b.ff(),
+                cont: b.ff(),
+                ctx: b.tt(),
+            };
+            let record = std::mem::replace(&mut self.record, false);
+            self.reads.clear();
+            self.block(body, &mut inner);
+            self.record = record;
+            if let (Some(v), Some(step)) = (for_var, step) {
+                // `continue` still runs the step; `break`/`return` leave the loop, so
+                // the step is unconditional for threads that reach the next iteration.
+                let t = self.eval(&inner.env, step);
+                inner.env.insert(v.to_string(), t);
+            }
+            let ends: Vec<T> = carried.iter().map(|v| inner.env[v].clone()).collect();
+            let new: Vec<Class> = carried
+                .iter()
+                .zip(&ends)
+                .map(|(v, e)| self.class(&env0[v]).max(self.class(e)))
+                .collect();
+            if new == classes {
+                break (starts, ends, guard0, (inner.ret, inner.brk));
+            }
+            classes = new;
+        };
+        let start_ids: Vec<AtomId> = starts
+            .iter()
+            .map(|t| match &**t {
+                Term::Atom(id, _) => *id,
+                _ => unreachable!("start values are atoms"),
+            })
+            .collect();
+        let annotated = self.inv_terms.remove(&lp).unwrap_or_default();
+        let lcx = LoopCx {
+            lp,
+            k: k.clone(),
+            args: args.clone(),
+            starts: start_ids,
+            guard: guard0,
+        };
+        let forms = self.resolve(&lcx, &carried, &env0, &ends, &classes);
+        let candidates = if self.record {
+            let exits = b.or(analysis_exits.0.clone(), analysis_exits.1.clone());
+            let relevant: Vec<bool> = carried.iter().map(|v| self.relevant.contains(v)).collect();
+            let mut cands = candidates::generate(
+                &b,
+                &relevant,
+                &starts,
+                &carried.iter().map(|v| env0[v].clone()).collect::<Vec<_>>(),
+                &lcx.guard,
+                &ends,
+                &exits,
+                &|id| id >= first_atom && !lcx.starts.contains(&id),
+                &|id| {
+                    matches!(
+                        self.atoms[id].kind,
+                        AtomKind::Trip(_) | AtomKind::After(..) | AtomKind::Returned(_)
+                    )
+                },
+            );
+            cands.extend(self.conditional_forms(&lcx, &carried, &env0, &ends, &classes));
+            let mut out: Vec<Candidate> = cands
+                .into_iter()
+                .map(|cond| Candidate {
+                    cond,
+                    origin: Origin::Generated,
+                })
+                .collect();
+            out.extend(annotated.into_iter().map(|(cond, span)| Candidate {
+                cond,
+                origin: Origin::Annotated(span),
+            }));
+            Some((out, exits))
+        } else {
+            None
+        };
+
+        // The final pass, which records facts.
+        let mut env = env0.clone();
+        for (v, f) in carried.iter().zip(&forms) {
+            env.insert(v.clone(), f.clone());
+        }
+        let g = self.eval(&env, cond);
+        let guard = b.truthy(g);
+        let exit_break = has_break(body);
+        let has_return = has_return(body);
+        let exit_jumps = exit_break || has_return;
+        // A guard that is a known constant at every iteration gives a known trip count;
+        // otherwise the trip count is an unknown (see the module doc).
+        let (trip, trip_id) = match constant_trip(&b, &guard, lp).filter(|_| !exit_jumps) {
+            Some(n) => (b.int(n), None),
+            None => {
+                let t = self.atom_with(AtomKind::Trip(lp), Class::Grid, outer.clone());
+                let id = match &*t {
+                    Term::Atom(id, _) => Some(*id),
+                    _ => None,
+                };
+                (t, id)
+            }
+        };
+        if self.record {
+            self.loops[lp] = Some(LoopInfo {
+                stmt: s.id,
+                trip: trip_id,
+                trip_term: trip.clone(),
+                guard: guard.clone(),
+                exit_jumps,
+                once: runs_once(body),
+                exits: b.ff(),
+            });
+        }
+        // The final pass, which records the body's facts. Inside an outer loop's
+        // analysis pass nothing is recorded, and the analysis pass's exits (whose
+        // classes bound the final pass's: the start atoms have the fixpoint classes)
+        // are all that is needed; skipping the pass keeps nests linear instead of
+        // exponential in their depth.
+        let head_pred = b.and(full_entry, b.leaf(Term::InLoop(lp)));
+        let head_loops = self.stack.clone();
+        let (ret, brk) = if self.record {
+            let mut inner = State {
+                env,
+                path: b.tt(),
+                ret: b.ff(),
+                brk: b.ff(),
+                cont: b.ff(),
+                ctx: head_pred.clone(),
+            };
+            self.reads.clear();
+            self.block(body, &mut inner);
+            if let Some(info) = self.loops[lp].as_mut() {
+                info.exits = b.or(inner.ret.clone(), inner.brk.clone());
+            }
+            (inner.ret, inner.brk)
+        } else {
+            analysis_exits
+        };
+        let trip_class = self.class(&guard).max(self.class(&ret)).max(self.class(&brk));
+        if let Some(id) = trip_id {
+            self.atoms[id].class = trip_class;
+        }
+        self.stack.pop();
+
+        // After the loop: carried variables hold their value at the exit iteration.
+        // When nothing is assigned before a `break` (on any path through the body),
+        // a thread that breaks in iteration `trip - 1` leaves with that iteration's head
+        // values, the others with the head values of iteration `trip`.
+        // Per variable: exact when the loop has no `break`, or no `break` follows an
+        // assignment to it.
+        let exact: Vec<bool> = carried
+            .iter()
+            .map(|v| {
+                !exit_break
+                    || (b.arith == Arith::Unbounded && break_before_assign(body, std::slice::from_ref(v)))
+            })
+            .collect();
+        let (prev, broke) = {
+            let later = b.bin(BinOp::Lt, b.int(0), trip.clone());
+            let prev = b.ite(later.clone(), b.iter_add(trip.clone(), -1), b.int(0));
+            let exits = self.loops[lp].as_ref().map_or(b.tt(), |i| i.exits.clone());
+            let broke = b.and(later, substitute_iter(&b, &exits, lp, &prev));
+            (prev, broke)
+        };
+        let at_exit = |form: &T| {
+            let normal = substitute_iter(&b, form, lp, &trip);
+            if exit_break {
+                b.ite(broke.clone(), substitute_iter(&b, form, lp, &prev), normal)
+            } else {
+                normal
+            }
+        };
+        for (((v, form), class), exact) in carried.iter().zip(&forms).zip(&classes).zip(&exact) {
+            let after = if !exact {
+                self.atom_with(
+                    AtomKind::After(lp, v.clone()),
+                    (*class).max(trip_class),
+                    outer.clone(),
+                )
+            } else {
+                at_exit(form)
+            };
+            let value = b.ite(active_entry.clone(), after, env0[v].clone());
+            st.env.insert(v.clone(), value);
+        }
+        if has_return {
+            // Whether a thread returned depends on how many iterations it ran, too.
+            let ret_class = self.class(&ret).max(trip_class);
+            let r = self.atom_with(AtomKind::Returned(lp), ret_class, outer.clone());
+            let returned = b.and(active_entry.clone(), b.truthy(r));
+            st.ret = b.or(st.ret.clone(), returned);
+        }
+        // Without a carried value lacking a closed form, an annotation or an unknown
+        // trip count, the closed forms say all there is.
+        let carried_atom = |t: &T| {
+            any_node(t, &mut |n| {
+                matches!(n, Term::Atom(id, _)
+                    if matches!(&self.atoms[*id].kind, AtomKind::Carried(l, _) if *l == lp))
+            })
+        };
+        let unresolved = forms.iter().any(carried_atom);
+        let useful = |c: &Vec<Candidate>| {
+            !c.is_empty()
+                && (unresolved || trip_id.is_some() || c.iter().any(|x| x.origin != Origin::Generated))
+        };
+        if let Some((candidates, exits)) = candidates.filter(|(c, _)| useful(c)) {
+            // Where the proved invariants hold after the loop: the head values of the
+            // exit iteration (unknown after a `break` that follows assignments).
+            let at = |k: &T| -> Vec<T> { forms.iter().map(|f| substitute_iter(&b, f, lp, k)).collect() };
+            let after = if exit_break {
+                vec![
+                    (broke.clone(), at(&prev), prev.clone()),
+                    (b.not(broke.clone()), at(&trip), trip.clone()),
+                ]
+            } else {
+                vec![(b.tt(), at(&trip), trip.clone())]
+            };
+            let after_pred = b.and(self.full(st), active_entry);
+            let pos = |id: &StmtId| self.pos.get(id).copied().unwrap_or(u32::MAX);
+            let mut last = pos(&s.id);
+            for t in subtree(s) {
+                last = last.max(pos(&t.id));
+            }
+            self.invariants.push(LoopInvariants {
+                lp,
+                starts: lcx.starts.clone(),
+                inits: carried.iter().map(|v| env0[v].clone()).collect(),
+                ends,
+                guard: lcx.guard.clone(),
+                exits,
+                candidates,
+                head: forms.clone(),
+                after_exact: exact,
+                in_loop: unresolved,
+                head_pred,
+                head_loops,
+                head_pos: pos(&s.id),
+                after,
+                after_pred,
+                after_loops: self.stack.clone(),
+                after_pos: last,
+            });
+        }
+    }
+
+    /// Finds the value at iteration `k` of every carried variable (see the module doc).
+    pub(super) fn resolve(
+        &mut self,
+        lcx: &LoopCx,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        ends: &[T],
+        classes: &[Class],
+    ) -> Vec<T> {
+        let b = self.b;
+        let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
+        let forms = self.closed_forms(lcx, carried, env0, ends, classes);
+        let mut out = Vec::with_capacity(carried.len());
+        for (i, f) in forms.into_iter().enumerate() {
+            out.push(match f {
+                Some(t) => t,
+                None => {
+                    let h = self.atom_with(
+                        AtomKind::Carried(lp, carried[i].clone()),
+                        classes[i],
+                        args.to_vec(),
+                    );
+                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+                    b.ite(first, env0[&carried[i]].clone(), h)
+                }
+            });
+        }
+        out
+    }
+
+    /// Closed forms under a condition: for variables updated only under one condition
+    /// `c` (`if (tid < n) { n >>= 1; off <<= 1; }`), `c → x == F(k)` where `F` is the
+    /// closed form of the updates taken unconditionally. Inductive whenever `c`, once
+    /// false, stays false (nothing it reads changes when it is false); a candidate
+    /// like any other ([`super::invariants`] proves it or drops it).
+    pub(super) fn conditional_forms(
+        &mut self,
+        lcx: &LoopCx,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        ends: &[T],
+        classes: &[Class],
+    ) -> Vec<T> {
+        let b = self.b;
+        let mut conds: Vec<T> = Vec::new();
+        let first_body_atom = lcx.starts.first().copied().unwrap_or(0);
+        let reads_body = |c: &T| {
+            any_node(
+                c,
+                &mut |n| matches!(n, Term::Atom(id, _) if *id >= first_body_atom && !lcx.starts.contains(id)),
+            )
+        };
+        for e in ends {
+            if let Term::Ite(c, _, _) = &**e
+                && !conds.iter().any(|x| candidates::same(x, c))
+                && !reads_body(c)
+                && conds.len() < 4
+            {
+                conds.push(c.clone());
+            }
+        }
+        let mut out = Vec::new();
+        for c in conds {
+            let forced: Vec<T> = ends
+                .iter()
+                .map(|e| {
+                    let mut r = Rewriter::new(b, |b, n| std::rc::Rc::ptr_eq(n, &c).then(|| b.tt()));
+                    r.run(e)
+                })
+                .collect();
+            let forms = self.closed_forms(lcx, carried, env0, &forced, classes);
+            for (i, (e, f)) in ends.iter().zip(forms).enumerate() {
+                if let (Term::Ite(ci, _, _), Some(f)) = (&**e, f)
+                    && std::rc::Rc::ptr_eq(ci, &c)
+                    && self.relevant.contains(&carried[i])
+                {
+                    let x = b.leaf(Term::Atom(lcx.starts[i], lcx.args.clone()));
+                    out.push(b.or(b.not(c.clone()), b.bin(BinOp::Eq, x, f)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The closed forms of [`Exec::resolve`], `None` for the variables without one.
+    pub(super) fn closed_forms(
+        &mut self,
+        lcx: &LoopCx,
+        carried: &[String],
+        env0: &HashMap<String, T>,
+        ends: &[T],
+        classes: &[Class],
+    ) -> Vec<Option<T>> {
+        let b = self.b;
+        let (lp, k, starts) = (lcx.lp, &lcx.k, &lcx.starts[..]);
+        let mut forms: Vec<Form> = carried.iter().map(|_| Form::Unresolved).collect();
+        let is_start = |id: AtomId| starts.contains(&id);
+        loop {
+            let mut changed = false;
+            // Replace the start atoms of resolved variables by their forms.
+            let known: HashMap<AtomId, T> = starts
+                .iter()
+                .zip(&forms)
+                .filter_map(|(id, f)| match f {
+                    Form::Known(t) => Some((*id, t.clone())),
+                    Form::Unresolved => None,
+                })
+                .collect();
+            for i in 0..carried.len() {
+                if matches!(forms[i], Form::Known(_)) {
+                    continue;
+                }
+                let e = substitute_atoms(&b, &ends[i], &known);
+                let init = env0[&carried[i]].clone();
+                let unresolved_start = |t: &T, also_own: bool| {
+                    any_node(t, &mut |n| {
+                        matches!(n, Term::Atom(id, _) if is_start(*id) && !known.contains_key(id)
+                            && (also_own || *id != starts[i]))
+                    })
+                };
+                let varies = |t: &T| {
+                    unresolved_start(t, true)
+                        || any_node(t, &mut |n| match n {
+                            Term::Iter(l) => *l == lp,
+                            Term::InLoop(_) => true,
+                            _ => false,
+                        })
+                };
+                let form = if matches!(&*e, Term::Atom(id, _) if *id == starts[i]) {
+                    Some(init)
+                } else if let Some((1, step)) = linear_in(&b, &e, starts[i]).filter(|(_, r)| !varies(r)) {
+                    Some(b.bin(BinOp::Add, init, b.bin(BinOp::Mul, step, k.clone())))
+                } else if let Some((op, c)) = geometric(&e, starts[i]) {
+                    Some(self.geometric_form(lcx, starts[i], op, c, init, classes[i]))
+                } else if !unresolved_start(&e, true) {
+                    let prev = substitute_iter(&b, &e, lp, &b.iter_add(k.clone(), -1));
+                    let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+                    Some(b.ite(first, init, prev))
+                } else {
+                    None
+                };
+                if let Some(f) = form {
+                    forms[i] = Form::Known(f);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        forms
+            .into_iter()
+            .map(|f| match f {
+                Form::Known(t) => Some(t),
+                Form::Unresolved => None,
+            })
+            .collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    /// `init op^k c` as `Pow2(e0 + step·k)` when `init` is a power of two (a constant one
+    /// or a `Pow2`) and `op c` multiplies or divides by one (unbounded arithmetic only).
+    pub(super) fn pow2_form(&self, op: BinOp, c: i64, init: &T, k: &T) -> Option<T> {
+        let b = self.b;
+        if b.arith != Arith::Unbounded {
+            return None;
+        }
+        let step = pow2_step(op, c)?;
+        let e0 = match &**init {
+            Term::Pow2(e) => e.clone(),
+            Term::Const(v) if *v > 0 && v & (v - 1) == 0 => b.int(i64::from(v.trailing_zeros())),
+            _ => return None,
+        };
+        // Doubling 0 (a negative exponent) stays 0; only nonnegative exponents grow.
+        if step > 0 && !exp_nonneg(&e0) {
+            return None;
+        }
+        let e = b.bin(BinOp::Add, e0, b.bin(BinOp::Mul, b.int(step), k.clone()));
+        Some(b.pow2(e))
+    }
+
+    /// The value at iteration `k` of `x := x op c` from `init`: a table when `init` is a
+    /// constant (or a small table of them), else an atom with facts (see the encoder).
+    /// A table ends where the loop's guard becomes false (no thread is inside beyond).
+    pub(super) fn geometric_form(
+        &mut self,
+        lcx: &LoopCx,
+        x: AtomId,
+        op: BinOp,
+        c: i64,
+        init: T,
+        class: Class,
+    ) -> T {
+        let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
+        let b = self.b;
+        // A power of two times powers of two: `Pow2` of an exponent linear in `k`.
+        // Also from a constant start: nested power-of-two loops (sorting networks) are
+        // faster for the solver as exponents linear in the iteration numbers (cases per
+        // exponent, bits compared by `Encoder::same_index_bits`) than as nested tables.
+        if let Some(p) = self.pow2_form(op, c, &init, k) {
+            return p;
+        }
+        if let Some(v0) = init.as_const() {
+            // Tabulate until the sequence is stuck (0 for `>>`, `/`; 0 for `*` in Wrap32),
+            // leaves the 32-bit range every guard compares it with, or leaves what the
+            // arithmetic computes; past the table, a bounded unknown.
+            let mut vals = vec![v0];
+            let mut tail = None;
+            while vals.len() < 40 && vals.last().is_some_and(|v| v.unsigned_abs() <= 1 << 33) {
+                let last = *vals.last().unwrap_or(&v0);
+                let at = HashMap::from([(x, b.int(last))]);
+                if substitute_atoms(&b, &lcx.guard, &at).as_const() == Some(0) {
+                    break;
+                }
+                match b.arith.binary(op, last, c) {
+                    Ok(next) if next == last => {
+                        tail = Some(b.int(last));
+                        break;
+                    }
+                    Ok(next) => vals.push(next),
+                    Err(_) => break,
+                }
+            }
+            let tail = match tail {
+                Some(t) => t,
+                None => {
+                    let last = *vals.last().unwrap_or(&v0);
+                    self.atom_with(AtomKind::Tail { op, c, last }, Class::Grid, args.to_vec())
+                }
+            };
+            return b.table(k.clone(), vals.into_iter().map(|v| b.int(v)).collect(), tail);
+        }
+        if let Term::Table(ko, entries, tail) = &*init
+            && init.table_size() <= 64
+        {
+            // One sequence per entry of the outer table.
+            let inner: Vec<T> = entries
+                .iter()
+                .map(|e| self.geometric_form(lcx, x, op, c, e.clone(), class))
+                .collect();
+            let tail = self.geometric_form(lcx, x, op, c, tail.clone(), class);
+            let t = b.table(ko.clone(), inner, tail);
+            if t.table_size() <= 512 {
+                return t;
+            }
+        }
+        // Symbolic doubling: `init · 2^(m·k)` (unbounded arithmetic: no overflow).
+        if b.arith == Arith::Unbounded
+            && let Some(step) = pow2_step(op, c).filter(|s| *s > 0)
+        {
+            let e = b.bin(BinOp::Mul, b.int(step), k.clone());
+            return b.bin(BinOp::Mul, init, b.pow2(e));
+        }
+        let g = self.atom_with(
+            AtomKind::Geo {
+                lp,
+                op,
+                c,
+                init: init.clone(),
+            },
+            class,
+            args.to_vec(),
+        );
+        let first = b.bin(BinOp::Eq, k.clone(), b.int(0));
+        b.ite(first, init, g)
+    }
+}
+
+/// The exponent step of `x op c` when it multiplies or divides by a power of two.
+pub(super) fn pow2_step(op: BinOp, c: i64) -> Option<i64> {
+    let log2 = (c > 0 && c & (c - 1) == 0).then(|| i64::from(c.trailing_zeros()));
+    match op {
+        BinOp::Mul => log2,
+        BinOp::Div => log2.map(|m| -m),
+        BinOp::Shl => (1..32).contains(&c).then_some(c),
+        BinOp::Shr => (1..32).contains(&c).then_some(-c),
+        _ => None,
+    }
+}
+
+/// The number of iterations of a loop whose guard folds to a constant at every
+/// iteration (`for (i = 0; i < 16; i++)`, or tabulated sequences), if it ends within a
+/// few thousand iterations.
+pub(super) fn constant_trip(b: &Builder, guard: &T, lp: LoopId) -> Option<i64> {
+    for i in 0..4096 {
+        match substitute_iter(b, guard, lp, &b.int(i)).as_const()? {
+            0 => return Some(i),
+            _ => continue,
+        }
+    }
+    None
+}
+
+/// `e = x op c` with a step that makes a geometric sequence.
+pub(super) fn geometric(e: &T, x: AtomId) -> Option<(BinOp, i64)> {
+    let is_x = |t: &T| matches!(&**t, Term::Atom(id, _) if *id == x);
+    match &**e {
+        Term::Bin(op @ (BinOp::Mul | BinOp::Div), a, c) if is_x(a) => {
+            let c = c.as_const()?;
+            (c >= 2).then_some((*op, c))
+        }
+        Term::Bin(BinOp::Mul, c, a) if is_x(a) => {
+            let c = c.as_const()?;
+            (c >= 2).then_some((BinOp::Mul, c))
+        }
+        Term::Bin(op @ (BinOp::Shl | BinOp::Shr), a, c) if is_x(a) => {
+            let c = c.as_const()?;
+            (1..32).contains(&c).then_some((*op, c))
+        }
+        _ => None,
+    }
+}
