@@ -36,6 +36,7 @@ use super::candidates;
 use super::term::{AtomId, Builder, Class, LoopId, Rewriter, T, Term, class_of};
 use crate::{AccessKind, CheckOptions};
 
+mod closed_forms;
 mod exec;
 mod loops;
 mod syntax;
