@@ -15,7 +15,7 @@ pub(super) const U32_MAX: i64 = 0xFFFF_FFFF;
 
 /// `a / 0` or `a % 0`: an unknown function of the dividend, the same for every thread
 /// (the meaning both oracles give it; see the deviations in `verifier/mod.rs`).
-pub(super) fn div_by_zero(op: BinOp, sort: &Sort, a: &dyn Ast) -> z3::ast::Dynamic {
+fn div_by_zero(op: BinOp, sort: &Sort, a: &dyn Ast) -> z3::ast::Dynamic {
     let name = if op == BinOp::Div {
         "div_by_zero"
     } else {
@@ -124,7 +124,7 @@ impl Encoder<'_> {
         }
     }
 
-    pub(super) fn int_arith(&mut self, op: BinOp, a: Int, b: Int, ca: Option<i64>, cb: Option<i64>) -> Int {
+    fn int_arith(&mut self, op: BinOp, a: Int, b: Int, ca: Option<i64>, cb: Option<i64>) -> Int {
         use BinOp::*;
         match op {
             Add => a + b,
@@ -186,7 +186,7 @@ impl Encoder<'_> {
 
     /// A bitwise operation of two variable operands: an uninterpreted function (so equal
     /// operands give equal results) with bounds that hold on two's complement integers.
-    pub(super) fn bitop(&mut self, op: BinOp, a: &Int, b: &Int) -> Int {
+    fn bitop(&mut self, op: BinOp, a: &Int, b: &Int) -> Int {
         let name = match op {
             BinOp::BitAnd => "bvand",
             BinOp::BitOr => "bvor",

@@ -14,7 +14,7 @@ use super::{CounterApp, Ctx, Encoder, GeoApp, Val};
 impl Encoder<'_> {
     /// Whose function of the iterations an atom is in a context: its thread copy's,
     /// its block's, its warp's (5 + copy: see [`Encoder::atom`]) or the grid's.
-    pub(super) fn owner(&self, id: AtomId, cx: usize) -> usize {
+    fn owner(&self, id: AtomId, cx: usize) -> usize {
         match self.sum.atom_class(id) {
             Class::Thread => self.ctxs[cx].copy,
             Class::Block => 2 + self.ctxs[cx].block,
@@ -66,7 +66,7 @@ impl Encoder<'_> {
     }
 
     /// Atom `id` as the function of the iterations `argv` that `owner` has.
-    pub(super) fn owned_atom(&mut self, id: AtomId, owner: usize, argv: &[Val], cx: usize) -> Val {
+    fn owned_atom(&mut self, id: AtomId, owner: usize, argv: &[Val], cx: usize) -> Val {
         let argv = argv.to_vec();
         let is_iter = self.sum.atoms.get(id).is_some_and(|a| a.is_iteration());
         let wrap = self.wrap;
@@ -102,7 +102,7 @@ impl Encoder<'_> {
     /// the executions' ranges apart (even executions that do not happen), which an
     /// upper bound could make impossible for huge amounts, and an impossible query
     /// would hide its race.
-    pub(super) fn type_range(&mut self, id: AtomId, v: &Val) {
+    fn type_range(&mut self, id: AtomId, v: &Val) {
         let Some(info) = self.sum.atoms.get(id) else {
             return;
         };
@@ -117,7 +117,7 @@ impl Encoder<'_> {
         }
     }
 
-    pub(super) fn atom_facts(&mut self, id: AtomId, owner: usize, argv: &[Val], v: &Val, cx: usize) {
+    fn atom_facts(&mut self, id: AtomId, owner: usize, argv: &[Val], v: &Val, cx: usize) {
         self.type_range(id, v);
         let Some(info) = self.sum.atoms.get(id) else {
             return;
@@ -190,7 +190,7 @@ impl Encoder<'_> {
     }
 
     /// One step of a geometric sequence.
-    pub(super) fn step(&mut self, op: BinOp, x: &Val, c: i64) -> Val {
+    fn step(&mut self, op: BinOp, x: &Val, c: i64) -> Val {
         let cv = self.num(c);
         self.arith(op, x.clone(), cv, None, Some(c))
     }
@@ -221,7 +221,7 @@ impl Encoder<'_> {
     /// matters for the work queue `i = atomic_add(c, 1); while (i < n) { out[i] = ..;
     /// i = atomic_add(c, 1); }` (seed 000, Fig. 3): at iteration `k` the encoding does
     /// not know that the thread was inside iteration `k - 1`, where `i` came from.
-    pub(super) fn counter_lemmas(&mut self) {
+    fn counter_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.counter_apps);
         let mut inst = Vec::with_capacity(apps.len());
         for a in &apps {
@@ -301,14 +301,14 @@ impl Encoder<'_> {
     /// `p2 = g2·f`, `f ≥ 1 ∧ g1 < g2 ⟹ p1 + f ≤ p2` (and mirrored). Z3's incremental
     /// solver does not find these for `tid·m + i = tid'·m + i'` or `tid + bdim·k`, which
     /// are the index shapes of slice and stride loops; with them such queries are linear.
-    pub(super) fn product_lemmas(&mut self) {
+    fn product_lemmas(&mut self) {
         let prods = std::mem::take(&mut self.products);
         self.facts.extend(product_facts(&prods));
     }
 
     /// Facts relating two iterations of the same geometric sequence (one step apart is
     /// exact; further apart is monotone).
-    pub(super) fn geo_lemmas(&mut self) {
+    fn geo_lemmas(&mut self) {
         let apps = std::mem::take(&mut self.geo);
         for (i, a) in apps.iter().enumerate() {
             for b in &apps[i + 1..] {

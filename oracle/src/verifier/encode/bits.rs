@@ -142,7 +142,7 @@ impl Encoder<'_> {
     /// The bits of a value known to lie in `[0, 2^w)` for a small `w` (a concrete launch
     /// dimension), with the fact tying them to it. Wide sums of bits (symbolic launches)
     /// are slower for the solver than `div`/`mod`, so those get `None`.
-    pub(super) fn bits(&mut self, t: &T, cx: usize) -> Option<Vec<Bool>> {
+    fn bits(&mut self, t: &T, cx: usize) -> Option<Vec<Bool>> {
         let width = match &**t {
             Term::Builtin(Builtin::Tid(d)) => self.width_below(&self.bdim[d.index()].clone()),
             Term::Builtin(Builtin::Bid(d)) => self.width_below(&self.gdim[d.index()].clone()),
@@ -190,7 +190,7 @@ impl Encoder<'_> {
     }
 
     /// The value of a thread or block id of a copy (for [`Encoder::bits`]).
-    pub(super) fn bits_ids(&self, blockish: bool, copy: usize, d: usize) -> Option<Val> {
+    fn bits_ids(&self, blockish: bool, copy: usize, d: usize) -> Option<Val> {
         let ids = if blockish { &self.bid } else { &self.tid };
         ids.get(copy).map(|v| v[d].clone())
     }
@@ -235,7 +235,7 @@ impl Encoder<'_> {
 
     /// Whether [`Encoder::low_bits`] gives bits for `t` (checked first, as building them
     /// adds facts).
-    pub(super) fn blastable(&mut self, t: &T, w: usize, depth: u32) -> bool {
+    fn blastable(&mut self, t: &T, w: usize, depth: u32) -> bool {
         use BinOp::*;
         if depth == 0 || w > 64 {
             return false;
@@ -286,7 +286,7 @@ impl Encoder<'_> {
     /// [`Blast::valid`] holds; `None` when some part has no such form (memory reads,
     /// parameters, ...). Every operation used is a congruence modulo `2^w` (or reads
     /// wider bits of its operand, for right shifts), so the bits are exact.
-    pub(super) fn low_bits(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
+    fn low_bits(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
         let key = (Rc::as_ptr(t), cx, w);
         if let Some(b) = self.low_bits_memo.get(&key) {
             return b.clone();
@@ -301,7 +301,7 @@ impl Encoder<'_> {
         out
     }
 
-    pub(super) fn low_bits_uncached(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
+    fn low_bits_uncached(&mut self, t: &T, cx: usize, w: usize) -> Option<Blast> {
         use BinOp::*;
         let konst = |v: i64| Blast::of((0..w).map(|j| Bool::from_bool(v >> j.min(63) & 1 == 1)).collect());
         Some(match &**t {
@@ -422,7 +422,7 @@ impl Encoder<'_> {
     }
 
     /// Bits needed for values below `n`: fewer when `n` is a known constant.
-    pub(super) fn width_below(&self, n: &Val) -> usize {
+    fn width_below(&self, n: &Val) -> usize {
         match n {
             Val::I(x) => x
                 .as_i64()
@@ -434,7 +434,7 @@ impl Encoder<'_> {
 
 /// Index bits compared by [`Encoder::same_index_bits`]: shared-memory indices are
 /// far below `2^24`.
-pub(super) const INDEX_BITS: usize = 24;
+const INDEX_BITS: usize = 24;
 
 /// The low bits of a value ([`Encoder::low_bits`]), valid where all of `valid` hold.
 #[derive(Clone)]
@@ -444,21 +444,21 @@ pub(super) struct Blast {
 }
 
 impl Blast {
-    pub(super) fn of(bits: Vec<Bool>) -> Blast {
+    fn of(bits: Vec<Bool>) -> Blast {
         Blast {
             bits,
             valid: Vec::new(),
         }
     }
 
-    pub(super) fn map(&self, f: impl Fn(&Bool) -> Bool) -> Blast {
+    fn map(&self, f: impl Fn(&Bool) -> Bool) -> Blast {
         Blast {
             bits: self.bits.iter().map(f).collect(),
             valid: self.valid.clone(),
         }
     }
 
-    pub(super) fn zip(&self, o: &Blast, f: impl Fn(&Bool, &Bool) -> Bool) -> Blast {
+    fn zip(&self, o: &Blast, f: impl Fn(&Bool, &Bool) -> Bool) -> Blast {
         let mut valid = self.valid.clone();
         valid.extend(o.valid.iter().cloned());
         Blast {
@@ -468,7 +468,7 @@ impl Blast {
     }
 
     /// Times `2^c`, same width.
-    pub(super) fn shl(&self, c: usize) -> Blast {
+    fn shl(&self, c: usize) -> Blast {
         let w = self.bits.len();
         let f = Bool::from_bool(false);
         let bits = (0..w)
@@ -487,7 +487,7 @@ impl Blast {
     }
 
     /// Without the `c` lowest bits (a floor division by `2^c`, `c` bits narrower).
-    pub(super) fn drop_low(&self, c: usize) -> Option<Blast> {
+    fn drop_low(&self, c: usize) -> Option<Blast> {
         Some(Blast {
             bits: self.bits.get(c..)?.to_vec(),
             valid: self.valid.clone(),
@@ -495,7 +495,7 @@ impl Blast {
     }
 
     /// `x + y (+ 1)`, ripple carry, modulo `2^w`.
-    pub(super) fn add(x: &Blast, y: &Blast, carry_in: bool) -> Blast {
+    fn add(x: &Blast, y: &Blast, carry_in: bool) -> Blast {
         let mut carry = Bool::from_bool(carry_in);
         let mut bits = Vec::with_capacity(x.bits.len());
         for (p, q) in x.bits.iter().zip(&y.bits) {

@@ -67,7 +67,7 @@ impl Encoder<'_> {
     }
 
     /// Bounds on an exponent term (`None`: unbounded on that side).
-    pub(super) fn exp_range(&self, e: &T, depth: u32) -> (Option<i64>, Option<i64>) {
+    fn exp_range(&self, e: &T, depth: u32) -> (Option<i64>, Option<i64>) {
         use BinOp::*;
         let add = |a: Option<i64>, b: Option<i64>| a.zip(b).and_then(|(x, y)| x.checked_add(y));
         let none = (None, None);
@@ -138,7 +138,7 @@ impl Exp {
     }
 
     /// The exponent is below `v`.
-    pub(super) fn below(&self, v: i64) -> Bool {
+    fn below(&self, v: i64) -> Bool {
         if self.sign > 0 {
             self.x.lt(v - self.c)
         } else {
@@ -149,7 +149,7 @@ impl Exp {
 
 /// `e` as `sign·k + c` for one iteration-valued term `k` (an iteration number, or one
 /// plus an offset) and `sign` = ±1, when it has that form.
-pub(super) fn single_iter(e: &T) -> Option<(T, i64, i64)> {
+fn single_iter(e: &T) -> Option<(T, i64, i64)> {
     fn lin(e: &T, out: &mut Vec<(T, i64)>, c: &mut i64, m: i64) -> Option<()> {
         match &**e {
             Term::Const(v) => *c = c.checked_add(v.checked_mul(m)?)?,

@@ -156,7 +156,7 @@ impl Encoder<'_> {
 
     /// `k < trip ∧ guard(k)`, with the fact `k = trip ⟹ ¬guard(k)` when only the guard
     /// can end the loop.
-    pub(super) fn in_loop(&mut self, l: LoopId, cx: usize) -> Bool {
+    fn in_loop(&mut self, l: LoopId, cx: usize) -> Bool {
         let Some(info) = self.sum.loops.get(l).and_then(|i| i.clone()) else {
             return Bool::fresh_const("inloop");
         };
@@ -186,7 +186,7 @@ impl Encoder<'_> {
     /// this, a thread could be inside iteration `k` of a persistent-threads loop
     /// (`while (1) { ..; if (done) break; ..; barrier; }`) yet skip the barrier at the
     /// end of iteration `k - 1` as if it had broken out there.
-    pub(super) fn no_exit_before(&mut self, l: LoopId, exits: &T, k: &Val, below: &Bool, cx: usize) -> Bool {
+    fn no_exit_before(&mut self, l: LoopId, exits: &T, k: &Val, below: &Bool, cx: usize) -> Bool {
         if exits.as_const() == Some(0) || self.exits_open.contains(&l) {
             return Bool::from_bool(true);
         }
@@ -234,7 +234,7 @@ impl Encoder<'_> {
         }
     }
 
-    pub(super) fn binary(&mut self, op: BinOp, a: &T, b: &T, cx: usize) -> Val {
+    fn binary(&mut self, op: BinOp, a: &T, b: &T, cx: usize) -> Val {
         use BinOp::*;
         // Split over the entries of a tabulated operand, so masks and shifts by a
         // tabulated power of two stay exact.

@@ -16,7 +16,7 @@ use crate::AccessKind;
 /// The parameter values of [`Checker::small_instances`], in the order of the kernel's
 /// parameters (repeated when it has more): distinct small extents in both orders, and
 /// equal ones.
-pub(super) const SMALL_INSTANCES: [&[i64]; 3] = [&[2, 3, 4, 5], &[5, 4, 3, 2], &[2]];
+const SMALL_INSTANCES: [&[i64]; 3] = [&[2, 3, 4, 5], &[5, 4, 3, 2], &[2]];
 
 impl Checker<'_> {
     /// Can the two accesses race under `scope` and `order`? With `sync`, occurrences
@@ -53,7 +53,7 @@ impl Checker<'_> {
     /// the second query, and the first stays as small as without tolerance. A second
     /// query the solver cannot decide keeps the first one's witness (sound).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn race_in(
+    fn race_in(
         &self,
         a: &AccessFact,
         b: &AccessFact,
@@ -82,7 +82,7 @@ impl Checker<'_> {
     /// One race query; with `differ`, the two writes' values must differ too
     /// ([`Checker::values_differ`]).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn race_query(
+    fn race_query(
         &self,
         a: &AccessFact,
         b: &AccessFact,
@@ -200,7 +200,7 @@ impl Checker<'_> {
     /// otherwise beyond the solver (a model of nonlinear integer arithmetic), and a
     /// witness of an instance is a witness of the query. `None` when no instance
     /// races within its units (the query is then asked as it is).
-    pub(super) fn small_instances<W>(
+    fn small_instances<W>(
         &self,
         enc: &Encoder,
         a: &AccessFact,
@@ -253,7 +253,7 @@ impl Checker<'_> {
     /// Equal indices of one mixed-radix form have equal digits
     /// ([`super::super::affine::mixed_radix_digits`]): implied facts, for the two accesses of a
     /// pair with the same index term.
-    pub(super) fn same_digits(
+    fn same_digits(
         &self,
         enc: &mut Encoder,
         a: &AccessFact,
@@ -281,7 +281,7 @@ impl Checker<'_> {
     /// between the two thread copies (premises included, so a lemma whose premise fails
     /// constrains nothing): of the one index term, or of the two (the pair lemma and the
     /// lemmas of the digits both indices share).
-    pub(super) fn digit_lemmas(
+    fn digit_lemmas(
         &self,
         enc: &mut Encoder,
         a: &AccessFact,
@@ -352,7 +352,7 @@ impl Checker<'_> {
     /// "The values the two writes store differ", each value term instantiated for its
     /// own thread copy, so whatever the encoding knows to be equal (uniform values, one
     /// read's value in both threads) makes the pair benign. `None` unless both write.
-    pub(super) fn values_differ(
+    fn values_differ(
         &self,
         enc: &mut Encoder,
         a: &AccessFact,
@@ -376,7 +376,7 @@ impl Checker<'_> {
     /// Returns "the threads are in different warps" and the condition under which
     /// threads of one warp race.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn warp_race(
+    fn warp_race(
         &self,
         enc: &mut Encoder,
         a: &AccessFact,
@@ -404,7 +404,7 @@ impl Checker<'_> {
 
 /// An integer term's value in context `cx` (`None` under `--wrap`, where the digit
 /// lemmas do not hold).
-pub(super) fn int_in(enc: &mut Encoder, t: &T, cx: usize) -> Option<z3::ast::Int> {
+fn int_in(enc: &mut Encoder, t: &T, cx: usize) -> Option<z3::ast::Int> {
     match enc.val(t, cx) {
         Val::I(x) => Some(x),
         Val::B(_) => None,
@@ -413,7 +413,7 @@ pub(super) fn int_in(enc: &mut Encoder, t: &T, cx: usize) -> Option<z3::ast::Int
 
 /// Pushes "`x` in context `cxs[0]` equals `y` in context `cxs[1]`"; false when a term
 /// has no integer value.
-pub(super) fn equal_in(enc: &mut Encoder, (x, y): (&T, &T), cxs: [usize; 2], out: &mut Vec<Bool>) -> bool {
+fn equal_in(enc: &mut Encoder, (x, y): (&T, &T), cxs: [usize; 2], out: &mut Vec<Bool>) -> bool {
     match (int_in(enc, x, cxs[0]), int_in(enc, y, cxs[1])) {
         (Some(x), Some(y)) => {
             out.push(x.eq(&y));
@@ -425,7 +425,7 @@ pub(super) fn equal_in(enc: &mut Encoder, (x, y): (&T, &T), cxs: [usize; 2], out
 
 /// Pushes a one-thread premise of a digit lemma in context `cx` ([`Premise::Same`] is
 /// about two threads: see [`equal_in`]); false when a term has no integer value.
-pub(super) fn premise_in(enc: &mut Encoder, p: &Premise, cx: usize, out: &mut Vec<Bool>) -> bool {
+fn premise_in(enc: &mut Encoder, p: &Premise, cx: usize, out: &mut Vec<Bool>) -> bool {
     match p {
         Premise::NonZero(t) => int_in(enc, t, cx).map(|x| out.push(x.eq(0).not())).is_some(),
         Premise::NonNeg(t) => int_in(enc, t, cx).map(|x| out.push(x.ge(0))).is_some(),

@@ -17,7 +17,7 @@ pub(super) struct It {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Sym {
+enum Sym {
     Var(usize, i64),
     Const(i64),
 }
@@ -30,7 +30,7 @@ pub(super) enum Sb {
 }
 
 impl Sb {
-    pub(super) fn and(self, o: Sb) -> Sb {
+    fn and(self, o: Sb) -> Sb {
         match (self, o) {
             (Sb::Known(false), _) | (_, Sb::Known(false)) => Sb::Known(false),
             (Sb::Known(true), x) | (x, Sb::Known(true)) => x,
@@ -38,7 +38,7 @@ impl Sb {
         }
     }
 
-    pub(super) fn or(self, o: Sb) -> Sb {
+    fn or(self, o: Sb) -> Sb {
         match (self, o) {
             (Sb::Known(true), _) | (_, Sb::Known(true)) => Sb::Known(true),
             (Sb::Known(false), x) | (x, Sb::Known(false)) => x,
@@ -99,14 +99,14 @@ impl Iters {
     }
 }
 
-pub(super) fn zero(enc: &Encoder) -> It {
+fn zero(enc: &Encoder) -> It {
     It {
         v: enc.inum(0),
         sym: Sym::Const(0),
     }
 }
 
-pub(super) fn succ(enc: &Encoder, x: &It) -> It {
+fn succ(enc: &Encoder, x: &It) -> It {
     It {
         v: enc.iter_add(&x.v, 1),
         sym: match x.sym {
@@ -125,11 +125,11 @@ pub(super) struct Rel {
 
 impl Rel {
     /// `i + o < j + p` follows from `i < j` when `o <= p`.
-    pub(super) fn lt(&self, i: usize, o: i64, j: usize, p: i64) -> bool {
+    fn lt(&self, i: usize, o: i64, j: usize, p: i64) -> bool {
         o <= p && self.less.contains(&(i, j))
     }
 
-    pub(super) fn eq(&self, x: &It, y: &It) -> Sb {
+    fn eq(&self, x: &It, y: &It) -> Sb {
         match (x.sym, y.sym) {
             (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o == p),
             (Sym::Var(i, o), Sym::Var(j, p)) if self.lt(i, o, j, p) || self.lt(j, p, i, o) => {
@@ -140,7 +140,7 @@ impl Rel {
         }
     }
 
-    pub(super) fn lt_it(&self, enc: &Encoder, x: &It, y: &It) -> Sb {
+    fn lt_it(&self, enc: &Encoder, x: &It, y: &It) -> Sb {
         match (x.sym, y.sym) {
             (Sym::Var(i, o), Sym::Var(j, p)) if i == j => Sb::Known(o < p),
             (Sym::Var(i, o), Sym::Var(j, p)) if self.lt(i, o, j, p) => Sb::Known(true),
@@ -152,7 +152,7 @@ impl Rel {
     }
 
     /// `p` comes before `q` in the trace.
-    pub(super) fn before(&self, enc: &Encoder, p: &Point, q: &Point) -> Sb {
+    fn before(&self, enc: &Encoder, p: &Point, q: &Point) -> Sb {
         let c = Summary::common_loops(p.loops, q.loops);
         let mut result = Sb::Known(false);
         let mut same = Sb::Known(true);

@@ -95,7 +95,7 @@ impl Exec<'_> {
     }
 
     /// The closed forms of [`Exec::resolve`], `None` for the variables without one.
-    pub(super) fn closed_forms(
+    fn closed_forms(
         &mut self,
         lcx: &LoopCx,
         carried: &[String],
@@ -172,7 +172,7 @@ impl Exec<'_> {
     #[allow(clippy::too_many_arguments)]
     /// `init op^k c` as `Pow2(e0 + step·k)` when `init` is a power of two (a constant one
     /// or a `Pow2`) and `op c` multiplies or divides by one (unbounded arithmetic only).
-    pub(super) fn pow2_form(&self, op: BinOp, c: i64, init: &T, k: &T) -> Option<T> {
+    fn pow2_form(&self, op: BinOp, c: i64, init: &T, k: &T) -> Option<T> {
         let b = self.b;
         if b.arith != Arith::Unbounded {
             return None;
@@ -194,15 +194,7 @@ impl Exec<'_> {
     /// The value at iteration `k` of `x := x op c` from `init`: a table when `init` is a
     /// constant (or a small table of them), else an atom with facts (see the encoder).
     /// A table ends where the loop's guard becomes false (no thread is inside beyond).
-    pub(super) fn geometric_form(
-        &mut self,
-        lcx: &LoopCx,
-        x: AtomId,
-        op: BinOp,
-        c: i64,
-        init: T,
-        class: Class,
-    ) -> T {
+    fn geometric_form(&mut self, lcx: &LoopCx, x: AtomId, op: BinOp, c: i64, init: T, class: Class) -> T {
         let (lp, k, args) = (lcx.lp, &lcx.k, &lcx.args[..]);
         let b = self.b;
         // A power of two times powers of two: `Pow2` of an exponent linear in `k`.
@@ -279,7 +271,7 @@ impl Exec<'_> {
 }
 
 /// The exponent step of `x op c` when it multiplies or divides by a power of two.
-pub(super) fn pow2_step(op: BinOp, c: i64) -> Option<i64> {
+fn pow2_step(op: BinOp, c: i64) -> Option<i64> {
     let log2 = (c > 0 && c & (c - 1) == 0).then(|| i64::from(c.trailing_zeros()));
     match op {
         BinOp::Mul => log2,
@@ -291,7 +283,7 @@ pub(super) fn pow2_step(op: BinOp, c: i64) -> Option<i64> {
 }
 
 /// `e = x op c` with a step that makes a geometric sequence.
-pub(super) fn geometric(e: &T, x: AtomId) -> Option<(BinOp, i64)> {
+fn geometric(e: &T, x: AtomId) -> Option<(BinOp, i64)> {
     let is_x = |t: &T| matches!(&**t, Term::Atom(id, _) if *id == x);
     match &**e {
         Term::Bin(op @ (BinOp::Mul | BinOp::Div), a, c) if is_x(a) => {

@@ -10,7 +10,7 @@ use super::{AccessFact, AssumeFact, AtomInfo, AtomKind, BarrierFact, Exec, LoopI
 use crate::AccessKind;
 
 impl ReadCache {
-    pub(super) fn get(&self, array: &str, ty: Option<IntTy>, index: &T) -> Option<T> {
+    fn get(&self, array: &str, ty: Option<IntTy>, index: &T) -> Option<T> {
         let stale = self.written.get(array).copied().unwrap_or(0);
         self.entries
             .iter()
@@ -21,12 +21,12 @@ impl ReadCache {
             .map(|(_, _, _, v, _)| v.clone())
     }
 
-    pub(super) fn insert(&mut self, array: &str, ty: Option<IntTy>, index: T, value: T) {
+    fn insert(&mut self, array: &str, ty: Option<IntTy>, index: T, value: T) {
         self.now += 1;
         self.entries.push((array.to_string(), ty, index, value, self.now));
     }
 
-    pub(super) fn invalidate(&mut self, array: &str) {
+    fn invalidate(&mut self, array: &str) {
         self.now += 1;
         self.written.insert(array.to_string(), self.now);
     }
@@ -78,7 +78,7 @@ impl Exec<'_> {
     /// the encoder knows to be in the type's range, as `Cast(ty, atom)` so that
     /// [`Builder::range`] knows it too (the encoder does not wrap it: see
     /// [`AtomInfo::ty`]).
-    pub(super) fn typed_atom(&mut self, kind: AtomKind, class: Class, ty: Option<IntTy>) -> T {
+    fn typed_atom(&mut self, kind: AtomKind, class: Class, ty: Option<IntTy>) -> T {
         let v = self.atom(kind, class);
         self.typed(v, ty)
     }
@@ -86,7 +86,7 @@ impl Exec<'_> {
     /// `v`, a fresh atom, as a value of `ty`: `Builder::cast`, which keeps `Cast(ty, v)`
     /// under unbounded arithmetic (an atom's range is unknown to it), where the atom is
     /// marked as in the type's range; bit vectors get the mask (nothing for 32 bits).
-    pub(super) fn typed(&mut self, v: T, ty: Option<IntTy>) -> T {
+    fn typed(&mut self, v: T, ty: Option<IntTy>) -> T {
         let Some(t) = ty else {
             return v;
         };
@@ -100,7 +100,7 @@ impl Exec<'_> {
     }
 
     /// A fresh atom over the iterations of the enclosing loops.
-    pub(super) fn atom(&mut self, kind: AtomKind, class: Class) -> T {
+    fn atom(&mut self, kind: AtomKind, class: Class) -> T {
         let args = self.iters();
         self.atom_with(kind, class, args)
     }
@@ -183,7 +183,7 @@ impl Exec<'_> {
     /// `@f(args)`: the function's atom (one per name and arity for the launch, class
     /// [`Class::Grid`]: the uniformity of an application is that of its arguments,
     /// which [`class_of`] takes in).
-    pub(super) fn apply(&mut self, f: &str, args: Vec<T>) -> T {
+    fn apply(&mut self, f: &str, args: Vec<T>) -> T {
         let key = (f.to_string(), args.len());
         let id = match self.functions.get(&key) {
             Some(id) => *id,
@@ -207,13 +207,13 @@ impl Exec<'_> {
     /// thread, block and iteration ([`AtomKind::Input`]). Under `--alias` the front end
     /// makes the pointer parameters that may alias one array, so a write through any of
     /// them makes it written; atomics count as writes.
-    pub(super) fn is_input(&self, array: &str) -> bool {
+    fn is_input(&self, array: &str) -> bool {
         self.kernel.array_space(array).unwrap_or(Space::Global) == Space::Global
             && !self.written.contains(array)
     }
 
     /// The value of `array[index]` for an [`Exec::is_input`] array.
-    pub(super) fn input(&mut self, array: &str, index: T, ty: Option<IntTy>) -> T {
+    fn input(&mut self, array: &str, index: T, ty: Option<IntTy>) -> T {
         let key = (array.to_string(), ty);
         let id = match self.inputs.get(&key) {
             Some(id) => *id,
@@ -247,7 +247,7 @@ impl Exec<'_> {
     /// visibility a thread that wrote that element earlier in the barrier interval
     /// would see its own value, but that write races with the other thread's read. An
     /// input array is never written at all.
-    pub(super) fn read_class(&self, array: &str, index: &T) -> Class {
+    fn read_class(&self, array: &str, index: &T) -> Class {
         if self.is_input(array) {
             return Class::Grid;
         }
@@ -257,7 +257,7 @@ impl Exec<'_> {
         }
     }
 
-    pub(super) fn old(&mut self, st: &mut State, var: &str) -> T {
+    fn old(&mut self, st: &mut State, var: &str) -> T {
         if let Some(t) = st.env.get(var) {
             return t.clone();
         }
@@ -266,7 +266,7 @@ impl Exec<'_> {
         t
     }
 
-    pub(super) fn assign(&mut self, st: &mut State, var: &str, value: T) {
+    fn assign(&mut self, st: &mut State, var: &str, value: T) {
         let old = self.old(st, var);
         let active = self.active(st);
         let v = self.b.ite(active, value, old);
@@ -279,7 +279,7 @@ impl Exec<'_> {
         }
     }
 
-    pub(super) fn record_access(
+    fn record_access(
         &mut self,
         s: &Stmt,
         st: &State,
@@ -310,7 +310,7 @@ impl Exec<'_> {
     }
 
     /// Gives the access just recorded (a plain write) the value it stores.
-    pub(super) fn record_written(&mut self, value: T) {
+    fn record_written(&mut self, value: T) {
         if self.record
             && let Some(a) = self.accesses.last_mut()
         {
@@ -318,7 +318,7 @@ impl Exec<'_> {
         }
     }
 
-    pub(super) fn stmt(&mut self, s: &Stmt, st: &mut State) {
+    fn stmt(&mut self, s: &Stmt, st: &mut State) {
         let b = self.b;
         match &s.kind {
             StmtKind::Local { var, init } => {

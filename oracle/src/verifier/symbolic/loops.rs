@@ -514,7 +514,7 @@ impl Exec<'_> {
 /// The number of iterations of a loop whose guard folds to a constant at every
 /// iteration (`for (i = 0; i < 16; i++)`, or tabulated sequences), if it ends within a
 /// few thousand iterations.
-pub(super) fn constant_trip(b: &Builder, guard: &T, lp: LoopId) -> Option<i64> {
+fn constant_trip(b: &Builder, guard: &T, lp: LoopId) -> Option<i64> {
     for i in 0..4096 {
         match substitute_iter(b, guard, lp, &b.int(i)).as_const()? {
             0 => return Some(i),

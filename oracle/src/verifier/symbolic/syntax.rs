@@ -48,7 +48,7 @@ pub(super) fn self_contained_loops(kernel: &Kernel) -> HashSet<StmtId> {
 }
 
 /// Every mention of a variable by `s` itself (not its blocks): read, assigned or declared.
-pub(super) fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
+fn mentions(s: &Stmt, f: &mut impl FnMut(&str)) {
     let mut exprs: Vec<&Expr> = Vec::new();
     match &s.kind {
         StmtKind::Local { var, init } => {
@@ -112,12 +112,12 @@ pub(super) fn has_break(blk: &Block) -> bool {
 }
 
 /// `continue` of this loop (not of a loop nested in it).
-pub(super) fn has_continue(blk: &Block) -> bool {
+fn has_continue(blk: &Block) -> bool {
     has_jump(blk, &StmtKind::Continue)
 }
 
 /// `jump` in `blk` or its conditionals, not in nested loops.
-pub(super) fn has_jump(blk: &Block, jump: &StmtKind) -> bool {
+fn has_jump(blk: &Block, jump: &StmtKind) -> bool {
     blk.stmts.iter().any(|s| match &s.kind {
         StmtKind::If {
             then_blk, else_blk, ..
