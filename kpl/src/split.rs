@@ -168,147 +168,198 @@ pub fn prepare(kernel: &Kernel, sites: &[(StmtId, Vec<StmtId>)]) -> Result<(Kern
         let g = group_start(block, w);
         let wspan = block.stmts[w].span;
         let line = wspan.line;
-        // Every statement the source statement lowers to must be a read or a computation
-        // on locals: no other write, atomic, call with control flow or barrier.
-        for s in &block.stmts[g..w] {
-            if !matches!(
-                s.kind,
-                StmtKind::Local { .. }
-                    | StmtKind::Read { .. }
-                    | StmtKind::Assign { .. }
-                    | StmtKind::Havoc { .. }
-            ) {
-                return Err(format!(
-                    "line {line} does more than read memory and then write it (it has control flow, a call, \
-                     an atomic or another write)"
-                ));
-            }
-        }
-        // The operands: the spans of the racing reads, outermost only.
-        let mut operands: Vec<Span> = block.stmts[g..w]
-            .iter()
-            .filter(|s| reads.contains(&s.id))
-            .map(|s| s.span)
-            .collect();
-        operands.sort_by_key(|s| (s.start, s.end));
-        operands.dedup();
-        if operands.is_empty() {
-            return Err(format!(
-                "line {line}: the racing read is not part of the statement"
-            ));
-        }
-        for pair in operands.windows(2) {
-            if pair[1].start < pair[0].end {
-                return Err(format!(
-                    "line {line}: one racing operand contains another (a read whose index reads memory)"
-                ));
-            }
-        }
-        // Every read lowered from an operand moves (all cells of it), and nothing else
-        // read in the statement may be inside an operand.
-        let inside = |s: &Span, o: &Span| s.start >= o.start && s.end <= o.end;
-        let mut moved: Vec<usize> = Vec::new();
-        for (i, s) in block.stmts.iter().enumerate().take(w).skip(g) {
-            let in_op = operands.iter().find(|o| inside(&s.span, o));
-            match (&s.kind, in_op) {
-                (StmtKind::Read { .. }, Some(o)) if s.span == *o => moved.push(i),
-                (StmtKind::Read { .. }, Some(_)) => {
-                    return Err(format!(
-                        "line {line}: a racing operand reads memory in its index; autosync splits only \
-                         operands like `A[i + 1]`"
-                    ));
-                }
-                _ => {}
-            }
-        }
-        // A moved read must not depend on anything the statement computes before it.
-        for &i in &moved {
-            let StmtKind::Read { index, .. } = &block.stmts[i].kind else {
-                continue;
-            };
-            let deps = vars(index);
-            let clash = block.stmts[g..i]
-                .iter()
-                .filter_map(defines)
-                .any(|d| deps.iter().any(|v| v == d));
-            if clash {
-                return Err(format!(
-                    "line {line}: the index of a racing operand depends on a value the statement computes \
-                     before it"
-                ));
-            }
-        }
-        // Rebuild the group: decls + moved reads into fresh locals, then the rest with a
-        // copy where each moved read was, then the write.
-        let mut front: Vec<Stmt> = Vec::new();
-        let mut rest: Vec<Stmt> = Vec::new();
-        let mut split_at = StmtId(0);
-        let mut arrays = Vec::new();
-        for (i, s) in block.stmts[g..w].iter().enumerate() {
-            if !moved.contains(&(g + i)) {
-                rest.push(s.clone());
-                continue;
-            }
-            let StmtKind::Read {
-                var,
-                array,
-                index,
-                ty,
-            } = &s.kind
-            else {
-                continue;
-            };
-            let f = fresh(&mut used);
-            let mk = |kind: StmtKind, id: u32| Stmt {
-                id: StmtId(id),
-                kind,
-                span: s.span,
-                place: Place::Nowhere,
-            };
-            front.push(mk(
-                StmtKind::Local {
-                    var: f.clone(),
-                    init: None,
-                },
-                next_id,
-            ));
-            next_id += 1;
-            front.push(Stmt {
-                id: s.id,
-                kind: StmtKind::Read {
-                    var: f.clone(),
-                    array: array.clone(),
-                    index: index.clone(),
-                    ty: *ty,
-                },
-                span: s.span,
-                place: Place::Nowhere,
-            });
-            split_at = s.id;
-            if !arrays.contains(array) {
-                arrays.push(array.clone());
-            }
-            rest.push(mk(
-                StmtKind::Assign {
-                    var: var.clone(),
-                    value: Expr::Var(f),
-                },
-                next_id,
-            ));
-            next_id += 1;
-        }
-        if let Some(last) = front.iter_mut().rev().find(|s| s.id == split_at) {
-            last.place = Place::Split;
-        }
-        let new: Vec<Stmt> = front.into_iter().chain(rest).collect();
-        block.stmts.splice(g..w, new);
+        only_reads_and_locals(&block.stmts[g..w], line)?;
+        let operands = racing_operands(&block.stmts[g..w], reads, line)?;
+        let moved = moved_reads(&block.stmts, g, w, &operands, line)?;
+        independent_of_statement(&block.stmts, g, &moved, line)?;
+        let rebuilt = rebuild_group(&block.stmts[g..w], g, &moved, &mut used, &mut next_id);
+        block.stmts.splice(g..w, rebuilt.stmts);
         out.push(SplitSite {
             write: *write,
             statement: wspan,
             operands,
-            arrays,
-            split_at,
+            arrays: rebuilt.arrays,
+            split_at: rebuilt.split_at,
         });
     }
     Ok((k, out))
+}
+
+/// Every statement the source statement lowers to must be a read or a computation on
+/// locals: no other write, atomic, call with control flow or barrier.
+fn only_reads_and_locals(group: &[Stmt], line: u32) -> Result<(), String> {
+    for s in group {
+        if !matches!(
+            s.kind,
+            StmtKind::Local { .. } | StmtKind::Read { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. }
+        ) {
+            return Err(format!(
+                "line {line} does more than read memory and then write it (it has control flow, a call, \
+                 an atomic or another write)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The operands: the spans of the racing reads, outermost only, in text order; an
+/// error when there is none or one contains another.
+fn racing_operands(group: &[Stmt], reads: &[StmtId], line: u32) -> Result<Vec<Span>, String> {
+    let mut operands: Vec<Span> = group
+        .iter()
+        .filter(|s| reads.contains(&s.id))
+        .map(|s| s.span)
+        .collect();
+    operands.sort_by_key(|s| (s.start, s.end));
+    operands.dedup();
+    if operands.is_empty() {
+        return Err(format!(
+            "line {line}: the racing read is not part of the statement"
+        ));
+    }
+    for pair in operands.windows(2) {
+        if pair[1].start < pair[0].end {
+            return Err(format!(
+                "line {line}: one racing operand contains another (a read whose index reads memory)"
+            ));
+        }
+    }
+    Ok(operands)
+}
+
+/// The indices in `stmts[g..w]` of the reads that move: every read lowered from an
+/// operand moves (all cells of it), and nothing else read in the statement may be inside
+/// an operand.
+fn moved_reads(
+    stmts: &[Stmt],
+    g: usize,
+    w: usize,
+    operands: &[Span],
+    line: u32,
+) -> Result<Vec<usize>, String> {
+    let inside = |s: &Span, o: &Span| s.start >= o.start && s.end <= o.end;
+    let mut moved: Vec<usize> = Vec::new();
+    for (i, s) in stmts.iter().enumerate().take(w).skip(g) {
+        let in_op = operands.iter().find(|o| inside(&s.span, o));
+        match (&s.kind, in_op) {
+            (StmtKind::Read { .. }, Some(o)) if s.span == *o => moved.push(i),
+            (StmtKind::Read { .. }, Some(_)) => {
+                return Err(format!(
+                    "line {line}: a racing operand reads memory in its index; autosync splits only \
+                     operands like `A[i + 1]`"
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(moved)
+}
+
+/// A moved read must not depend on anything the statement computes before it (from
+/// `stmts[g]` on).
+fn independent_of_statement(stmts: &[Stmt], g: usize, moved: &[usize], line: u32) -> Result<(), String> {
+    for &i in moved {
+        let StmtKind::Read { index, .. } = &stmts[i].kind else {
+            continue;
+        };
+        let deps = vars(index);
+        let clash = stmts[g..i]
+            .iter()
+            .filter_map(defines)
+            .any(|d| deps.iter().any(|v| v == d));
+        if clash {
+            return Err(format!(
+                "line {line}: the index of a racing operand depends on a value the statement computes \
+                 before it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A source statement's group of KPL statements, rebuilt for the split.
+struct Rebuilt {
+    /// The group's new statements (without the write).
+    stmts: Vec<Stmt>,
+    /// The last moved read, which has [`Place::Split`].
+    split_at: StmtId,
+    /// The arrays of the moved reads, in order of first appearance.
+    arrays: Vec<String>,
+}
+
+/// Rebuilds the group `group` (which starts at `g` in its block): decls + moved reads
+/// into fresh locals, then the rest with a copy where each moved read was, then the
+/// write (which stays after the group).
+fn rebuild_group(
+    group: &[Stmt],
+    g: usize,
+    moved: &[usize],
+    used: &mut BTreeSet<String>,
+    next_id: &mut u32,
+) -> Rebuilt {
+    let mut front: Vec<Stmt> = Vec::new();
+    let mut rest: Vec<Stmt> = Vec::new();
+    let mut split_at = StmtId(0);
+    let mut arrays = Vec::new();
+    for (i, s) in group.iter().enumerate() {
+        if !moved.contains(&(g + i)) {
+            rest.push(s.clone());
+            continue;
+        }
+        let StmtKind::Read {
+            var,
+            array,
+            index,
+            ty,
+        } = &s.kind
+        else {
+            continue;
+        };
+        let f = fresh(used);
+        let mk = |kind: StmtKind, id: u32| Stmt {
+            id: StmtId(id),
+            kind,
+            span: s.span,
+            place: Place::Nowhere,
+        };
+        front.push(mk(
+            StmtKind::Local {
+                var: f.clone(),
+                init: None,
+            },
+            *next_id,
+        ));
+        *next_id += 1;
+        front.push(Stmt {
+            id: s.id,
+            kind: StmtKind::Read {
+                var: f.clone(),
+                array: array.clone(),
+                index: index.clone(),
+                ty: *ty,
+            },
+            span: s.span,
+            place: Place::Nowhere,
+        });
+        split_at = s.id;
+        if !arrays.contains(array) {
+            arrays.push(array.clone());
+        }
+        rest.push(mk(
+            StmtKind::Assign {
+                var: var.clone(),
+                value: Expr::Var(f),
+            },
+            *next_id,
+        ));
+        *next_id += 1;
+    }
+    if let Some(last) = front.iter_mut().rev().find(|s| s.id == split_at) {
+        last.place = Place::Split;
+    }
+    Rebuilt {
+        stmts: front.into_iter().chain(rest).collect(),
+        split_at,
+        arrays,
+    }
 }

@@ -63,6 +63,7 @@
 
 pub mod affine;
 mod cache;
+mod candidates;
 mod concrete;
 mod describe;
 pub mod deviations;
@@ -78,6 +79,7 @@ mod races;
 pub mod radix;
 mod screen;
 mod session;
+mod solver;
 pub mod symbolic;
 pub mod term;
 mod unrolled;
