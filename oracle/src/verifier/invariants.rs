@@ -58,14 +58,6 @@ pub(super) fn prove(sum: &Summary, budget: u64) -> Vec<Vec<Verdict>> {
         .iter()
         .map(|l| prove_loop(sum, l, &mut meter))
         .collect();
-    if std::env::var_os("AUTOSYNC_TRACE_INVARIANTS").is_some() {
-        for (l, vs) in sum.invariants.iter().zip(&out) {
-            for (c, v) in l.candidates.iter().zip(vs) {
-                eprintln!("autosync: loop {} invariant {:?}: {v:?}", l.lp, c.cond);
-            }
-        }
-        eprintln!("autosync: invariant proofs took {} units", budget - meter.left);
-    }
     out
 }
 
@@ -211,12 +203,6 @@ fn houdini(
         s.pop(1);
         let used = resource_count(s).saturating_sub(before);
         meter.left = meter.left.saturating_sub(used);
-        if std::env::var_os("AUTOSYNC_TRACE_INVARIANTS").is_some() {
-            eprintln!(
-                "autosync: invariant query ({fail:?}, {} alive): {result:?}, {used} units",
-                alive.len()
-            );
-        }
         match result {
             z3::SatResult::Unsat => return,
             z3::SatResult::Unknown if alive.len() > 1 => {

@@ -4,62 +4,59 @@
 //! no divergence exists under the semantics, for every launch the options allow, every
 //! parameter value the `requires` clauses allow and every memory content.
 //!
-//! The pipeline, one module each:
+//! The modules, in pipeline order (ARCHITECTURE.md's "The static verifier" says more):
+//!
+//! *Summarize the kernel* (no solver):
 //! 1. [`symbolic`] runs one symbolic thread over the kernel (predicated execution, with
 //!    `return`/`break`/`continue` as flags) and records, for every access, barrier and
 //!    `assume`, index and predicate terms over the thread id, the launch, the parameters
-//!    and the iteration numbers of the enclosing loops. Loops need no invariants:
-//!    induction variables get closed forms (also with a loop-invariant conditional
-//!    step), geometric steps are tabulated, powers of two with an exponent linear in the
-//!    iteration numbers, or bounded unknowns,
-//!    other loop-carried values are per-iteration unknowns, and trip counts are
-//!    constants when the guard folds at every iteration, else unknowns shared by the
-//!    threads of a block when the loop's guard is uniform.
-//! 2. [`term`] holds those terms and their uniformity classes (the uniformity analysis:
-//!    which values all threads of a block or grid agree on).
-//! 3. [`encode`] instantiates terms for one thread copy at chosen iteration numbers in Z3.
-//! 4. [`queries`] (with the digit lemmas of [`radix`]) asks, per pair of accesses and per race type (same iteration of all
-//!    common loops; different iterations of common loop `j`), whether two threads can
-//!    touch the same element with no barrier executing in between, and per barrier
-//!    whether two threads of a block can disagree on reaching it. Across iterations both
-//!    directions (the first access's iteration earlier, or the second's) are queried
-//!    until one races; under `CheckOptions::race_directions` (for synthesis) both
-//!    always, so that `Race::forward_only` says which only race forward. Before any query,
-//!    [`affine`] compares indices that are affine in the ids, the launch sizes and the
-//!    parameters without the solver (gcd, bounds, mixed-radix and exact tests): a pair
-//!    that no two distinct threads can ever access at one element needs no query (its
-//!    race types would all be unsatisfiable, so the verdict is the same). With a fixed
-//!    block, [`unrolled`] decides a pair's race types within a block by enumerating
-//!    its loops' iterations and the block's threads (a stage of a sorting network is a
-//!    permutation at every stride): unsatisfiable when no two threads meet, or, for the
-//!    same-iteration type, when barrier counts separate every meeting. Once the
-//!    solver has found a few race types of a check satisfiable, `concrete` runs the
-//!    kernel in the interpreter and answers the race types the run shows (satisfiable,
-//!    with the run's instance as witness) without the solver; a "cannot race" is always
-//!    the solver's proof or an enumeration's.
+//!    and the iteration numbers of the enclosing loops: `symbolic/exec` (the pass over
+//!    statements), `symbolic/loops` (one loop: analysis passes, trip count, exit
+//!    values), `symbolic/closed_forms` (induction variables, geometric sequences, powers
+//!    of two; other carried values are per-iteration unknowns) and `symbolic/syntax`
+//!    (what a loop body assigns, whether it jumps). Loops need no invariants to get
+//!    closed forms.
+//! 2. [`term`] holds those terms and their uniformity classes (which values all threads
+//!    of a warp, block or grid agree on); `candidates` generates loop-invariant
+//!    candidates from them.
 //!
-//! The check itself, per kernel ([`Oracle::check`] here; the phases in order):
-//! 5. [`invariants`] proves the loop invariants (the candidates of `candidates`) only
-//!    when a check without them finds a possible defect; preconditions that no launch
-//!    satisfies are an error.
-//! 6. `divergence` asks, per barrier, whether two threads can disagree on reaching it
-//!    (only never-divergent barriers order accesses).
-//! 7. `races` asks about every pair of conflicting accesses (`pairs`: which pairs, their
-//!    race types, the dependence test's scopes) in program order: `screen` rules out
-//!    the pairs of an array with grouped queries once its pair queries grow costly,
-//!    `pair_race` tries every race type of one pair, and `lanes` asks the pairs on two
-//!    threads for large kernels. Every query runs within the solver resource limits
-//!    ([`Limits`]).
+//! *Rule pairs out without the solver*:
+//! 3. [`affine`] compares indices affine in the ids, launch sizes and parameters (gcd,
+//!    bounds, mixed-radix and exact tests), and with a fixed block `unrolled` enumerates
+//!    a pair's iterations and the block's threads: a pair no two threads can meet on
+//!    needs no query.
 //!
-//! `cache` keeps, per kernel, what does not depend on barriers (below), in the kernel's
-//! own Z3 context (`session`); `describe` lists the queries a check would ask without
-//! asking them. The deviations from the interpreter's semantics and the shortcuts the
-//! verifier takes are listed, each with its tests, in [`deviations`].
+//! *Ask the solver* (within the resource limits of `solver`, [`Limits`]):
+//! 4. [`encode`] instantiates terms for one thread copy at chosen iteration numbers in
+//!    Z3: `encode/terms` (node by node), `encode/atoms` (unknowns as functions of their
+//!    iterations, and the lemmas a query used), `encode/arith` (C arithmetic),
+//!    `encode/bits` (bit-level forms), `encode/pow2` (powers of two and tables).
+//! 5. [`invariants`] proves the candidates (Houdini), only when a check without them
+//!    finds a possible defect.
+//! 6. [`queries`] asks, per pair of accesses and race type (same iteration of all common
+//!    loops; different iterations of common loop `j`, in both directions until one
+//!    races), whether two threads can touch one element with no barrier in between
+//!    (`queries/race`, with the digit lemmas of [`radix`]; `queries/trace_order`: the
+//!    barrier instances between two occurrences; `queries/screen`: one grouped query for
+//!    all accesses of an array), and per barrier whether two threads can disagree on
+//!    reaching it. `concrete` answers race types the interpreter shows satisfiable
+//!    without the solver; a "cannot race" is always a proof or an enumeration.
 //!
-//! Per kernel, what does not depend on barriers (which race types of a pair can happen
-//! at all, cross-block races) is cached, since the synthesizer checks one kernel many
-//! times with different barriers; race types that an unconditional barrier always
-//! separates need no query.
+//! *The check*, per kernel ([`Oracle::check`] here):
+//! 7. `divergence` asks about every barrier first (only never-divergent barriers order
+//!    accesses); then `races` asks about every pair of conflicting accesses in program
+//!    order (`pairs`: which pairs, their race types, the dependence test's scopes;
+//!    `screen`: when grouped queries pay; `pair_race`: every race type of one pair), on
+//!    two threads for large kernels (`lanes`). Preconditions that no launch satisfies
+//!    are an error.
+//! 8. `cache` keeps, per kernel, what does not depend on barriers (which race types of a
+//!    pair can happen at all, cross-block races), since the synthesizer checks one
+//!    kernel many times with different barriers, keyed by `fingerprint`, in the kernel's
+//!    own Z3 context (`session`).
+//!
+//! `describe` prints the queries a check would ask and the symbolic summary (`--show
+//! queries|summary`). The deviations from the interpreter's semantics and the shortcuts
+//! the verifier takes are the rules of [`deviations`], each with its tests.
 
 pub mod affine;
 mod cache;
