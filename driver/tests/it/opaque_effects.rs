@@ -747,7 +747,7 @@ fn boxed_parts(
     };
     let setup = match base {
         false => format!("Box b; b.p = &{x}[{i}]; b.k = 0;"),
-        true => format!("Box b; b.p = {x}; b.k = {};", rvalue(&i)),
+        true => format!("Box b; b.p = {x}; b.k = {};", rvalue(i)),
     };
     let (name, used) = match (op, body) {
         (false, _) => (name, call(name, body, arg, false)),
@@ -804,8 +804,8 @@ fn holder_parts(x: &str, i: &str, body: Body) -> Parts {
         _ => format!("__device__ void put(int i, int v) {}", body_of(body, "p[i]")),
     };
     let call = match body {
-        Body::Get => format!("{{ Holder h({x}); acc += h.get({}); }}", rvalue(&i)),
-        _ => format!("{{ Holder h({x}); h.put({}, (int)gid); }}", rvalue(&i)),
+        Body::Get => format!("{{ Holder h({x}); acc += h.get({}); }}", rvalue(i)),
+        _ => format!("{{ Holder h({x}); h.put({}, (int)gid); }}", rvalue(i)),
     };
     Parts {
         head: Some((
