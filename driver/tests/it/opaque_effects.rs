@@ -691,14 +691,7 @@ fn parts(c: &Case) -> Parts {
             }
             plain(None, Some(decl), stmt)
         }
-        Effect::Boxed {
-            body,
-            base,
-            pass,
-            name,
-            proto,
-            op,
-        } => boxed_parts(x, &i, body, base, pass, name, proto, op),
+        Effect::Boxed { .. } => boxed_parts(x, &i, c.effect.clone()),
         Effect::Method { body, name, arrow } => method_parts(x, &i, body, name, arrow),
         Effect::Holder { body } => holder_parts(x, &i, body),
         Effect::Load(p) => ptx_parts(c, p, None, x, global, offset, shift),
@@ -724,17 +717,18 @@ fn same(s: String) -> (String, String) {
 
 /// `Box b` pointing at `x[i]` (or at `x` with `b.k = i`), passed to a function or an
 /// operator.
-#[allow(clippy::too_many_arguments)]
-fn boxed_parts(
-    x: &str,
-    i: &str,
-    body: Body,
-    base: bool,
-    pass: Pass,
-    name: &'static str,
-    proto: bool,
-    op: bool,
-) -> Parts {
+fn boxed_parts(x: &str, i: &str, effect: Effect) -> Parts {
+    let Effect::Boxed {
+        body,
+        base,
+        pass,
+        name,
+        proto,
+        op,
+    } = effect
+    else {
+        unreachable!("boxed_parts is called for Effect::Boxed only")
+    };
     let (param, e, arg) = match pass {
         Pass::Value => ("Box b", "b.p[b.k]", "b"),
         Pass::Ref => ("Box &b", "b.p[b.k]", "b"),
