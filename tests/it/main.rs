@@ -7,6 +7,7 @@ mod common;
 mod adoption;
 mod beyond;
 mod cli;
+mod code_size;
 mod cost;
 mod cuda;
 mod grid_barriers;
