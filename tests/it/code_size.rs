@@ -104,11 +104,11 @@ fn in_tests_folder(p: &Path) -> bool {
 fn no_source_file_is_too_long_and_no_function_either() {
     let root = root();
     let mut files = Vec::new();
-    rs_files(&root, &mut files);
+    rs_files(root, &mut files);
     let mut problems = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read source");
-        let rel = f.strip_prefix(&root).unwrap_or(f);
+        let rel = f.strip_prefix(root).unwrap_or(f);
         let n = text.lines().count();
         if !in_tests_folder(rel) && n > MAX_FILE_LINES {
             problems.push(format!("{}: {n} lines (at most {MAX_FILE_LINES})", rel.display()));
