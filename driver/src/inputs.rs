@@ -109,7 +109,7 @@ fn walk(dir: &Path, opts: &WalkOptions, out: &mut Expanded) {
             Err(e) => match symlink_loop(&e) {
                 Some((ancestor, child)) => out.notes.push(format!(
                     "autosync: warning: {}: skipped: a symbolic link loop (it leads back to {})",
-                    child.display(),
+                    child.strip_prefix(".").unwrap_or(child).display(),
                     ancestor.display()
                 )),
                 None => {
