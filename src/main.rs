@@ -540,7 +540,11 @@ fn emit_fix(
             }
             if args.diff || args.check {
                 // Empty when the file would not change, as `git diff` prints nothing.
-                let diff = if fix.changed() { unified_diff(&src.path, &src.text, &fix.fixed_text) } else { String::new() };
+                let diff = if fix.changed() {
+                    unified_diff(&src.path, &src.text, &fix.fixed_text)
+                } else {
+                    String::new()
+                };
                 v["diff"] = json!(diff);
             }
             o.json = Some(v);

@@ -82,7 +82,8 @@ fn walk(dir: &Path, opts: &WalkOptions, out: &mut Expanded) {
     let overrides = match excludes(dir, &opts.exclude) {
         Ok(o) => o,
         Err(e) => {
-            out.inputs.push((dir.to_path_buf(), Some(format!("--exclude: {e}"))));
+            out.inputs
+                .push((dir.to_path_buf(), Some(format!("--exclude: {e}"))));
             return;
         }
     };
@@ -114,7 +115,8 @@ fn walk(dir: &Path, opts: &WalkOptions, out: &mut Expanded) {
                 )),
                 None => {
                     let at = error_path(&e).unwrap_or(dir).to_path_buf();
-                    out.inputs.push((at.clone(), Some(format!("cannot read {}: {e}", at.display()))));
+                    out.inputs
+                        .push((at.clone(), Some(format!("cannot read {}: {e}", at.display()))));
                 }
             },
         }
@@ -153,9 +155,7 @@ fn symlink_loop(e: &ignore::Error) -> Option<(&Path, &Path)> {
 fn error_path(e: &ignore::Error) -> Option<&Path> {
     match e {
         ignore::Error::WithPath { path, .. } => Some(path),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            error_path(err)
-        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
         _ => None,
     }
 }

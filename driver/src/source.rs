@@ -108,7 +108,10 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
     };
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if is_binary(&bytes) {
-        bail!("{}: not a text file (it has a NUL byte in its first 8 KB)", path.display());
+        bail!(
+            "{}: not a text file (it has a NUL byte in its first 8 KB)",
+            path.display()
+        );
     }
     let (text, encoding) = decode(bytes);
     parse(path, text, encoding, lang, front)

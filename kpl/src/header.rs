@@ -210,7 +210,10 @@ mod tests {
         assert!(parse_block_dim("2000").is_err());
         assert!(parse_block_dim("1,1,65").is_err());
         assert!(parse_block_dim("64,32").is_err());
-        assert_eq!(parse_grid_dim("2147483647,65535,65535"), Ok([(1 << 31) - 1, 65535, 65535]));
+        assert_eq!(
+            parse_grid_dim("2147483647,65535,65535"),
+            Ok([(1 << 31) - 1, 65535, 65535])
+        );
         assert!(parse_grid_dim("1,65536").is_err());
         assert!(parse_grid_dim("2147483648").is_err());
         assert!(header_launch("//--blockDim=2000\n").is_err());

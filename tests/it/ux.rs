@@ -522,9 +522,5 @@ fn batch_exit_code_is_the_worst_over_files() {
     let out = autosync_in(empty.path(), &["check", "."]);
     // An empty folder is no error (issue #35; tests/it/walk.rs has the exact message).
     assert_eq!(out.status.code(), Some(0));
-    assert!(
-        stderr(&out).contains("no CUDA files found"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("no CUDA files found"), "{}", stderr(&out));
 }

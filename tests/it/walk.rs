@@ -32,7 +32,11 @@ fn summary(o: &Output) -> String {
 }
 
 fn git_init(dir: &Path) {
-    let out = Command::new("git").current_dir(dir).args(["init", "-q"]).output().unwrap();
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["init", "-q"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -48,7 +52,10 @@ fn hidden_folders_are_skipped_unless_hidden() {
     assert_eq!(summary(&out), "checked 1 file, 1 kernel: 1 verified");
     let out = check(dir.path(), &["--hidden", "."]);
     assert_eq!(code(&out), 1);
-    assert_eq!(summary(&out), "checked 2 files, 2 kernels: 1 verified, 1 with races");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 2 kernels: 1 verified, 1 with races"
+    );
 }
 
 #[test]
@@ -63,7 +70,10 @@ fn gitignored_build_folders_are_skipped_unless_no_ignore() {
     assert_eq!(summary(&out), "checked 1 file, 1 kernel: 1 verified");
     let out = check(dir.path(), &["--no-ignore", "."]);
     assert_eq!(code(&out), 1);
-    assert_eq!(summary(&out), "checked 2 files, 2 kernels: 1 verified, 1 with races");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 2 kernels: 1 verified, 1 with races"
+    );
 }
 
 #[test]
@@ -83,11 +93,17 @@ fn exclude_skips_matching_files_and_folders() {
     write(dir.path(), "a.kpl", CLEAN);
     write(dir.path(), "third_party/t.kpl", &racy());
     write(dir.path(), "gen.kpl", &racy());
-    let out = check(dir.path(), &["--exclude", "third_party", "--exclude", "gen.*", "."]);
+    let out = check(
+        dir.path(),
+        &["--exclude", "third_party", "--exclude", "gen.*", "."],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(summary(&out), "checked 1 file, 1 kernel: 1 verified");
     let out = check(dir.path(), &["--exclude", "third_party", "."]);
-    assert_eq!(summary(&out), "checked 2 files, 2 kernels: 1 verified, 1 with races");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 2 kernels: 1 verified, 1 with races"
+    );
     let out = check(dir.path(), &["--exclude", "a[", "."]);
     assert_eq!(code(&out), 2);
     assert!(
@@ -104,9 +120,15 @@ fn files_named_on_the_command_line_are_always_checked() {
     write(dir.path(), ".gitignore", "build/\n");
     write(dir.path(), "build/gen.kpl", &racy());
     write(dir.path(), ".hidden.kpl", &racy());
-    let out = check(dir.path(), &["--exclude", "gen.kpl", "build/gen.kpl", ".hidden.kpl"]);
+    let out = check(
+        dir.path(),
+        &["--exclude", "gen.kpl", "build/gen.kpl", ".hidden.kpl"],
+    );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    assert_eq!(summary(&out), "checked 2 files, 2 kernels: 0 verified, 2 with races");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 2 kernels: 0 verified, 2 with races"
+    );
 }
 
 #[cfg(unix)]
@@ -144,7 +166,11 @@ fn an_empty_folder_has_no_cuda_files_and_is_no_error() {
 #[test]
 fn a_binary_file_is_not_a_text_file() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("bin.cu"), b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe").unwrap();
+    std::fs::write(
+        dir.path().join("bin.cu"),
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe",
+    )
+    .unwrap();
     let message = "autosync: error: bin.cu: not a text file (it has a NUL byte in its first 8 KB)\n";
     let out = check(dir.path(), &["bin.cu"]);
     assert_eq!(code(&out), 2);
@@ -155,7 +181,10 @@ fn a_binary_file_is_not_a_text_file() {
     let out = check(dir.path(), &["."]);
     assert_eq!(code(&out), 2);
     assert_eq!(stderr(&out), message);
-    assert_eq!(summary(&out), "checked 2 files, 1 kernel: 1 verified; 1 file with errors");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 1 kernel: 1 verified; 1 file with errors"
+    );
 }
 
 #[test]
@@ -192,14 +221,21 @@ fn block_and_grid_sizes_beyond_cuda_limits_are_refused() {
             Some(format!("error: invalid value '{value}' for '{flag} <X[,Y[,Z]]>': {why}").as_str())
         );
     }
-    let out = check(dir.path(), &["--block-dim", "32,32", "--grid-dim", "2147483647", "a.kpl"]);
+    let out = check(
+        dir.path(),
+        &["--block-dim", "32,32", "--grid-dim", "2147483647", "a.kpl"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
 #[test]
 fn a_header_beyond_cuda_limits_is_an_error_of_its_file() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "big.kpl", &format!("// a kernel\n//--blockDim=2000\n{CLEAN}"));
+    write(
+        dir.path(),
+        "big.kpl",
+        &format!("// a kernel\n//--blockDim=2000\n{CLEAN}"),
+    );
     write(dir.path(), "ok.kpl", CLEAN);
     let out = check(dir.path(), &["big.kpl", "ok.kpl"]);
     assert_eq!(code(&out), 2);
@@ -208,17 +244,37 @@ fn a_header_beyond_cuda_limits_is_an_error_of_its_file() {
         "autosync: error: big.kpl:2:1: `2000` is not a block size: 2000 threads in x, but CUDA \
          allows at most 1024 in x\n"
     );
-    assert_eq!(summary(&out), "checked 2 files, 1 kernel: 1 verified; 1 file with errors");
+    assert_eq!(
+        summary(&out),
+        "checked 2 files, 1 kernel: 1 verified; 1 file with errors"
+    );
 }
 
 #[test]
 fn a_header_with_a_space_after_the_slashes_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "spaced.kpl", &format!("// --blockDim=4 --gridDim=1\n{FOUR}"));
-    write(dir.path(), "plain.kpl", &format!("//--blockDim=4 --gridDim=1\n{FOUR}"));
+    write(
+        dir.path(),
+        "spaced.kpl",
+        &format!("// --blockDim=4 --gridDim=1\n{FOUR}"),
+    );
+    write(
+        dir.path(),
+        "plain.kpl",
+        &format!("//--blockDim=4 --gridDim=1\n{FOUR}"),
+    );
     write(dir.path(), "none.kpl", FOUR);
-    write(dir.path(), "prose.kpl", &format!("// -- a note, not a header --\n{FOUR}"));
-    for (file, expected) in [("spaced.kpl", 0), ("plain.kpl", 0), ("none.kpl", 1), ("prose.kpl", 1)] {
+    write(
+        dir.path(),
+        "prose.kpl",
+        &format!("// -- a note, not a header --\n{FOUR}"),
+    );
+    for (file, expected) in [
+        ("spaced.kpl", 0),
+        ("plain.kpl", 0),
+        ("none.kpl", 1),
+        ("prose.kpl", 1),
+    ] {
         let out = check(dir.path(), &[file]);
         assert_eq!(code(&out), expected, "{file}: {}", stdout(&out));
     }
@@ -231,10 +287,12 @@ fn fix_json_diff_is_one_document_with_the_diff() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "k.kpl", &racy());
     write(dir.path(), "ok.kpl", CLEAN);
-    let out = autosync_in(dir.path(), &["fix", "--format", "json", "--diff", "k.kpl", "ok.kpl"]);
+    let out = autosync_in(
+        dir.path(),
+        &["fix", "--format", "json", "--diff", "k.kpl", "ok.kpl"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)));
     let diff = doc["files"][0]["diff"].as_str().unwrap();
     assert!(diff.starts_with("--- a/k.kpl\n+++ b/k.kpl\n"), "{diff}");
     assert!(diff.contains("\n+    barrier;\n"), "{diff}");
