@@ -211,6 +211,23 @@ pub struct Common {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
+    /// Also walk hidden files and folders (names starting with `.`) of the directories
+    /// given; without it they are skipped, as ripgrep does. Files named are always read.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Do not skip what `.gitignore` (inside a git work tree), `.ignore`,
+    /// `.git/info/exclude` and git's global excludes file ignore when walking a
+    /// directory; without it, ignored build folders and files are skipped.
+    #[arg(long)]
+    pub no_ignore: bool,
+
+    /// Skip files and folders matching GLOB when walking a directory (`.gitignore`
+    /// syntax, relative to the directory given: `build`, `*.cuh`, `third_party/**`);
+    /// repeatable. Files named on the command line are read even if they match.
+    #[arg(long, value_name = "GLOB", value_parser = driver::inputs::parse_exclude)]
+    pub exclude: Vec<String>,
+
     #[command(flatten)]
     pub analysis: Analysis,
 }
@@ -261,11 +278,13 @@ pub struct Analysis {
     pub launch: LaunchSource,
 
     /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
-    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
+    /// Within CUDA's limits: at most 1024 threads, 64 in z.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_block_dim)]
     pub block_dim: Option<driver::report::Dim3>,
 
     /// Blocks per grid, X[,Y[,Z]] (overrides the file's `//--gridDim=` comment).
-    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_dim)]
+    /// Within CUDA's limits: x below 2^31, y and z at most 65535.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_grid_dim)]
     pub grid_dim: Option<driver::report::Dim3>,
 
     /// Only this kernel.
@@ -366,6 +385,15 @@ pub enum OracleKind {
 }
 
 impl Common {
+    /// How the directories given are walked.
+    pub fn walk(&self) -> driver::inputs::WalkOptions {
+        driver::inputs::WalkOptions {
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
+            exclude: self.exclude.clone(),
+        }
+    }
+
     /// The compilation database of `-p`/`--compile-commands`, if given.
     pub fn database(&self) -> anyhow::Result<Option<driver::compdb::Database>> {
         self.analysis.database()
@@ -452,6 +480,35 @@ impl Analysis {
 }
 
 impl FixArgs {
+    /// Refuses the options whose output cannot share stdout: `--format github` prints one
+    /// JSON array of review comments, with no place for a diff or a fixed file (clap
+    /// cannot say "conflicts with one value of --format").
+    pub fn check_combination(&self) -> Result<(), clap::Error> {
+        if self.format != FixFormat::Github {
+            return Ok(());
+        }
+        let flag = [(self.diff, "--diff"), (self.stdout, "--stdout")]
+            .into_iter()
+            .find_map(|(on, name)| on.then_some(name));
+        match flag {
+            None => Ok(()),
+            Some(flag) => {
+                let mut cmd = <Cli as clap::CommandFactory>::command();
+                let fix = cmd.find_subcommand_mut("fix").cloned();
+                let mut fix = fix.unwrap_or(cmd).bin_name("autosync fix");
+                Err(fix.error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    format!(
+                        "the argument '{flag}' cannot be used with '--format github' (stdout holds \
+                         one JSON array of review comments; use --format json {flag} for one JSON \
+                         document with the {})",
+                        if flag == "--diff" { "diff" } else { "fixed file" }
+                    ),
+                ))
+            }
+        }
+    }
+
     /// What the driver needs of `fix`'s own options.
     pub fn fix_settings(&self) -> driver::FixSettings {
         driver::FixSettings {
@@ -501,8 +558,12 @@ pub enum CostFormat {
     Json,
 }
 
-fn parse_dim(s: &str) -> Result<driver::report::Dim3, String> {
-    driver::report::parse_dim3(s)
+fn parse_block_dim(s: &str) -> Result<driver::report::Dim3, String> {
+    driver::report::parse_block_dim(s)
+}
+
+fn parse_grid_dim(s: &str) -> Result<driver::report::Dim3, String> {
+    driver::report::parse_grid_dim(s)
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {

@@ -105,7 +105,14 @@ fn plan(common: &cli::Common) -> Result<(Vec<inputs::Input>, Option<driver::comp
     })?;
     let inputs = match &db {
         Some(db) if common.files.is_empty() => db.cu_files().into_iter().map(|p| (p, None)).collect(),
-        _ => inputs::expand(&common.files),
+        _ => {
+            let found = inputs::expand(&common.files, &common.walk());
+            // Loops skipped, folders without CUDA files: warnings, not errors.
+            for note in &found.notes {
+                print_stderr(format!("{note}\n").as_bytes());
+            }
+            found.inputs
+        }
     };
     Ok((inputs, db))
 }
@@ -425,6 +432,9 @@ fn check_file(
 }
 
 fn fix(args: &cli::FixArgs) -> Status {
+    if let Err(e) = args.check_combination() {
+        e.exit();
+    }
     let (inputs, db) = match plan(&args.common) {
         Ok(x) => x,
         Err(s) => return s,
@@ -509,9 +519,8 @@ fn emit_fix(
     o: &mut FileOutput,
 ) -> Result<()> {
     if args.diff || args.check {
-        // `--check --format json` keeps stdout one JSON document (no diff).
-        let diff_out = args.diff || args.format == FixFormat::Text;
-        if fix.changed() && diff_out {
+        // With --format json the diff goes into the document (stdout holds one JSON).
+        if fix.changed() && args.format == FixFormat::Text {
             // In the file's encoding, so that it applies to the file's bytes.
             o.stdout = source::encode(&unified_diff(&src.path, &src.text, &fix.fixed_text), src.encoding);
         }
@@ -528,6 +537,15 @@ fn emit_fix(
             let mut v = output::fix_json(src, fix, args.explain);
             if args.stdout {
                 v["fixed_source"] = json!(fix.fixed_text);
+            }
+            if args.diff || args.check {
+                // Empty when the file would not change, as `git diff` prints nothing.
+                let diff = if fix.changed() {
+                    unified_diff(&src.path, &src.text, &fix.fixed_text)
+                } else {
+                    String::new()
+                };
+                v["diff"] = json!(diff);
             }
             o.json = Some(v);
         }

@@ -116,7 +116,7 @@ pub fn src_root() -> PathBuf {
 
 /// The absolute form of `path` without `.` and `..` (symbolic links resolved when the
 /// file exists).
-fn absolute(path: &Path) -> PathBuf {
+pub fn absolute(path: &Path) -> PathBuf {
     if let Ok(p) = std::fs::canonicalize(path) {
         return p;
     }

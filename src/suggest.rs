@@ -96,13 +96,14 @@ pub fn suggestions(path: &str, text: &str, edits: &[EditInfo]) -> Vec<Value> {
         .collect()
 }
 
-/// The path a repository (and a review comment) names a file by: relative to the current
-/// directory when the file is below it, with `/` separators and no leading `./`.
+/// The path a repository (and a review comment) names a file by: relative to the git
+/// work tree around the current directory (SARIF's `%SRCROOT%`), with `/` separators;
+/// a file outside it keeps the path it was given.
 pub fn repo_path(path: &std::path::Path) -> String {
-    let rel = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(std::path::Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf());
+    let abs = crate::sarif::absolute(path);
+    let rel = abs
+        .strip_prefix(crate::sarif::src_root())
+        .map_or_else(|_| path.to_path_buf(), std::path::Path::to_path_buf);
     rel.to_string_lossy()
         .replace('\\', "/")
         .trim_start_matches("./")

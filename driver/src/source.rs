@@ -107,8 +107,24 @@ pub fn load(path: &Path, front: &FrontEnd) -> Result<Source> {
         );
     };
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if is_binary(&bytes) {
+        bail!(
+            "{}: not a text file (it has a NUL byte in its first 8 KB)",
+            path.display()
+        );
+    }
     let (text, encoding) = decode(bytes);
     parse(path, text, encoding, lang, front)
+}
+
+/// How much of a file is looked at for a NUL byte, as git and ripgrep do.
+const BINARY_PROBE: usize = 8 << 10;
+
+/// Whether a file's bytes are binary: a NUL byte in the first 8 KB (git's and ripgrep's
+/// test). No source file has one; reading such a file as Latin-1 would echo raw bytes in
+/// messages and call an object file "no kernel here".
+pub fn is_binary(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(BINARY_PROBE)].contains(&0)
 }
 
 /// Loads a file from text that is not (or not yet) on disk: an editor's buffer
@@ -126,7 +142,7 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
     let mut launches = Vec::new();
     let header = header_launch(&text).map_err(|message| InputError {
         path: path.display().to_string(),
-        line: 1,
+        line: kpl::header::header_line_number(&text).unwrap_or(1),
         col: 1,
         message,
     })?;
@@ -284,7 +300,7 @@ impl Source {
     }
 }
 
-pub use kpl::header::{header_launch, parse_dim3};
+pub use kpl::header::{header_launch, parse_block_dim, parse_dim3, parse_grid_dim};
 
 /// The text encoding a source file was read in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,9 +6,33 @@ use crate::launch::{Launch, Origin, dims};
 /// A size in x, y, z.
 pub type Size3 = crate::launch::Dim3;
 
-/// The first comment line that starts with `//--` (the GPUVerify benchmark convention).
+/// The first comment line that starts with `//--` (the GPUVerify benchmark convention),
+/// or with `// --` followed by a launch flag (the CUDA SDK's copies write
+/// `// --blockDim=...`; a prose comment such as `// -- helpers --` is not a header).
 fn header_line(text: &str) -> Option<&str> {
-    text.lines().map(str::trim).find(|l| l.starts_with("//--"))
+    text.lines().map(str::trim).find(|l| is_header(l))
+}
+
+/// The flags that make a `// --...` comment (with a space) a header.
+const LAUNCH_FLAGS: [&str; 3] = ["--blockDim=", "--gridDim=", "--warp-sync="];
+
+fn is_header(line: &str) -> bool {
+    if line.starts_with("//--") {
+        return true;
+    }
+    let Some(rest) = line.strip_prefix("//") else {
+        return false;
+    };
+    rest.trim_start().starts_with("--")
+        && rest
+            .split_whitespace()
+            .any(|a| LAUNCH_FLAGS.iter().any(|f| a.starts_with(f)))
+}
+
+/// The 1-based line of the header comment, if the file has one (where its errors point).
+pub fn header_line_number(text: &str) -> Option<u32> {
+    let i = text.lines().position(|l| is_header(l.trim()))?;
+    u32::try_from(i + 1).ok()
 }
 
 /// The launch the header comment gives (an [`Origin::Header`] layer): `--blockDim=`,
@@ -22,9 +46,9 @@ pub fn header_launch(text: &str) -> Result<Launch, String> {
     let mut l = Launch::default();
     for arg in line.trim_start_matches("//").split_whitespace() {
         if let Some(v) = arg.strip_prefix("--blockDim=") {
-            l.block = dims(Some(parse_dim3(v.trim_matches(['[', ']']))?));
+            l.block = dims(Some(parse_block_dim(v.trim_matches(['[', ']']))?));
         } else if let Some(v) = arg.strip_prefix("--gridDim=") {
-            l.grid = dims(Some(parse_dim3(v.trim_matches(['[', ']']))?));
+            l.grid = dims(Some(parse_grid_dim(v.trim_matches(['[', ']']))?));
         } else if let Some(v) = arg.strip_prefix("--warp-sync=") {
             l.warp_size = Some(parse_warp_size(v)?);
         }
@@ -84,6 +108,49 @@ pub fn parse_dim3(s: &str) -> Result<Size3, String> {
     Ok(d)
 }
 
+/// CUDA's limits on a block (every compute capability since 2.0): at most 1024 threads in
+/// all, 1024 in x and y, 64 in z.
+pub const MAX_BLOCK: Size3 = [1024, 1024, 64];
+/// At most this many threads in one block.
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+/// CUDA's limits on a grid: x < 2^31, y and z ≤ 65535 blocks.
+pub const MAX_GRID: Size3 = [(1 << 31) - 1, 65535, 65535];
+
+/// A block size (`--block-dim`, `--blockDim=`): [`parse_dim3`] within CUDA's limits,
+/// since no launch of a larger block runs (a kernel checked for one would be checked for
+/// nothing that happens).
+pub fn parse_block_dim(s: &str) -> Result<Size3, String> {
+    let d = parse_dim3(s)?;
+    within(s, d, MAX_BLOCK, ("block", "threads"))?;
+    let total: u64 = d.iter().map(|&v| u64::from(v)).product();
+    if total > MAX_BLOCK_THREADS {
+        return Err(format!(
+            "`{s}` is not a block size: {total} threads, but CUDA allows at most {MAX_BLOCK_THREADS} threads per block"
+        ));
+    }
+    Ok(d)
+}
+
+/// A grid size (`--grid-dim`, `--gridDim=`): [`parse_dim3`] within CUDA's limits.
+pub fn parse_grid_dim(s: &str) -> Result<Size3, String> {
+    let d = parse_dim3(s)?;
+    within(s, d, MAX_GRID, ("grid", "blocks"))?;
+    Ok(d)
+}
+
+/// Each component of `d` at most its limit in `max`; `(what, unit)` name the size in
+/// the message (`block`, `threads`).
+fn within(s: &str, d: Size3, max: Size3, (what, unit): (&str, &str)) -> Result<(), String> {
+    for ((v, m), axis) in d.iter().zip(max).zip(["x", "y", "z"]) {
+        if *v > m {
+            return Err(format!(
+                "`{s}` is not a {what} size: {v} {unit} in {axis}, but CUDA allows at most {m} in {axis}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +200,31 @@ mod tests {
         assert_eq!(parse_dim3("8,4"), Ok([8, 4, 1]));
         assert!(parse_dim3("8,4,2,1").is_err());
         assert!(parse_dim3("x").is_err());
+    }
+
+    #[test]
+    fn cuda_limits() {
+        assert_eq!(parse_block_dim("1024"), Ok([1024, 1, 1]));
+        assert_eq!(parse_block_dim("32,32"), Ok([32, 32, 1]));
+        assert_eq!(parse_block_dim("16,1,64"), Ok([16, 1, 64]));
+        assert!(parse_block_dim("2000").is_err());
+        assert!(parse_block_dim("1,1,65").is_err());
+        assert!(parse_block_dim("64,32").is_err());
+        assert_eq!(
+            parse_grid_dim("2147483647,65535,65535"),
+            Ok([(1 << 31) - 1, 65535, 65535])
+        );
+        assert!(parse_grid_dim("1,65536").is_err());
+        assert!(parse_grid_dim("2147483648").is_err());
+        assert!(header_launch("//--blockDim=2000\n").is_err());
+    }
+
+    #[test]
+    fn header_with_a_space() {
+        let block = |t: &str| header_launch(t).map(|l| l.block_dim());
+        assert_eq!(block("// --blockDim=64 --gridDim=4\n"), Ok(Some([64, 1, 1])));
+        assert_eq!(block("// -- helpers --\n//--blockDim=32\n"), Ok(Some([32, 1, 1])));
+        assert_eq!(header_line_number("// x\n// --gridDim=2 --blockDim=8\n"), Some(2));
+        assert_eq!(header_line_number("// x\n"), None);
     }
 }

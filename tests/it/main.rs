@@ -20,4 +20,5 @@ mod show;
 mod test_binaries;
 mod uniform_regions;
 mod ux;
+mod walk;
 mod warp_barriers;
