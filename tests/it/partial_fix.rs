@@ -177,7 +177,7 @@ fn no_cooperative_hint_for_a_race_of_one_statement() {
     let hint = |first: u64, second: u64| -> String {
         races
             .iter()
-            .find(|r| r["first"]["line"] == first && r["second"]["line"] == second)
+            .find(|r| r["fixable"] == false && r["first"]["line"] == first && r["second"]["line"] == second)
             .map(|r| r["hint"].as_str().unwrap_or_default().to_string())
             .unwrap_or_else(|| panic!("no race {first}-{second}: {races:#?}"))
     };
