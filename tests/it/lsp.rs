@@ -723,7 +723,10 @@ fn the_quick_fix_offers_the_fixable_part_when_races_between_blocks_remain() {
         .unwrap_or_else(|| panic!("no data-race: {diags:#?}"))
         .clone();
     assert_eq!(race["range"], range_of(MIXED, "s[(threadIdx.x + 1) % 64]"));
-    assert!(diags.iter().any(|d| d["code"] == "cross-block-race"), "{diags:#?}");
+    assert!(
+        diags.iter().any(|d| d["code"] == "cross-block-race"),
+        "{diags:#?}"
+    );
     let actions = actions_at(&mut s, &uri, &race);
     assert_eq!(actions.len(), 1, "{actions:#?}");
     let a = &actions[0];
@@ -737,6 +740,9 @@ fn the_quick_fix_offers_the_fixable_part_when_races_between_blocks_remain() {
     let fixed = apply(MIXED, &edits_of(a));
     let want = autosync_in(s.dir.path(), &["fix", "--stdout", "mixed.cu"]);
     assert_eq!(fixed, String::from_utf8_lossy(&want.stdout));
-    assert!(fixed.contains("    s[threadIdx.x] = out[threadIdx.x];\n    __syncthreads();\n"), "{fixed}");
+    assert!(
+        fixed.contains("    s[threadIdx.x] = out[threadIdx.x];\n    __syncthreads();\n"),
+        "{fixed}"
+    );
     assert_eq!(s.shutdown(), 0);
 }

@@ -63,7 +63,13 @@ fn diff_shows_the_fixable_part_and_the_kernel_stays_no_solution() {
     assert_eq!(code(&out), 1);
     assert_eq!(stdout(&out), DIFF);
     let report = stderr(&out);
-    assert!(has_line(&report, "error[no-solution]: kernel `k`: no barrier placement fixes this kernel"), "{report}");
+    assert!(
+        has_line(
+            &report,
+            "error[no-solution]: kernel `k`: no barrier placement fixes this kernel"
+        ),
+        "{report}"
+    );
     assert!(has_line(&report, NOTE), "{report}");
     assert!(has_line(&report, SUMMARY), "{report}");
     assert_eq!(std::fs::read_to_string(path).expect("read"), MIXED);
@@ -110,7 +116,10 @@ fn partial_writes_the_fixable_part_and_exits_1() {
     let out = autosync_in(dir.path(), &["check", "--format", "json", "mixed.cu"]);
     assert_eq!(code(&out), 1);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let races = doc["files"][0]["kernels"][0]["races"].as_array().expect("races").clone();
+    let races = doc["files"][0]["kernels"][0]["races"]
+        .as_array()
+        .expect("races")
+        .clone();
     assert_eq!(races.len(), 3, "{races:#?}");
     assert!(races.iter().all(|r| r["fixable"] == false), "{races:#?}");
 }
@@ -157,7 +166,10 @@ fn json_reports_the_partial_fix() {
     let k = &file["kernels"][0];
     assert_eq!(k["status"], "no-solution");
     assert_eq!(k["inserted"], serde_json::json!([]));
-    assert_eq!(k["partial_inserted"], serde_json::json!([{"line": 5, "after_line": 4}]));
+    assert_eq!(
+        k["partial_inserted"],
+        serde_json::json!([{"line": 5, "after_line": 4}])
+    );
     assert_eq!(k["partial_fix"], true);
     assert_eq!(std::fs::read_to_string(&path).expect("read"), MIXED);
     // With --partial the JSON run writes the file too.
@@ -173,7 +185,10 @@ fn no_cooperative_hint_for_a_race_of_one_statement() {
     let (dir, _) = dir_with("mixed.cu", MIXED);
     let out = autosync_in(dir.path(), &["check", "--format", "json", "mixed.cu"]);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let races = doc["files"][0]["kernels"][0]["races"].as_array().expect("races").clone();
+    let races = doc["files"][0]["kernels"][0]["races"]
+        .as_array()
+        .expect("races")
+        .clone();
     let hint = |first: u64, second: u64| -> String {
         races
             .iter()
@@ -188,7 +203,12 @@ fn no_cooperative_hint_for_a_race_of_one_statement() {
     assert_eq!(hint(6, 6), one);
     assert_eq!(hint(5, 5), one);
     // The shared-memory race has no hint.
-    assert!(races.iter().filter(|r| r["fixable"] == true).all(|r| r.get("hint").is_none()));
+    assert!(
+        races
+            .iter()
+            .filter(|r| r["fixable"] == true)
+            .all(|r| r.get("hint").is_none())
+    );
     // The text report says the same.
     let out = autosync_in(dir.path(), &["check", "mixed.cu"]);
     let text = stdout(&out);
