@@ -138,6 +138,13 @@ pub struct FixArgs {
     #[arg(long, conflicts_with_all = ["stdout", "diff"])]
     pub check: bool,
 
+    /// Write the file even when a kernel keeps races between blocks that no barrier can
+    /// fix, with barriers for its other races (the kernel is still reported
+    /// `no-solution`, exit 1). Without it such a file is not written; --diff and
+    /// --stdout show the partial fix either way.
+    #[arg(long, conflicts_with_all = ["stdout", "diff", "check"])]
+    pub partial: bool,
+
     /// Remove the existing barriers first, then synthesize from scratch.
     #[arg(long)]
     pub strip: bool,

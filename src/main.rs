@@ -529,7 +529,7 @@ fn emit_fix(
         if args.format == FixFormat::Text {
             o.stdout = source::encode(&fix.fixed_text, src.encoding);
         }
-    } else if args.format != FixFormat::Github && fix.changed() && fix.complete() {
+    } else if args.format != FixFormat::Github && fix.changed() && written_whole(args, fix) {
         write_atomically(&src.path, &source::encode(&fix.fixed_text, src.encoding))?;
     }
     match args.format {
@@ -562,8 +562,20 @@ fn emit_fix(
             let mut buf = buffer(color);
             output::fix_text(&mut buf, src, fix, args.explain, args.check)?;
             if !(args.diff || args.check || args.stdout) {
-                if fix.changed() && !fix.complete() {
-                    writeln!(buf, "{}: not written: some kernel has no fix", src.path.display())?;
+                if fix.changed() && !written_whole(args, fix) {
+                    writeln!(
+                        buf,
+                        "{}: not written: {}",
+                        src.path.display(),
+                        not_written_why(fix)
+                    )?;
+                } else if fix.changed() && !fix.complete() {
+                    let races: usize = fix.kernels.iter().map(|k| k.races.races.len()).sum();
+                    writeln!(
+                        buf,
+                        "{}: written partially fixed: {races} race(s) between blocks remain (see above)",
+                        src.path.display()
+                    )?;
                 } else if fix.changed() {
                     writeln!(buf, "{}: written", src.path.display())?;
                 }
@@ -574,6 +586,23 @@ fn emit_fix(
         }
     }
     Ok(())
+}
+
+/// Whether `fix` writes the file's new text: when it fixes every kernel, or with
+/// `--partial` when it fixes all that barriers can (races between blocks remain).
+fn written_whole(args: &cli::FixArgs, fix: &driver::FileFix) -> bool {
+    fix.complete() || (args.partial && fix.fixable_part_fixed())
+}
+
+/// Why a changed file is not written (without `--partial`, or when even that does not
+/// apply).
+fn not_written_why(fix: &driver::FileFix) -> &'static str {
+    if fix.fixable_part_fixed() {
+        "races between blocks remain that no barrier fixes; `fix --partial` writes the barriers for the \
+         other races (`--diff` shows them)"
+    } else {
+        "some kernel has no fix"
+    }
 }
 
 /// A unified diff with `a/` and `b/` prefixes, as `git apply` and `patch -p1` expect.

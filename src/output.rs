@@ -56,7 +56,7 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
         Err(format!(
             "no block barrier can fix this: the threads are in different blocks, and `__syncthreads()` only \
              orders threads of one block; {}",
-            driver::report::GRID_HINT
+            driver::report::cross_block_hint(r)
         ))
     } else if r.is_self_race() && r.intra {
         Err(
@@ -409,7 +409,7 @@ fn race_json(r: &Race) -> Value {
     });
     if !r.fixable {
         // What fixes a race between blocks (docs/cli.md).
-        v["hint"] = json!(driver::report::GRID_HINT);
+        v["hint"] = json!(driver::report::cross_block_hint(r));
     }
     v
 }
@@ -492,6 +492,25 @@ fn explain_json(e: &Explained) -> Value {
     })
 }
 
+/// A no-solution kernel's partial placement: `after_line` (original file) per barrier,
+/// and `line` (the new text) when the barriers are written into it.
+fn partial_json(k: &driver::KernelFix) -> Value {
+    if k.partial_inserted.is_empty() {
+        return json!(
+            k.partial
+                .iter()
+                .map(|l| json!({"after_line": l}))
+                .collect::<Vec<_>>()
+        );
+    }
+    json!(
+        k.partial_inserted
+            .iter()
+            .map(|i| json!({"line": i.line, "after_line": i.after_line}))
+            .collect::<Vec<_>>()
+    )
+}
+
 /// `fix --format json`: one file's entry (with `explain`: an `explain` field per
 /// inserted barrier).
 pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
@@ -525,7 +544,8 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
                 "redundant": k.redundant.iter().map(|l| json!({"line": l})).collect::<Vec<_>>(),
                 "optimal_cost": k.optimal_cost,
                 "optimal_inserted": k.optimal_instead.iter().map(|l| json!({"after_line": l})).collect::<Vec<_>>(),
-                "partial_inserted": k.partial.iter().map(|l| json!({"after_line": l})).collect::<Vec<_>>(),
+                "partial_inserted": partial_json(k),
+                "partial_fix": !k.partial_inserted.is_empty(),
                 "barriers": k.barriers,
                 "cost": k.cost,
                 "original_cost": k.original_cost,
@@ -648,14 +668,7 @@ pub fn fix_text(
                 };
                 let mut notes = vec![k.reason.clone().unwrap_or_default()];
                 notes.extend(k.races.races.iter().map(race_sentence));
-                if !k.partial.is_empty() {
-                    let lines: Vec<String> = k.partial.iter().map(u32::to_string).collect();
-                    notes.push(format!(
-                        "barriers after line(s) {} would fix every other race of this kernel; the file is \
-                         not changed while the races above remain",
-                        lines.join(", ")
-                    ));
-                }
+                notes.extend(partial_note(k));
                 let mut d = Diagnostic::error()
                     .with_code(k.status.word())
                     .with_message(format!("kernel `{}`: {what}", k.name))
@@ -687,6 +700,28 @@ pub fn fix_text(
         }
     }
     Ok(())
+}
+
+/// What a no-solution kernel's partial placement does: the barriers that fix its other
+/// races, in the new text (`--diff`, `--stdout`, `fix --partial`) or only reported.
+fn partial_note(k: &driver::KernelFix) -> Option<String> {
+    let after: Vec<String> = k.partial.iter().map(u32::to_string).collect();
+    if after.is_empty() {
+        return None;
+    }
+    let after = after.join(", ");
+    if k.partial_inserted.is_empty() {
+        return Some(format!(
+            "barriers after line(s) {after} would fix every other race of this kernel; the file is not changed \
+             while the races above remain"
+        ));
+    }
+    let lines: Vec<String> = k.partial_inserted.iter().map(|i| i.line.to_string()).collect();
+    Some(format!(
+        "barriers after line(s) {after} fix every other race of this kernel (line(s) {} of the partially \
+         fixed text); the races above remain",
+        lines.join(", ")
+    ))
 }
 
 /// Barriers the cheapest placement does without: a warning each (without `--strip`), or

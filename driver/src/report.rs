@@ -8,7 +8,9 @@ pub use kpl::launch::{Dim3, Origin, dims};
 pub use kpl::rewrite::{Edit, apply, line_at};
 pub use kpl::{Launch, Space, Span};
 pub use oracle::{AccessKind, BenignPair, Divergence, Race, Report, ThreadId, Witness};
-pub use synth::{DEFAULT_GRID_COST, DEFAULT_WARP_COST, GRID_HINT, PaperCost};
+pub use synth::{
+    DEFAULT_GRID_COST, DEFAULT_WARP_COST, GRID_HINT, ONE_STATEMENT_HINT, PaperCost, cross_block_hint,
+};
 
 use kpl::{Kernel, Stmt, StmtId, StmtKind};
 

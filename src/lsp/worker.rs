@@ -175,6 +175,9 @@ enum Job {
 enum Fix {
     /// The edits `autosync fix` makes, and a title.
     Edits(String, Vec<TextEdit>),
+    /// The edits of `autosync fix --partial` (races between blocks remain), and a title:
+    /// offered, but not as the preferred fix.
+    Partial(String, Vec<TextEdit>),
     /// Why there is none.
     None(String),
 }
@@ -346,12 +349,12 @@ impl Worker {
             return modified();
         };
         let action = match fix {
-            Fix::Edits(title, edits) => CodeAction {
+            Fix::Edits(title, edits) | Fix::Partial(title, edits) => CodeAction {
                 title: title.clone(),
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(fixable),
                 edit: Some(self.workspace_edit(snap, edits.clone())),
-                is_preferred: Some(true),
+                is_preferred: Some(matches!(fix, Fix::Edits(..))),
                 ..CodeAction::default()
             },
             Fix::None(why) if self.caps.disabled_actions => CodeAction {
@@ -392,6 +395,16 @@ impl Worker {
     }
 
     fn fix_of(&self, src: &source::Source, fix: &driver::FileFix, command: &str) -> Fix {
+        if !fix.complete() && fix.partial() && fix.fixable_part_fixed() {
+            // The races barriers can fix, fixed; those between blocks stay (`fix --partial`).
+            let left: usize = fix.kernels.iter().map(|k| k.races.races.len()).sum();
+            let title = format!(
+                "Insert barriers for the fixable races ({left} race{} between blocks remain{})",
+                if left == 1 { "" } else { "s" },
+                if left == 1 { "s" } else { "" }
+            );
+            return Fix::Partial(title, self.edits_of(src, fix));
+        }
         if !fix.complete() {
             let why: Vec<String> = fix
                 .kernels
@@ -411,15 +424,7 @@ impl Worker {
         if !fix.changed() {
             return Fix::None("autosync fix finds nothing to change".to_string());
         }
-        let index = LineIndex::new(&src.text, self.caps.encoding);
-        let mut edits = convert::text_edits(&fix.edits, &index);
-        if convert::apply(&src.text, &edits, self.caps.encoding) != fix.fixed_text {
-            // Never expected: the fixed text as one edit is what `fix` writes all the same.
-            edits = vec![TextEdit::new(
-                index.range(0..src.text.len()),
-                fix.fixed_text.clone(),
-            )];
-        }
+        let edits = self.edits_of(src, fix);
         let inserted: usize = fix.kernels.iter().map(|k| k.inserted.len()).sum();
         let removed: usize = fix.kernels.iter().map(|k| k.removed.len()).sum();
         let title = match fix.edits.as_slice() {
@@ -435,6 +440,20 @@ impl Worker {
             }
         };
         Fix::Edits(title, edits)
+    }
+
+    /// The edits that turn the document into `fix.fixed_text`, in the client's positions.
+    fn edits_of(&self, src: &source::Source, fix: &driver::FileFix) -> Vec<TextEdit> {
+        let index = LineIndex::new(&src.text, self.caps.encoding);
+        let edits = convert::text_edits(&fix.edits, &index);
+        if convert::apply(&src.text, &edits, self.caps.encoding) == fix.fixed_text {
+            return edits;
+        }
+        // Never expected: the fixed text as one edit is what `fix` writes all the same.
+        vec![TextEdit::new(
+            index.range(0..src.text.len()),
+            fix.fixed_text.clone(),
+        )]
     }
 
     fn workspace_edit(&self, snap: &Snapshot, edits: Vec<TextEdit>) -> WorkspaceEdit {

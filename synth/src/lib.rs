@@ -221,29 +221,66 @@ fn hopeless(report: &Report, own: &[StmtId]) -> Option<NoSolution> {
     unfixable(report).or_else(|| diverging_existing(report, own))
 }
 
-/// The races no barrier can fix (between blocks), as the reason to give up.
+/// The races no barrier can fix (between blocks), as the reason to give up. A race that
+/// not even a grid barrier orders (one execution of one statement) is named first: for
+/// it, `--cooperative` is the wrong advice.
 fn unfixable(report: &Report) -> Option<NoSolution> {
     let unfixable: Vec<Race> = report.races.iter().filter(|r| !r.fixable).cloned().collect();
-    if let Some(r) = unfixable.first() {
-        return Some(NoSolution {
-            reason: format!(
-                "the {} race between line {} and line {} on global array `{}` is between threads of \
-                 different blocks; block barriers only order threads of one block ({GRID_HINT})",
-                r.kind(),
-                r.first.span.line,
-                r.second.span.line,
-                r.array
-            ),
-            races: unfixable,
-        });
-    }
-    None
+    let r = unfixable
+        .iter()
+        .find(|r| !grid_barrier_orders(r))
+        .or(unfixable.first())?;
+    let reason = if grid_barrier_orders(r) {
+        format!(
+            "the {} race between line {} and line {} on global array `{}` is between threads of \
+             different blocks; block barriers only order threads of one block ({GRID_HINT})",
+            r.kind(),
+            r.first.span.line,
+            r.second.span.line,
+            r.array
+        )
+    } else {
+        format!(
+            "the {} race of line {} with itself on global array `{}` is between threads of different \
+             blocks in one execution of the statement ({ONE_STATEMENT_HINT})",
+            r.kind(),
+            r.first.span.line,
+            r.array
+        )
+    };
+    Some(NoSolution {
+        reason,
+        races: unfixable,
+    })
 }
 
 /// What fixes races between blocks, for messages: a cooperative launch with a grid barrier.
 pub const GRID_HINT: &str = "a cooperative launch (`cudaLaunchCooperativeKernel`) with a grid-wide barrier, \
     `cooperative_groups::this_grid().sync()`, between the accesses orders them: `autosync fix --cooperative` \
     places it";
+
+/// What fixes a race between blocks that a grid barrier cannot order (both accesses are
+/// one execution of one statement), for messages.
+pub const ONE_STATEMENT_HINT: &str = "no barrier orders two accesses of one execution of one statement, not \
+    even a grid-wide one (`--cooperative`): let one thread do it (e.g. under `if (blockIdx.x == 0 && \
+    threadIdx.x == 0)`), give each block its own element, or use an atomic operation";
+
+/// Whether a grid barrier can order race `r` between blocks: not when both accesses are
+/// one execution of one statement (a self-race within one iteration), which no barrier
+/// can come between.
+pub fn grid_barrier_orders(r: &Race) -> bool {
+    !(r.is_self_race() && r.intra)
+}
+
+/// The advice for a race between blocks: a grid barrier when one can order it, else what
+/// can ([`ONE_STATEMENT_HINT`]).
+pub fn cross_block_hint(r: &Race) -> &'static str {
+    if grid_barrier_orders(r) {
+        GRID_HINT
+    } else {
+        ONE_STATEMENT_HINT
+    }
+}
 
 /// A divergent barrier the synthesis did not insert (`own`): nothing synthesis does
 /// removes it.

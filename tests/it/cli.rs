@@ -426,7 +426,10 @@ __global__ void k(int *out, int *g) {
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
     let k = &doc["files"][0]["kernels"][0];
     assert_eq!(k["status"], "no-solution");
-    assert_eq!(k["partial_inserted"], serde_json::json!([{"after_line": 4}]));
+    assert_eq!(
+        k["partial_inserted"],
+        serde_json::json!([{"line": 5, "after_line": 4}])
+    );
     assert!(
         k["races"]
             .as_array()
@@ -439,7 +442,7 @@ __global__ void k(int *out, int *g) {
     assert_eq!(out.status.code(), Some(1));
     let report = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(
-        report.contains("barriers after line(s) 4 would fix every other race of this kernel"),
+        report.contains("barriers after line(s) 4 fix every other race of this kernel"),
         "{report}"
     );
 }

@@ -59,7 +59,16 @@ fn without_cooperative_a_race_between_blocks_names_the_fix() {
         reason.contains("`autosync fix --cooperative` places it"),
         "{reason}"
     );
-    assert_eq!(fixed, PUBLISH);
+    // The race inside each block is fixed in the new text (`--stdout`), which plain
+    // `fix` does not write (`fix --partial` would).
+    assert_eq!(k["partial_fix"], true);
+    assert_eq!(
+        fixed,
+        PUBLISH.replace(
+            "    s[t] = in[blockIdx.x * 64 + t];\n",
+            "    s[t] = in[blockIdx.x * 64 + t];\n    __syncthreads();\n"
+        )
+    );
     // `check` says it too, in text and in JSON.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("k.cu"), PUBLISH).unwrap();

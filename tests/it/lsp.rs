@@ -700,3 +700,49 @@ fn one_diagnostic_for_the_instantiations_of_a_template() {
     assert_is_the_fix(&s, "rot.cu", TEMPLATE, &edits, &[]);
     assert_eq!(s.shutdown(), 0);
 }
+
+/// A shared-memory race (a barrier fixes it) beside races between blocks (none does).
+const MIXED: &str = "//--blockDim=64 --gridDim=4
+__global__ void k(int *out, int *g) {
+    __shared__ int s[64];
+    s[threadIdx.x] = out[threadIdx.x];
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+    g[0] = threadIdx.x;
+}
+";
+
+#[test]
+fn the_quick_fix_offers_the_fixable_part_when_races_between_blocks_remain() {
+    let mut s = Server::start(&[]);
+    s.initialize(editor_capabilities());
+    let uri = s.open("mixed.cu", MIXED, 1);
+    let diags = s.diagnostics(&uri, 1);
+    let race = diags
+        .iter()
+        .find(|d| d["code"] == "data-race")
+        .unwrap_or_else(|| panic!("no data-race: {diags:#?}"))
+        .clone();
+    assert_eq!(race["range"], range_of(MIXED, "s[(threadIdx.x + 1) % 64]"));
+    assert!(
+        diags.iter().any(|d| d["code"] == "cross-block-race"),
+        "{diags:#?}"
+    );
+    let actions = actions_at(&mut s, &uri, &race);
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    let a = &actions[0];
+    assert_eq!(
+        a["title"],
+        "Insert barriers for the fixable races (3 races between blocks remain)"
+    );
+    assert_eq!(a["isPreferred"], false);
+    assert!(a.get("disabled").is_none(), "{a:#}");
+    // Exactly what `fix --partial` writes (and `fix --stdout` prints).
+    let fixed = apply(MIXED, &edits_of(a));
+    let want = autosync_in(s.dir.path(), &["fix", "--stdout", "mixed.cu"]);
+    assert_eq!(fixed, String::from_utf8_lossy(&want.stdout));
+    assert!(
+        fixed.contains("    s[threadIdx.x] = out[threadIdx.x];\n    __syncthreads();\n"),
+        "{fixed}"
+    );
+    assert_eq!(s.shutdown(), 0);
+}

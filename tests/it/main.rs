@@ -13,6 +13,7 @@ mod cuda;
 mod grid_barriers;
 mod lsp;
 mod partial;
+mod partial_fix;
 mod resynthesis;
 mod sarif;
 mod semantics;

@@ -85,8 +85,14 @@ pub struct KernelFix {
     /// kernel does not have.
     pub optimal_instead: Vec<u32>,
     /// No solution because of races between blocks: lines after which barriers fix
-    /// all the other races (shown, never written).
+    /// all the other races.
     pub partial: Vec<u32>,
+    /// Those barriers as written into the fixed text (their lines in it): the fixable
+    /// part of a no-solution kernel, which `--diff` and `--stdout` show and `fix
+    /// --partial` writes. Empty when the partial placement is only reported: it splits a
+    /// statement, `--strip` is given, or the kernel shares its text with other
+    /// instantiations of its template.
+    pub partial_inserted: Vec<Inserted>,
     /// Synthesized with `--warp-barriers` (the JSON report then gives each inserted
     /// barrier's `kind`).
     pub warp_barriers: bool,
@@ -106,14 +112,47 @@ pub struct FileFix {
 }
 
 impl FileFix {
+    /// Whether `fixed_text` differs from the file: some kernel is fixed, or some
+    /// no-solution kernel has its fixable races fixed ([`FileFix::partial`]).
     pub fn changed(&self) -> bool {
-        self.kernels.iter().any(|k| k.status == FixStatus::Fixed)
+        self.kernels.iter().any(|k| k.status == FixStatus::Fixed) || self.partial()
+    }
+
+    /// Whether `fixed_text` holds barriers of a partial placement: a kernel that stays
+    /// `no-solution` (races between blocks remain) with its other races fixed. Such a
+    /// text is never called fixed; only `fix --partial` writes it.
+    pub fn partial(&self) -> bool {
+        self.kernels.iter().any(|k| !k.partial_inserted.is_empty())
     }
 
     pub fn complete(&self) -> bool {
         self.kernels
             .iter()
             .all(|k| matches!(k.status, FixStatus::Fixed | FixStatus::Unchanged))
+    }
+
+    /// Whether `fixed_text` fixes everything barriers can fix: every kernel is fixed or
+    /// unchanged, or has no solution only because of races between blocks with barriers
+    /// for all its other races in the text. What `fix --partial` writes.
+    pub fn fixable_part_fixed(&self) -> bool {
+        self.kernels.iter().all(KernelFix::fixable_part_fixed)
+    }
+}
+
+impl KernelFix {
+    /// Fixed, unchanged, or left only with races between blocks, every other race fixed
+    /// in the file's new text.
+    pub fn fixable_part_fixed(&self) -> bool {
+        match self.status {
+            FixStatus::Fixed | FixStatus::Unchanged => true,
+            FixStatus::Unsupported => false,
+            FixStatus::NoSolution => {
+                !self.races.races.is_empty()
+                    && self.races.races.iter().all(|r| !r.fixable)
+                    && self.races.divergences.is_empty()
+                    && self.partial_inserted.len() == self.partial.len()
+            }
+        }
     }
 }
 
@@ -252,6 +291,13 @@ pub fn fix_file(
         &mut kernels,
         &mut all_edits,
     );
+    // A partial placement is written only into a text no other kernel shares: the
+    // other instantiations of a template are not checked against it.
+    for (n, &i) in chosen_at.iter().enumerate() {
+        if kernels[n].status == FixStatus::NoSolution && groups.iter().any(|g| g.contains(&i)) {
+            all_edits[n].clear();
+        }
+    }
     let mut fix = assemble(src, kernels, &all_edits);
     // A split statement is checked once more as written: the fixed text goes through the
     // front end again and each kernel with a split must verify. (The synthesis already
@@ -482,6 +528,10 @@ fn assemble(src: &Source, mut kernels: Vec<KernelFix>, all_edits: &[KernelEdits]
         }
         fix.removed = e.remove.iter().map(|(_, l)| *l).collect();
         fix.inserted.sort_by_key(|i| i.line);
+        if fix.status == FixStatus::NoSolution {
+            // A partial placement: the kernel is not fixed, its barriers are reported apart.
+            fix.partial_inserted = std::mem::take(&mut fix.inserted);
+        }
     }
     let edits = edits
         .into_iter()
@@ -590,6 +640,10 @@ fn fix_kernel(
         let mut partial: Vec<u32> = s.inserted.iter().map(|l| tree.line(*l)).collect();
         partial.sort_unstable();
         fix.partial = partial;
+        if partial_writable(args, &tree, &s) {
+            let plain: Vec<(usize, Label)> = s.inserted.iter().copied().enumerate().collect();
+            insert_edits(src, k, &tree, &s, &plain, &|_| None, &mut edits)?;
+        }
         return Ok((fix, edits));
     }
     // The labels are those of the kernel the synthesis placed barriers into (the input,
@@ -617,6 +671,18 @@ fn fix_kernel(
     Ok((fix, edits))
 }
 
+/// Whether the partial placement of a no-solution synthesis `s` (the barriers that fix
+/// every race but those between blocks) is written into the fixed text: only plain
+/// barriers (a split statement is checked again as rewritten, which a kernel with races
+/// left cannot pass), and not under `--strip` (whose removals belong to a fix).
+fn partial_writable(args: &FixSettings, tree: &LabelTree, s: &Synthesis) -> bool {
+    !args.strip
+        && !s.inserted.is_empty()
+        && s.inserted
+            .iter()
+            .all(|l| tree.node(*l).place != kpl::Place::Split)
+}
+
 /// An empty report about kernel `name`.
 fn initial_report_of(name: &str) -> KernelFix {
     KernelFix {
@@ -636,6 +702,7 @@ fn initial_report_of(name: &str) -> KernelFix {
         redundant: Vec::new(),
         optimal_instead: Vec::new(),
         partial: Vec::new(),
+        partial_inserted: Vec::new(),
         warp_barriers: false,
         cooperative: false,
         together_with: Vec::new(),
