@@ -113,6 +113,15 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
              write) or change the indexing"
                 .to_string(),
         )
+    } else if let Some(h) = [r.first.span, r.second.span]
+        .iter()
+        .find_map(|s| src.header(s.elsewhere?.file))
+    {
+        Ok(format!(
+            "a barrier between the two accesses fixes this; they are in {}, an included header, where \
+             `autosync fix` places no barrier: add it there",
+            h.path.display()
+        ))
     } else {
         Ok(format!(
             "a barrier between the two accesses fixes this: run `autosync fix {}`",
