@@ -1045,6 +1045,12 @@ fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolutio
         "no barrier placement removes the race between {}",
         pairs.join(", ")
     );
+    if races
+        .iter()
+        .any(|r| r.first.span.elsewhere.is_some() || r.second.span.elsewhere.is_some())
+    {
+        reason.push_str(": `fix` places no barrier in an included header");
+    }
     if let Some(at) = excluded_lines(tree, enc) {
         reason.push_str(&format!(
             ": every place that would separate the accesses is inside a block whose guard differs between \

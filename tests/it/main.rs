@@ -10,6 +10,7 @@ mod cli;
 mod cost;
 mod cuda;
 mod grid_barriers;
+mod header_locations;
 mod lsp;
 mod partial;
 mod resynthesis;
