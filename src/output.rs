@@ -31,10 +31,7 @@ fn range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
 /// device function of an included header is shown in the header, not at the
 /// `#include` line that stands for it in the checked file).
 pub fn place(src: &Source, span: driver::report::Span) -> (usize, std::ops::Range<usize>) {
-    match span
-        .elsewhere
-        .and_then(|e| Some((e, src.header(e.file)?)))
-    {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
         Some((e, h)) => {
             let end = e.end.min(h.text.len());
             (e.file as usize, e.start.min(end)..end)
@@ -46,10 +43,7 @@ pub fn place(src: &Source, span: driver::report::Span) -> (usize, std::ops::Rang
 /// The line of a span for a sentence: `line 5` in the checked file, `kern.cuh:5` in a
 /// header.
 pub fn line_of(src: &Source, span: driver::report::Span) -> String {
-    match span
-        .elsewhere
-        .and_then(|e| Some((e, src.header(e.file)?)))
-    {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
         Some((e, h)) => format!("{}:{}", h.path.display(), e.line),
         None => format!("line {}", span.line),
     }
@@ -58,10 +52,7 @@ pub fn line_of(src: &Source, span: driver::report::Span) -> String {
 /// The file (as the user named it, or as the include was resolved) and 1-based line
 /// and column where a span really is.
 pub fn real_position(src: &Source, span: driver::report::Span) -> (String, u32, u32) {
-    match span
-        .elsewhere
-        .and_then(|e| Some((e, src.header(e.file)?)))
-    {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
         Some((e, h)) => (h.path.display().to_string(), e.line, e.col),
         None => (src.path.display().to_string(), span.line, span.col),
     }
@@ -742,13 +733,11 @@ pub fn fix_text(
                     )));
                     if r.first.span != r.second.span {
                         let (f1, r1) = place(src, r.first.span);
-                        d.labels.push(
-                            CsLabel::secondary(f1, r1).with_message(format!(
-                                "{} of `{}`",
-                                r.first.kind.word(),
-                                r.array
-                            )),
-                        );
+                        d.labels.push(CsLabel::secondary(f1, r1).with_message(format!(
+                            "{} of `{}`",
+                            r.first.kind.word(),
+                            r.array
+                        )));
                     }
                 }
                 emit(out, &config, &file, &d)?;

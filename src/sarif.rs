@@ -209,11 +209,8 @@ fn location(
 
 /// Where a span really is, for a location: its file (the checked one, or the header that
 /// defines the device code), that file's text, and the span in it.
-fn real<'s>(src: &'s Source, span: driver::report::Span) -> (&'s Path, &'s str, driver::report::Span) {
-    match span
-        .elsewhere
-        .and_then(|e| Some((e, src.header(e.file)?)))
-    {
+fn real(src: &Source, span: driver::report::Span) -> (&Path, &str, driver::report::Span) {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
         Some((e, h)) => (
             h.path.as_path(),
             h.text.as_str(),

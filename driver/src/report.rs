@@ -4,9 +4,9 @@
 //! this crate alone, so it renders what the pipeline returns and never walks a kernel.
 
 pub use kpl::header::{parse_dim3, parse_warp_size};
+pub use kpl::ir::FileSpan;
 pub use kpl::launch::{Dim3, Origin, dims};
 pub use kpl::rewrite::{Edit, apply, line_at};
-pub use kpl::ir::FileSpan;
 pub use kpl::{Launch, Space, Span};
 pub use oracle::{AccessKind, BenignPair, Divergence, Race, Report, ThreadId, Witness};
 pub use synth::{DEFAULT_GRID_COST, DEFAULT_WARP_COST, GRID_HINT, PaperCost};

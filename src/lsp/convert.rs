@@ -199,9 +199,8 @@ fn related_at(
     message: String,
 ) -> DiagnosticRelatedInformation {
     let (file, range) = output::place(src, span);
-    let location = label_location(src, uri, index, file, range).unwrap_or_else(|| {
-        Location::new(uri.clone(), index.range(span_range(span, &src.text)))
-    });
+    let location = label_location(src, uri, index, file, range)
+        .unwrap_or_else(|| Location::new(uri.clone(), index.range(span_range(span, &src.text))));
     DiagnosticRelatedInformation { location, message }
 }
 
@@ -271,7 +270,10 @@ pub fn check_diagnostics(
                     uri,
                     index,
                     r.second.span,
-                    format!("second access ({}): {second}", output::line_of(src, r.second.span)),
+                    format!(
+                        "second access ({}): {second}",
+                        output::line_of(src, r.second.span)
+                    ),
                 ),
             ]);
             out.push((&k.name, diag));

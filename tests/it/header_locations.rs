@@ -97,8 +97,14 @@ fn json_names_the_header_of_each_access() {
     let dir = project();
     let doc = check_json(dir.path(), "sort.cu");
     let race = &doc["files"][0]["kernels"][0]["races"][0];
-    assert_eq!(race["first"], serde_json::json!({"file": "common.h", "line": 3, "column": 13}));
-    assert_eq!(race["second"], serde_json::json!({"file": "common.h", "line": 4, "column": 5}));
+    assert_eq!(
+        race["first"],
+        serde_json::json!({"file": "common.h", "line": 3, "column": 13})
+    );
+    assert_eq!(
+        race["second"],
+        serde_json::json!({"file": "common.h", "line": 4, "column": 5})
+    );
     assert_eq!(doc["version"], 1);
 }
 
@@ -125,8 +131,14 @@ fn a_kernel_in_a_header_is_reported_at_the_header_lines() {
     );
     let doc = check_json(dir.path(), "main.cu");
     let race = &doc["files"][0]["kernels"][0]["races"][0];
-    assert_eq!(race["first"], serde_json::json!({"file": "kern.cuh", "line": 5, "column": 5}));
-    assert_eq!(race["second"], serde_json::json!({"file": "kern.cuh", "line": 6, "column": 22}));
+    assert_eq!(
+        race["first"],
+        serde_json::json!({"file": "kern.cuh", "line": 5, "column": 5})
+    );
+    assert_eq!(
+        race["second"],
+        serde_json::json!({"file": "kern.cuh", "line": 6, "column": 22})
+    );
 }
 
 #[test]
