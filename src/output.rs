@@ -2,20 +2,60 @@
 //! documents described in docs/cli.md.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label as CsLabel};
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use driver::report::{Divergence, GuardKind, Race, ThreadId, Witness};
 use serde_json::{Value, json};
 
 use driver::{Explained, FileFix, FixStatus, KernelCheck, Source, Verdict};
 
-fn cs_file(src: &Source) -> SimpleFile<String, &str> {
-    SimpleFile::new(src.path.display().to_string(), src.text.as_str())
+/// The files a report's labels point into: the checked file (id 0) and the headers it
+/// includes (id `i` is the front end's file `i`, see [`driver::report::FileSpan`]).
+pub type ReportFiles<'s> = SimpleFiles<String, &'s str>;
+
+pub fn cs_files(src: &Source) -> ReportFiles<'_> {
+    let mut files = SimpleFiles::new();
+    files.add(src.path.display().to_string(), src.text.as_str());
+    for h in &src.headers {
+        files.add(h.path.display().to_string(), h.text.as_str());
+    }
+    files
 }
 
 fn range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
     let end = span.end.min(text.len());
     span.start.min(end)..end
+}
+
+/// Where a span really is: the id of its file in [`cs_files`] and its range there (a
+/// device function of an included header is shown in the header, not at the
+/// `#include` line that stands for it in the checked file).
+pub fn place(src: &Source, span: driver::report::Span) -> (usize, std::ops::Range<usize>) {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
+        Some((e, h)) => {
+            let end = e.end.min(h.text.len());
+            (e.file as usize, e.start.min(end)..end)
+        }
+        None => (0, range(span, &src.text)),
+    }
+}
+
+/// The line of a span for a sentence: `line 5` in the checked file, `kern.cuh:5` in a
+/// header.
+pub fn line_of(src: &Source, span: driver::report::Span) -> String {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
+        Some((e, h)) => format!("{}:{}", h.path.display(), e.line),
+        None => format!("line {}", span.line),
+    }
+}
+
+/// The file (as the user named it, or as the include was resolved) and 1-based line
+/// and column where a span really is.
+pub fn real_position(src: &Source, span: driver::report::Span) -> (String, u32, u32) {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
+        Some((e, h)) => (h.path.display().to_string(), e.line, e.col),
+        None => (src.path.display().to_string(), span.line, span.col),
+    }
 }
 
 /// A thread of a witness: `thread 3` when both threads are in one block of a
@@ -32,13 +72,13 @@ fn thread_name(w: &Witness, which: usize) -> String {
 
 /// `line 5` or `line 5, loop iteration 2` (iterations of the enclosing loops, outermost
 /// first).
-fn where_in(w: &Witness, which: usize, line: u32) -> String {
+fn where_in(w: &Witness, which: usize, line: String) -> String {
     let it = &w.iterations[which];
     if it.is_empty() {
-        format!("line {line}")
+        line
     } else {
         let its: Vec<String> = it.iter().map(|i| i.to_string()).collect();
-        format!("line {line}, loop iteration {}", its.join("."))
+        format!("{line}, loop iteration {}", its.join("."))
     }
 }
 
@@ -64,6 +104,15 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
              write) or change the indexing"
                 .to_string(),
         )
+    } else if let Some(h) = [r.first.span, r.second.span]
+        .iter()
+        .find_map(|s| src.header(s.elsewhere?.file))
+    {
+        Ok(format!(
+            "a barrier between the two accesses fixes this; they are in {}, an included header, where \
+             `autosync fix` places no barrier: add it there",
+            h.path.display()
+        ))
     } else {
         Ok(format!(
             "a barrier between the two accesses fixes this: run `autosync fix {}`",
@@ -74,7 +123,7 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
 
 /// The witness of a race in words: "thread 3 writes `A[4]` (line 7) while thread 4
 /// reads `A[4]` (line 5) in the same barrier interval".
-pub fn race_sentence(r: &Race) -> String {
+pub fn race_sentence(src: &Source, r: &Race) -> String {
     let elem = match r.witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
@@ -90,18 +139,18 @@ pub fn race_sentence(r: &Race) -> String {
                 "{} {} {elem} ({}) while {} {} {elem} ({}) {when}",
                 thread_name(w, 1),
                 verb(r.second.kind),
-                where_in(w, 1, r.second.span.line),
+                where_in(w, 1, line_of(src, r.second.span)),
                 thread_name(w, 0),
                 verb(r.first.kind),
-                where_in(w, 0, r.first.span.line),
+                where_in(w, 0, line_of(src, r.first.span)),
             )
         }
         None => format!(
-            "two threads access {elem} (a {} at line {} and a {} at line {}) with no barrier between them",
+            "two threads access {elem} (a {} at {} and a {} at {}) with no barrier between them",
             r.first.kind.word(),
-            r.first.span.line,
+            line_of(src, r.first.span),
             r.second.kind.word(),
-            r.second.span.line
+            line_of(src, r.second.span)
         ),
     }
 }
@@ -126,13 +175,13 @@ pub fn access_messages(r: &Race) -> (String, String) {
 }
 
 /// A race as the text report shows it: the second access is the primary label.
-pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
+pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<usize> {
     let (m1, m2) = access_messages(r);
     let space = match r.space {
         driver::report::Space::Shared => "shared",
         driver::report::Space::Global => "global",
     };
-    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(r))];
+    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(src, r))];
     match (r.intra, r.inter.as_slice()) {
         (_, []) => {}
         (true, d) => notes.push(format!(
@@ -152,9 +201,11 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<()> {
         Ok(help) => format!("help: {help}"),
         Err(why) => why,
     });
-    let mut labels = vec![CsLabel::primary((), range(r.second.span, &src.text)).with_message(m2)];
+    let (f2, r2) = place(src, r.second.span);
+    let mut labels = vec![CsLabel::primary(f2, r2).with_message(m2)];
     if r.first.span != r.second.span {
-        labels.push(CsLabel::secondary((), range(r.first.span, &src.text)).with_message(m1));
+        let (f1, r1) = place(src, r.first.span);
+        labels.push(CsLabel::secondary(f1, r1).with_message(m1));
     }
     Diagnostic::error()
         .with_code("race")
@@ -206,8 +257,7 @@ fn launch_note(w: &Witness) -> String {
 }
 
 /// The first line of a statement's span (an `if (...) {` header, not its whole body).
-fn first_line(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
-    let r = range(span, text);
+fn first_line(r: std::ops::Range<usize>, text: &str) -> std::ops::Range<usize> {
     let end = text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
     let trimmed = text[r.start..end].trim_end().len();
     r.start..r.start + trimmed
@@ -215,7 +265,7 @@ fn first_line(span: driver::report::Span, text: &str) -> std::ops::Range<usize> 
 
 /// A divergent barrier as the text report shows it: the barrier, and the guard that
 /// decides whether a thread reaches it as a secondary label.
-pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnostic<()> {
+pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diagnostic<usize> {
     let msg = match &d.witness {
         Some(w) => format!(
             "{} reaches this barrier but {} does not",
@@ -224,7 +274,8 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
         ),
         None => "threads of one block may disagree on reaching this barrier".to_string(),
     };
-    let mut labels = vec![CsLabel::primary((), range(d.span, &src.text)).with_message(msg)];
+    let (fd, rd) = place(src, d.span);
+    let mut labels = vec![CsLabel::primary(fd, rd).with_message(msg)];
     let guard = driver::report::divergence_guard(src, kernel, d.stmt);
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
@@ -246,16 +297,20 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
             .map_or("threads of one block".to_string(), |w| {
                 format!("{} and {}", thread_name(w, 0), thread_name(w, 1))
             });
-        labels.push(
-            CsLabel::secondary((), first_line(g.span, &src.text))
-                .with_message(format!("{who} disagree on {what}")),
-        );
-        let guard_text = src.text[first_line(g.span, &src.text)].trim().to_string();
+        let (fg, rg) = place(src, g.span);
+        let text = if fg == 0 {
+            src.text.as_str()
+        } else {
+            src.header(fg as u32).map_or("", |h| h.text.as_str())
+        };
+        let guard = first_line(rg, text);
+        labels.push(CsLabel::secondary(fg, guard.clone()).with_message(format!("{who} disagree on {what}")));
+        let guard_text = text[guard].trim().to_string();
         let whose = if across_blocks { "the grid" } else { "a block" };
         notes[0] = format!(
-            "in kernel `{kernel}`: the guard `{guard_text}` (line {}) lets some threads of {whose} reach the \
+            "in kernel `{kernel}`: the guard `{guard_text}` ({}) lets some threads of {whose} reach the \
              barrier and not others; barrier divergence is undefined behaviour",
-            g.span.line
+            line_of(src, g.span)
         );
     }
     if let Some(w) = &d.witness {
@@ -289,7 +344,7 @@ const NO_KERNELS: &str = "no kernel here (no `__global__` function in this file 
 
 /// Text report of `check` for one file.
 pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck]) -> std::io::Result<()> {
-    let file = cs_file(src);
+    let file = cs_files(src);
     let config = term::Config::default();
     if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
@@ -364,25 +419,34 @@ pub fn benign_note(report: &driver::report::Report) -> Option<String> {
     }
 }
 
-fn benign_json(p: &driver::report::BenignPair) -> Value {
+fn benign_json(src: &Source, p: &driver::report::BenignPair) -> Value {
     json!({
         "array": p.array,
-        "first": pos(p.first.span),
-        "second": pos(p.second.span),
+        "first": pos(src, p.first.span),
+        "second": pos(src, p.second.span),
     })
 }
 
 fn emit(
     out: &mut dyn WriteColor,
     config: &term::Config,
-    file: &SimpleFile<String, &str>,
-    d: &Diagnostic<()>,
+    file: &ReportFiles<'_>,
+    d: &Diagnostic<usize>,
 ) -> std::io::Result<()> {
     term::emit(out, config, file, d).map_err(std::io::Error::other)
 }
 
-fn pos(span: driver::report::Span) -> Value {
-    json!({"line": span.line, "column": span.col})
+/// A place in a JSON report. `line` and `column` are in the entry's file, or, when the
+/// place is in a header it includes (device code defined there), in that header, named
+/// by `file` (docs/cli.md: a field added, so scripts that know only `line` still read a
+/// place, and the ones in the file itself are unchanged).
+fn pos(src: &Source, span: driver::report::Span) -> Value {
+    let (file, line, column) = real_position(src, span);
+    let mut v = json!({"line": line, "column": column});
+    if span.elsewhere.is_some() && file != src.path.display().to_string() {
+        v["file"] = json!(file);
+    }
+    v
 }
 
 fn witness_json(w: &Witness) -> Value {
@@ -396,12 +460,12 @@ fn witness_json(w: &Witness) -> Value {
     })
 }
 
-fn race_json(r: &Race) -> Value {
+fn race_json(src: &Source, r: &Race) -> Value {
     let mut v = json!({
         "array": r.array,
         "kind": r.kind(),
-        "first": pos(r.first.span),
-        "second": pos(r.second.span),
+        "first": pos(src, r.first.span),
+        "second": pos(src, r.second.span),
         "fixable": r.fixable,
         "intra": r.intra,
         "inter": r.inter,
@@ -432,15 +496,15 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
             let mut v = json!({
                 "name": k.name,
                 "verdict": k.verdict.word(),
-                "races": k.report.races.iter().map(race_json).collect::<Vec<_>>(),
+                "races": k.report.races.iter().map(|r| race_json(src, r)).collect::<Vec<_>>(),
                 "divergences": k.report.divergences.iter().map(|d| {
-                    let mut p = pos(d.span);
+                    let mut p = pos(src, d.span);
                     p["witness"] = d.witness.as_ref().map(witness_json).unwrap_or(Value::Null);
                     p
                 }).collect::<Vec<_>>(),
                 "time_ms": round3(k.time_ms),
                 "notes": k.report.notes,
-                "benign_races": k.report.benign.iter().map(benign_json).collect::<Vec<_>>(),
+                "benign_races": k.report.benign.iter().map(|p| benign_json(src, p)).collect::<Vec<_>>(),
                 "launch": launch_json(&src.launch_of(&k.name)),
             });
             if let Some(e) = &k.error {
@@ -558,7 +622,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
             });
             if let Some(r) = &k.reason {
                 v["reason"] = json!(r);
-                v["races"] = json!(k.races.races.iter().map(race_json).collect::<Vec<_>>());
+                v["races"] = json!(k.races.races.iter().map(|r| race_json(src, r)).collect::<Vec<_>>());
             }
             v
         }).collect::<Vec<_>>(),
@@ -580,7 +644,7 @@ pub fn fix_text(
     } else {
         ("inserted", "removed", "it was split")
     };
-    let file = cs_file(src);
+    let file = cs_files(src);
     let config = term::Config::default();
     if src.kernels.is_empty() && src.failed.is_empty() {
         writeln!(out, "{}: {}", src.path.display(), NO_KERNELS)?;
@@ -667,28 +731,26 @@ pub fn fix_text(
                     "cannot be checked"
                 };
                 let mut notes = vec![k.reason.clone().unwrap_or_default()];
-                notes.extend(k.races.races.iter().map(race_sentence));
+                notes.extend(k.races.races.iter().map(|r| race_sentence(src, r)));
                 notes.extend(partial_note(k));
                 let mut d = Diagnostic::error()
                     .with_code(k.status.word())
                     .with_message(format!("kernel `{}`: {what}", k.name))
                     .with_notes(notes);
                 for r in &k.races.races {
-                    d.labels.push(
-                        CsLabel::primary((), range(r.second.span, &src.text)).with_message(format!(
-                            "{} of `{}`",
-                            r.second.kind.word(),
-                            r.array
-                        )),
-                    );
+                    let (f2, r2) = place(src, r.second.span);
+                    d.labels.push(CsLabel::primary(f2, r2).with_message(format!(
+                        "{} of `{}`",
+                        r.second.kind.word(),
+                        r.array
+                    )));
                     if r.first.span != r.second.span {
-                        d.labels.push(
-                            CsLabel::secondary((), range(r.first.span, &src.text)).with_message(format!(
-                                "{} of `{}`",
-                                r.first.kind.word(),
-                                r.array
-                            )),
-                        );
+                        let (f1, r1) = place(src, r.first.span);
+                        d.labels.push(CsLabel::secondary(f1, r1).with_message(format!(
+                            "{} of `{}`",
+                            r.first.kind.word(),
+                            r.array
+                        )));
                     }
                 }
                 emit(out, &config, &file, &d)?;

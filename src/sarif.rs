@@ -207,6 +207,39 @@ fn location(
     loc
 }
 
+/// Where a span really is, for a location: its file (the checked one, or the header that
+/// defines the device code), that file's text, and the span in it.
+fn real(src: &Source, span: driver::report::Span) -> (&Path, &str, driver::report::Span) {
+    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
+        Some((e, h)) => (
+            h.path.as_path(),
+            h.text.as_str(),
+            driver::report::Span {
+                start: e.start,
+                end: e.end,
+                line: e.line,
+                col: e.col,
+                end_line: e.line,
+                elsewhere: None,
+            },
+        ),
+        None => (src.path.as_path(), src.text.as_str(), span),
+    }
+}
+
+/// A location at the real place of `span` (see [`real`]): a header's lines are in the
+/// header's artifact.
+fn real_location(src: &Source, root: &Path, span: driver::report::Span, msg: Option<String>) -> Location {
+    let (path, text, span) = real(src, span);
+    location(&artifact(path, root), text, span, msg)
+}
+
+/// The text of a span at its real place, normalized for a fingerprint.
+fn real_normalized(src: &Source, span: driver::report::Span) -> String {
+    let (_, text, span) = real(src, span);
+    normalized(text, span)
+}
+
 /// The launch a defect was found for (the `launch` object of the JSON report), as a
 /// result property: a race may hold only for the launch the file makes.
 fn launch_property(src: &Source, kernel: &str) -> PropertyBag {
@@ -311,10 +344,10 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             let mut r = result(
                 "barrier-divergence",
                 msg,
-                vec![location(&file, text, d.span, None)],
+                vec![real_location(src, root, d.span, None)],
                 Vec::new(),
             );
-            let barrier = normalized(text, d.span);
+            let barrier = real_normalized(src, d.span);
             prints.set(&mut r, &["barrier-divergence", &k.name, &barrier]);
             r.properties = Some(launch_property(src, &k.name));
             out.push(r);
@@ -333,13 +366,13 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 race.kind(),
                 race.array,
                 k.name,
-                race_sentence(race),
+                race_sentence(src, race),
                 help[..1].to_uppercase(),
                 &help[1..]
             );
-            let mut related = location(
-                &file,
-                text,
+            let mut related = real_location(
+                src,
+                root,
                 race.second.span,
                 Some(format!(
                     "{} of `{}` (second access)",
@@ -351,9 +384,9 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             let mut r = result(
                 rule,
                 msg,
-                vec![location(
-                    &file,
-                    text,
+                vec![real_location(
+                    src,
+                    root,
                     race.first.span,
                     Some(format!(
                         "{} of `{}` (first access)",
@@ -364,8 +397,8 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 vec![related],
             );
             let (a, b) = (
-                normalized(text, race.first.span),
-                normalized(text, race.second.span),
+                real_normalized(src, race.first.span),
+                real_normalized(src, race.second.span),
             );
             prints.set(&mut r, &[rule, &k.name, &race.array, &race.kind(), &a, &b]);
             r.properties = Some(launch_property(src, &k.name));

@@ -155,6 +155,21 @@ fn run(file: &Path, args: &[&str]) -> std::process::Output {
         .expect("run autosync")
 }
 
+/// The line of the checked file a reported place is marked at: its own, or for a place
+/// in an included header (the JSON's `file`) the line of the `#include` naming that
+/// header, where the launch brings the header's code in.
+fn marker_line(file: &Path, place: &Value) -> u64 {
+    let line = place["line"].as_u64().unwrap_or(0);
+    let Some(header) = place["file"].as_str() else {
+        return line;
+    };
+    let name = header.rsplit('/').next().unwrap_or(header);
+    let text = std::fs::read_to_string(corpus().join(file)).unwrap_or_default();
+    text.lines()
+        .position(|l| l.trim_start().starts_with("#include") && l.contains(name))
+        .map_or(0, |i| i as u64 + 1)
+}
+
 fn check(file: &Path, oracle: &str) -> Said {
     let out = run(file, &["--format", "json", "--oracle", oracle]);
     let mut said = Said {
@@ -172,8 +187,8 @@ fn check(file: &Path, oracle: &str) -> Said {
         ));
         for r in k["races"].as_array().into_iter().flatten() {
             let what = format!("race({})", r["array"].as_str().unwrap_or(""));
-            let a = r["first"]["line"].as_u64().unwrap_or(0);
-            let b = r["second"]["line"].as_u64().unwrap_or(0);
+            let a = marker_line(file, &r["first"]);
+            let b = marker_line(file, &r["second"]);
             for line in [a, b] {
                 said.findings.insert(Finding {
                     line,
@@ -184,7 +199,7 @@ fn check(file: &Path, oracle: &str) -> Said {
         }
         for d in k["divergences"].as_array().into_iter().flatten() {
             said.findings.insert(Finding {
-                line: d["line"].as_u64().unwrap_or(0),
+                line: marker_line(file, d),
                 what: "divergence".into(),
             });
         }

@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use kpl::ir::Span;
+use kpl::ir::{FileSpan, Span};
 
 /// A file the preprocessor read: the main file (index 0) and included headers.
 #[derive(Clone, Debug)]
@@ -222,6 +222,10 @@ impl SourceMap {
     /// A span in the main file for the preprocessed range `out`: its exact text when
     /// [`main_range`](Self::main_range) allows, else the nearest main-file location
     /// (the macro call, the `#include` line).
+    ///
+    /// Text of an included header also gets its real place ([`Span::elsewhere`]), for
+    /// reports; the main-file fields stay the `#include` line, which is all `fix` may
+    /// edit.
     pub fn span(&self, out: Range<usize>) -> Span {
         let range = self.main_range(out.clone()).unwrap_or_else(|| {
             let s = self.in_main(self.loc(out.start));
@@ -232,7 +236,34 @@ impl SourceMap {
                 s.offset..s.offset
             }
         });
-        self.main_span(range)
+        Span {
+            elsewhere: self.elsewhere(out),
+            ..self.main_span(range)
+        }
+    }
+
+    /// Where the preprocessed range `out` is when it starts in a header: its text there
+    /// when it ends in the same header, else its first byte.
+    fn elsewhere(&self, out: Range<usize>) -> Option<FileSpan> {
+        let s = self.loc(out.start);
+        if s.file == 0 {
+            return None;
+        }
+        let file = self.files.get(s.file)?;
+        let e = self.loc_end(out.end.max(out.start));
+        let end = if e.file == s.file && e.offset >= s.offset {
+            e.offset
+        } else {
+            s.offset
+        };
+        let (line, col) = file.line_col(s.offset);
+        Some(FileSpan {
+            file: u32::try_from(s.file).ok()?,
+            start: s.offset,
+            end,
+            line,
+            col,
+        })
     }
 
     /// A [`Span`] for a byte range of the main file.
@@ -248,6 +279,7 @@ impl SourceMap {
             line,
             col,
             end_line,
+            elsewhere: None,
         }
     }
 

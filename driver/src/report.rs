@@ -4,6 +4,7 @@
 //! this crate alone, so it renders what the pipeline returns and never walks a kernel.
 
 pub use kpl::header::{parse_block_dim, parse_dim3, parse_grid_dim, parse_warp_size};
+pub use kpl::ir::FileSpan;
 pub use kpl::launch::{Dim3, Origin, dims};
 pub use kpl::rewrite::{Edit, apply, line_at};
 pub use kpl::{Launch, Space, Span};

@@ -72,6 +72,26 @@ pub struct Source {
     pub given: Launch,
     /// `--only-intra-group` in the same comment.
     pub only_intra_group: bool,
+    /// The headers the file includes, in the front end's order (file 1, 2, ...): the
+    /// files [`kpl::ir::FileSpan`]s of device code defined there point into, for
+    /// reports at their real lines. Empty for `.kpl`.
+    pub headers: Vec<Header>,
+}
+
+/// An included file as the front end read it.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// As the include was resolved: next to the including file, or under an `-I` folder.
+    pub path: PathBuf,
+    pub text: String,
+}
+
+impl Source {
+    /// The header a [`kpl::ir::FileSpan`] points into (`None` for the main file, 0).
+    pub fn header(&self, file: u32) -> Option<&Header> {
+        let i = usize::try_from(file).ok()?.checked_sub(1)?;
+        self.headers.get(i)
+    }
 }
 
 /// A kernel of the file that the front end could not lower.
@@ -140,6 +160,7 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
     let mut failed = Vec::new();
     let mut arrays = Vec::new();
     let mut launches = Vec::new();
+    let mut headers = Vec::new();
     let header = header_launch(&text).map_err(|message| InputError {
         path: path.display().to_string(),
         line: kpl::header::header_line_number(&text).unwrap_or(1),
@@ -166,6 +187,16 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
             // File-level errors (preprocessing, syntax) fail the file; a kernel that cannot
             // be lowered fails only itself.
             let t = cuda::translate_each(path, &text, &opts).map_err(|e| input_error(&e))?;
+            headers = t
+                .map
+                .files
+                .iter()
+                .skip(1)
+                .map(|f| Header {
+                    path: f.path.clone(),
+                    text: f.text.clone(),
+                })
+                .collect();
             failed = t
                 .failed
                 .iter()
@@ -208,6 +239,7 @@ fn parse(path: &Path, text: String, encoding: Encoding, lang: Lang, front: &Fron
         launches,
         given,
         only_intra_group,
+        headers,
     })
 }
 

@@ -22,6 +22,10 @@ pub struct Span {
     pub line: u32,
     pub col: u32,
     pub end_line: u32,
+    /// Where the text really is when it is not in the main file (a device function or
+    /// kernel of an included header): the fields above then stand for it in the main
+    /// file (the `#include` line), which is what `fix` may edit, and reports show this.
+    pub elsewhere: Option<FileSpan>,
 }
 
 impl Span {
@@ -32,7 +36,20 @@ impl Span {
         line: 0,
         col: 0,
         end_line: 0,
+        elsewhere: None,
     };
+}
+
+/// A region of another file than the main one: the index of the file among those the
+/// front end read (0 is the main file, headers follow; see the front end's source map),
+/// byte offsets in it, and the 1-based line and column of its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileSpan {
+    pub file: u32,
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub col: u32,
 }
 
 /// One of the three components of CUDA's `threadIdx`, `blockIdx`, `blockDim`, `gridDim`.

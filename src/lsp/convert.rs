@@ -162,26 +162,63 @@ fn span_range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> 
 }
 
 /// The message of a text-report diagnostic: its title, then its notes, one a line.
-fn message_of(d: &CsDiagnostic<()>) -> String {
+fn message_of<F>(d: &CsDiagnostic<F>) -> String {
     std::iter::once(d.message.as_str())
         .chain(d.notes.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
+/// Where a text-report label is for a client: a range of the open document (file 0 of
+/// [`output::cs_files`]), or of the header it includes that defines the device code, at
+/// the header's own URI. A header without a path a URI can name (the document is an
+/// unsaved buffer) falls back to the document's place for the span.
+fn label_location(
+    src: &Source,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+    file: usize,
+    range: std::ops::Range<usize>,
+) -> Option<Location> {
+    if file == 0 {
+        return Some(Location::new(uri.clone(), index.range(range)));
+    }
+    let h = src.header(u32::try_from(file).ok()?)?;
+    let url = url::Url::from_file_path(&h.path).ok()?;
+    let header_uri: Uri = url.as_str().parse().ok()?;
+    let header_index = LineIndex::new(&h.text, index.enc);
+    Some(Location::new(header_uri, header_index.range(range)))
+}
+
+/// Related information at the real place of a span (see [`label_location`]).
+fn related_at(
+    src: &Source,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+    span: driver::report::Span,
+    message: String,
+) -> DiagnosticRelatedInformation {
+    let (file, range) = output::place(src, span);
+    let location = label_location(src, uri, index, file, range)
+        .unwrap_or_else(|| Location::new(uri.clone(), index.range(span_range(span, &src.text))));
+    DiagnosticRelatedInformation { location, message }
+}
+
 /// The LSP diagnostics of a checked file: each race (its second access underlined, both
 /// accesses as related information) and each divergent barrier (the guard as related
 /// information) as errors, each kernel that could not be checked as a warning.
+///
+/// Device code of an included header is underlined in this document at its `#include`
+/// line (where the checked launch comes in), and its real places are related
+/// information at the header's URI: a client shows a document's diagnostics from the
+/// server that checked it, and the header checked on its own (other instantiations,
+/// its own diagnostics) would otherwise get this file's reports mixed into its list.
 pub fn check_diagnostics(
     src: &Source,
     results: &[KernelCheck],
     uri: &Uri,
     index: &LineIndex<'_>,
 ) -> Vec<Diagnostic> {
-    let at = |range: std::ops::Range<usize>, message: String| DiagnosticRelatedInformation {
-        location: Location::new(uri.clone(), index.range(range)),
-        message,
-    };
     let mut out: Vec<(&str, Diagnostic)> = Vec::new();
     for k in results {
         for d in &k.report.divergences {
@@ -190,7 +227,12 @@ pub fn check_diagnostics(
                 .labels
                 .iter()
                 .filter(|l| l.style == LabelStyle::Secondary)
-                .map(|l| at(l.range.clone(), l.message.clone()))
+                .filter_map(|l| {
+                    Some(DiagnosticRelatedInformation {
+                        location: label_location(src, uri, index, l.file_id, l.range.clone())?,
+                        message: l.message.clone(),
+                    })
+                })
                 .collect();
             let mut diag = diagnostic(
                 index.range(span_range(d.span, &src.text)),
@@ -216,13 +258,22 @@ pub fn check_diagnostics(
                 message_of(&cs),
             );
             diag.related_information = Some(vec![
-                at(
-                    span_range(r.first.span, &src.text),
-                    format!("first access (line {}): {first}", r.first.span.line),
+                related_at(
+                    src,
+                    uri,
+                    index,
+                    r.first.span,
+                    format!("first access ({}): {first}", output::line_of(src, r.first.span)),
                 ),
-                at(
-                    span_range(r.second.span, &src.text),
-                    format!("second access (line {}): {second}", r.second.span.line),
+                related_at(
+                    src,
+                    uri,
+                    index,
+                    r.second.span,
+                    format!(
+                        "second access ({}): {second}",
+                        output::line_of(src, r.second.span)
+                    ),
                 ),
             ]);
             out.push((&k.name, diag));

@@ -1017,14 +1017,25 @@ fn split_then_synthesize(run: Run, sites: &SplitSites) -> Result<Synthesis, Synt
     Ok(s)
 }
 
+/// `line 5`, or for device code of an included header (where no barrier is placed)
+/// `line 5 of an included header`.
+fn line_word(span: kpl::Span) -> String {
+    match span.elsewhere {
+        Some(e) => format!("line {} of an included header", e.line),
+        None => format!("line {}", span.line),
+    }
+}
+
 /// Explains an UNSAT placement problem with the races that were left.
 fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolution {
     let pairs: Vec<String> = races
         .iter()
         .map(|r| {
             format!(
-                "line {} and line {} on `{}`",
-                r.first.span.line, r.second.span.line, r.array
+                "{} and {} on `{}`",
+                line_word(r.first.span),
+                line_word(r.second.span),
+                r.array
             )
         })
         .collect::<std::collections::BTreeSet<_>>()
@@ -1034,6 +1045,12 @@ fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolutio
         "no barrier placement removes the race between {}",
         pairs.join(", ")
     );
+    if races
+        .iter()
+        .any(|r| r.first.span.elsewhere.is_some() || r.second.span.elsewhere.is_some())
+    {
+        reason.push_str(": `fix` places no barrier in an included header");
+    }
     if let Some(at) = excluded_lines(tree, enc) {
         reason.push_str(&format!(
             ": every place that would separate the accesses is inside a block whose guard differs between \

@@ -746,3 +746,36 @@ fn the_quick_fix_offers_the_fixable_part_when_races_between_blocks_remain() {
     );
     assert_eq!(s.shutdown(), 0);
 }
+
+/// Issue #35: a race in a device function of an included header stays a diagnostic of
+/// the open document (at the call), and its accesses are related information at the
+/// header's own URI and lines.
+#[test]
+fn a_race_in_a_header_is_related_information_at_the_header() {
+    const HEADER: &str = "#pragma once\n__device__ void Comparator(int *s, int i) {\n    int a = s[i];\n    s[i + 1] = a;\n}\n";
+    const SORT: &str = "#include \"common.h\"\n__global__ void sortStep(int *g) {\n    __shared__ int s[129];\n    s[threadIdx.x] = g[threadIdx.x];\n    __syncthreads();\n    Comparator(s, threadIdx.x);\n}\nint main() { int *g; sortStep<<<1, 128>>>(g); }\n";
+    let mut s = Server::start(&[]);
+    s.initialize(json!({}));
+    std::fs::write(s.path("common.h"), HEADER).expect("write the header");
+    let header_uri = format!("file://{}", s.path("common.h").display());
+    let uri = s.open("sort.cu", SORT, 1);
+    let diags = s.diagnostics(&uri, 1);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    assert_eq!(d["code"], "data-race");
+    assert_eq!(d["range"], range_of(SORT, "Comparator(s, threadIdx.x);"));
+    let related = d["relatedInformation"].as_array().cloned().unwrap_or_default();
+    assert_eq!(related.len(), 2, "{related:#?}");
+    assert_eq!(related[0]["location"]["uri"], header_uri.as_str());
+    assert_eq!(related[0]["location"]["range"], range_of(HEADER, "s[i]"));
+    assert!(
+        related[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("first access ({}:3): ", s.path("common.h").display())),
+        "{related:#?}"
+    );
+    assert_eq!(related[1]["location"]["uri"], header_uri.as_str());
+    assert_eq!(related[1]["location"]["range"], range_of(HEADER, "s[i + 1] = a"));
+    assert_eq!(s.shutdown(), 0);
+}

@@ -11,6 +11,7 @@ mod code_size;
 mod cost;
 mod cuda;
 mod grid_barriers;
+mod header_locations;
 mod lsp;
 mod partial;
 mod partial_fix;

@@ -12,7 +12,7 @@ use crate::common::{autosync_in, root};
 
 /// `check --format sarif ARGS` in `dir`: the exit code and the log, validated against
 /// the schema.
-fn sarif_in(dir: &Path, args: &[&str]) -> (i32, Value) {
+pub(crate) fn sarif_in(dir: &Path, args: &[&str]) -> (i32, Value) {
     let mut a = vec!["check", "--format", "sarif"];
     a.extend_from_slice(args);
     let o = autosync_in(dir, &a);

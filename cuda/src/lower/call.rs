@@ -130,7 +130,34 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.undeclared_in_incomplete_file(name, n)?;
         }
         let argv = args.iter().map(|a| self.expr(*a)).collect::<R<Vec<_>>>()?;
+        if let Some(note) = self.template_member_note(scope) {
+            self.note(note);
+            return self.unknown_effects(name, argv, &passing, None, n);
+        }
         self.unknown_call(name, argv, &passing, None, n)
+    }
+
+    /// The note for a call of a member of a type template parameter (`Op::apply(x)` in
+    /// a template kernel checked on its own, with `int` for `Op`): it names the
+    /// parameter, which is what is unknown here, rather than saying that `apply` is not
+    /// defined in this file.
+    fn template_member_note(&self, scope: &str) -> Option<String> {
+        let param = qualifier(scope);
+        if param.is_empty() {
+            return None;
+        }
+        let owner = self.frames.iter().rev().find_map(|fr| {
+            let (_, b) = fr.bindings.iter().find(|(n, _)| *n == param)?;
+            match b {
+                Binding::Type(_) => Some(fr.func.and_then(|f| self.prog.funcs.get(f))),
+                Binding::Value(_) => None,
+            }
+        })?;
+        let of = owner.map_or(String::new(), |f| format!(" of `{}`", f.name));
+        Some(format!(
+            "`{scope}` is a member of `{param}`, a template parameter{of}: what it does is not known in this file (check the file that instantiates the template, where `{param}` is known); \
+             the call's result is taken as arbitrary, and it may read and write everything its arguments reach"
+        ))
     }
 
     /// Whether the file declares a function that the unqualified name `name` finds from

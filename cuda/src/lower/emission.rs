@@ -217,7 +217,12 @@ impl<'p, 't> Lowerer<'p, 't> {
             for (i, s) in b.iter_mut().enumerate().skip(start) {
                 if i + 1 == len && exact && (own_barrier || !s.kind.is_barrier()) {
                     s.place = Place::After;
-                    s.span = span;
+                    // The last statement of an inlined header function takes the call's
+                    // place (barriers go after the call), and keeps its own for reports.
+                    s.span = Span {
+                        elsewhere: s.span.elsewhere.filter(|_| span.elsewhere.is_none()),
+                        ..span
+                    };
                     placed = true;
                     // "After the else branch" is after the whole statement.
                     if let StmtKind::If {

@@ -214,14 +214,14 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
     (out, failed)
 }
 
-/// Where a kernel of an included header is, for its report: the report's lines are the
-/// main file's (the `#include` line), and `fix` writes only the main file.
+/// Where a kernel of an included header is, for its report: its accesses are reported
+/// at the header's lines, and `fix` writes only the main file.
 fn header_kernel_note(prog: &Program, f: &FuncDef) -> String {
     let (file, line, _) = prog.map.describe(f.node.start_byte());
     format!(
         "`{}` is defined in {}:{}, a header this file includes and launches it from: its accesses \
-         are reported at the `#include` line, and `fix` places no barrier in the header (check the \
-         header itself for its lines)",
+         are reported at the header's lines, and `fix` places no barrier in the header (add them \
+         there yourself, or run `autosync fix` on the header)",
         f.name,
         file.display(),
         line

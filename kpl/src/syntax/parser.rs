@@ -41,6 +41,7 @@ pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
         line: 1,
         col: 1,
         end_line: 1,
+        elsewhere: None,
     };
     let file = next_pair(&mut pairs, "file", start)?;
     let src = Src::new(src);
@@ -83,6 +84,7 @@ fn check_nesting(src: &str) -> Result<(), ParseError> {
                 line,
                 col: col - 1,
                 end_line: line,
+                elsewhere: None,
             };
             return Err(err_at(
                 at,
@@ -290,6 +292,7 @@ impl Src {
             line: line as u32,
             col: col as u32,
             end_line: end_line as u32,
+            elsewhere: None,
         }
     }
 

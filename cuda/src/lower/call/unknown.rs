@@ -50,6 +50,19 @@ impl<'p, 't> Lowerer<'p, 't> {
              everything its arguments reach (what pointers point to, arguments it may take by reference, \
              the object of a method)"
         ));
+        self.unknown_effects(name, argv, passing, this, n)
+    }
+
+    /// What [`Lowerer::unknown_call`] does besides its note: an arbitrary result, and
+    /// the effects the call may have on what its arguments and object reach.
+    pub(in crate::lower) fn unknown_effects(
+        &mut self,
+        name: &str,
+        argv: Vec<Ref>,
+        passing: &[Passing],
+        this: Option<(LVal, Passing)>,
+        n: Node<'t>,
+    ) -> R<Value> {
         let default = if name.starts_with("__") {
             Passing::Value
         } else {
