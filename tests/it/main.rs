@@ -20,3 +20,4 @@ mod test_binaries;
 mod uniform_regions;
 mod ux;
 mod warp_barriers;
+mod words;
