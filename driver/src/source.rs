@@ -258,7 +258,9 @@ impl Source {
     /// arrays in backquotes) in the user's names: each backquoted KPL array name, alone
     /// or indexed (`` `__smem` ``, `` `__smem[3]` ``), becomes the user's name
     /// (`` `sharedPos` ``). One pass over the text, so that a user's name that is another
-    /// array's KPL name is not renamed twice.
+    /// array's KPL name is not renamed twice. Merged arrays keep their KPL name (their
+    /// first part's): the text does not say which part it means, and the front end's
+    /// notes about them already name every part.
     pub fn user_text(&self, kernel: &str, text: &str) -> String {
         let Some(origins) = self.origins(kernel) else {
             return text.to_string();
@@ -268,8 +270,8 @@ impl Source {
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(quoted.len());
             match origins.iter().find(|o| o.array == quoted[..end]) {
-                Some(o) => format!("{}{}", o.user(None).0, &quoted[end..]),
-                None => quoted.to_string(),
+                Some(o) if o.parts.len() == 1 => format!("{}{}", o.parts[0].0, &quoted[end..]),
+                _ => quoted.to_string(),
             }
         };
         text.split('`')
