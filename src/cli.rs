@@ -149,19 +149,19 @@ pub struct FixArgs {
     pub check: bool,
 
     /// Remove the existing barriers first, then synthesize from scratch. Without it, the
-    /// existing barriers are the starting point: kept where needed, removed or moved when
-    /// a cheaper placement does without them (and reported).
+    /// existing barriers are kept and only missing ones are added; a warning names each
+    /// existing barrier that a cheaper placement would remove or move.
     #[arg(long)]
     pub strip: bool,
 
     /// Keep the existing barriers as they are: the synthesis only adds barriers, and
     /// barriers that a cheaper placement would remove or move are not reported. Without it,
-    /// such barriers are removed or moved.
+    /// they are kept too, with a warning for each (the placement from scratch is compared).
     #[arg(long, conflicts_with = "strip")]
     pub keep_existing: bool,
 
     /// Use the naive baseline (a barrier everywhere, then drop each one that is not needed)
-    /// instead of the default search for the cheapest placement (by a constraint solver).
+    /// instead of the default: a constraint solver's search for the cheapest placement.
     #[arg(long)]
     pub naive: bool,
 
