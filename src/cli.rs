@@ -11,8 +11,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     about = "Finds data races and barrier divergence in GPU kernels, and synthesizes the cheapest \
              barrier placement that removes them.",
     long_about = "autosync checks GPU kernels for data races and barrier divergence, and inserts the \
-                  cheapest set of barriers that makes them race-free (the AutoSync technique: a verifier as \
-                  oracle, placement constraints solved as weighted MaxSAT by Z3).\n\n\
+                  cheapest set of barriers that makes them race-free (the AutoSync technique: the verifier \
+                  judges each placement, and a constraint solver picks the cheapest placement that \
+                  removes every race it reports).\n\n\
                   Exit codes: 0 = every kernel is correct (check) or was fixed (fix); 1 = a defect was \
                   found (check) or some kernel has no barrier-only fix (fix); 2 = error (bad input, \
                   unsupported construct, I/O)."
@@ -44,16 +45,17 @@ pub struct LspArgs {
     pub analysis: Analysis,
 
     /// Also check a document while it is edited, once it has not changed for
-    /// --debounce milliseconds (by default only on open and save).
+    /// --debounce milliseconds. Without it, a document is checked on open and save only.
     #[arg(long)]
     pub check_on_change: bool,
 
     /// With --check-on-change: how long a document must stay unchanged before it is
-    /// checked.
+    /// checked (without --check-on-change it has no effect).
     #[arg(long, default_value_t = 500, value_name = "MS")]
     pub debounce: u64,
 
     /// Talk over stdin/stdout (the only transport; accepted because LSP clients pass it).
+    /// Without it, the same: stdin/stdout by default.
     #[arg(long)]
     pub stdio: bool,
 }
@@ -64,18 +66,20 @@ pub struct CheckArgs {
     pub common: Common,
 
     /// Output format: compiler-style text, one JSON document with every kernel's verdict,
-    /// races and divergent barriers, or SARIF 2.1.0 (for code-scanning tools).
+    /// races and divergent barriers, or SARIF 2.1.0 (for code-scanning tools). Default:
+    /// text.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
 
     /// Print a stage's output for the selected kernels and exit 0 instead of the verdict:
     /// the file after the preprocessor (`preprocessed`), the lowered kernels as KPL
-    /// (`kpl`), the label tree (`labels`: kind, enclosing loops and conditionals,
-    /// candidate or not, line), the verifier's symbolic summary (`summary`: each access's
+    /// (`kpl`), the places a barrier may go (`labels`: each statement's kind, enclosing
+    /// loops and conditionals, candidate or not, line), the verifier's symbolic summary (`summary`: each access's
     /// index and condition, each loop's trip count and proved invariants), the race and
     /// divergence queries it would ask (`queries`), or the rounds of `fix`'s synthesis
     /// (`rounds`: each placement tried and the races left; this one runs the synthesis,
-    /// with `fix`'s options when given to `fix`, and writes nothing).
+    /// with `fix`'s options when given to `fix`, and writes nothing). Without it, the
+    /// verdict is printed.
     #[arg(long, value_enum, value_name = "STAGE")]
     pub show: Option<Show>,
 }
@@ -112,29 +116,35 @@ pub struct FixArgs {
     /// Output format of the report (the file is still rewritten unless --diff or --stdout):
     /// text, one JSON document with every kernel's status and barriers, or GitHub pull-request
     /// review comments with ```suggestion blocks (a JSON array; the files are not written).
+    /// Default: text.
     #[arg(long, value_enum, default_value_t = FixFormat::Text)]
     pub format: FixFormat,
 
-    /// As for `check`: print a stage's output and exit 0 without fixing anything.
+    /// As for `check`: print a stage's output and exit 0 without fixing anything. Without
+    /// it, the files are fixed.
     #[arg(long, value_enum, value_name = "STAGE")]
     pub show: Option<Show>,
 
     /// Say why each barrier is where it is: the races it removes, and the cheaper places
-    /// that were rejected (divergence, race still there).
+    /// that were rejected (divergence, race still there). Without it, the report lists the
+    /// barriers only.
     #[arg(long)]
     pub explain: bool,
 
     /// Print a unified diff (for `git apply` / `patch -p1`) instead of writing the file.
+    /// Without it (and without --stdout or --check), the file is rewritten in place.
     #[arg(long, conflicts_with = "stdout")]
     pub diff: bool,
 
-    /// Print the fixed file instead of writing it.
+    /// Print the fixed file instead of writing it. Without it (and without --diff or
+    /// --check), the file is rewritten in place.
     #[arg(long)]
     pub stdout: bool,
 
     /// CI gate, as `rustfmt --check`: write nothing; print the diff of every file that
     /// would change and exit 1 if any would, 0 if every file is already correctly
-    /// synchronized (2 on errors, as always). The report goes to stderr.
+    /// synchronized (2 on errors, as always). The report goes to stderr. Without it, the
+    /// files are rewritten.
     #[arg(long, conflicts_with_all = ["stdout", "diff"])]
     pub check: bool,
 
@@ -145,17 +155,20 @@ pub struct FixArgs {
     #[arg(long, conflicts_with_all = ["stdout", "diff", "check"])]
     pub partial: bool,
 
-    /// Remove the existing barriers first, then synthesize from scratch.
+    /// Remove the existing barriers first, then synthesize from scratch. Without it, the
+    /// existing barriers are kept and only missing ones are added; a warning names each
+    /// existing barrier that a cheaper placement would remove or move.
     #[arg(long)]
     pub strip: bool,
 
     /// Keep the existing barriers as they are: the synthesis only adds barriers, and
-    /// barriers that a cheaper placement would remove or move are not reported.
+    /// barriers that a cheaper placement would remove or move are not reported. Without it,
+    /// they are kept too, with a warning for each (the placement from scratch is compared).
     #[arg(long, conflicts_with = "strip")]
     pub keep_existing: bool,
 
     /// Use the naive baseline (a barrier everywhere, then drop each one that is not needed)
-    /// instead of the MaxSAT synthesis.
+    /// instead of the default: a constraint solver's search for the cheapest placement.
     #[arg(long)]
     pub naive: bool,
 
@@ -172,20 +185,21 @@ pub struct FixArgs {
     pub cond_cost: f64,
 
     /// Synthesize as the published AutoSync algorithm does: every race may be fixed by a
-    /// barrier anywhere between its two accesses, without using what the oracle reports
+    /// barrier anywhere between its two accesses, without using what the verifier reports
     /// about it (within one loop iteration or across iterations) to narrow the places.
-    /// Slower; for comparison.
+    /// Slower; for comparison. Without it, those reports narrow the places.
     #[arg(long)]
     pub faithful: bool,
 
     /// Also place warp barriers: `__syncwarp()` (`warp_barrier;` in .kpl) where every race
     /// a barrier must remove is between threads of one warp (warps of --warp-size, else
-    /// 32 threads), priced at --warp-cost times a block barrier at the same place.
+    /// 32 threads), priced at --warp-cost times a block barrier at the same place. Without
+    /// it, only block barriers (`__syncthreads()`) are placed.
     #[arg(long, conflicts_with = "naive")]
     pub warp_barriers: bool,
 
     /// With --warp-barriers: the cost of a warp barrier as a fraction of the cost of a
-    /// block barrier at the same place.
+    /// block barrier at the same place (without --warp-barriers it has no effect).
     #[arg(long, default_value_t = driver::report::DEFAULT_WARP_COST, value_name = "FACTOR", requires = "warp_barriers", value_parser = parse_warp_cost)]
     pub warp_cost: f64,
 
@@ -194,12 +208,13 @@ pub struct FixArgs {
     /// .kpl), for races between threads of different blocks, priced at --grid-cost times
     /// a block barrier at the same place (a block barrier wherever one suffices). Adds
     /// `#include <cooperative_groups.h>` where missing; with --strip, existing grid syncs
-    /// are removed and placed again too.
+    /// are removed and placed again too. Without it, no grid barrier is placed, and a race
+    /// between blocks is reported as having no barrier-only fix.
     #[arg(long, conflicts_with = "naive")]
     pub cooperative: bool,
 
     /// With --cooperative: the cost of a grid barrier as a multiple of the cost of a
-    /// block barrier at the same place.
+    /// block barrier at the same place (without --cooperative it has no effect).
     #[arg(long, default_value_t = driver::report::DEFAULT_GRID_COST, value_name = "FACTOR", requires = "cooperative", value_parser = parse_warp_cost)]
     pub grid_cost: f64,
 }
@@ -213,8 +228,8 @@ pub struct Common {
     #[arg(required_unless_present_any = ["build_dir", "compile_commands"], value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Colors in text reports: `auto` colors only when stdout is a terminal and `NO_COLOR`
-    /// is not set.
+    /// Colors in text reports: `auto` (the default) colors only when stdout is a terminal
+    /// and `NO_COLOR` is not set.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
@@ -244,17 +259,20 @@ pub struct Common {
 #[derive(Args, Debug)]
 pub struct Analysis {
     /// Folder searched for `#include "..."` (after the file's own folder) and `<...>`.
+    /// Without it, only the file's own folder (and the compilation database's `-I`).
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
 
     /// Define a macro for the CUDA preprocessor, as nvcc and clang do (`-D NAME`,
     /// `-DNAME=VALUE`; a bare NAME is defined as 1). Command-line macros win over the
-    /// `-D` flags of the file's `//--blockDim=...` header comment.
+    /// `-D` flags of the file's `//--blockDim=...` header comment. Without it, only the
+    /// predefined macros and those of the header comment (and of the database) are defined.
     #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
     pub defines: Vec<(String, String)>,
 
     /// Undefine a macro (predefined, from the file's header comment, or from `-D`):
-    /// applied after every `-D`, whatever the order on the command line.
+    /// applied after every `-D`, whatever the order on the command line. Without it,
+    /// nothing is undefined.
     #[arg(short = 'U', value_name = "NAME", value_parser = parse_macro_name)]
     pub undefines: Vec<String>,
 
@@ -262,17 +280,19 @@ pub struct Analysis {
     /// CMAKE_EXPORT_COMPILE_COMMANDS, Bear), as clang-tidy does: each file listed there is
     /// read with the `-I`, `-D`, `-U` and `-include` flags of its entry (after those of
     /// the command line). With no FILE, every `.cu` file of the database is checked.
+    /// Without it (and without --compile-commands), only the command line's flags apply.
     #[arg(short = 'p', value_name = "BUILD_DIR", conflicts_with = "compile_commands")]
     pub build_dir: Option<PathBuf>,
 
     /// The compilation database file itself (as `-p`, for a file not named
-    /// `compile_commands.json` or not in a build folder).
+    /// `compile_commands.json` or not in a build folder). Without it, see `-p`.
     #[arg(long, value_name = "FILE")]
     pub compile_commands: Option<PathBuf>,
 
     /// Do not assume that distinct pointer parameters point to distinct arrays (the
     /// default assumption, as in GPUVerify): lower all non-`__restrict__` pointer
-    /// parameters with the same element size to one array.
+    /// parameters with the same element size to one array. Without it, distinct pointer
+    /// parameters are distinct arrays.
     #[arg(long)]
     pub alias: bool,
 
@@ -285,24 +305,29 @@ pub struct Analysis {
     pub launch: LaunchSource,
 
     /// Threads per block, X[,Y[,Z]] (overrides the file's `//--blockDim=` comment).
-    /// Within CUDA's limits: at most 1024 threads, 64 in z.
+    /// Within CUDA's limits: at most 1024 threads, 64 in z. Without it, the header
+    /// comment's, else the host code's launch (see --launch), else any block size.
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_block_dim)]
     pub block_dim: Option<driver::report::Dim3>,
 
     /// Blocks per grid, X[,Y[,Z]] (overrides the file's `//--gridDim=` comment).
-    /// Within CUDA's limits: x below 2^31, y and z at most 65535.
+    /// Within CUDA's limits: x below 2^31, y and z at most 65535. Without it, the header
+    /// comment's, else the host code's launch (see --launch), else any grid size.
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_grid_dim)]
     pub grid_dim: Option<driver::report::Dim3>,
 
-    /// Only this kernel.
+    /// Only this kernel. Without it, every kernel of each file.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
-    /// The verifier used as oracle.
+    /// The checker that judges each kernel and each placement `fix` tries: `static` (the
+    /// default) proves race freedom for every launch, `dynamic` runs the kernel on small
+    /// launches.
     #[arg(long, value_enum, default_value_t = OracleKind::Static)]
     pub oracle: OracleKind,
 
-    /// Fix a scalar parameter (the dynamic oracle tries 0..=4 for the others).
+    /// Fix a scalar parameter. Without it, the static checker allows every value and the
+    /// dynamic one (`--oracle dynamic`) tries 0..=4.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, i64)>,
 
@@ -318,10 +343,10 @@ pub struct Analysis {
     #[arg(long)]
     pub wrap: bool,
 
-    /// Solver effort, as a multiple of the default limits. Every limit is counted in Z3
-    /// resource units (the solver's own step count), never in time, so a verdict depends
+    /// Solver effort, as a multiple of the default limits. Every limit is counted in
+    /// solver steps (the solver's own count of work), never in time, so a verdict depends
     /// only on the file and the options, not on the machine or its load. Default (1):
-    /// a race query is probed with 200 k units on the kernel's incremental solver and 50 k
+    /// a race query is probed with 200 k steps on the kernel's incremental solver and 50 k
     /// on a fresh one, then gets 1 M, then 10 M (any other query: 10 M); 120 M for all the
     /// queries of one kernel. A question left undecided is reported as a possible defect
     /// with a note ("the solver could not decide ..."); raise this to decide it.
@@ -540,11 +565,12 @@ pub struct CostArgs {
     #[command(flatten)]
     pub common: Common,
 
-    /// Output format: a readable table per kernel, or one JSON document.
+    /// Output format: a readable table per kernel, or one JSON document. Default: text.
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     pub format: CostFormat,
 
-    /// Also compare a user table (the `table:FILE` model of `fix --cost-model`).
+    /// Also compare a user table (the `table:FILE` model of `fix --cost-model`). Without
+    /// it, the built-in models only.
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
 

@@ -652,7 +652,7 @@ pub fn fix_text(
     for k in &fix.kernels {
         let head = format!("{}: kernel `{}`", src.path.display(), k.name);
         let stats = format!(
-            "{} oracle call(s), {} solver call(s), {:.1} ms",
+            "{} verifier run(s), {} solver call(s), {:.1} ms",
             k.stats.oracle_calls,
             k.stats.solver_calls,
             k.stats.time.as_secs_f64() * 1e3

@@ -272,7 +272,15 @@ pub fn compare_file(
         .into_iter()
         .map(|k| {
             let check = check_options(settings, src, &src.launch_of(&k.name));
-            compare_kernel(paper, table, &check, k, oracle.as_mut())
+            let mut c = compare_kernel(paper, table, &check, k, oracle.as_mut())?;
+            // The synthesis's reasons name KPL arrays: the report uses the user's names.
+            for m in &mut c.models {
+                m.error = m.error.take().map(|e| src.user_text(&k.name, &e));
+            }
+            for n in &mut c.notes {
+                *n = src.user_text(&k.name, n);
+            }
+            Ok(c)
         })
         .collect()
 }

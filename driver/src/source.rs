@@ -269,12 +269,7 @@ impl Source {
     /// Renames the arrays of a kernel's report to the user's names (a part of a merged
     /// array with its own index, the pointer variable of a helper's reserved name).
     pub fn user_names(&self, kernel: &str, report: &mut oracle::Report) {
-        let Some(origins) = self
-            .kernels
-            .iter()
-            .position(|k| k.name == kernel)
-            .and_then(|i| self.arrays.get(i))
-        else {
+        let Some(origins) = self.origins(kernel) else {
             return;
         };
         let find = |a: &str| origins.iter().find(|o| o.array == a);
@@ -293,6 +288,51 @@ impl Source {
                 p.array = o.user(None).0;
             }
         }
+        for n in &mut report.notes {
+            *n = self.user_text(kernel, n);
+        }
+    }
+
+    /// The user's names of a kernel's arrays, if it is one of the file's kernels.
+    fn origins(&self, kernel: &str) -> Option<&[cuda::ArrayOrigin]> {
+        self.kernels
+            .iter()
+            .position(|k| k.name == kernel)
+            .and_then(|i| self.arrays.get(i))
+            .map(Vec::as_slice)
+    }
+
+    /// `text` (a reason or note of the synthesis or the verifier, which name the KPL
+    /// arrays in backquotes) in the user's names: each backquoted KPL array name, alone
+    /// or indexed (`` `__smem` ``, `` `__smem[3]` ``), becomes the user's name
+    /// (`` `sharedPos` ``). One pass over the text, so that a user's name that is another
+    /// array's KPL name is not renamed twice. Merged arrays keep their KPL name (their
+    /// first part's): the text does not say which part it means, and the front end's
+    /// notes about them already name every part.
+    pub fn user_text(&self, kernel: &str, text: &str) -> String {
+        let Some(origins) = self.origins(kernel) else {
+            return text.to_string();
+        };
+        let rename = |quoted: &str| {
+            let end = quoted
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(quoted.len());
+            match origins.iter().find(|o| o.array == quoted[..end]) {
+                Some(o) if o.parts.len() == 1 => format!("{}{}", o.parts[0].0, &quoted[end..]),
+                _ => quoted.to_string(),
+            }
+        };
+        text.split('`')
+            .enumerate()
+            .map(|(i, piece)| {
+                if i % 2 == 1 {
+                    rename(piece)
+                } else {
+                    piece.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("`")
     }
 
     /// The user's name of a kernel's array (as [`Source::user_names`], without an index).

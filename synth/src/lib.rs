@@ -92,7 +92,7 @@ pub struct Synthesis {
 pub enum SynthError {
     #[error(transparent)]
     Oracle(#[from] OracleError),
-    #[error("the MaxSAT solver gave up: {0}")]
+    #[error("the solver that picks the cheapest placement gave up: {0}")]
     Solver(String),
     #[error("no placement found after {0} refinement rounds (limit reached)")]
     IterationLimit(u32),

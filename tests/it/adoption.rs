@@ -439,49 +439,162 @@ fn the_github_action_builds_checks_and_uploads_sarif() {
     for input in ["paths", "args", "sarif-file", "upload", "fail-on-findings"] {
         assert!(action["inputs"][input]["description"].is_string(), "{input}");
     }
-    let steps = action["runs"]["steps"].as_sequence().unwrap();
-    let run_of = |s: &serde_yaml_ng::Value| s["run"].as_str().unwrap_or("").to_string();
-    let find = |what: &str| {
-        steps
-            .iter()
-            .position(|s| run_of(s).contains(what) || s["uses"].as_str().unwrap_or("").contains(what))
-            .unwrap_or_else(|| panic!("no step with {what}"))
-    };
-    let (z3, build, check, upload) = (
-        find("libz3-dev"),
-        find("cargo install"),
-        find("autosync check --format sarif"),
-        find("github/codeql-action/upload-sarif@"),
+    let steps = action_steps(&action);
+    let (z3, key, cache, build, check, upload) = (
+        step(steps, "libz3-dev"),
+        step(steps, "sha256sum"),
+        step(steps, "actions/cache@"),
+        step(steps, "cargo install"),
+        step(steps, "autosync check --format sarif"),
+        step(steps, "github/codeql-action/upload-sarif@"),
     );
-    assert!(z3 < build && build < check && check < upload);
+    assert!(z3 < key && key < cache && cache < build && build < check && check < upload);
     for s in steps.iter().filter(|s| s["run"].is_string()) {
         assert_eq!(s["shell"], "bash", "a composite step needs a shell");
     }
     assert_eq!(steps[upload]["with"]["sarif_file"], "${{ inputs.sarif-file }}");
     assert_eq!(steps[check]["id"], "check");
-    // The check step's script, run as the runner would (autosync on PATH).
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("racy.cu"), ROTATE).unwrap();
-    std::fs::write(d.join("out.txt"), "").unwrap();
+    // The binary is cached under the key of the source it is built from, and a cache hit
+    // skips the build.
+    assert_eq!(steps[key]["id"], "key");
+    assert_eq!(steps[cache]["id"], "cache");
+    assert_eq!(steps[cache]["with"]["key"], "${{ steps.key.outputs.key }}");
+    assert_eq!(steps[cache]["with"]["path"], "${{ runner.temp }}/autosync");
+    assert_eq!(steps[build]["if"], "steps.cache.outputs.cache-hit != 'true'");
+}
+
+/// The steps of the action.
+fn action_steps(action: &serde_yaml_ng::Value) -> &Vec<serde_yaml_ng::Value> {
+    action["runs"]["steps"].as_sequence().expect("runs.steps")
+}
+
+/// The script of a step (empty for a `uses` step).
+fn run_of(s: &serde_yaml_ng::Value) -> String {
+    s["run"].as_str().unwrap_or("").to_string()
+}
+
+/// The position of the first step whose script or `uses` contains `what`.
+fn step(steps: &[serde_yaml_ng::Value], what: &str) -> usize {
+    steps
+        .iter()
+        .position(|s| run_of(s).contains(what) || s["uses"].as_str().unwrap_or("").contains(what))
+        .unwrap_or_else(|| panic!("no step with {what}"))
+}
+
+/// Runs a step's script as a runner does (`bash --noprofile --norc -eo pipefail`) in
+/// `dir`, with the built binary on PATH and `env`; returns the output and what the step
+/// wrote to `$GITHUB_OUTPUT`.
+fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String) {
+    let out = dir.join("github-output.txt");
+    std::fs::write(&out, "").unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_autosync")).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let o = Command::new("bash")
-        .current_dir(d)
-        .args(["-e", "-c", &run_of(&steps[check])])
+        .current_dir(dir)
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .env("PATH", path)
-        .env("PATHS", "racy.cu")
-        .env("ARGS", "-D NOTHING")
-        .env("SARIF_FILE", "autosync.sarif")
-        .env("GITHUB_OUTPUT", d.join("out.txt"))
+        .env("GITHUB_OUTPUT", &out)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
+    (o, std::fs::read_to_string(&out).unwrap())
+}
+
+#[test]
+fn the_github_action_quotes_its_inputs() {
+    let action = yaml("action.yml");
+    let steps = action_steps(&action);
+    // No input is pasted into a script (where `${{ }}` would be expanded before bash sees
+    // it, spaces and quotes included): every one comes through the environment.
+    for s in steps {
+        assert!(!run_of(s).contains("${{"), "{}", run_of(s));
+    }
+    let script = run_of(&steps[step(steps, "autosync check --format sarif")]);
+    // Paths with spaces, one per line; an option whose value has a space, quoted.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("my kernels")).unwrap();
+    std::fs::create_dir_all(d.join("inc dir")).unwrap();
+    std::fs::write(d.join("my kernels/racy.cu"), ROTATE).unwrap();
+    std::fs::write(
+        d.join("clean.cu"),
+        ROTATE.replace("#ifdef SYNC\n", "").replace("#endif\n", ""),
+    )
+    .unwrap();
+    let env = [
+        ("PATHS", "my kernels/racy.cu\nclean.cu\n"),
+        ("ARGS", "-I 'inc dir' -D \"NOTE=a b\""),
+        ("SARIF_FILE", "out dir.sarif"),
+    ];
+    let (o, out) = run_step(&script, d, &env);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(
-        std::fs::read_to_string(d.join("out.txt")).unwrap(),
-        "exit-code=1\n"
-    );
+    assert_eq!(out, "exit-code=1\n");
     let sarif: Value =
-        serde_json::from_str(&std::fs::read_to_string(d.join("autosync.sarif")).unwrap()).unwrap();
-    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "data-race");
+        serde_json::from_str(&std::fs::read_to_string(d.join("out dir.sarif")).unwrap()).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0]["ruleId"], "data-race");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "my%20kernels/racy.cu"
+    );
+    // The clean file alone: exit 0; `-D SYNC` given in args fixes the racy one too.
+    let (o, out) = run_step(
+        &script,
+        d,
+        &[("PATHS", "clean.cu"), ("ARGS", ""), ("SARIF_FILE", "a.sarif")],
+    );
+    assert_eq!((code(&o), out.as_str()), (0, "exit-code=0\n"));
+    let env = [
+        ("PATHS", "my kernels"),
+        ("ARGS", "-D SYNC"),
+        ("SARIF_FILE", "a.sarif"),
+    ];
+    let (o, out) = run_step(&script, d, &env);
+    assert_eq!((code(&o), out.as_str()), (0, "exit-code=0\n"));
+    // An unmatched quote in args fails the step with an error, nothing is checked.
+    let env = [
+        ("PATHS", "clean.cu"),
+        ("ARGS", "-I 'inc dir"),
+        ("SARIF_FILE", "b.sarif"),
+    ];
+    let (o, out) = run_step(&script, d, &env);
+    assert_eq!((code(&o), out.as_str()), (2, ""));
+    assert!(
+        stdout(&o).contains("::error::the input args has an unmatched quote"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_github_action_keys_its_cache_by_the_source() {
+    let action = yaml("action.yml");
+    let steps = action_steps(&action);
+    let script = run_of(&steps[step(steps, "sha256sum")]);
+    // A copy of the action with a space in its path: the key names the OS, the
+    // architecture, Z3 and a hash of the Rust source; it changes with the source only.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("the action");
+    std::fs::create_dir_all(src.join("src")).unwrap();
+    std::fs::create_dir_all(src.join("tests")).unwrap();
+    std::fs::write(src.join("Cargo.toml"), "[package]\n").unwrap();
+    std::fs::write(src.join("src/main.rs"), "fn main() {}\n").unwrap();
+    let env = [
+        ("GITHUB_ACTION_PATH", src.to_str().unwrap()),
+        ("RUNNER_OS", "Linux"),
+        ("RUNNER_ARCH", "X64"),
+    ];
+    let key = |d: &Path| {
+        let (o, out) = run_step(&script, d, &env);
+        assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let first = key(dir.path());
+    let shape = regex::Regex::new(r"^key=autosync-Linux-X64-z3-\S+-src-[0-9a-f]{16}\n$").unwrap();
+    assert!(shape.is_match(&first), "{first}");
+    std::fs::write(src.join("tests/t.rs"), "// a test\n").unwrap();
+    assert_eq!(key(dir.path()), first, "tests are not part of the binary");
+    std::fs::write(src.join("src/main.rs"), "fn main() { }\n").unwrap();
+    assert_ne!(key(dir.path()), first, "a source change builds again");
 }

@@ -24,3 +24,4 @@ mod uniform_regions;
 mod ux;
 mod walk;
 mod warp_barriers;
+mod words;

@@ -625,15 +625,17 @@ fn fix_kernel(
         Ok(s) => s,
         Err(reason) => {
             fix.status = FixStatus::Unsupported;
-            fix.reason = Some(reason);
+            fix.reason = Some(src.user_text(&k.name, &reason));
             return Ok((fix, edits));
         }
     };
     fix.stats = s.stats.clone();
-    fix.notes.extend(s.notes.iter().cloned());
+    // The synthesis's reasons and notes name KPL arrays: reports use the user's names.
+    fix.notes
+        .extend(s.notes.iter().map(|n| src.user_text(&k.name, n)));
     if let Outcome::NoSolution(ns) = &s.outcome {
         fix.status = FixStatus::NoSolution;
-        fix.reason = Some(ns.reason.clone());
+        fix.reason = Some(src.user_text(&k.name, &ns.reason));
         fix.races.races = ns.races.clone();
         src.user_names(&k.name, &mut fix.races);
         let tree = LabelTree::new(&s.input);

@@ -105,7 +105,7 @@ fn rounds(settings: &Settings, fix: &FixSettings, src: &Source, ks: &[&Kernel]) 
             .map(|(i, r)| format!("round {}: {r}", i + 1))
             .collect();
         if lines.is_empty() {
-            lines.push("no round: the synthesis did not ask the oracle".to_string());
+            lines.push("no round: the synthesis did not run the verifier".to_string());
         }
         if let Some(f) = fixed.kernels.iter().find(|f| f.name == k.name) {
             lines.push(outcome(f));

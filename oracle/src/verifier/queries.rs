@@ -170,8 +170,8 @@ impl Checker<'_> {
         }
         out.map_err(|why| match why.as_str() {
             // Z3 says "canceled" for some resource-limit stops too.
-            _ if self.meter.last() >= limit => format!("out of its {limit} resource units"),
-            "max. resource limit exceeded" => format!("out of its {limit} resource units"),
+            _ if self.meter.last() >= limit => format!("out of its budget of {limit} solver steps"),
+            "max. resource limit exceeded" => format!("out of its budget of {limit} solver steps"),
             "canceled" | "timeout" => "stopped by the wall-clock safety net".to_string(),
             _ => why,
         })
