@@ -246,7 +246,8 @@ pub struct Common {
 
     /// Skip files and folders matching GLOB when walking a directory (`.gitignore`
     /// syntax, relative to the directory given: `build`, `*.cuh`, `third_party/**`);
-    /// repeatable. Files named on the command line are read even if they match.
+    /// repeatable. Files named on the command line are read even if they match. Without
+    /// it, only hidden and ignored files are skipped.
     #[arg(long, value_name = "GLOB", value_parser = driver::inputs::parse_exclude)]
     pub exclude: Vec<String>,
 
