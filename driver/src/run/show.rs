@@ -47,10 +47,12 @@ pub fn show(settings: &Settings, fix: &FixSettings, src: &Source, stage: Stage) 
             Ok(kpl::print(&owned))
         }
         Stage::Rounds => rounds(settings, fix, src, &ks),
-        Stage::Labels | Stage::Summary | Stage::Queries => Ok(per_kernel(src, &ks, |k| match stage {
-            Stage::Labels => kpl::LabelTree::new(k).describe(),
-            Stage::Summary => verifier_of(settings, src, k).describe_summary(k),
-            _ => verifier_of(settings, src, k).describe_queries(k),
+        Stage::Labels => Ok(per_kernel(src, &ks, |k| kpl::LabelTree::new(k).describe())),
+        Stage::Summary => Ok(per_kernel(src, &ks, |k| {
+            verifier_of(settings, src, k).describe_summary(k)
+        })),
+        Stage::Queries => Ok(per_kernel(src, &ks, |k| {
+            verifier_of(settings, src, k).describe_queries(k)
         })),
     }
 }
