@@ -82,6 +82,23 @@ pub struct CheckArgs {
     /// verdict is printed.
     #[arg(long, value_enum, value_name = "STAGE")]
     pub show: Option<Show>,
+
+    /// Which findings make the exit code 1. Every reported race and divergence is replayed
+    /// on the interpreter: `confirmed` ones happen in a run of the kernel, `possible` ones
+    /// were not reproduced (the verifier over-approximates; they may be artefacts or
+    /// happen only in runs the replay did not try). `any` (the default): every finding
+    /// fails, confirmed or possible, since the verifier is sound and a possible race may
+    /// be real. `confirmed`: only confirmed findings fail (a CI gate that tolerates
+    /// unreproduced reports); possible ones are still reported.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = FailOn::Any)]
+    pub fail_on: FailOn,
+}
+
+/// `--fail-on`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Any,
+    Confirmed,
 }
 
 /// `--show`.

@@ -407,10 +407,15 @@ fn check_file(
     };
     for k in &results {
         o.tally.kernels += 1;
+        let defect = if args.fail_on == cli::FailOn::Confirmed && !any_confirmed(&k.report) {
+            Status::Ok
+        } else {
+            Status::Defect
+        };
         let (count, status) = match k.verdict {
             Verdict::Verified => (&mut o.tally.verified, Status::Ok),
-            Verdict::Race => (&mut o.tally.races, Status::Defect),
-            Verdict::Divergence => (&mut o.tally.divergences, Status::Defect),
+            Verdict::Race => (&mut o.tally.races, defect),
+            Verdict::Divergence => (&mut o.tally.divergences, defect),
             Verdict::Unsupported => (&mut o.tally.unsupported, Status::Error),
             Verdict::Timeout => (&mut o.tally.timeouts, Status::Error),
         };
@@ -429,6 +434,12 @@ fn check_file(
         }
     }
     o
+}
+
+/// Whether a run confirmed some race or divergence of the report (`--fail-on confirmed`).
+fn any_confirmed(r: &driver::report::Report) -> bool {
+    use driver::report::confirmed;
+    r.races.iter().any(|x| confirmed(&x.replay)) || r.divergences.iter().any(|d| confirmed(&d.replay))
 }
 
 fn fix(args: &cli::FixArgs) -> Status {

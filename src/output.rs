@@ -130,7 +130,13 @@ pub fn race_sentence(src: &Source, r: &Race) -> String {
     };
     match &r.witness {
         Some(w) => {
-            let when = if w.iterations[0] == w.iterations[1] {
+            let when = if driver::report::possible(&r.replay).is_some() {
+                if r.intra {
+                    "in the same barrier interval"
+                } else {
+                    "with no barrier between them"
+                }
+            } else if w.iterations[0] == w.iterations[1] {
                 "in the same barrier interval"
             } else {
                 "with no barrier between them"
@@ -197,6 +203,9 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<usize
         notes.push(launch_note(w));
     }
     notes.extend(host_launch_note(src, kernel));
+    if let Some(why) = driver::report::possible(&r.replay) {
+        notes.push(possible_note(why));
+    }
     notes.push(match remedy(src, r) {
         Ok(help) => format!("help: {help}"),
         Err(why) => why,
@@ -207,11 +216,35 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<usize
         let (f1, r1) = place(src, r.first.span);
         labels.push(CsLabel::secondary(f1, r1).with_message(m1));
     }
-    Diagnostic::error()
-        .with_code("race")
-        .with_message(format!("{} race on {space} array `{}`", r.kind(), r.array))
-        .with_labels(labels)
-        .with_notes(notes)
+    let message = format!("{} race on {space} array `{}`", r.kind(), r.array);
+    match driver::report::possible(&r.replay) {
+        None => Diagnostic::error().with_code("race").with_message(message),
+        Some(_) => Diagnostic::warning()
+            .with_code("possible-race")
+            .with_message(format!("possible {message}")),
+    }
+    .with_labels(labels)
+    .with_notes(notes)
+}
+
+/// `; 2 possible` when runs did not confirm some findings of the report.
+fn possible_count(r: &driver::report::Report) -> String {
+    use driver::report::possible;
+    let n = r.races.iter().filter(|x| possible(&x.replay).is_some()).count()
+        + r.divergences
+            .iter()
+            .filter(|d| possible(&d.replay).is_some())
+            .count();
+    if n == 0 {
+        String::new()
+    } else {
+        format!("; {n} possible, not confirmed by a run")
+    }
+}
+
+/// What a possible finding's report says: a run of its witness did not show it, and why.
+fn possible_note(why: &str) -> String {
+    format!("possible, not confirmed: {why}")
 }
 
 fn join(d: &[usize]) -> String {
@@ -317,6 +350,9 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
         notes.push(launch_note(w));
     }
     notes.extend(host_launch_note(src, kernel));
+    if let Some(why) = driver::report::possible(&d.replay) {
+        notes.push(possible_note(why));
+    }
     notes.push(if across_blocks {
         format!(
             "help: a grid barrier (`this_grid().sync()`) must be reached by every thread of the grid, or \
@@ -331,11 +367,16 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
             src.path.display()
         )
     });
-    Diagnostic::error()
-        .with_code("divergence")
-        .with_message("barrier divergence")
-        .with_labels(labels)
-        .with_notes(notes)
+    match driver::report::possible(&d.replay) {
+        None => Diagnostic::error()
+            .with_code("divergence")
+            .with_message("barrier divergence"),
+        Some(_) => Diagnostic::warning()
+            .with_code("possible-divergence")
+            .with_message("possible barrier divergence"),
+    }
+    .with_labels(labels)
+    .with_notes(notes)
 }
 
 /// What the text reports say about a file without kernels (a header, or kernels that
@@ -359,9 +400,10 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
         let detail = match k.verdict {
             Verdict::Verified => "no data race, no barrier divergence".to_string(),
             Verdict::Race | Verdict::Divergence => format!(
-                "{} race(s), {} divergent barrier(s)",
+                "{} race(s), {} divergent barrier(s){}",
                 k.report.races.len(),
-                k.report.divergences.len()
+                k.report.divergences.len(),
+                possible_count(&k.report)
             ),
             Verdict::Unsupported | Verdict::Timeout => k.error.clone().unwrap_or_default(),
         };
@@ -460,6 +502,24 @@ fn witness_json(w: &Witness) -> Value {
     })
 }
 
+/// What replaying a finding showed (docs/cli.md): `null` when it was not replayed.
+fn replay_json(replay: &Option<driver::report::Replay>) -> Value {
+    let Some(p) = replay else {
+        return Value::Null;
+    };
+    json!({
+        "confirmed": p.confirmed,
+        "why": p.why,
+        "seeds": p.seeds,
+        "run": p.run.as_ref().map(|c| json!({
+            "block_dim": c.block_dim,
+            "grid_dim": c.grid_dim,
+            "params": c.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "blocks": c.blocks,
+        })),
+    })
+}
+
 fn race_json(src: &Source, r: &Race) -> Value {
     let mut v = json!({
         "array": r.array,
@@ -470,6 +530,8 @@ fn race_json(src: &Source, r: &Race) -> Value {
         "intra": r.intra,
         "inter": r.inter,
         "witness": r.witness.as_ref().map(witness_json),
+        "confirmed": driver::report::confirmed(&r.replay),
+        "replay": replay_json(&r.replay),
     });
     if !r.fixable {
         // What fixes a race between blocks (docs/cli.md).
@@ -500,6 +562,8 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
                 "divergences": k.report.divergences.iter().map(|d| {
                     let mut p = pos(src, d.span);
                     p["witness"] = d.witness.as_ref().map(witness_json).unwrap_or(Value::Null);
+                    p["confirmed"] = json!(driver::report::confirmed(&d.replay));
+                    p["replay"] = replay_json(&d.replay);
                     p
                 }).collect::<Vec<_>>(),
                 "time_ms": round3(k.time_ms),

@@ -265,6 +265,13 @@ fn result(rule: &str, text: String, locations: Vec<Location>, related: Vec<Locat
     r
 }
 
+/// A finding a run did not confirm is a `warning` (confirmed ones are `error`s).
+fn possible_level(r: &mut SarifResult, replay: &Option<driver::report::Replay>) {
+    if driver::report::possible(replay).is_some() {
+        r.level = Some(ResultLevel::Warning);
+    }
+}
+
 /// The text of a span with white space collapsed (what a fingerprint is made of: moving
 /// or re-indenting a statement keeps it).
 fn normalized(text: &str, span: driver::report::Span) -> String {
@@ -341,12 +348,16 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 ));
             }
             msg.push('.');
+            if let Some(why) = driver::report::possible(&d.replay) {
+                msg.push_str(&format!(" Possible, not confirmed: {why}."));
+            }
             let mut r = result(
                 "barrier-divergence",
                 msg,
                 vec![real_location(src, root, d.span, None)],
                 Vec::new(),
             );
+            possible_level(&mut r, &d.replay);
             let barrier = real_normalized(src, d.span);
             prints.set(&mut r, &["barrier-divergence", &k.name, &barrier]);
             r.properties = Some(launch_property(src, &k.name));
@@ -361,7 +372,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             let help = match remedy(src, race) {
                 Ok(h) | Err(h) => h,
             };
-            let msg = format!(
+            let mut msg = format!(
                 "{} race on array `{}` in kernel `{}`: {}. {}{}.",
                 race.kind(),
                 race.array,
@@ -370,6 +381,9 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 help[..1].to_uppercase(),
                 &help[1..]
             );
+            if let Some(why) = driver::report::possible(&race.replay) {
+                msg = format!("Possible {msg} Not confirmed: {why}.");
+            }
             let mut related = real_location(
                 src,
                 root,
@@ -396,6 +410,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 )],
                 vec![related],
             );
+            possible_level(&mut r, &race.replay);
             let (a, b) = (
                 real_normalized(src, race.first.span),
                 real_normalized(src, race.second.span),

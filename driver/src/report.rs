@@ -8,7 +8,7 @@ pub use kpl::ir::FileSpan;
 pub use kpl::launch::{Dim3, Origin, dims};
 pub use kpl::rewrite::{Edit, apply, line_at};
 pub use kpl::{Launch, Space, Span};
-pub use oracle::{AccessKind, BenignPair, Divergence, Race, Report, ThreadId, Witness};
+pub use oracle::{AccessKind, BenignPair, Divergence, Race, Replay, Report, ThreadId, Witness};
 pub use synth::{
     DEFAULT_GRID_COST, DEFAULT_WARP_COST, GRID_HINT, ONE_STATEMENT_HINT, PaperCost, cross_block_hint,
 };
@@ -16,6 +16,21 @@ pub use synth::{
 use kpl::{Kernel, Stmt, StmtId, StmtKind};
 
 use crate::source::Source;
+
+/// Whether a replay of the finding failed to show it (`Some(why)`): a possible race or
+/// divergence, the verifier's over-approximation perhaps its cause. A confirmed finding,
+/// or one not replayed (`fix`'s reports), is not.
+pub fn possible(replay: &Option<Replay>) -> Option<&str> {
+    match replay {
+        Some(r) if !r.confirmed => Some(r.why.as_deref().unwrap_or("a run does not show it")),
+        _ => None,
+    }
+}
+
+/// Whether a run showed the finding.
+pub fn confirmed(replay: &Option<Replay>) -> bool {
+    replay.as_ref().is_some_and(|r| r.confirmed)
+}
 
 /// The relations a launch states between sizes and parameters, as KPL text.
 pub fn relations_text(l: &Launch) -> Vec<String> {

@@ -225,24 +225,107 @@ pub fn race_instances(
     config: &DynamicConfig,
     max_work: u64,
 ) -> HashMap<RaceType, Witness> {
-    let mut out = HashMap::new();
+    run_shown(kernel, opts, config, None, max_work, WALK_LIMIT, false)
+        .map(|shown| shown.races)
+        .unwrap_or_default()
+}
+
+/// Largest grid [`run_shown`] evaluates preconditions that read thread ids for.
+const MAX_GRID_CHECKED: u32 = 1 << 16;
+
+/// What runs of a kernel on one configuration showed ([`run_shown`]).
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    /// Each race type seen, with its first instance (threads and iterations in the
+    /// order `earlier`, `later`).
+    pub races: HashMap<RaceType, Witness>,
+    /// Each barrier seen diverging, with its first instance.
+    pub divergences: HashMap<StmtId, Witness>,
+    /// Write-write statement pairs seen storing equal values unordered (smaller id
+    /// first): spared by the benign rule in these runs.
+    pub benign: Vec<(StmtId, StmtId)>,
+    /// Memory seeds run (more than one only when arbitrary values reach a condition or
+    /// an index).
+    pub seeds: u32,
+    /// Whether arbitrary values (memory contents, `havoc`, unknown calls) reach a
+    /// condition or an index, so other contents could run differently.
+    pub memory_matters: bool,
+    /// Why the runs ended before the end of the kernel, when one did.
+    pub cut: Option<RunCut>,
+}
+
+/// Why a run of [`run_shown`] ended early: what it saw before stays real, but what it
+/// did not reach was not tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunCut {
+    /// The work budget was spent.
+    Work,
+    /// A loop reached the interpreter's iteration bound.
+    LoopBound { line: u32 },
+    /// Arithmetic the semantics does not define (an overflow, a bad shift).
+    Arith { line: u32 },
+    /// An `assume` was false for some thread.
+    Assume,
+    /// The kernel's `requires` do not hold for this configuration.
+    Requires,
+}
+
+/// Runs `kernel` on the launch and parameters of `opts` (parameters not given take the
+/// first value of `config.param_range`), once per memory seed of `config` in turn,
+/// executing the blocks `blocks` (linear ids, in that order) or else the first and last
+/// ones as [`DynamicConfig::max_blocks`] says, until the runs have done `max_work`
+/// statement executions (times the threads of a block) and comparisons together, each
+/// access compared with the `walk_limit` latest accesses of its element. With
+/// `every_seed`, every seed of `config` is run even when arbitrary values reach no
+/// condition or index: they still decide the values stored, so whether two writes of
+/// one element store equal ones (the benign rule). `Err` says
+/// why the kernel cannot be run (a launch the options leave open, a kernel the
+/// interpreter cannot compile).
+///
+/// Everything shown is real: a run cut short keeps what it saw before, a prefix of a
+/// run being a run, and running some blocks of a grid, in any order, is a prefix of a
+/// schedule.
+pub fn run_shown(
+    kernel: &Kernel,
+    opts: &CheckOptions,
+    config: &DynamicConfig,
+    blocks: Option<Vec<u32>>,
+    max_work: u64,
+    walk_limit: u64,
+    every_seed: bool,
+) -> Result<Shown, String> {
     let (Some(block_dim), Some(grid_dim)) = (opts.launch.block_dim(), opts.launch.grid_dim()) else {
-        return out;
+        return Err("its launch is not fixed".to_string());
     };
-    let Ok(prog) = Program::compile(kernel) else {
-        return out;
-    };
+    let prog = Program::compile(kernel).map_err(|e| e.to_string())?;
+    // Preconditions that read thread ids are evaluated for every thread of the grid.
+    if exec::count(grid_dim) > MAX_GRID_CHECKED && prog.requires.iter().any(|r| r.reads_thread_ids()) {
+        return Err(format!(
+            "its preconditions would have to be evaluated for each of its {} blocks",
+            exec::count(grid_dim)
+        ));
+    }
     let it = Interpreter::with_config(opts.clone(), config.clone());
     let space = RunSpace::new(&prog, &it);
+    let seeds = if every_seed {
+        config.seeds.max(1)
+    } else {
+        space.seeds
+    };
     let mut params = vec![0; prog.params.len()];
     space.params(0, &mut params);
     let mut machine = Machine::new(&prog, opts.arith, config.loop_bound, config.max_blocks);
     machine.configure(opts, kernel);
+    machine.chosen_blocks = blocks;
     machine.max_work = max_work;
-    machine.set_walk_limit(WALK_LIMIT);
+    machine.set_walk_limit(walk_limit);
     let mut findings = Findings::new(&prog);
     findings.instances = Some(Instances::default());
-    for seed in 0..space.seeds {
+    let mut shown = Shown {
+        memory_matters: prog.seeds_matter,
+        ..Shown::default()
+    };
+    for seed in 0..seeds {
         let spec = RunSpec {
             block_dim,
             grid_dim,
@@ -251,18 +334,39 @@ pub fn race_instances(
         };
         if !machine.requires_hold(&spec) {
             // What the seeds before saw stays real.
+            shown.cut = Some(RunCut::Requires);
             break;
         }
+        shown.seeds += 1;
         // However the run ends, what it saw before is real.
-        let _ = machine.run(&spec, &mut findings);
+        let ended = machine.run(&spec, &mut findings);
+        if let Err(stop) = ended {
+            shown.cut = Some(match stop {
+                Stop::Work => RunCut::Work,
+                Stop::LoopBound { line, .. } => RunCut::LoopBound { line },
+                Stop::Arith { line, .. } => RunCut::Arith { line },
+                Stop::Infeasible => RunCut::Assume,
+            });
+        }
         machine.max_work = machine.max_work.saturating_sub(machine.work_done());
         if machine.max_work == 0 {
+            shown.cut = Some(RunCut::Work);
             break;
         }
     }
+    let id = |ix: compile::StmtIx| prog.stmts[ix as usize].id;
+    shown.divergences = findings
+        .divergences()
+        .filter_map(|d| Some((d.stmt, d.witness.clone()?)))
+        .collect();
+    shown.benign = findings
+        .benign_pairs()
+        .map(|(a, b)| (id(a).min(id(b)), id(a).max(id(b))))
+        .collect();
+    shown.benign.sort_unstable();
+    shown.benign.dedup();
     let seen = findings.instances.map(|log| log.seen).unwrap_or_default();
     for (t, mut witness) in seen {
-        let id = |ix: compile::StmtIx| prog.stmts[ix as usize].id;
         let (mut earlier, mut later) = (id(t.earlier), id(t.later));
         if t.depth.is_none() && later < earlier {
             std::mem::swap(&mut earlier, &mut later);
@@ -275,9 +379,9 @@ pub fn race_instances(
             depth: t.depth,
             cross_block: t.cross_block,
         };
-        out.entry(key).or_insert(witness);
+        shown.races.entry(key).or_insert(witness);
     }
-    out
+    Ok(shown)
 }
 
 /// The state of one check: the machine, what the runs found so far, counters.

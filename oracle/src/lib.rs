@@ -13,7 +13,10 @@ use std::fmt;
 use kpl::{Arith, Kernel, Label, LabelTree, Space, Span, StmtId};
 
 pub mod dynamic;
+pub mod replay;
 pub mod verifier;
+
+pub use replay::Replay;
 
 /// Threads per block and blocks per grid, in x, y, z.
 pub type Dim3 = kpl::launch::Dim3;
@@ -157,6 +160,8 @@ pub struct Race {
     /// verifier proves it (undecided counts as false); the interpreter only saw it.
     pub warp_local: bool,
     pub witness: Option<Witness>,
+    /// What running the witness showed ([`replay`]): `None` until replayed.
+    pub replay: Option<Replay>,
 }
 
 impl Race {
@@ -178,6 +183,8 @@ pub struct Divergence {
     pub stmt: StmtId,
     pub span: Span,
     pub witness: Option<Witness>,
+    /// What running the witness showed ([`replay`]): `None` until replayed.
+    pub replay: Option<Replay>,
 }
 
 /// A write-write pair of statements that is not a race only because the two writes
@@ -240,6 +247,13 @@ pub trait Oracle {
     fn uniform_places(&mut self, kernel: &Kernel, tree: &LabelTree, after: &[Label]) -> Option<Vec<bool>> {
         let _ = (kernel, tree, after);
         None
+    }
+
+    /// Replays the races and divergences of `report` (this oracle's answer for
+    /// `kernel`) on the interpreter and records in each whether a run confirms it
+    /// ([`replay`]). An oracle whose findings come from runs has them confirmed already.
+    fn replay(&mut self, kernel: &Kernel, report: &mut Report) {
+        let _ = (kernel, report);
     }
 }
 

@@ -143,6 +143,14 @@ impl<'a> LineIndex<'a> {
 }
 
 /// A diagnostic of autosync with its rule id.
+/// A finding a run confirmed is an error, one it did not a warning.
+fn severity(replay: &Option<driver::report::Replay>) -> DiagnosticSeverity {
+    match driver::report::possible(replay) {
+        Some(_) => DiagnosticSeverity::WARNING,
+        None => DiagnosticSeverity::ERROR,
+    }
+}
+
 fn diagnostic(range: Range, severity: DiagnosticSeverity, rule: &str, message: String) -> Diagnostic {
     Diagnostic {
         range,
@@ -236,7 +244,7 @@ pub fn check_diagnostics(
                 .collect();
             let mut diag = diagnostic(
                 index.range(span_range(d.span, &src.text)),
-                DiagnosticSeverity::ERROR,
+                severity(&d.replay),
                 rule::BARRIER_DIVERGENCE,
                 message_of(&cs),
             );
@@ -253,7 +261,7 @@ pub fn check_diagnostics(
             };
             let mut diag = diagnostic(
                 index.range(span_range(r.second.span, &src.text)),
-                DiagnosticSeverity::ERROR,
+                severity(&r.replay),
                 rule,
                 message_of(&cs),
             );

@@ -111,6 +111,10 @@ impl Oracle for ByLaunch {
         self.oracle(kernel).check(kernel)
     }
 
+    fn replay(&mut self, kernel: &Kernel, report: &mut Report) {
+        self.oracle(kernel).replay(kernel, report)
+    }
+
     fn uniform_places(
         &mut self,
         kernel: &Kernel,
@@ -255,6 +259,7 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
         Err(e) => (Verdict::Unsupported, Report::default(), Some(e.to_string())),
     };
     let mut report = report;
+    oracle.replay(k, &mut report);
     report.notes.splice(0..0, notes.iter().cloned());
     report.races = merge_same_places(std::mem::take(&mut report.races));
     KernelCheck {
@@ -303,12 +308,19 @@ fn merge_same_places(races: Vec<Race>) -> Vec<Race> {
             o.forward_only = forward_only;
         }
         o.intra |= r.intra;
-        o.inter.extend(r.inter);
+        o.inter.extend(r.inter.iter().copied());
         o.inter.sort_unstable();
         o.inter.dedup();
         o.fixable &= r.fixable;
         o.warp_local &= r.warp_local;
-        o.witness = o.witness.take().or(r.witness);
+        // Told as confirmed when a run showed any of them, with that run's instance.
+        let confirmed = |x: &Race| x.replay.as_ref().is_some_and(|p| p.confirmed);
+        if confirmed(&r) && !confirmed(o) {
+            o.witness = r.witness;
+            o.replay = r.replay;
+        } else {
+            o.witness = o.witness.take().or(r.witness);
+        }
     }
     out
 }

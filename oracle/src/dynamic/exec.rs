@@ -59,6 +59,9 @@ pub(super) struct Machine<'p> {
     arith: Arith,
     loop_bound: u64,
     max_blocks: u32,
+    /// The blocks (linear ids, in order) a run executes instead of the first ones and
+    /// the last: a replay runs the blocks of its witness (`dynamic::replay_run`).
+    pub(super) chosen_blocks: Option<Vec<u32>>,
     /// Statement executions (times the threads of the block, enabled or not) plus
     /// logged accesses compared ([`AccessLog::walked`]) after which a run stops with
     /// [`Stop::Work`]; `u64::MAX`: never.
@@ -119,6 +122,7 @@ impl<'p> Machine<'p> {
             arith,
             loop_bound,
             max_blocks: max_blocks.max(1),
+            chosen_blocks: None,
             max_work: u64::MAX,
             work: 0,
             nthreads: 0,
@@ -211,12 +215,19 @@ impl<'p> Machine<'p> {
 
     /// The blocks a run executes, in order. Blocks may run in any order, so running
     /// only some of them is a prefix of a valid schedule: what it finds is real. Large
-    /// grids are cut to their first blocks and the last one (edge cases live there).
+    /// grids are cut to their first blocks and the last one (edge cases live there),
+    /// unless the caller chose the blocks.
     pub(super) fn blocks(&self, grid_dim: Dim3) -> impl Iterator<Item = u32> + use<> {
         let total = count(grid_dim);
-        let shown = total.min(self.max_blocks);
-        let last = (shown < total).then(|| total - 1);
-        (0..shown - u32::from(last.is_some())).chain(last)
+        let blocks: Vec<u32> = match &self.chosen_blocks {
+            Some(chosen) => chosen.iter().copied().filter(|b| *b < total).collect(),
+            None => {
+                let shown = total.min(self.max_blocks);
+                let last = (shown < total).then(|| total - 1);
+                (0..shown - u32::from(last.is_some())).chain(last).collect()
+            }
+        };
+        blocks.into_iter()
     }
 
     /// Executes the kernel on the blocks of the grid, reporting into `out`.

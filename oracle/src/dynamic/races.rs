@@ -744,12 +744,25 @@ impl Findings {
         }
         self.divergences.entry(stmt).or_insert_with(|| {
             let info = &prog.stmts[stmt as usize];
+            let witness = witness();
             Divergence {
                 stmt: info.id,
                 span: info.span,
-                witness: Some(witness()),
+                replay: Some(crate::Replay::of_run(&witness)),
+                witness: Some(witness),
             }
         });
+    }
+
+    /// The divergent barriers seen so far, with their witnesses.
+    pub(super) fn divergences(&self) -> impl Iterator<Item = &Divergence> {
+        self.divergences.values()
+    }
+
+    /// The statement pairs runs saw writing equal values to one element unordered:
+    /// pairs the benign rule spared.
+    pub(super) fn benign_pairs(&self) -> impl Iterator<Item = (StmtIx, StmtIx)> + '_ {
+        self.benign.iter().map(|(_, a, b)| (*a, *b))
     }
 
     /// The report: races in program text order of their statements, divergences in
@@ -797,6 +810,7 @@ impl Findings {
                     forward_only: Vec::new(),
                     fixable: acc.fixable,
                     warp_local: acc.warp_local && acc.fixable,
+                    replay: Some(crate::Replay::of_run(&witness)),
                     witness: Some(witness),
                 };
                 let post = |ix: StmtIx| prog.stmts[ix as usize].post;

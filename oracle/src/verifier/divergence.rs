@@ -33,6 +33,7 @@ pub(super) fn divergences(checker: &mut Checker, report: &mut Report) {
                 stmt: bar.stmt,
                 span: bar.span,
                 witness: Some(*w),
+                replay: None,
             }),
             Outcome::Unknown(why) => {
                 report.notes.push(format!(
@@ -44,6 +45,7 @@ pub(super) fn divergences(checker: &mut Checker, report: &mut Report) {
                     stmt: bar.stmt,
                     span: bar.span,
                     witness: None,
+                    replay: None,
                 });
             }
         }

@@ -207,6 +207,10 @@ impl Oracle for StaticVerifier {
     /// stops at its first possible defect, proves the invariants, and starts again
     /// with the unsatisfiable answers kept. A kernel with `invariant` statements has
     /// them proved first, since the user is told which were not.
+    fn replay(&mut self, kernel: &Kernel, report: &mut Report) {
+        crate::replay::replay_report(kernel, &self.opts, report);
+    }
+
     fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));

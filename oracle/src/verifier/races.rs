@@ -202,6 +202,7 @@ impl<'a, 's> RacePhase<'a, 's> {
                 fixable: found.fixable,
                 warp_local,
                 witness: found.witness,
+                replay: None,
             });
         }
     }

@@ -7,6 +7,7 @@ mod deviations;
 mod dynamic;
 mod grid;
 mod module_graph;
+mod replay;
 mod solver_limits;
 mod uniform_places;
 mod verifier_affine;

@@ -853,12 +853,102 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
             )));
         }
     }
+    replayed_findings_are_the_interpreters(&kernel, &opts, &mut verifier, &stat, src)?;
     let sdiv: Vec<u32> = stat.divergences.iter().map(|d| d.span.line).collect();
     for d in &dynamic.divergences {
         if !sdiv.contains(&d.span.line) {
             return Err(TestCaseError::fail(format!(
                 "missed divergence at line {}\n{src}\nstatic: {sdiv:?}",
                 d.span.line
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every race and divergence a replay confirms ([`oracle::replay`]) the interpreter
+/// finds too, checking the kernel on the configuration the replay ran (grids of up to
+/// eight blocks, which the interpreter runs whole); a confirmed witness's threads lie
+/// inside its launch.
+fn replayed_findings_are_the_interpreters(
+    kernel: &kpl::Kernel,
+    opts: &CheckOptions,
+    verifier: &mut StaticVerifier,
+    stat: &Report,
+    src: &str,
+) -> Result<(), TestCaseError> {
+    let mut replayed = stat.clone();
+    verifier.replay(kernel, &mut replayed);
+    let findings = replayed
+        .races
+        .iter()
+        .map(|r| {
+            (
+                &r.replay,
+                &r.witness,
+                Some((r.first.stmt, r.second.stmt)),
+                r.first.stmt,
+            )
+        })
+        .chain(
+            replayed
+                .divergences
+                .iter()
+                .map(|d| (&d.replay, &d.witness, None, d.stmt)),
+        );
+    for (replay, witness, pair, stmt) in findings {
+        let Some(replay) = replay else {
+            return Err(TestCaseError::fail(format!("a finding was not replayed\n{src}")));
+        };
+        let Some(run) = replay.run.as_ref().filter(|_| replay.confirmed) else {
+            continue;
+        };
+        let Some(w) = witness else {
+            return Err(TestCaseError::fail(format!(
+                "a confirmed finding has no witness\n{src}"
+            )));
+        };
+        let inside =
+            |t: &oracle::ThreadId| (0..3).all(|i| t.tid[i] < w.block_dim[i] && t.bid[i] < w.grid_dim[i]);
+        if !w.threads.iter().all(inside) {
+            return Err(TestCaseError::fail(format!(
+                "a confirmed witness lies outside its launch {w:?}\n{src}"
+            )));
+        }
+        if run.grid_dim.iter().product::<u32>() > 8 {
+            continue;
+        }
+        let pinned = CheckOptions {
+            launch: kpl::Launch {
+                params: run.params.iter().cloned().collect(),
+                ..kpl::Launch {
+                    warp_size: opts.launch.warp_size,
+                    ..kpl::Launch::fixed(run.block_dim, run.grid_dim)
+                }
+            },
+            ..opts.clone()
+        };
+        let config = oracle::dynamic::DynamicConfig {
+            param_range: 0..=0,
+            seeds: oracle::replay::SEEDS,
+            default_launches: Vec::new(),
+            ..oracle::dynamic::DynamicConfig::default()
+        };
+        let seen = Interpreter::with_config(pinned, config)
+            .check(kernel)
+            .map_err(|e| {
+                TestCaseError::fail(format!("interpreter on a replayed configuration: {e}\n{src}"))
+            })?;
+        let found = match pair {
+            Some((a, b)) => seen
+                .races
+                .iter()
+                .any(|r| (r.first.stmt, r.second.stmt) == (a, b) || (r.first.stmt, r.second.stmt) == (b, a)),
+            None => seen.divergences.iter().any(|d| d.stmt == stmt),
+        };
+        if !found {
+            return Err(TestCaseError::fail(format!(
+                "confirmed by a replay on {run:?}, not found by the interpreter there\n{src}"
             )));
         }
     }
