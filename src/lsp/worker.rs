@@ -625,6 +625,31 @@ mod tests {
     }
 
     #[test]
+    fn a_newer_version_or_the_stop_cancels_the_work_running() {
+        let shared = Shared::default();
+        let a = uri("file:///a.cu");
+        shared.set_version(&a, 1);
+        let t = Cancel::new();
+        assert!(shared.start(&a, 1, &t));
+        // Another document's edit, or the same version again: not stale.
+        shared.set_version(&uri("file:///b.cu"), 5);
+        shared.set_version(&a, 1);
+        assert!(!t.is_cancelled());
+        shared.set_version(&a, 2);
+        assert!(t.is_cancelled(), "an edit interrupts the check of the old text");
+        shared.end();
+        // Stale already when it starts: cancelled at once.
+        let t = Cancel::new();
+        assert!(!shared.start(&a, 1, &t) && t.is_cancelled());
+        shared.end();
+        let t = Cancel::new();
+        assert!(shared.start(&a, 2, &t));
+        shared.stop();
+        assert!(t.is_cancelled(), "the shutdown interrupts the work running");
+        assert!(!Cancel::process().is_cancelled());
+    }
+
+    #[test]
     fn cancelling_a_queued_or_running_code_action() {
         let shared = Shared::default();
         let a = uri("file:///a.cu");
