@@ -4,10 +4,12 @@
 //! `check` verifies; `fix` synthesizes barriers and writes them back into the file. This
 //! crate parses arguments (`cli`), runs files in parallel and renders what the driver
 //! returns (`output`, `sarif`, `suggest`, `cost`), and writes files.
-//! Exit codes (docs/cli.md): 0 correct / fixed, 1 defect found / no solution, 2 error.
+//! Exit codes (docs/cli.md): 0 correct / fixed, 1 defect found / no solution, 2 error,
+//! 130 interrupted (Ctrl-C or SIGTERM: `interrupt`).
 
 mod cli;
 mod cost;
+mod interrupt;
 mod lsp;
 mod output;
 mod sarif;
@@ -53,6 +55,12 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    if !matches!(cli.command, Command::Lsp(_)) {
+        interrupt::install();
+    }
+    // `fix` writing files: the note of an interrupt says the others were left alone.
+    let writes =
+        matches!(&cli.command, Command::Fix(a) if a.show.is_none() && !(a.diff || a.check || a.stdout));
     let status = match cli.command {
         Command::Check(args) => match args.show {
             Some(s) => show(&args.common, &driver::FixSettings::default(), s),
@@ -65,6 +73,9 @@ fn main() -> ExitCode {
         Command::Cost(args) => cost::command(&args),
         Command::Lsp(args) => lsp::run(args),
     };
+    if interrupt::interrupted() {
+        interrupt::finish(writes);
+    }
     ExitCode::from(status as u8)
 }
 
@@ -223,10 +234,19 @@ struct FileOutput {
     sarif: sarif::Part,
     status: Status,
     tally: Tally,
+    /// The run was interrupted before the file was done (`interrupt`): nothing of it is
+    /// printed, and `fix` did not write it.
+    unfinished: bool,
 }
 
 impl FileOutput {
+    /// The file failed with `e`; or, when the run was interrupted, it is unfinished
+    /// (the driver's error then is the interruption, or may be caused by it).
     fn failed(&mut self, path: &Path, e: &anyhow::Error, json: bool) {
+        if e.is::<driver::Interrupted>() || interrupt::interrupted() {
+            self.unfinished = true;
+            return;
+        }
         self.stderr.extend(error_text(e).into_bytes());
         self.status = Status::Error;
         self.tally.file_errors += 1;
@@ -239,7 +259,8 @@ impl FileOutput {
 
 /// Runs `job` on every input in parallel (rayon) and hands the outputs to `sink` in
 /// input order as soon as they are ready. A progress bar on stderr counts the files when
-/// stderr is a terminal and there are several.
+/// stderr is a terminal and there are several. Once the run is interrupted, no new file
+/// is started, and the files not finished are not handed to `sink` (`interrupt`).
 fn for_each_file(
     inputs: &[inputs::Input],
     job: impl Fn(&inputs::Input) -> FileOutput + Sync,
@@ -254,6 +275,7 @@ fn for_each_file(
     } else {
         indicatif::ProgressBar::hidden()
     };
+    interrupt::set_files(inputs.len());
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutput)>();
     let job = &job;
     std::thread::scope(|s| {
@@ -262,7 +284,14 @@ fn for_each_file(
             .stack_size(WORKER_STACK)
             .spawn_scoped(s, move || {
                 inputs.par_iter().enumerate().for_each_with(tx, |tx, (i, input)| {
-                    let out = job(input);
+                    let out = if interrupt::interrupted() {
+                        FileOutput {
+                            unfinished: true,
+                            ..FileOutput::default()
+                        }
+                    } else {
+                        job(input)
+                    };
                     // The receiver only goes away if the main thread panicked.
                     let _ = tx.send((i, out));
                 });
@@ -279,7 +308,11 @@ fn for_each_file(
             }
             pending.insert(i, out);
             while let Some(out) = pending.remove(&next) {
-                bar.suspend(|| sink(out));
+                if out.unfinished {
+                    interrupt::unfinished();
+                } else {
+                    bar.suspend(|| sink(out));
+                }
                 next += 1;
             }
         }
@@ -295,6 +328,8 @@ fn flush(
     json: &mut Vec<Value>,
     items: &mut Vec<Value>,
 ) {
+    // An exit on a signal waits for the file's report to be printed whole.
+    let _printing = interrupt::OUTPUT.lock().unwrap_or_else(|e| e.into_inner());
     if !out.stdout.is_empty() {
         print_stdout(&out.stdout);
     }
@@ -541,7 +576,15 @@ fn emit_fix(
             o.stdout = source::encode(&fix.fixed_text, src.encoding);
         }
     } else if args.format != FixFormat::Github && fix.changed() && written_whole(args, fix) {
-        write_atomically(&src.path, &source::encode(&fix.fixed_text, src.encoding))?;
+        let bytes = source::encode(&fix.fixed_text, src.encoding);
+        match interrupt::write_unless_interrupted(|| write_atomically(&src.path, &bytes)) {
+            Some(written) => written?,
+            // Interrupted: the file stays as it was, and is not reported.
+            None => {
+                o.unfinished = true;
+                return Ok(());
+            }
+        }
     }
     match args.format {
         FixFormat::Json => {

@@ -268,9 +268,10 @@ pub fn compare_file(
             ..check
         },
     );
-    selected(settings, src)?
+    let compared = selected(settings, src)?
         .into_iter()
         .map(|k| {
+            crate::stop_if_interrupted()?;
             let check = check_options(settings, src, &src.launch_of(&k.name));
             let mut c = compare_kernel(paper, table, &check, k, oracle.as_mut())?;
             // The synthesis's reasons name KPL arrays: the report uses the user's names.
@@ -282,7 +283,9 @@ pub fn compare_file(
             }
             Ok(c)
         })
-        .collect()
+        .collect();
+    // A cancelled run ([`crate::interrupt`]) is [`crate::Interrupted`].
+    crate::unless_interrupted(compared)
 }
 
 fn compare_kernel(

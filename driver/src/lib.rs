@@ -32,6 +32,29 @@ pub use run::{
 };
 pub use source::{FailedKernel, FrontEnd, Lang, Source};
 
+/// Cancelling runs (`oracle::interrupt`): the binary's signal handler cancels the
+/// process-wide token, the editor server a check's own.
+pub use oracle::interrupt;
+
+/// The error of a run that was cancelled ([`interrupt`]) before it returned: whatever it
+/// found is dropped (an interrupted solver query would read as a possible defect).
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+/// `out`, unless the thread's run was cancelled meanwhile: then [`Interrupted`].
+pub(crate) fn unless_interrupted<T>(out: anyhow::Result<T>) -> anyhow::Result<T> {
+    if interrupt::cancelled() {
+        return Err(Interrupted.into());
+    }
+    out
+}
+
+/// [`Interrupted`] once the thread's run was cancelled: checked before each kernel.
+pub(crate) fn stop_if_interrupted() -> anyhow::Result<()> {
+    unless_interrupted(Ok(()))
+}
+
 /// The verifier used as oracle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OracleKind {

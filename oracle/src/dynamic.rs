@@ -157,12 +157,20 @@ impl Oracle for Interpreter {
         }
         let total = space.total();
         let max_runs = self.config.max_runs.max(1) as u128;
+        // A cancelled run stops between runs of the kernel (`crate::interrupt`).
+        let interrupted = crate::interrupt::cancelled;
         if total <= max_runs {
             for i in 0..total {
+                if interrupted() {
+                    return Err(OracleError::Interrupted);
+                }
                 session.run(&space, &space.index(i));
             }
         } else {
             for i in 0..max_runs {
+                if interrupted() {
+                    return Err(OracleError::Interrupted);
+                }
                 session.run(&space, &space.sample(i));
             }
             let total = if total == u128::MAX {
@@ -173,6 +181,9 @@ impl Oracle for Interpreter {
             session.findings.note(format!(
                 "only {max_runs} of {total} runs (launch × parameters × memory seed) were sampled"
             ));
+        }
+        if interrupted() {
+            return Err(OracleError::Interrupted);
         }
         if session.feasible == 0 {
             return Err(OracleError::NoFeasibleRun(space.describe(kernel)));

@@ -13,6 +13,7 @@ use std::fmt;
 use kpl::{Arith, Kernel, Label, LabelTree, Space, Span, StmtId};
 
 pub mod dynamic;
+pub mod interrupt;
 pub mod replay;
 pub mod verifier;
 
@@ -226,6 +227,9 @@ pub enum OracleError {
     /// No run satisfies the kernel's preconditions and the options (dynamic oracle).
     #[error("no feasible run: {0}")]
     NoFeasibleRun(String),
+    /// The run was cancelled ([`interrupt`]): no answer, not even a partial one.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// A verifier the synthesizer can ask. `&mut self` lets implementations cache work

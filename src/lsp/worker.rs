@@ -2,10 +2,15 @@
 //! reads the client's messages (a check can take seconds).
 //!
 //! Stale work is dropped: the queue holds the newest text of each document only, a check
-//! stops before its next kernel once the document has a newer version (or the server
-//! is shutting down), and results of an old version are never published. A code action
-//! asked of a version that is no longer the newest is answered `ContentModified`, one
-//! the client cancelled `RequestCanceled`.
+//! stops once the document has a newer version (or the server is shutting down), and
+//! results of an old version are never published. A code action asked of a version
+//! that is no longer the newest is answered `ContentModified`, one the client cancelled
+//! `RequestCanceled`.
+//!
+//! A check or code action in flight works under a cancellation token of its own
+//! (`driver::interrupt`): a newer version of its document (or the client's
+//! `$/cancelRequest`, or the shutdown) cancels it, which interrupts its solver queries
+//! at once, inside a kernel, and the work comes back without an answer.
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -19,6 +24,7 @@ use lsp_types::{
     Uri, WorkspaceEdit,
 };
 
+use driver::interrupt::Cancel;
 use driver::{FixStatus, Lang, source};
 
 use super::convert::{self, Encoding, LineIndex, rule};
@@ -63,7 +69,21 @@ struct State {
     latest: HashMap<Uri, i32>,
     /// The code action being answered, and whether the client cancelled it.
     in_flight: Option<(RequestId, bool)>,
+    /// The check or code action running: its document, version and token.
+    running: Option<(Uri, i32, Cancel)>,
     stop: bool,
+}
+
+impl State {
+    /// Cancels the work running once its version is no longer the newest (or the server
+    /// stops).
+    fn cancel_stale(&self) {
+        if let Some((uri, version, token)) = &self.running
+            && (self.stop || self.latest.get(uri) != Some(version))
+        {
+            token.cancel();
+        }
+    }
 }
 
 /// The queue between the reading thread and the worker.
@@ -81,7 +101,9 @@ impl Shared {
 
     /// A document has a new version (opened or changed): older work on it is stale.
     pub fn set_version(&self, uri: &Uri, version: i32) {
-        self.lock().latest.insert(uri.clone(), version);
+        let mut s = self.lock();
+        s.latest.insert(uri.clone(), version);
+        s.cancel_stale();
     }
 
     /// Checks this version of a document (replacing a check of it not started yet).
@@ -90,6 +112,7 @@ impl Shared {
         s.latest.insert(snap.uri.clone(), snap.version);
         s.checks.retain(|c| c.uri != snap.uri);
         s.checks.push_back(snap);
+        s.cancel_stale();
         self.wake.notify_one();
     }
 
@@ -104,6 +127,7 @@ impl Shared {
         s.latest.remove(uri);
         s.checks.retain(|c| &c.uri != uri);
         s.closed.push(uri.clone());
+        s.cancel_stale();
         self.wake.notify_one();
     }
 
@@ -119,14 +143,34 @@ impl Shared {
             && current == id
         {
             *flag = true;
+            // The action running is the one cancelled (one runs at a time).
+            if let Some((_, _, token)) = &s.running {
+                token.cancel();
+            }
         }
         None
     }
 
-    /// Stops the worker (at its next kernel).
+    /// Stops the worker (the work running is cancelled).
     pub fn stop(&self) {
-        self.lock().stop = true;
+        let mut s = self.lock();
+        s.stop = true;
+        s.cancel_stale();
         self.wake.notify_one();
+    }
+
+    /// Work on this version of a document starts under `token`: `false` when the
+    /// version is stale already.
+    fn start(&self, uri: &Uri, version: i32, token: &Cancel) -> bool {
+        let mut s = self.lock();
+        s.running = Some((uri.clone(), version, token.clone()));
+        s.cancel_stale();
+        !token.is_cancelled()
+    }
+
+    /// The work running is done.
+    fn end(&self) {
+        self.lock().running = None;
     }
 
     /// Whether `version` is the newest version of the document and the server goes on.
@@ -257,22 +301,19 @@ impl Worker {
     fn check(&mut self, snap: Snapshot) {
         let shared = Arc::clone(&self.shared);
         let keep_going = || shared.current(&snap.uri, snap.version);
-        if !keep_going() {
+        let token = Cancel::new();
+        if !keep_going() || !self.shared.start(&snap.uri, snap.version, &token) {
+            self.shared.end();
             return;
         }
         let index = LineIndex::new(&snap.text, self.caps.encoding);
         let settings = self.settings(&snap);
-        let outcome = catch_unwind(AssertUnwindSafe(|| -> Option<Vec<Diagnostic>> {
-            let src = match self.load(&snap, &settings) {
-                Ok(src) => src,
-                Err(e) => return Some(vec![convert::error_diagnostic(&snap.path, &e, &index)]),
-            };
-            match driver::check_file_while(&settings, &src, &keep_going) {
-                Ok(Some(results)) => Some(convert::check_diagnostics(&src, &results, &snap.uri, &index)),
-                Ok(None) => None,
-                Err(e) => Some(vec![convert::error_diagnostic(&snap.path, &e, &index)]),
-            }
-        }));
+        let outcome = token.run(|| self.check_text(&snap, &settings, &index, &keep_going));
+        self.shared.end();
+        // A cancelled check has no answer (its version is stale).
+        if token.is_cancelled() {
+            return;
+        }
         let diagnostics = match outcome {
             Ok(Some(d)) => d,
             Ok(None) => return,
@@ -290,6 +331,28 @@ impl Worker {
                 fix: None,
             },
         );
+    }
+
+    /// The diagnostics of one version of a document (`None`: stale); a panic is `Err`.
+    fn check_text(
+        &self,
+        snap: &Snapshot,
+        settings: &driver::Settings,
+        index: &LineIndex,
+        keep_going: &dyn Fn() -> bool,
+    ) -> std::thread::Result<Option<Vec<Diagnostic>>> {
+        catch_unwind(AssertUnwindSafe(|| -> Option<Vec<Diagnostic>> {
+            let src = match self.load(snap, settings) {
+                Ok(src) => src,
+                Err(e) => return Some(vec![convert::error_diagnostic(&snap.path, &e, index)]),
+            };
+            match driver::check_file_while(settings, &src, keep_going) {
+                Ok(Some(results)) => Some(convert::check_diagnostics(&src, &results, &snap.uri, index)),
+                Ok(None) => None,
+                Err(e) if e.is::<driver::Interrupted>() => None,
+                Err(e) => Some(vec![convert::error_diagnostic(&snap.path, &e, index)]),
+            }
+        }))
     }
 
     fn publish(&self, uri: &Uri, version: i32, diagnostics: Vec<Diagnostic>) {
@@ -331,16 +394,27 @@ impl Worker {
                 .diagnostics
                 .iter()
                 .any(|d| has_rule(d, rule::BARRIER_DIVERGENCE));
-            let mut fix = self.fix(snap, false);
-            if divergent && matches!(fix, Fix::None(_)) {
-                let strip = self.fix(snap, true);
-                if matches!(strip, Fix::Edits(..)) {
-                    fix = strip;
-                }
-            }
+            let token = Cancel::new();
+            let fix = self.shared.start(&snap.uri, snap.version, &token).then(|| {
+                token.run(|| {
+                    let fix = self.fix(snap, false);
+                    if divergent && matches!(fix, Fix::None(_)) {
+                        let strip = self.fix(snap, true);
+                        if matches!(strip, Fix::Edits(..)) {
+                            return strip;
+                        }
+                    }
+                    fix
+                })
+            });
+            self.shared.end();
             if !self.shared.current(&snap.uri, snap.version) {
                 return modified();
             }
+            // Cancelled by the client (answered `RequestCanceled`): nothing to keep.
+            let Some(fix) = fix.filter(|_| !token.is_cancelled()) else {
+                return cancelled(job.id.clone());
+            };
             if let Some(c) = self.checked.get_mut(&snap.uri) {
                 c.fix = Some(fix);
             }
@@ -548,6 +622,31 @@ mod tests {
         shared.stop();
         assert!(!shared.current(&a, 3));
         assert!(shared.next().is_none());
+    }
+
+    #[test]
+    fn a_newer_version_or_the_stop_cancels_the_work_running() {
+        let shared = Shared::default();
+        let a = uri("file:///a.cu");
+        shared.set_version(&a, 1);
+        let t = Cancel::new();
+        assert!(shared.start(&a, 1, &t));
+        // Another document's edit, or the same version again: not stale.
+        shared.set_version(&uri("file:///b.cu"), 5);
+        shared.set_version(&a, 1);
+        assert!(!t.is_cancelled());
+        shared.set_version(&a, 2);
+        assert!(t.is_cancelled(), "an edit interrupts the check of the old text");
+        shared.end();
+        // Stale already when it starts: cancelled at once.
+        let t = Cancel::new();
+        assert!(!shared.start(&a, 1, &t) && t.is_cancelled());
+        shared.end();
+        let t = Cancel::new();
+        assert!(shared.start(&a, 2, &t));
+        shared.stop();
+        assert!(t.is_cancelled(), "the shutdown interrupts the work running");
+        assert!(!Cancel::process().is_cancelled());
     }
 
     #[test]

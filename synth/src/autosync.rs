@@ -483,12 +483,35 @@ struct Placement {
     grid: Vec<Label>,
 }
 
-/// The optimum of the constraints so far (`None`: unsatisfiable).
+/// A new MaxSAT solver (in the thread's Z3 context). Z3 does not catch SIGINT during
+/// its checks (`ctrl_c`): the command line's handler stops the whole run
+/// (`oracle::interrupt`).
+pub(crate) fn new_optimize() -> Optimize {
+    let opt = Optimize::new();
+    let mut p = z3::Params::new();
+    p.set_bool("ctrl_c", false);
+    opt.set_params(&p);
+    opt
+}
+
+/// The optimum of the constraints so far (`None`: unsatisfiable). A cancelled run
+/// (`oracle::interrupt`) asks nothing more, and its check in flight is interrupted:
+/// [`OracleError::Interrupted`](oracle::OracleError::Interrupted) either way.
 fn solve(opt: &Optimize, stats: &mut Stats) -> Result<Option<z3::Model>, SynthError> {
+    let interrupted = || SynthError::Oracle(oracle::OracleError::Interrupted);
+    if oracle::interrupt::cancelled() {
+        return Err(interrupted());
+    }
     stats.solver_calls += 1;
     let start = std::time::Instant::now();
-    let result = opt.check(&[]);
+    let result = {
+        let _interruptible = oracle::interrupt::Registration::new(opt.get_context());
+        opt.check(&[])
+    };
     stats.solver_time += start.elapsed();
+    if oracle::interrupt::cancelled() {
+        return Err(interrupted());
+    }
     match result {
         SatResult::Unsat => Ok(None),
         SatResult::Unknown => Err(SynthError::Solver(
@@ -609,7 +632,7 @@ fn synthesize_from(
     };
     // The tree is cloned out of `run` so the encoding can borrow it while `run` asks.
     let tree = run.tree.clone();
-    let opt = Optimize::new();
+    let opt = new_optimize();
     let part = Part::new(run, &tree, &opt, Names::alone(), fixable, true);
     let mut done = refine(vec![part], &opt)?;
     done.pop()

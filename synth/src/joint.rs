@@ -34,9 +34,8 @@ use std::collections::BTreeMap;
 
 use kpl::{Kernel, Label};
 use oracle::Oracle;
-use z3::Optimize;
 
-use crate::autosync::{Names, Part, Start, give_up_all, refine, start};
+use crate::autosync::{Names, Part, Start, give_up_all, new_optimize, refine, start};
 use crate::{Outcome, Run, SynthError, SynthOptions, Synthesis};
 
 /// One kernel of a joint synthesis.
@@ -107,7 +106,7 @@ pub fn synthesize_jointly(members: Vec<Member<'_>>) -> Result<Joint, SynthError>
         return Ok(Joint::Synthesized(give_up_all(runs, &Default::default(), why)));
     }
     let trees: Vec<kpl::LabelTree> = runs.iter().map(|r| r.tree.clone()).collect();
-    let opt = Optimize::new();
+    let opt = new_optimize();
     let mut parts = Vec::with_capacity(runs.len());
     let each = runs.into_iter().zip(&trees).zip(&places).zip(starts).zip(fix);
     for (i, ((((run, tree), places), start), fix)) in each.enumerate() {

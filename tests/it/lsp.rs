@@ -537,6 +537,49 @@ fn a_newer_version_supersedes_the_check_of_an_older_one() {
     assert_eq!(s.exit_code(), 0);
 }
 
+/// Race-free, but its one kernel takes the solver seconds (with 32-bit wrapping, each
+/// array's index is one-to-one only because `p` and `q` are odd: one long query each).
+const SLOW_KPL: &str = "kernel slow(shared A[], shared B[], shared C[], p, q) requires p % 2 == 1 && q % 2 == 1 {\n\
+                        \x20   A[tid * p * q] = tid;\n\
+                        \x20   B[tid * p * q + 1] = tid;\n\
+                        \x20   C[(tid + 3) * q * p] = tid;\n\
+                        }\n";
+
+#[test]
+fn a_newer_version_interrupts_the_solver_work_of_the_check_in_flight() {
+    // Issue #34: the check of version 1 is stopped inside its kernel, not after it.
+    let mut s = Server::start(&["--wrap", "--check-on-change", "--debounce", "0"]);
+    s.initialize(json!({}));
+    let uri = s.open("slow.kpl", SLOW_KPL, 1);
+    // In the kernel's first long query by now.
+    std::thread::sleep(Duration::from_millis(700));
+    let racy = "kernel fig2(shared A[]) {\n    local x;\n    x = A[tid + 1];\n    A[tid] = x;\n}\n";
+    let changed = Instant::now();
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": racy}]}),
+    );
+    let d = s.diagnostics(&uri, 2);
+    let took = changed.elapsed();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(
+        took < Duration::from_secs(3),
+        "version 2 was checked {took:?} after the change: the check of version 1 ran on"
+    );
+    // The interrupted check published nothing (an interrupted query is no verdict).
+    let id = s.request("shutdown", Value::Null);
+    s.response(id);
+    assert!(
+        !s.backlog
+            .iter()
+            .any(|m| m["params"]["version"] == 1 && m["method"] == "textDocument/publishDiagnostics"),
+        "the interrupted check was published: {:#?}",
+        s.backlog
+    );
+    s.notify("exit", Value::Null);
+    assert_eq!(s.exit_code(), 0);
+}
+
 #[test]
 fn utf8_positions_when_the_client_offers_them() {
     let mut s = Server::start(&[]);

@@ -12,6 +12,7 @@ mod cost;
 mod cuda;
 mod grid_barriers;
 mod header_locations;
+mod interrupt;
 mod lsp;
 mod partial;
 mod partial_fix;

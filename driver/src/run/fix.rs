@@ -200,13 +200,24 @@ pub fn fix(settings: &Settings, fix: &FixSettings, src: &Source) -> Result<FileF
 }
 
 /// Fixes the selected kernels of a file with oracles from `oracles`: the fixed text, the
-/// edits, and a report per kernel. Nothing is written.
+/// edits, and a report per kernel. Nothing is written. A run cancelled
+/// ([`crate::interrupt`]) before this returns is the error [`crate::Interrupted`].
 ///
 /// One oracle serves the file; the instantiations of a template are synthesized
 /// together ([`templates`]), each with an oracle of its own (an oracle keeps answers
 /// about the kernel it was last asked about, and the joint rounds ask about each in
 /// turn).
 pub fn fix_file(
+    settings: &Settings,
+    args: &FixSettings,
+    src: &Source,
+    oracles: &dyn Fn() -> Box<dyn Oracle>,
+) -> Result<FileFix> {
+    crate::unless_interrupted(fix_file_uninterrupted(settings, args, src, oracles))
+}
+
+/// [`fix_file`] but for interruption (which it notices before each kernel).
+fn fix_file_uninterrupted(
     settings: &Settings,
     args: &FixSettings,
     src: &Source,
@@ -253,6 +264,7 @@ pub fn fix_file(
     // what it says when fixed.
     let mut joint_notes: BTreeMap<usize, String> = BTreeMap::new();
     for (&i, k) in chosen_at.iter().zip(&chosen) {
+        crate::stop_if_interrupted()?;
         let opts = opts_of(i);
         let cost = costs[&i].as_ref();
         names.next_kernel();

@@ -333,6 +333,10 @@ pub fn check_file(settings: &Settings, src: &Source) -> Result<Vec<KernelCheck>>
 
 /// [`check_file`] that stops before each kernel once `keep_going` says no (`None` then):
 /// the editor server's way to drop a check that a newer text made stale.
+///
+/// A check whose run is cancelled ([`crate::interrupt`]) before it returns is the error
+/// [`crate::Interrupted`], whatever its kernels found (a kernel the solver was
+/// interrupted in would read as racy).
 pub fn check_file_while(
     settings: &Settings,
     src: &Source,
@@ -341,6 +345,7 @@ pub fn check_file_while(
     let mut oracle = make_oracle(settings, src, check_options(settings, src, &src.given));
     let mut checked = Vec::new();
     for k in selected(settings, src)? {
+        crate::stop_if_interrupted()?;
         if !keep_going() {
             return Ok(None);
         }
@@ -348,11 +353,11 @@ pub fn check_file_while(
         src.user_names(&k.name, &mut c.report);
         checked.push(c);
     }
-    Ok(Some(interleave(
+    crate::unless_interrupted(Ok(Some(interleave(
         checked,
         &selected_failed(settings, src),
         failed_check,
-    )))
+    ))))
 }
 
 #[cfg(test)]

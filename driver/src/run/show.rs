@@ -38,9 +38,12 @@ pub enum Stage {
 /// KPL text, or for each kernel a line `PATH: kernel `NAME`` followed by the stage's
 /// lines indented by two spaces. Only [`Stage::Rounds`] verifies (with `fix`'s
 /// settings, `fix`).
+///
+/// A run cancelled ([`crate::interrupt`]) before this returns is the error
+/// [`crate::Interrupted`].
 pub fn show(settings: &Settings, fix: &FixSettings, src: &Source, stage: Stage) -> Result<String> {
     let ks = selected(settings, src)?;
-    match stage {
+    let out = match stage {
         Stage::Preprocessed => preprocessed(settings, src),
         Stage::Kpl => {
             let owned: Vec<Kernel> = ks.into_iter().cloned().collect();
@@ -54,7 +57,8 @@ pub fn show(settings: &Settings, fix: &FixSettings, src: &Source, stage: Stage) 
         Stage::Queries => Ok(per_kernel(src, &ks, |k| {
             verifier_of(settings, src, k).describe_queries(k)
         })),
-    }
+    };
+    crate::unless_interrupted(out)
 }
 
 /// The static verifier as `check` makes it for kernel `k` (its own launch).

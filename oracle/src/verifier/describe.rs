@@ -76,9 +76,9 @@ impl StaticVerifier {
     /// line 12, ...). The invariants are proved as a check proves them (same budget).
     pub fn describe_summary(&self, kernel: &Kernel) -> Vec<String> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
-        let verdicts = in_context(&fresh_context(), || {
-            invariants::prove(&sum, self.limits.invariants)
-        });
+        let ctx = fresh_context();
+        let _interruptible = crate::interrupt::Registration::new(&ctx);
+        let verdicts = in_context(&ctx, || invariants::prove(&sum, self.limits.invariants));
         let lines = lines_of(kernel);
         let mut out = vec![launch_line(&sum)];
         for (lp, info) in sum.loops.iter().enumerate() {

@@ -176,7 +176,8 @@ fn houdini(
             left if left >= PER_QUERY => PER_QUERY,
             left => 1 << left.ilog2(),
         };
-        if limit == 0 {
+        if limit == 0 || crate::interrupt::cancelled() {
+            // No units left, or the run was cancelled (then its answers are dropped).
             mark(verdict, &alive, Verdict::Undecided);
             return;
         }

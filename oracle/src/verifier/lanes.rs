@@ -211,20 +211,24 @@ pub(super) fn run_two(
         uniform,
         first_defect,
     } = input;
+    // The second lane works for the same run (`crate::interrupt`).
+    let token = crate::interrupt::current();
     let (theirs, back) = std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .stack_size(LANE_STACK)
             .spawn_scoped(s, move || {
                 let mut cache = handoff.into_inner();
-                let r = ask(
-                    kernel,
-                    verifier.verifier(),
-                    verdicts,
-                    uniform,
-                    first_defect,
-                    split,
-                    &mut cache,
-                );
+                let r = token.run(|| {
+                    ask(
+                        kernel,
+                        verifier.verifier(),
+                        verdicts,
+                        uniform,
+                        first_defect,
+                        split,
+                        &mut cache,
+                    )
+                });
                 (r, Handoff(cache))
             });
         first(report);

@@ -198,6 +198,10 @@ impl Oracle for StaticVerifier {
         "static"
     }
 
+    fn replay(&mut self, kernel: &Kernel, report: &mut Report) {
+        crate::replay::replay_report(kernel, &self.opts, report);
+    }
+
     /// Summarizes the kernel, then: preconditions, divergence, race queries per pair,
     /// report order. The per-kernel cache goes back into `self` on every return.
     ///
@@ -207,11 +211,46 @@ impl Oracle for StaticVerifier {
     /// stops at its first possible defect, proves the invariants, and starts again
     /// with the unsatisfiable answers kept. A kernel with `invariant` statements has
     /// them proved first, since the user is told which were not.
-    fn replay(&mut self, kernel: &Kernel, report: &mut Report) {
-        crate::replay::replay_report(kernel, &self.opts, report);
+    ///
+    /// A check whose run is cancelled (`crate::interrupt`) before it returns is
+    /// [`OracleError::Interrupted`]: its interrupted queries would read as possible
+    /// defects, so nothing of it is reported or kept (the cache goes too).
+    fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+        if crate::interrupt::cancelled() {
+            return Err(OracleError::Interrupted);
+        }
+        let out = self.check_uninterrupted(kernel);
+        if crate::interrupt::cancelled() {
+            self.cache = None;
+            return Err(OracleError::Interrupted);
+        }
+        out
     }
 
-    fn check(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
+    /// The uniformity analysis of [`term`] on the kernel with a barrier after each label
+    /// of `after`: a barrier whose predicate is of class grid or block needs no
+    /// divergence query (the rule of [`divergences`]). No solver is involved.
+    fn uniform_places(
+        &mut self,
+        kernel: &Kernel,
+        tree: &kpl::LabelTree,
+        after: &[kpl::Label],
+    ) -> Option<Vec<bool>> {
+        let (probe, ids) = kpl::insert_barriers(kernel, tree, after);
+        let sum = symbolic::summarize(&probe, &self.opts);
+        let uniform: HashSet<StmtId> = sum
+            .barriers
+            .iter()
+            .filter(|b| sum.class(&b.pred) <= Class::Block)
+            .map(|b| b.stmt)
+            .collect();
+        Some(ids.iter().map(|id| uniform.contains(id)).collect())
+    }
+}
+
+impl StaticVerifier {
+    /// [`Oracle::check`] but for interruption.
+    fn check_uninterrupted(&mut self, kernel: &Kernel) -> Result<Report, OracleError> {
         let mut sum = symbolic::summarize(kernel, &self.opts);
         let mut cache = self.cache_for(kernel, fingerprint::of(&sum));
         cache.synced.clear();
@@ -252,28 +291,6 @@ impl Oracle for StaticVerifier {
         out
     }
 
-    /// The uniformity analysis of [`term`] on the kernel with a barrier after each label
-    /// of `after`: a barrier whose predicate is of class grid or block needs no
-    /// divergence query (the rule of [`divergences`]). No solver is involved.
-    fn uniform_places(
-        &mut self,
-        kernel: &Kernel,
-        tree: &kpl::LabelTree,
-        after: &[kpl::Label],
-    ) -> Option<Vec<bool>> {
-        let (probe, ids) = kpl::insert_barriers(kernel, tree, after);
-        let sum = symbolic::summarize(&probe, &self.opts);
-        let uniform: HashSet<StmtId> = sum
-            .barriers
-            .iter()
-            .filter(|b| sum.class(&b.pred) <= Class::Block)
-            .map(|b| b.stmt)
-            .collect();
-        Some(ids.iter().map(|id| uniform.contains(id)).collect())
-    }
-}
-
-impl StaticVerifier {
     /// The first pass of a check whose loop invariants are not proved yet: the
     /// answer when it finds no possible defect (or an error), else `None`, with the
     /// cache left for the check with the invariants ([`Cache::after_first_pass`]).

@@ -1,17 +1,25 @@
 //! The kernel's own Z3 context and incremental solver: a context's history steers the
 //! solver, so each kernel gets one, and every term of a check is made inside it.
 
-/// A Z3 context of one kernel, with its incremental solver.
+/// A Z3 context of one kernel, with its incremental solver. The context works for the
+/// run that made the session: cancelling the run's token interrupts it
+/// (`crate::interrupt`).
 pub(super) struct Z3Session {
     pub(super) ctx: z3::Context,
     pub(super) solver: z3::Solver,
+    _interruptible: crate::interrupt::Registration,
 }
 
 impl Z3Session {
     pub(super) fn new() -> Z3Session {
         let ctx = fresh_context();
         let solver = in_context(&ctx, z3::Solver::new);
-        Z3Session { ctx, solver }
+        let _interruptible = crate::interrupt::Registration::new(&ctx);
+        Z3Session {
+            ctx,
+            solver,
+            _interruptible,
+        }
     }
 }
 

@@ -222,12 +222,19 @@ pub(super) fn dump_undecided(fs: &[Bool]) {
 }
 
 /// Sets the resource limit (and the wall-clock safety net) of `s`'s next checks.
+/// Z3 does not catch SIGINT during them (`ctrl_c`): its handler, installed and removed
+/// around each check, would take the signal from the command line's handler (which
+/// stops the whole run, `crate::interrupt`) and only stop one query.
 pub(super) fn set_limit(s: &Solver, limit: u64) {
     let mut p = Params::new();
     p.set_u32("rlimit", u32::try_from(limit).unwrap_or(u32::MAX).max(1));
     p.set_u32("timeout", WALL_SAFETY_MS);
+    p.set_bool("ctrl_c", false);
     s.set_params(&p);
 }
+
+/// Why a query was not asked or not finished: its run was cancelled.
+pub(super) const INTERRUPTED: &str = "interrupted";
 
 /// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat. A
 /// `lazy` fact (true of every run, but nonlinear) is cut into linear facts only as far
@@ -245,6 +252,10 @@ pub(super) fn decide<R>(
     const CUTS: usize = 32;
     let mut cuts = 0;
     loop {
+        // A cancelled run starts no new solver work (`crate::interrupt`).
+        if crate::interrupt::cancelled() {
+            return Err(INTERRUPTED.to_string());
+        }
         match s.check() {
             SatResult::Unsat => return Ok(None),
             SatResult::Unknown => return Err(s.get_reason_unknown().unwrap_or_default()),

@@ -6,6 +6,7 @@ mod common;
 mod deviations;
 mod dynamic;
 mod grid;
+mod interrupt;
 mod module_graph;
 mod replay;
 mod solver_limits;
