@@ -372,7 +372,7 @@ pub struct Analysis {
     /// Keep the verifier's results in DIR (created if missing) and reuse them: a kernel
     /// whose lowered form (its code and the lines it is at), launch and options are those
     /// of an earlier run by the same build of autosync is not checked again, nor is a
-    /// placement `fix` tried before; a kernel moved by an edit above it is checked again.
+    /// placement `fix` tried before; a kernel moved by an edit before it is checked again.
     /// The summary on stderr counts the results reused (hits) and computed (misses).
     /// Nothing is ever deleted from DIR: remove it to empty the cache. Without it, every
     /// kernel is checked from scratch (`autosync lsp` keeps results in a default folder

@@ -36,8 +36,9 @@
 //!    the header a statement is in) of the statements they name.
 //!
 //! What is not in the key cannot change the answer: the file's text outside the kernel
-//! matters through the kernel only (its spans move when text before it changes, and
-//! then it is a miss: answers carry positions); `fix`'s own options (cost model,
+//! matters through the kernel only (its spans move when text before it changes length,
+//! and then it is a miss: answers carry positions, and the verifier's notes name lines
+//! in their text, so an answer cannot be moved with the kernel); `fix`'s own options (cost model,
 //! `--strip`, ...) choose which placements are asked about, and each placement is its
 //! own kernel in the key.
 //!

@@ -103,8 +103,10 @@ fn an_edit_of_one_kernel_checks_that_kernel_again_and_only_it() {
     // Back as it was: both answers are still there.
     std::fs::write(&path, TWO).unwrap();
     assert_eq!(run(d, &["check", "--cache", "cache", "two.cu"]).2, counted(2, 0));
-    // A line added above both kernels moves them: their reports' lines change, so both
-    // are checked again.
+    // An edit of the first kernel that changes its length moves the second one: both are
+    // checked again (reports carry byte offsets); a line added above both, likewise.
+    std::fs::write(&path, TWO.replace("a[i] * s;", "a[i] * s * s;")).unwrap();
+    assert_eq!(run(d, &["check", "--cache", "cache", "two.cu"]).2, counted(0, 2));
     std::fs::write(&path, format!("// moved\n{TWO}")).unwrap();
     let moved = run(d, &["check", "--cache", "cache", "two.cu"]);
     assert_eq!(moved.2, counted(0, 2));
