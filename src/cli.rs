@@ -58,6 +58,13 @@ pub struct LspArgs {
     /// Without it, the same: stdin/stdout by default.
     #[arg(long)]
     pub stdio: bool,
+
+    /// Keep no results between checks: every kernel is checked from scratch each time.
+    /// Without it (and without --cache), results are kept in $XDG_CACHE_HOME/autosync
+    /// (else ~/.cache/autosync; ~/Library/Caches/autosync on macOS,
+    /// %LOCALAPPDATA%\autosync on Windows), as with --cache.
+    #[arg(long, conflicts_with = "cache")]
+    pub no_cache: bool,
 }
 
 #[derive(Args, Debug)]
@@ -378,6 +385,22 @@ pub struct Analysis {
     /// pairs, and a plain write with an atomic, race whatever the values.
     #[arg(long)]
     pub no_benign_tolerance: bool,
+
+    /// Keep the verifier's results in DIR (created if missing) and reuse them: a kernel
+    /// whose lowered form (its code and the lines it is at), launch and options are those
+    /// of an earlier run by the same build of autosync is not checked again, nor is a
+    /// placement `fix` tried before; a kernel moved by an edit before it is checked again.
+    /// The summary on stderr counts the results reused (hits) and computed (misses).
+    /// Nothing is ever deleted from DIR: remove it to empty the cache. Without it, every
+    /// kernel is checked from scratch (`autosync lsp` keeps results in a default folder
+    /// unless --no-cache).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+
+    /// The cache of `--cache` (or `lsp`'s default) once opened ([`Analysis::open_cache`]):
+    /// shared by the settings of every file.
+    #[arg(skip)]
+    pub results: Option<std::sync::Arc<driver::cache::ResultCache>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -480,7 +503,23 @@ impl Analysis {
             },
             solver_budget: self.solver_budget,
             no_benign_tolerance: self.no_benign_tolerance,
+            cache: self.results.clone(),
         }
+    }
+
+    /// Opens the cache of `--cache`, else `default`, for every file's settings (none of
+    /// either: no cache). A folder that cannot be used is an error for the caller to
+    /// report as a warning: the run goes on without the cache.
+    pub fn open_cache(
+        &mut self,
+        default: Option<PathBuf>,
+    ) -> anyhow::Result<Option<std::sync::Arc<driver::cache::ResultCache>>> {
+        let Some(dir) = self.cache.clone().or(default) else {
+            return Ok(None);
+        };
+        let cache = std::sync::Arc::new(driver::cache::ResultCache::open(&dir)?);
+        self.results = Some(std::sync::Arc::clone(&cache));
+        Ok(Some(cache))
     }
 }
 

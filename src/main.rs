@@ -62,21 +62,74 @@ fn main() -> ExitCode {
     let writes =
         matches!(&cli.command, Command::Fix(a) if a.show.is_none() && !(a.diff || a.check || a.stdout));
     let status = match cli.command {
-        Command::Check(args) => match args.show {
-            Some(s) => show(&args.common, &driver::FixSettings::default(), s),
-            None => check(&args),
-        },
-        Command::Fix(args) => match args.show {
-            Some(s) => show(&args.common, &args.fix_settings(), s),
-            None => fix(&args),
-        },
-        Command::Cost(args) => cost::command(&args),
+        Command::Check(mut args) => {
+            let cache = open_cache(&mut args.common.analysis);
+            let status = match args.show {
+                Some(s) => show(&args.common, &driver::FixSettings::default(), s),
+                None => check(&args),
+            };
+            cache_summary(cache.as_deref(), args.show.is_none());
+            status
+        }
+        Command::Fix(mut args) => {
+            let cache = open_cache(&mut args.common.analysis);
+            let status = match args.show {
+                Some(s) => show(&args.common, &args.fix_settings(), s),
+                None => fix(&args),
+            };
+            cache_summary(cache.as_deref(), args.show.is_none());
+            status
+        }
+        Command::Cost(mut args) => {
+            let cache = open_cache(&mut args.common.analysis);
+            let status = cost::command(&args);
+            cache_summary(cache.as_deref(), true);
+            status
+        }
         Command::Lsp(args) => lsp::run(args),
     };
     if interrupt::interrupted() {
         interrupt::finish(writes);
     }
     ExitCode::from(status as u8)
+}
+
+/// Opens the result cache of `--cache` for every file; a folder that cannot be used is
+/// a warning, and the command runs without the cache.
+fn open_cache(analysis: &mut cli::Analysis) -> Option<std::sync::Arc<driver::cache::ResultCache>> {
+    analysis.open_cache(None).unwrap_or_else(|e| {
+        print_stderr(
+            format!("autosync: warning: cannot use the cache: {e:#}; going on without it\n").as_bytes(),
+        );
+        None
+    })
+}
+
+/// The last line on stderr with `--cache`: how many results were reused (hits) and
+/// computed (misses), and why some could not be stored. `always`: also when the cache
+/// was not used (`--show` prints it only when a stage asked the verifier).
+fn cache_summary(cache: Option<&driver::cache::ResultCache>, always: bool) {
+    let Some(cache) = cache else { return };
+    let n = cache.counts();
+    if !always && n.hits + n.misses == 0 {
+        return;
+    }
+    let word = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "autosync: cache {}: {}, {}",
+        cache.dir().display(),
+        word(n.hits, "hit", "hits"),
+        word(n.misses, "miss", "misses")
+    );
+    if n.unstored > 0 {
+        line.push_str(&format!(
+            "; {} not stored ({})",
+            word(n.unstored, "result", "results"),
+            n.store_error.unwrap_or_default()
+        ));
+    }
+    line.push('\n');
+    print_stderr(line.as_bytes());
 }
 
 /// The command line, with the long help of `--cost-model` made from the registry of cost

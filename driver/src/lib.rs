@@ -13,9 +13,12 @@
 //!   selected ([`selected`]), checking ([`check_file`]) and fixing ([`fix_file`]);
 //! - [`cost`]: the cost-model registry ([`cost::MODELS`]) and the comparison of the
 //!   models on one file ([`cost::compare_file`]);
+//! - [`cache`]: the persistent result cache (`--cache DIR`): the verifier's answers on
+//!   disk, keyed by the lowered kernel, the options and the build of autosync;
 //! - [`report`]: what the binary renders (the oracle's report types, spans, edits, the
 //!   launch) and the guard of a divergent barrier: the binary depends on this crate alone.
 
+pub mod cache;
 pub mod compdb;
 pub mod cost;
 pub mod inputs;
@@ -79,6 +82,10 @@ pub struct Settings {
     /// Report write-write pairs that store equal values too (`--no-benign-tolerance`;
     /// `CheckOptions::no_benign_tolerance`).
     pub no_benign_tolerance: bool,
+    /// Where the verifier's answers are kept and read again (`--cache`; [`cache`]).
+    /// A new field that changes what the oracle answers goes into the cache's key:
+    /// `run::oracle_config` names every field, so it does not compile until it is.
+    pub cache: Option<std::sync::Arc<cache::ResultCache>>,
 }
 
 /// What `fix` does besides checking.

@@ -10,12 +10,12 @@ use crate::ctype::IntTy;
 
 /// A statement's identity inside one kernel. Assigned in pre-order by the front ends;
 /// inserted barriers get fresh ids above every existing one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct StmtId(pub u32);
 
 /// A region of the source text: byte offsets plus the 1-based line and column of its
 /// start (and the line of its end), so diagnostics need not re-scan the file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -43,7 +43,7 @@ impl Span {
 /// A region of another file than the main one: the index of the file among those the
 /// front end read (0 is the main file, headers follow; see the front end's source map),
 /// byte offsets in it, and the 1-based line and column of its start.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FileSpan {
     pub file: u32,
     pub start: usize,
@@ -297,7 +297,7 @@ impl Expr {
 
 /// Memory spaces that matter for races: shared memory is per block, global memory is
 /// shared by the whole grid (so inter-block races on it cannot be fixed by barriers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Space {
     Shared,

@@ -62,7 +62,7 @@ impl CheckOptions {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessKind {
     Read,
@@ -88,7 +88,7 @@ impl AccessKind {
 }
 
 /// One side of a race: which statement, how it touches memory, where it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Access {
     pub stmt: StmtId,
     pub kind: AccessKind,
@@ -96,7 +96,7 @@ pub struct Access {
 }
 
 /// A thread of the grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ThreadId {
     pub tid: Dim3,
     pub bid: Dim3,
@@ -116,7 +116,7 @@ impl fmt::Display for ThreadId {
 }
 
 /// A concrete execution that exhibits a defect, for diagnostics.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Witness {
     /// The thread performing the first (resp. second) access, or the enabled and the
     /// disabled thread at a divergent barrier.
@@ -133,7 +133,7 @@ pub struct Witness {
 
 /// A racing pair of statements (the paper's race location), with what the oracle knows
 /// about when the race can happen.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Race {
     pub array: String,
     pub space: Space,
@@ -179,7 +179,7 @@ impl Race {
 }
 
 /// A barrier that threads of one block can disagree on reaching.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Divergence {
     pub stmt: StmtId,
     pub span: Span,
@@ -191,7 +191,7 @@ pub struct Divergence {
 /// A write-write pair of statements that is not a race only because the two writes
 /// store equal values whenever they touch one element unordered (GPUVerify's benign
 /// races, [`CheckOptions::no_benign_tolerance`] off).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BenignPair {
     pub array: String,
     /// The write that comes first in program text order.
@@ -200,7 +200,7 @@ pub struct BenignPair {
 }
 
 /// Everything an oracle found in one kernel.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     pub races: Vec<Race>,
     pub divergences: Vec<Divergence>,
@@ -217,7 +217,7 @@ impl Report {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum OracleError {
     /// The kernel uses something this oracle cannot decide soundly.
     #[error("unsupported: {what}")]

@@ -26,7 +26,7 @@ use crate::dynamic::{DynamicConfig, RunCut, Shown, run_shown};
 use crate::{AccessKind, CheckOptions, Dim3, Race, Report, Witness};
 
 /// What replaying one finding showed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Replay {
     /// A run of the kernel exhibits it.
     pub confirmed: bool,
@@ -53,7 +53,7 @@ impl Replay {
 }
 
 /// A configuration the interpreter ran.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct RunConfig {
     pub block_dim: Dim3,
     pub grid_dim: Dim3,

@@ -6,7 +6,9 @@
 //! for `--debounce` ms); its races and divergent barriers are published as diagnostics
 //! ([`convert`]), and the barriers `autosync fix` would insert are offered as a quick
 //! fix. The command line's options (`-I`, `-D`, `--block-dim`, `-p`, ...) apply to
-//! every document, as they would to `autosync check`.
+//! every document, as they would to `autosync check`. Results are kept in the result
+//! cache (`driver::cache`) of `--cache`, else `$XDG_CACHE_HOME/autosync` or the
+//! platform's cache folder, unless `--no-cache`.
 //!
 //! Exit code: 0 after `shutdown` and `exit`; 1 when the client exits (or goes away)
 //! without `shutdown`; 2 on a protocol error (a bad `initialize`).
@@ -102,8 +104,25 @@ fn serve(conn: &Connection, args: LspArgs) -> Result<Status> {
             None
         }
     };
+    // Results are kept between checks (and sessions) unless --no-cache.
+    let mut analysis = args.analysis;
+    let default_cache = if args.no_cache {
+        None
+    } else {
+        driver::cache::ResultCache::default_dir()
+    };
+    if let Err(e) = analysis.open_cache(default_cache) {
+        let params = ShowMessageParams {
+            typ: MessageType::WARNING,
+            message: format!("autosync: cannot use the cache: {e:#} (going on without it)"),
+        };
+        send(
+            conn,
+            Notification::new("window/showMessage".to_string(), params).into(),
+        );
+    }
     let shared = Arc::new(Shared::default());
-    let worker = Worker::new(Arc::clone(&shared), conn.sender.clone(), args.analysis, db, caps);
+    let worker = Worker::new(Arc::clone(&shared), conn.sender.clone(), analysis, db, caps);
     std::thread::Builder::new()
         .name("autosync-check".to_string())
         .stack_size(crate::WORKER_STACK)

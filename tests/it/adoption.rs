@@ -568,6 +568,106 @@ fn the_github_action_quotes_its_inputs() {
 }
 
 #[test]
+fn the_github_action_keeps_the_results_its_last_run_used() {
+    let action = yaml("action.yml");
+    let steps = action_steps(&action);
+    let (restore, check, save) = (
+        step(steps, "actions/cache/restore@"),
+        step(steps, "autosync check --format sarif"),
+        step(steps, "actions/cache/save@"),
+    );
+    assert!(step(steps, "cargo install") < restore && restore < check && check < save);
+    let results = "${{ runner.temp }}/autosync-results";
+    assert_eq!(steps[restore]["with"]["path"], results);
+    assert_eq!(steps[save]["with"]["path"], results);
+    assert_eq!(steps[restore]["with"]["key"], steps[save]["with"]["key"]);
+    let key = steps[save]["with"]["key"].as_str().unwrap();
+    assert!(
+        key.starts_with("autosync-results-${{ steps.key.outputs.key }}-"),
+        "{key}"
+    );
+    assert!(
+        key.contains("${{ github.run_id }}"),
+        "a key of its own per run: {key}"
+    );
+    assert_eq!(
+        steps[restore]["with"]["restore-keys"],
+        "autosync-results-${{ steps.key.outputs.key }}-"
+    );
+    assert_eq!(action["inputs"]["cache"]["default"], "true");
+    for s in [restore, save] {
+        assert!(
+            steps[s]["if"]
+                .as_str()
+                .unwrap()
+                .contains("inputs.cache == 'true'")
+        );
+    }
+    // The check step with RESULTS set: results kept; a run of one file of the two keeps
+    // the entry of that file's kernel alone, read from the cache.
+    let script = run_of(&steps[check]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("racy.cu"), ROTATE).unwrap();
+    std::fs::write(
+        d.join("clean.cu"),
+        ROTATE
+            .replace("rotate", "turn")
+            .replace("#ifdef SYNC\n", "")
+            .replace("#endif\n", ""),
+    )
+    .unwrap();
+    let entries = |d: &Path| -> usize {
+        std::fs::read_dir(d.join("results"))
+            .unwrap()
+            .flatten()
+            .map(|sub| std::fs::read_dir(sub.path()).unwrap().count())
+            .sum()
+    };
+    let results = d.join("results");
+    let env = [
+        ("PATHS", "racy.cu\nclean.cu"),
+        ("ARGS", ""),
+        ("SARIF_FILE", "a.sarif"),
+        ("RESULTS", results.to_str().unwrap()),
+    ];
+    let (o, out) = run_step(&script, d, &env);
+    assert_eq!((code(&o), out.as_str()), (0, "exit-code=1\n"));
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        err,
+        format!("autosync: cache {}: 0 hits, 2 misses\n", results.display())
+    );
+    assert_eq!(entries(d), 2);
+    let env = [
+        ("PATHS", "clean.cu"),
+        ("ARGS", ""),
+        ("SARIF_FILE", "b.sarif"),
+        ("RESULTS", results.to_str().unwrap()),
+    ];
+    let (o, out) = run_step(&script, d, &env);
+    assert_eq!((code(&o), out.as_str()), (0, "exit-code=0\n"));
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        err,
+        format!("autosync: cache {}: 1 hit, 0 misses\n", results.display())
+    );
+    assert_eq!(entries(d), 1, "the racy file's entry is pruned");
+    assert_eq!(
+        std::fs::read_to_string(d.join("b.sarif")).unwrap(),
+        {
+            let (_, _) = run_step(
+                &script,
+                d,
+                &[("PATHS", "clean.cu"), ("ARGS", ""), ("SARIF_FILE", "c.sarif")],
+            );
+            std::fs::read_to_string(d.join("c.sarif")).unwrap()
+        },
+        "the log is the same without the cache"
+    );
+}
+
+#[test]
 fn the_github_action_keys_its_cache_by_the_source() {
     let action = yaml("action.yml");
     let steps = action_steps(&action);

@@ -103,6 +103,9 @@ impl Server {
             .arg("lsp")
             .args(args)
             .current_dir(dir.path())
+            // The default result cache is `$XDG_CACHE_HOME/autosync`: in the temporary
+            // folder, never the user's.
+            .env("XDG_CACHE_HOME", dir.path().join("xdg-cache"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -821,4 +824,52 @@ fn a_race_in_a_header_is_related_information_at_the_header() {
     assert_eq!(related[1]["location"]["uri"], header_uri.as_str());
     assert_eq!(related[1]["location"]["range"], range_of(HEADER, "s[i + 1] = a"));
     assert_eq!(s.shutdown(), 0);
+}
+
+/// The files under `dir` (none when it does not exist).
+fn files_under(dir: &std::path::Path) -> usize {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    read.flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => files_under(&e.path()),
+            _ => 1,
+        })
+        .sum()
+}
+
+#[test]
+fn results_are_kept_in_the_user_cache_folder_unless_no_cache() {
+    // By default in `$XDG_CACHE_HOME/autosync`; the same text checked again is answered
+    // from there, with the same diagnostics.
+    let mut s = Server::start(&[]);
+    s.initialize(json!({}));
+    let uri = s.open("shift.cu", RACY, 1);
+    let first = s.diagnostics(&uri, 1);
+    assert_eq!(first.len(), 1, "{first:#?}");
+    let folder = s.path("xdg-cache/autosync");
+    assert_eq!(files_under(&folder), 1, "one kernel, one result");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": RACY}]}),
+    );
+    s.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(s.diagnostics(&uri, 2), first);
+    assert_eq!(files_under(&folder), 1);
+    assert_eq!(s.shutdown(), 0);
+    // `--no-cache` keeps nothing; `--cache DIR` keeps results in DIR instead.
+    for (args, kept) in [(&["--no-cache"][..], None), (&["--cache", "mine"], Some("mine"))] {
+        let mut s = Server::start(args);
+        s.initialize(json!({}));
+        let uri = s.open("shift.cu", RACY, 1);
+        let d = s.diagnostics(&uri, 1);
+        assert_eq!(d.len(), 1, "{args:?}: {d:#?}");
+        assert_eq!(d[0]["range"], first[0]["range"], "{args:?}");
+        assert!(!s.path("xdg-cache").exists(), "{args:?}");
+        if let Some(dir) = kept {
+            assert_eq!(files_under(&s.path(dir)), 1, "{args:?}");
+        }
+        assert_eq!(s.shutdown(), 0);
+    }
 }

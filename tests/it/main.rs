@@ -6,6 +6,7 @@ mod common;
 
 mod adoption;
 mod beyond;
+mod cache;
 mod cli;
 mod code_size;
 mod cost;

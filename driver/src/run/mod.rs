@@ -56,12 +56,43 @@ pub fn make_oracle(settings: &Settings, src: &Source, opts: CheckOptions) -> Box
     })
 }
 
-/// The oracle of one launch.
+/// The oracle of one launch, behind the result cache when there is one.
 fn oracle_for(settings: &Settings, opts: CheckOptions) -> Box<dyn Oracle> {
+    let Some(cache) = &settings.cache else {
+        return plain_oracle(settings, opts);
+    };
+    let config = oracle_config(settings, &opts);
+    let settings = settings.clone();
+    Box::new(crate::cache::CachedOracle::new(
+        std::sync::Arc::clone(cache),
+        &config,
+        Box::new(move || plain_oracle(&settings, opts.clone())),
+    ))
+}
+
+/// The oracle of one launch.
+fn plain_oracle(settings: &Settings, opts: CheckOptions) -> Box<dyn Oracle> {
     match settings.oracle {
         OracleKind::Static => Box::new(static_verifier(settings, opts)),
         OracleKind::Dynamic => Box::new(oracle::dynamic::Interpreter::new(opts)),
     }
+}
+
+/// What the oracle of `settings` with `opts` is made from, for the result cache's key
+/// ([`crate::cache`]): every field of `settings` is named (a new one does not compile
+/// until it is put in or left out here), and `opts` is taken whole.
+fn oracle_config(settings: &Settings, opts: &CheckOptions) -> (OracleKind, Option<f64>, bool, CheckOptions) {
+    let Settings {
+        // They make the kernel, which is in the key.
+        front_end: _,
+        // It selects kernels.
+        kernel: _,
+        cache: _,
+        oracle,
+        solver_budget,
+        no_benign_tolerance,
+    } = settings;
+    (*oracle, *solver_budget, *no_benign_tolerance, opts.clone())
 }
 
 /// An oracle per launch: the kernels of a file (and the launch contexts of one kernel)
