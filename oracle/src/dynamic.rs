@@ -51,6 +51,10 @@ pub struct DynamicConfig {
     /// Memory seeds per (launch, parameters) when arbitrary values matter. Seed 0 is
     /// the all-zero memory; the others fill memory with small pseudo-random values.
     pub seeds: u32,
+    /// Run every seed even when arbitrary values reach no condition or index: they
+    /// still decide the values stored, so whether two writes of one element store equal
+    /// ones (the benign rule). Replays set it ([`crate::replay`]).
+    pub every_seed: bool,
     /// Iterations after which one execution of a loop is cut off (with a note).
     pub loop_bound: u64,
     /// At most this many runs per check; larger spaces are sampled.
@@ -77,6 +81,7 @@ impl Default for DynamicConfig {
         DynamicConfig {
             param_range: 0..=4,
             seeds: 3,
+            every_seed: false,
             loop_bound: 1000,
             max_runs: 20_000,
             default_launches,
@@ -236,7 +241,7 @@ pub fn race_instances(
     config: &DynamicConfig,
     max_work: u64,
 ) -> HashMap<RaceType, Witness> {
-    run_shown(kernel, opts, config, None, max_work, WALK_LIMIT, false)
+    run_shown(kernel, opts, config, None, max_work, WALK_LIMIT)
         .map(|shown| shown.races)
         .unwrap_or_default()
 }
@@ -286,10 +291,7 @@ pub enum RunCut {
 /// executing the blocks `blocks` (linear ids, in that order) or else the first and last
 /// ones as [`DynamicConfig::max_blocks`] says, until the runs have done `max_work`
 /// statement executions (times the threads of a block) and comparisons together, each
-/// access compared with the `walk_limit` latest accesses of its element. With
-/// `every_seed`, every seed of `config` is run even when arbitrary values reach no
-/// condition or index: they still decide the values stored, so whether two writes of
-/// one element store equal ones (the benign rule). `Err` says
+/// access compared with the `walk_limit` latest accesses of its element. `Err` says
 /// why the kernel cannot be run (a launch the options leave open, a kernel the
 /// interpreter cannot compile).
 ///
@@ -303,7 +305,6 @@ pub fn run_shown(
     blocks: Option<Vec<u32>>,
     max_work: u64,
     walk_limit: u64,
-    every_seed: bool,
 ) -> Result<Shown, String> {
     let (Some(block_dim), Some(grid_dim)) = (opts.launch.block_dim(), opts.launch.grid_dim()) else {
         return Err("its launch is not fixed".to_string());
@@ -318,11 +319,6 @@ pub fn run_shown(
     }
     let it = Interpreter::with_config(opts.clone(), config.clone());
     let space = RunSpace::new(&prog, &it);
-    let seeds = if every_seed {
-        config.seeds.max(1)
-    } else {
-        space.seeds
-    };
     let mut params = vec![0; prog.params.len()];
     space.params(0, &mut params);
     let mut machine = Machine::new(&prog, opts.arith, config.loop_bound, config.max_blocks);
@@ -336,7 +332,7 @@ pub fn run_shown(
         memory_matters: prog.seeds_matter,
         ..Shown::default()
     };
-    for seed in 0..seeds {
+    for seed in 0..space.seeds {
         let spec = RunSpec {
             block_dim,
             grid_dim,
@@ -500,7 +496,7 @@ impl RunSpace {
             launches: it.launches(),
             choices,
             valuations,
-            seeds: if prog.seeds_matter {
+            seeds: if prog.seeds_matter || it.config.every_seed {
                 it.config.seeds.max(1)
             } else {
                 1

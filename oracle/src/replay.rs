@@ -71,6 +71,9 @@ pub const MAX_WORK: u64 = 40_000_000;
 /// verifier's concrete runs', since a replay looks for one race type in particular.
 const WALK_LIMIT: u64 = 64;
 
+/// Grids of at most this many blocks are run whole.
+const WHOLE_GRID: u32 = 8;
+
 /// Memory contents tried when they matter.
 pub const SEEDS: u32 = 4;
 
@@ -199,7 +202,14 @@ fn configure(w: &Witness) -> Result<RunConfig, String> {
     }
     // In range: the grid has fewer than 2^32 blocks.
     let linear = |b: &Dim3| b[0] + w.grid_dim[0] * (b[1] + w.grid_dim[1] * b[2]);
-    let mut blocks: Vec<u32> = w.threads.iter().map(|t| linear(&t.bid)).collect();
+    let total = size(&w.grid_dim) as u32;
+    // A small grid runs whole, as the interpreter's own checks run it; a larger one
+    // runs the blocks of the witness's two threads.
+    let mut blocks: Vec<u32> = if total <= WHOLE_GRID {
+        (0..total).collect()
+    } else {
+        w.threads.iter().map(|t| linear(&t.bid)).collect()
+    };
     blocks.sort_unstable();
     blocks.dedup();
     Ok(RunConfig {
@@ -237,24 +247,22 @@ impl Runner<'_> {
                 },
                 ..self.opts.clone()
             };
-            let dynamic = DynamicConfig {
-                param_range: 0..=0,
-                seeds: SEEDS,
-                default_launches: Vec::new(),
-                ..DynamicConfig::default()
-            };
             let blocks = Some(config.blocks.clone());
-            run_shown(
-                self.kernel,
-                &opts,
-                &dynamic,
-                blocks,
-                MAX_WORK,
-                WALK_LIMIT,
-                self.every_seed,
-            )
+            run_shown(self.kernel, &opts, &config_of(self.every_seed), blocks, MAX_WORK, WALK_LIMIT)
         });
         ran.as_ref().map_err(|e| e.clone())
+    }
+}
+
+/// The interpreter's configuration of a replay: the launch and parameters come from the
+/// options, every seed is run when `every_seed`.
+pub fn config_of(every_seed: bool) -> DynamicConfig {
+    DynamicConfig {
+        param_range: 0..=0,
+        seeds: SEEDS,
+        every_seed,
+        default_launches: Vec::new(),
+        ..DynamicConfig::default()
     }
 }
 

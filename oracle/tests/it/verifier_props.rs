@@ -867,9 +867,9 @@ fn compare(case: &Case) -> Result<(), TestCaseError> {
 }
 
 /// Every race and divergence a replay confirms ([`oracle::replay`]) the interpreter
-/// finds too, checking the kernel on the configuration the replay ran (grids of up to
-/// eight blocks, which the interpreter runs whole); a confirmed witness's threads lie
-/// inside its launch.
+/// finds too, checking the kernel on the configuration the replay ran with every memory
+/// seed (grids of up to eight blocks, which both run whole); a confirmed witness's
+/// threads lie inside its launch.
 fn replayed_findings_are_the_interpreters(
     kernel: &kpl::Kernel,
     opts: &CheckOptions,
@@ -879,6 +879,7 @@ fn replayed_findings_are_the_interpreters(
 ) -> Result<(), TestCaseError> {
     let mut replayed = stat.clone();
     verifier.replay(kernel, &mut replayed);
+    let mut seen_on: Vec<(oracle::replay::RunConfig, Report)> = Vec::new();
     let findings = replayed
         .races
         .iter()
@@ -928,17 +929,17 @@ fn replayed_findings_are_the_interpreters(
             },
             ..opts.clone()
         };
-        let config = oracle::dynamic::DynamicConfig {
-            param_range: 0..=0,
-            seeds: oracle::replay::SEEDS,
-            default_launches: Vec::new(),
-            ..oracle::dynamic::DynamicConfig::default()
+        // Once per configuration (the findings of a kernel mostly share one).
+        let seen = match seen_on.iter().find(|(c, _)| c == run) {
+            Some((_, r)) => r.clone(),
+            None => {
+                let r = Interpreter::with_config(pinned, oracle::replay::config_of(true))
+                    .check(kernel)
+                    .map_err(|e| TestCaseError::fail(format!("interpreter on a replayed configuration: {e}\n{src}")))?;
+                seen_on.push((run.clone(), r.clone()));
+                r
+            }
         };
-        let seen = Interpreter::with_config(pinned, config)
-            .check(kernel)
-            .map_err(|e| {
-                TestCaseError::fail(format!("interpreter on a replayed configuration: {e}\n{src}"))
-            })?;
         let found = match pair {
             Some((a, b)) => seen
                 .races
