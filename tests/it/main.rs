@@ -6,6 +6,7 @@ mod common;
 
 mod adoption;
 mod beyond;
+mod call_chains;
 mod cli;
 mod code_size;
 mod cost;
