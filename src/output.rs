@@ -22,39 +22,105 @@ pub fn cs_files(src: &Source) -> ReportFiles<'_> {
     files
 }
 
-fn range(span: driver::report::Span, text: &str) -> std::ops::Range<usize> {
-    let end = span.end.min(text.len());
-    span.start.min(end)..end
+/// Where a span really is ([`driver::report::Span::real`]): the id of its file in
+/// [`cs_files`] and its place there (a device function of an included header is shown in
+/// the header, not at the `#include` line that stands for it in the checked file; the
+/// last statement of an inlined function at its own line, not at the call). A header the
+/// report does not have falls back to the span's place in the checked file.
+fn real_span(src: &Source, span: driver::report::Span) -> (usize, driver::report::FileSpan) {
+    let e = span.real();
+    if e.file == 0 || src.header(e.file).is_some() {
+        (e.file as usize, e)
+    } else {
+        let main = driver::report::Span {
+            elsewhere: None,
+            ..span
+        };
+        (0, main.real())
+    }
 }
 
-/// Where a span really is: the id of its file in [`cs_files`] and its range there (a
-/// device function of an included header is shown in the header, not at the
-/// `#include` line that stands for it in the checked file).
-pub fn place(src: &Source, span: driver::report::Span) -> (usize, std::ops::Range<usize>) {
-    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
-        Some((e, h)) => {
-            let end = e.end.min(h.text.len());
-            (e.file as usize, e.start.min(end)..end)
-        }
-        None => (0, range(span, &src.text)),
+/// The text and the path of file `file` of [`cs_files`].
+fn file_of(src: &Source, file: usize) -> (&str, String) {
+    match u32::try_from(file).ok().and_then(|f| src.header(f)) {
+        Some(h) => (h.text.as_str(), h.path.display().to_string()),
+        None => (src.text.as_str(), src.path.display().to_string()),
     }
+}
+
+/// Where a span really is: the id of its file in [`cs_files`] and its range there (see
+/// [`real_span`]).
+pub fn place(src: &Source, span: driver::report::Span) -> (usize, std::ops::Range<usize>) {
+    let (file, e) = real_span(src, span);
+    let (text, _) = file_of(src, file);
+    let end = e.end.min(text.len());
+    (file, e.start.min(end)..end)
 }
 
 /// The line of a span for a sentence: `line 5` in the checked file, `kern.cuh:5` in a
 /// header.
 pub fn line_of(src: &Source, span: driver::report::Span) -> String {
-    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
-        Some((e, h)) => format!("{}:{}", h.path.display(), e.line),
-        None => format!("line {}", span.line),
+    match real_span(src, span) {
+        (0, e) => format!("line {}", e.line),
+        (file, e) => format!("{}:{}", file_of(src, file).1, e.line),
     }
 }
 
 /// The file (as the user named it, or as the include was resolved) and 1-based line
 /// and column where a span really is.
 pub fn real_position(src: &Source, span: driver::report::Span) -> (String, u32, u32) {
-    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
-        Some((e, h)) => (h.path.display().to_string(), e.line, e.col),
-        None => (src.path.display().to_string(), span.line, span.col),
+    let (file, e) = real_span(src, span);
+    (file_of(src, file).1, e.line, e.col)
+}
+
+/// The inlined calls that reach the code at `span` in kernel `kernel` in words,
+/// innermost first: "in `Comparator`, called at line 40"; nested, "in `g`, called from
+/// `f` at line 12, called at line 40" (the last call is the kernel's). A call site in a
+/// header is `common.h:12`. `None` for the kernel's own code.
+pub fn calls_phrase(src: &Source, kernel: &str, span: driver::report::Span) -> Option<String> {
+    let chain = driver::report::call_chain(src, kernel, span);
+    let first = chain.first()?;
+    let mut out = format!("in `{}`", first.callee);
+    for (i, f) in chain.iter().enumerate() {
+        match chain.get(i + 1) {
+            Some(caller) => out.push_str(&format!(
+                ", called from `{}` at {}",
+                caller.callee,
+                line_of(src, f.site)
+            )),
+            None => out.push_str(&format!(", called at {}", line_of(src, f.site))),
+        }
+    }
+    Some(out)
+}
+
+/// Where the code at `span` is, for a sentence: `line 5`, or with the inlined calls that
+/// reach it, `line 5, in `g`, called at line 17` (see [`calls_phrase`]).
+pub fn at_phrase(src: &Source, kernel: &str, span: driver::report::Span) -> String {
+    match calls_phrase(src, kernel, span) {
+        Some(c) => format!("{}, {c}", line_of(src, span)),
+        None => line_of(src, span),
+    }
+}
+
+/// Adds secondary labels at the call sites of the inlined calls that reach the code at
+/// `spans` (each site once, innermost call first, none where a label already is): "`g`
+/// is called here".
+fn add_call_labels(
+    src: &Source,
+    kernel: &str,
+    spans: &[driver::report::Span],
+    labels: &mut Vec<CsLabel<usize>>,
+) {
+    for span in spans {
+        for f in driver::report::call_chain(src, kernel, *span) {
+            let (file, range) = place(src, f.site);
+            if labels.iter().any(|l| l.file_id == file && l.range == range) {
+                continue;
+            }
+            labels
+                .push(CsLabel::secondary(file, range).with_message(format!("`{}` is called here", f.callee)));
+        }
     }
 }
 
@@ -90,8 +156,8 @@ fn verb(kind: driver::report::AccessKind) -> &'static str {
     }
 }
 
-/// Whether a barrier can fix a race, and how; `Err` says why none can.
-pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
+/// Whether a barrier can fix a race of kernel `kernel`, and how; `Err` says why none can.
+pub fn remedy(src: &Source, kernel: &str, r: &Race) -> Result<String, String> {
     if !r.fixable {
         Err(format!(
             "no block barrier can fix this: the threads are in different blocks, and `__syncthreads()` only \
@@ -113,6 +179,14 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
              `autosync fix` places no barrier: add it there",
             h.path.display()
         ))
+    } else if let Some(f) = driver::report::enclosing_call(src, kernel, r) {
+        // Every barrier that orders the accesses would be in the function's body.
+        Ok(format!(
+            "a barrier between the two accesses fixes this; they are both in `{}` (called at {}), a device \
+             function, inside which `autosync fix` places no barrier: add it there",
+            f.callee,
+            line_of(src, f.site)
+        ))
     } else {
         Ok(format!(
             "a barrier between the two accesses fixes this: run `autosync fix {}`",
@@ -122,12 +196,28 @@ pub fn remedy(src: &Source, r: &Race) -> Result<String, String> {
 }
 
 /// The witness of a race in words: "thread 3 writes `A[4]` (line 7) while thread 4
-/// reads `A[4]` (line 5) in the same barrier interval".
-pub fn race_sentence(src: &Source, r: &Race) -> String {
+/// reads `A[4]` (line 5) in the same barrier interval"; accesses in inlined functions of
+/// kernel `kernel` say through which calls (see [`calls_phrase`]): once at the end when
+/// both are reached through the same calls ("..., both in `g`, called at line 17"),
+/// else each after its line.
+pub fn race_sentence(src: &Source, kernel: &str, r: &Race) -> String {
     let elem = match r.witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
     };
+    let calls = [
+        calls_phrase(src, kernel, r.first.span),
+        calls_phrase(src, kernel, r.second.span),
+    ];
+    let shared = match &calls {
+        [Some(a), Some(b)] if a == b => Some(a.clone()),
+        _ => None,
+    };
+    let with_calls = |line: String, which: usize| match (&shared, &calls[which]) {
+        (None, Some(c)) => format!("{line}, {c}"),
+        _ => line,
+    };
+    let both = shared.as_ref().map_or(String::new(), |c| format!(", both {c}"));
     match &r.witness {
         Some(w) => {
             let when = if driver::report::possible(&r.replay).is_some() {
@@ -142,22 +232,28 @@ pub fn race_sentence(src: &Source, r: &Race) -> String {
                 "with no barrier between them"
             };
             format!(
-                "{} {} {elem} ({}) while {} {} {elem} ({}) {when}",
+                "{} {} {elem} ({}) while {} {} {elem} ({}) {when}{both}",
                 thread_name(w, 1),
                 verb(r.second.kind),
-                where_in(w, 1, line_of(src, r.second.span)),
+                with_calls(where_in(w, 1, line_of(src, r.second.span)), 1),
                 thread_name(w, 0),
                 verb(r.first.kind),
-                where_in(w, 0, line_of(src, r.first.span)),
+                with_calls(where_in(w, 0, line_of(src, r.first.span)), 0),
             )
         }
-        None => format!(
-            "two threads access {elem} (a {} at {} and a {} at {}) with no barrier between them",
-            r.first.kind.word(),
-            line_of(src, r.first.span),
-            r.second.kind.word(),
-            line_of(src, r.second.span)
-        ),
+        None => {
+            let at = |which: usize, span| match (&shared, &calls[which]) {
+                (None, Some(c)) => format!("{} ({c})", line_of(src, span)),
+                _ => line_of(src, span),
+            };
+            format!(
+                "two threads access {elem} (a {} at {} and a {} at {}) with no barrier between them{both}",
+                r.first.kind.word(),
+                at(0, r.first.span),
+                r.second.kind.word(),
+                at(1, r.second.span)
+            )
+        }
     }
 }
 
@@ -187,7 +283,7 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<usize
         driver::report::Space::Shared => "shared",
         driver::report::Space::Global => "global",
     };
-    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(src, r))];
+    let mut notes = vec![format!("in kernel `{kernel}`: {}", race_sentence(src, kernel, r))];
     match (r.intra, r.inter.as_slice()) {
         (_, []) => {}
         (true, d) => notes.push(format!(
@@ -206,16 +302,17 @@ pub fn race_diagnostic(src: &Source, kernel: &str, r: &Race) -> Diagnostic<usize
     if let Some(why) = driver::report::possible(&r.replay) {
         notes.push(possible_note(why));
     }
-    notes.push(match remedy(src, r) {
+    notes.push(match remedy(src, kernel, r) {
         Ok(help) => format!("help: {help}"),
         Err(why) => why,
     });
     let (f2, r2) = place(src, r.second.span);
-    let mut labels = vec![CsLabel::primary(f2, r2).with_message(m2)];
-    if r.first.span != r.second.span {
-        let (f1, r1) = place(src, r.first.span);
+    let mut labels = vec![CsLabel::primary(f2, r2.clone()).with_message(m2)];
+    let (f1, r1) = place(src, r.first.span);
+    if (f1, &r1) != (f2, &r2) {
         labels.push(CsLabel::secondary(f1, r1).with_message(m1));
     }
+    add_call_labels(src, kernel, &[r.second.span, r.first.span], &mut labels);
     let message = format!("{} race on {space} array `{}`", r.kind(), r.array);
     match driver::report::possible(&r.replay) {
         None => Diagnostic::error().with_code("race").with_message(message),
@@ -313,6 +410,8 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
     let mut notes = vec![format!(
         "in kernel `{kernel}`: barrier divergence is undefined behaviour"
     )];
+    // A barrier of an inlined function: through which calls.
+    let calls = calls_phrase(src, kernel, d.span);
     // A grid barrier that threads of different blocks disagree on.
     let across_blocks = d
         .witness
@@ -331,11 +430,7 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
                 format!("{} and {}", thread_name(w, 0), thread_name(w, 1))
             });
         let (fg, rg) = place(src, g.span);
-        let text = if fg == 0 {
-            src.text.as_str()
-        } else {
-            src.header(fg as u32).map_or("", |h| h.text.as_str())
-        };
+        let (text, _) = file_of(src, fg);
         let guard = first_line(rg, text);
         labels.push(CsLabel::secondary(fg, guard.clone()).with_message(format!("{who} disagree on {what}")));
         let guard_text = text[guard].trim().to_string();
@@ -343,9 +438,15 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
         notes[0] = format!(
             "in kernel `{kernel}`: the guard `{guard_text}` ({}) lets some threads of {whose} reach the \
              barrier and not others; barrier divergence is undefined behaviour",
-            line_of(src, g.span)
+            at_phrase(src, kernel, g.span)
         );
     }
+    if let Some(c) = calls {
+        notes.insert(1, format!("the barrier ({}) is {c}", line_of(src, d.span)));
+    }
+    let mut spans = vec![d.span];
+    spans.extend(guard.map(|g| g.span));
+    add_call_labels(src, kernel, &spans, &mut labels);
     if let Some(w) = &d.witness {
         notes.push(launch_note(w));
     }
@@ -353,7 +454,19 @@ pub fn divergence_diagnostic(src: &Source, kernel: &str, d: &Divergence) -> Diag
     if let Some(why) = driver::report::possible(&d.replay) {
         notes.push(possible_note(why));
     }
-    notes.push(if across_blocks {
+    let chain = driver::report::call_chain(src, kernel, d.span);
+    notes.push(if let Some(outer) = chain.last() {
+        // `fix --strip` keeps a barrier of a device function (it is not in the kernel's
+        // text): the call is what moves.
+        let whose = if across_blocks { "the grid" } else { "a block" };
+        format!(
+            "help: every thread of {whose} must reach the barrier, or none: move the call of `{}` ({}) out of \
+             the guard, or the barrier out of `{}`",
+            outer.callee,
+            line_of(src, outer.site),
+            chain[0].callee
+        )
+    } else if across_blocks {
         format!(
             "help: a grid barrier (`this_grid().sync()`) must be reached by every thread of the grid, or \
              none: move it out of the guard, or run `autosync fix --cooperative --strip {}` to place the \
@@ -461,11 +574,11 @@ pub fn benign_note(report: &driver::report::Report) -> Option<String> {
     }
 }
 
-fn benign_json(src: &Source, p: &driver::report::BenignPair) -> Value {
+fn benign_json(src: &Source, kernel: &str, p: &driver::report::BenignPair) -> Value {
     json!({
         "array": p.array,
-        "first": pos(src, p.first.span),
-        "second": pos(src, p.second.span),
+        "first": pos(src, kernel, p.first.span),
+        "second": pos(src, kernel, p.second.span),
     })
 }
 
@@ -481,11 +594,35 @@ fn emit(
 /// A place in a JSON report. `line` and `column` are in the entry's file, or, when the
 /// place is in a header it includes (device code defined there), in that header, named
 /// by `file` (docs/cli.md: a field added, so scripts that know only `line` still read a
-/// place, and the ones in the file itself are unchanged).
-fn pos(src: &Source, span: driver::report::Span) -> Value {
+/// place, and the ones in the file itself are unchanged). Code of an inlined device
+/// function of kernel `kernel` has `calls`: the calls that reach it, innermost first,
+/// each the function called and the place of the call (`line`, `column`, and `file` in
+/// a header).
+fn pos(src: &Source, kernel: &str, span: driver::report::Span) -> Value {
+    let mut v = file_pos(src, span);
+    let chain = driver::report::call_chain(src, kernel, span);
+    if !chain.is_empty() {
+        v["calls"] = json!(
+            chain
+                .iter()
+                .map(|f| {
+                    let mut c = json!({"function": f.callee});
+                    if let (Value::Object(c), Value::Object(at)) = (&mut c, file_pos(src, f.site)) {
+                        c.extend(at);
+                    }
+                    c
+                })
+                .collect::<Vec<_>>()
+        );
+    }
+    v
+}
+
+/// `line`, `column` and, in a header, `file` of a place (see [`pos`]).
+fn file_pos(src: &Source, span: driver::report::Span) -> Value {
     let (file, line, column) = real_position(src, span);
     let mut v = json!({"line": line, "column": column});
-    if span.elsewhere.is_some() && file != src.path.display().to_string() {
+    if span.in_header() && file != src.path.display().to_string() {
         v["file"] = json!(file);
     }
     v
@@ -520,12 +657,12 @@ fn replay_json(replay: &Option<driver::report::Replay>) -> Value {
     })
 }
 
-fn race_json(src: &Source, r: &Race) -> Value {
+fn race_json(src: &Source, kernel: &str, r: &Race) -> Value {
     let mut v = json!({
         "array": r.array,
         "kind": r.kind(),
-        "first": pos(src, r.first.span),
-        "second": pos(src, r.second.span),
+        "first": pos(src, kernel, r.first.span),
+        "second": pos(src, kernel, r.second.span),
         "fixable": r.fixable,
         "intra": r.intra,
         "inter": r.inter,
@@ -558,9 +695,9 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
             let mut v = json!({
                 "name": k.name,
                 "verdict": k.verdict.word(),
-                "races": k.report.races.iter().map(|r| race_json(src, r)).collect::<Vec<_>>(),
+                "races": k.report.races.iter().map(|r| race_json(src, &k.name, r)).collect::<Vec<_>>(),
                 "divergences": k.report.divergences.iter().map(|d| {
-                    let mut p = pos(src, d.span);
+                    let mut p = pos(src, &k.name, d.span);
                     p["witness"] = d.witness.as_ref().map(witness_json).unwrap_or(Value::Null);
                     p["confirmed"] = json!(driver::report::confirmed(&d.replay));
                     p["replay"] = replay_json(&d.replay);
@@ -568,7 +705,7 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
                 }).collect::<Vec<_>>(),
                 "time_ms": round3(k.time_ms),
                 "notes": k.report.notes,
-                "benign_races": k.report.benign.iter().map(|p| benign_json(src, p)).collect::<Vec<_>>(),
+                "benign_races": k.report.benign.iter().map(|p| benign_json(src, &k.name, p)).collect::<Vec<_>>(),
                 "launch": launch_json(&src.launch_of(&k.name)),
             });
             if let Some(e) = &k.error {
@@ -686,7 +823,7 @@ pub fn fix_json(src: &Source, fix: &FileFix, explain: bool) -> Value {
             });
             if let Some(r) = &k.reason {
                 v["reason"] = json!(r);
-                v["races"] = json!(k.races.races.iter().map(|r| race_json(src, r)).collect::<Vec<_>>());
+                v["races"] = json!(k.races.races.iter().map(|r| race_json(src, &k.name, r)).collect::<Vec<_>>());
             }
             v
         }).collect::<Vec<_>>(),
@@ -795,7 +932,7 @@ pub fn fix_text(
                     "cannot be checked"
                 };
                 let mut notes = vec![k.reason.clone().unwrap_or_default()];
-                notes.extend(k.races.races.iter().map(|r| race_sentence(src, r)));
+                notes.extend(k.races.races.iter().map(|r| race_sentence(src, &k.name, r)));
                 notes.extend(partial_note(k));
                 let mut d = Diagnostic::error()
                     .with_code(k.status.word())
@@ -803,13 +940,14 @@ pub fn fix_text(
                     .with_notes(notes);
                 for r in &k.races.races {
                     let (f2, r2) = place(src, r.second.span);
-                    d.labels.push(CsLabel::primary(f2, r2).with_message(format!(
-                        "{} of `{}`",
-                        r.second.kind.word(),
-                        r.array
-                    )));
-                    if r.first.span != r.second.span {
-                        let (f1, r1) = place(src, r.first.span);
+                    d.labels
+                        .push(CsLabel::primary(f2, r2.clone()).with_message(format!(
+                            "{} of `{}`",
+                            r.second.kind.word(),
+                            r.array
+                        )));
+                    let (f1, r1) = place(src, r.first.span);
+                    if (f1, &r1) != (f2, &r2) {
                         d.labels.push(CsLabel::secondary(f1, r1).with_message(format!(
                             "{} of `{}`",
                             r.first.kind.word(),

@@ -208,23 +208,46 @@ fn location(
 }
 
 /// Where a span really is, for a location: its file (the checked one, or the header that
-/// defines the device code), that file's text, and the span in it.
+/// defines the device code), that file's text, and the span in it (the last statement of
+/// an inlined function at its own line, not at the call).
 fn real(src: &Source, span: driver::report::Span) -> (&Path, &str, driver::report::Span) {
-    match span.elsewhere.and_then(|e| Some((e, src.header(e.file)?))) {
-        Some((e, h)) => (
-            h.path.as_path(),
-            h.text.as_str(),
-            driver::report::Span {
-                start: e.start,
-                end: e.end,
-                line: e.line,
-                col: e.col,
-                end_line: e.line,
-                elsewhere: None,
-            },
-        ),
+    let e = span.real();
+    let at = |e: driver::report::FileSpan| driver::report::Span {
+        start: e.start,
+        end: e.end,
+        line: e.line,
+        col: e.col,
+        end_line: e.line,
+        ..driver::report::Span::NONE
+    };
+    match src.header(e.file) {
+        Some(h) => (h.path.as_path(), h.text.as_str(), at(e)),
+        None if e.file == 0 && span.elsewhere.is_some() => (src.path.as_path(), src.text.as_str(), at(e)),
         None => (src.path.as_path(), src.text.as_str(), span),
     }
+}
+
+/// The call sites of the inlined calls that reach the code at `spans` in kernel
+/// `kernel`, as related locations ("`g` is called here"), each once, innermost first.
+fn call_sites(src: &Source, root: &Path, kernel: &str, spans: &[driver::report::Span]) -> Vec<Location> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for span in spans {
+        for f in driver::report::call_chain(src, kernel, *span) {
+            let at = f.site.real();
+            if seen.contains(&at) {
+                continue;
+            }
+            seen.push(at);
+            out.push(real_location(
+                src,
+                root,
+                f.site,
+                Some(format!("`{}` is called here", f.callee)),
+            ));
+        }
+    }
+    out
 }
 
 /// A location at the real place of `span` (see [`real`]): a header's lines are in the
@@ -343,9 +366,13 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                     )
                 };
                 msg.push_str(&format!(
-                    ": {} reaches the barrier at line {} while {}{whose} does not{why}",
-                    w.threads[0], d.span.line, w.threads[1]
+                    ": {} reaches the barrier at {} while {}{whose} does not{why}",
+                    w.threads[0],
+                    crate::output::at_phrase(src, &k.name, d.span),
+                    w.threads[1]
                 ));
+            } else if let Some(c) = crate::output::calls_phrase(src, &k.name, d.span) {
+                msg.push_str(&format!(" (the barrier is {c})"));
             }
             msg.push('.');
             if let Some(why) = driver::report::possible(&d.replay) {
@@ -355,7 +382,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 "barrier-divergence",
                 msg,
                 vec![real_location(src, root, d.span, None)],
-                Vec::new(),
+                call_sites(src, root, &k.name, &[d.span]),
             );
             possible_level(&mut r, &d.replay);
             let barrier = real_normalized(src, d.span);
@@ -369,7 +396,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             } else {
                 "cross-block-race"
             };
-            let help = match remedy(src, race) {
+            let help = match remedy(src, &k.name, race) {
                 Ok(h) | Err(h) => h,
             };
             let mut msg = format!(
@@ -377,7 +404,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 race.kind(),
                 race.array,
                 k.name,
-                race_sentence(src, race),
+                race_sentence(src, &k.name, race),
                 help[..1].to_uppercase(),
                 &help[1..]
             );
@@ -395,6 +422,13 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                 )),
             );
             related.id = Some(n as i64);
+            let mut related = vec![related];
+            related.extend(call_sites(
+                src,
+                root,
+                &k.name,
+                &[race.first.span, race.second.span],
+            ));
             let mut r = result(
                 rule,
                 msg,
@@ -408,7 +442,7 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
                         race.array
                     )),
                 )],
-                vec![related],
+                related,
             );
             possible_level(&mut r, &race.replay);
             let (a, b) = (

@@ -280,6 +280,7 @@ impl SourceMap {
             col,
             end_line,
             elsewhere: None,
+            call: None,
         }
     }
 

@@ -22,10 +22,17 @@ pub struct Span {
     pub line: u32,
     pub col: u32,
     pub end_line: u32,
-    /// Where the text really is when it is not in the main file (a device function or
-    /// kernel of an included header): the fields above then stand for it in the main
-    /// file (the `#include` line), which is what `fix` may edit, and reports show this.
+    /// Where the text really is when the fields above stand for another place: for a
+    /// device function or kernel of an included header, the header's text (the fields
+    /// above are then the `#include` line, which is what `fix` may edit); for the last
+    /// statement of an inlined device function, which takes the call's place so that a
+    /// barrier after it goes after the call, its own text (file 0 when it is in the main
+    /// file). Reports show this place ([`Span::real`]).
     pub elsewhere: Option<FileSpan>,
+    /// The inlined call the text at [`Span::real`] was reached through: an index into
+    /// [`Kernel::calls`], `None` for the kernel's own code (and for `.kpl`). The chain of
+    /// calls from the kernel down to the text is [`Kernel::call_chain`].
+    pub call: Option<CallId>,
 }
 
 impl Span {
@@ -37,7 +44,40 @@ impl Span {
         col: 0,
         end_line: 0,
         elsewhere: None,
+        call: None,
     };
+
+    /// Where the text really is, for reports: [`Span::elsewhere`] when it is set, else
+    /// the span's own place in the main file (file 0).
+    pub fn real(&self) -> FileSpan {
+        self.elsewhere.unwrap_or(FileSpan {
+            file: 0,
+            start: self.start,
+            end: self.end,
+            line: self.line,
+            col: self.col,
+        })
+    }
+
+    /// Whether the text really is in an included header (not in the main file).
+    pub fn in_header(&self) -> bool {
+        self.elsewhere.is_some_and(|e| e.file != 0)
+    }
+}
+
+/// An inlined call of a device function: an index into [`Kernel::calls`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct CallId(pub u32);
+
+/// A call of a device function that the front end inlined into the kernel: the function
+/// called, and where. The call's span has its own [`Span::call`]: the inlined call it is
+/// made in (`None` when the kernel makes it), so frames chain up to the kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallFrame {
+    /// The function as the source names it (`Comparator`, `Tile::load`).
+    pub callee: String,
+    /// The call expression.
+    pub site: Span,
 }
 
 /// A region of another file than the main one: the index of the file among those the
@@ -601,6 +641,10 @@ pub struct Kernel {
     pub body: Block,
     /// The kernel's header (for diagnostics).
     pub span: Span,
+    /// The device-function calls the front end inlined, which spans name
+    /// ([`Span::call`]); empty for `.kpl`. Statements made by transformations copy spans,
+    /// so they keep their calls.
+    pub calls: Vec<CallFrame>,
 }
 
 impl Kernel {
@@ -692,10 +736,32 @@ impl Kernel {
         k
     }
 
+    /// The inlined calls through which the text at `span` is reached, innermost first:
+    /// the function the text is in and where it is called, then the function that call
+    /// is in and where that one is called, ..., up to the call the kernel makes. Empty
+    /// for the kernel's own code.
+    pub fn call_chain(&self, span: Span) -> Vec<&CallFrame> {
+        let mut out: Vec<&CallFrame> = Vec::new();
+        let mut at = span.call;
+        while let Some(CallId(i)) = at {
+            // A frame's parent was made before it: the chain ends (no cycle).
+            let Some(f) = self.calls.get(i as usize) else {
+                break;
+            };
+            if out.len() > self.calls.len() {
+                break;
+            }
+            out.push(f);
+            at = f.site.call.filter(|p| p.0 < i);
+        }
+        out
+    }
+
     /// The same kernel with every span cleared: structural equality for round trips.
     pub fn without_spans(&self) -> Kernel {
         let mut k = self.clone();
         k.span = Span::NONE;
+        k.calls.clear();
         clear_spans(&mut k.body);
         k
     }

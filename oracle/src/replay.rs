@@ -248,7 +248,14 @@ impl Runner<'_> {
                 ..self.opts.clone()
             };
             let blocks = Some(config.blocks.clone());
-            run_shown(self.kernel, &opts, &config_of(self.every_seed), blocks, MAX_WORK, WALK_LIMIT)
+            run_shown(
+                self.kernel,
+                &opts,
+                &config_of(self.every_seed),
+                blocks,
+                MAX_WORK,
+                WALK_LIMIT,
+            )
         });
         ran.as_ref().map_err(|e| e.clone())
     }

@@ -212,6 +212,54 @@ fn related_at(
     DiagnosticRelatedInformation { location, message }
 }
 
+/// Where a diagnostic of `span` in kernel `kernel` is underlined in the open document:
+/// its real place when that is in the document (the last statement of an inlined
+/// function at its own line, not at the call); for code of an included header, the
+/// innermost call in the document that reaches it; else the span's place in the document
+/// (the `#include` line).
+fn document_range(src: &Source, kernel: &str, index: &LineIndex<'_>, span: driver::report::Span) -> Range {
+    if let (0, range) = output::place(src, span) {
+        return index.range(range);
+    }
+    let call = driver::report::call_chain(src, kernel, span)
+        .into_iter()
+        .find_map(|f| match output::place(src, f.site) {
+            (0, range) => Some(range),
+            _ => None,
+        });
+    index.range(call.unwrap_or_else(|| span_range(span, &src.text)))
+}
+
+/// Related information at the call sites of the inlined calls that reach the code at
+/// `spans` in kernel `kernel` ("`g` is called here"), each once, innermost first.
+fn call_sites(
+    src: &Source,
+    kernel: &str,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+    spans: &[driver::report::Span],
+) -> Vec<DiagnosticRelatedInformation> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for span in spans {
+        for f in driver::report::call_chain(src, kernel, *span) {
+            let at = output::place(src, f.site);
+            if seen.contains(&at) {
+                continue;
+            }
+            seen.push(at);
+            out.push(related_at(
+                src,
+                uri,
+                index,
+                f.site,
+                format!("`{}` is called here", f.callee),
+            ));
+        }
+    }
+    out
+}
+
 /// The LSP diagnostics of a checked file: each race (its second access underlined, both
 /// accesses as related information) and each divergent barrier (the guard as related
 /// information) as errors, each kernel that could not be checked as a warning.
@@ -243,7 +291,7 @@ pub fn check_diagnostics(
                 })
                 .collect();
             let mut diag = diagnostic(
-                index.range(span_range(d.span, &src.text)),
+                document_range(src, &k.name, index, d.span),
                 severity(&d.replay),
                 rule::BARRIER_DIVERGENCE,
                 message_of(&cs),
@@ -260,18 +308,21 @@ pub fn check_diagnostics(
                 rule::CROSS_BLOCK_RACE
             };
             let mut diag = diagnostic(
-                index.range(span_range(r.second.span, &src.text)),
+                document_range(src, &k.name, index, r.second.span),
                 severity(&r.replay),
                 rule,
                 message_of(&cs),
             );
-            diag.related_information = Some(vec![
+            let mut related = vec![
                 related_at(
                     src,
                     uri,
                     index,
                     r.first.span,
-                    format!("first access ({}): {first}", output::line_of(src, r.first.span)),
+                    format!(
+                        "first access ({}): {first}",
+                        output::at_phrase(src, &k.name, r.first.span)
+                    ),
                 ),
                 related_at(
                     src,
@@ -280,10 +331,18 @@ pub fn check_diagnostics(
                     r.second.span,
                     format!(
                         "second access ({}): {second}",
-                        output::line_of(src, r.second.span)
+                        output::at_phrase(src, &k.name, r.second.span)
                     ),
                 ),
-            ]);
+            ];
+            related.extend(call_sites(
+                src,
+                &k.name,
+                uri,
+                index,
+                &[r.first.span, r.second.span],
+            ));
+            diag.related_information = Some(related);
             out.push((&k.name, diag));
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {

@@ -1044,8 +1044,8 @@ fn split_then_synthesize(run: Run, sites: &SplitSites) -> Result<Synthesis, Synt
 /// `line 5 of an included header`.
 fn line_word(span: kpl::Span) -> String {
     match span.elsewhere {
-        Some(e) => format!("line {} of an included header", e.line),
-        None => format!("line {}", span.line),
+        Some(e) if span.in_header() => format!("line {} of an included header", e.line),
+        _ => format!("line {}", span.real().line),
     }
 }
 
@@ -1070,9 +1070,14 @@ fn unsat_reason(tree: &LabelTree, enc: &Encoding, races: Vec<Race>) -> NoSolutio
     );
     if races
         .iter()
-        .any(|r| r.first.span.elsewhere.is_some() || r.second.span.elsewhere.is_some())
+        .any(|r| r.first.span.in_header() || r.second.span.in_header())
     {
         reason.push_str(": `fix` places no barrier in an included header");
+    } else if races
+        .iter()
+        .any(|r| r.first.span.call.is_some() || r.second.span.call.is_some())
+    {
+        reason.push_str(": `fix` places no barrier inside a device function it inlines");
     }
     if let Some(at) = excluded_lines(tree, enc) {
         reason.push_str(&format!(

@@ -1,5 +1,6 @@
 //! Issue #35: reports of device code defined in a header the checked file includes
-//! are at the header's lines (text, JSON `file`, SARIF artifacts), `fix` writes no
+//! are at the header's lines (text, JSON `file`, SARIF artifacts) with the call of the
+//! checked file that reaches them (`calls`, see tests/it/call_chains.rs), `fix` writes no
 //! barrier into the header, and a template kernel checked on its own names the
 //! template parameter it cannot know.
 
@@ -74,7 +75,7 @@ fn a_race_in_a_header_function_is_reported_at_the_header_lines() {
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     assert_eq!(
-        lines(&out)[..12],
+        lines(&out)[..17],
         [
             "error[race]: read-write race on shared array `s`",
             "  ┌─ common.h:4:5",
@@ -84,7 +85,12 @@ fn a_race_in_a_header_function_is_reported_at_the_header_lines() {
             "4 │     s[i + 1] = a;",
             "  │     ^^^^^^^^^^^^ thread 0 writes `s[1]`",
             "  │",
-            "  = in kernel `sortStep`: thread 0 writes `s[1]` (common.h:4) while thread 1 reads `s[1]` (common.h:3) in the same barrier interval",
+            "  ┌─ sort.cu:7:5",
+            "  │",
+            "7 │     Comparator(s, threadIdx.x);",
+            "  │     -------------------------- `Comparator` is called here",
+            "  │",
+            "  = in kernel `sortStep`: thread 0 writes `s[1]` (common.h:4) while thread 1 reads `s[1]` (common.h:3) in the same barrier interval, both in `Comparator`, called at line 7",
             "  = witness launch: 128 threads per block, 1 block",
             "  = checked for the launch from line 12: 128 threads, 1 block",
             "  = help: a barrier between the two accesses fixes this; they are in common.h, an included header, where `autosync fix` places no barrier: add it there",
@@ -97,13 +103,15 @@ fn json_names_the_header_of_each_access() {
     let dir = project();
     let doc = check_json(dir.path(), "sort.cu");
     let race = &doc["files"][0]["kernels"][0]["races"][0];
+    // `calls`: the call of the checked file that reaches the header's code.
+    let calls = serde_json::json!([{"function": "Comparator", "line": 7, "column": 5}]);
     assert_eq!(
         race["first"],
-        serde_json::json!({"file": "common.h", "line": 3, "column": 13})
+        serde_json::json!({"file": "common.h", "line": 3, "column": 13, "calls": calls})
     );
     assert_eq!(
         race["second"],
-        serde_json::json!({"file": "common.h", "line": 4, "column": 5})
+        serde_json::json!({"file": "common.h", "line": 4, "column": 5, "calls": calls})
     );
     assert_eq!(doc["version"], 1);
 }
@@ -154,6 +162,17 @@ fn sarif_locations_are_in_the_header() {
     let second = &result["relatedLocations"][0]["physicalLocation"];
     assert_eq!(second["artifactLocation"]["uri"], "common.h");
     assert_eq!(second["region"]["startLine"], 4);
+    // The call that reaches the header's code, in the checked file.
+    let call = &result["relatedLocations"][1];
+    assert_eq!(call["message"]["text"], "`Comparator` is called here");
+    assert_eq!(call["physicalLocation"]["artifactLocation"]["uri"], "sort.cu");
+    assert_eq!(call["physicalLocation"]["region"]["startLine"], 7);
+    assert_eq!(call["physicalLocation"]["region"]["startColumn"], 5);
+    let text = result["message"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("(common.h:3) in the same barrier interval, both in `Comparator`, called at line 7."),
+        "{text}"
+    );
 }
 
 #[test]

@@ -795,7 +795,7 @@ fn the_quick_fix_offers_the_fixable_part_when_races_between_blocks_remain() {
 
 /// Issue #35: a race in a device function of an included header stays a diagnostic of
 /// the open document (at the call), and its accesses are related information at the
-/// header's own URI and lines.
+/// header's own URI and lines, with the call that reaches them.
 #[test]
 fn a_race_in_a_header_is_related_information_at_the_header() {
     const HEADER: &str = "#pragma once\n__device__ void Comparator(int *s, int i) {\n    int a = s[i];\n    s[i + 1] = a;\n}\n";
@@ -809,20 +809,74 @@ fn a_race_in_a_header_is_related_information_at_the_header() {
     assert_eq!(diags.len(), 1, "{diags:#?}");
     let d = &diags[0];
     assert_eq!(d["code"], "data-race");
-    assert_eq!(d["range"], range_of(SORT, "Comparator(s, threadIdx.x);"));
+    assert_eq!(d["range"], range_of(SORT, "Comparator(s, threadIdx.x)"));
     let related = d["relatedInformation"].as_array().cloned().unwrap_or_default();
-    assert_eq!(related.len(), 2, "{related:#?}");
+    assert_eq!(related.len(), 3, "{related:#?}");
     assert_eq!(related[0]["location"]["uri"], header_uri.as_str());
     assert_eq!(related[0]["location"]["range"], range_of(HEADER, "s[i]"));
     assert!(
         related[0]["message"]
             .as_str()
             .unwrap_or_default()
-            .starts_with(&format!("first access ({}:3): ", s.path("common.h").display())),
+            .starts_with(&format!(
+                "first access ({}:3, in `Comparator`, called at line 6): ",
+                s.path("common.h").display()
+            )),
         "{related:#?}"
     );
     assert_eq!(related[1]["location"]["uri"], header_uri.as_str());
     assert_eq!(related[1]["location"]["range"], range_of(HEADER, "s[i + 1] = a"));
+    // The call in the open document.
+    assert_eq!(related[2]["location"]["uri"], uri.as_str());
+    assert_eq!(
+        related[2]["location"]["range"],
+        range_of(SORT, "Comparator(s, threadIdx.x)")
+    );
+    assert_eq!(related[2]["message"], "`Comparator` is called here");
+    assert_eq!(s.shutdown(), 0);
+}
+
+/// Issue #35: a race in a device function of the open document is underlined at its
+/// own lines (its last statement too, not at the call), and each call that reaches it is
+/// related information: one diagnostic per call site.
+#[test]
+fn a_race_in_a_device_function_relates_its_call() {
+    const TWICE: &str = "//--blockDim=64 --gridDim=1\n__device__ void shiftLeft(int *s, int t) {\n    int next = s[(t + 1) % 64];\n    s[t] = next;\n}\n__global__ void shiftTwice(int *g) {\n    __shared__ int s[64];\n    s[threadIdx.x] = g[threadIdx.x];\n    __syncthreads();\n    shiftLeft(s, threadIdx.x);\n    __syncthreads();\n    shiftLeft(s, threadIdx.x + 0);\n    __syncthreads();\n    g[threadIdx.x] = s[threadIdx.x];\n}\n";
+    let mut s = Server::start(&[]);
+    s.initialize(json!({}));
+    let uri = s.open("twice.cu", TWICE, 1);
+    let diags = s.diagnostics(&uri, 1);
+    assert_eq!(diags.len(), 2, "{diags:#?}");
+    for (d, call) in diags
+        .iter()
+        .zip(["shiftLeft(s, threadIdx.x)", "shiftLeft(s, threadIdx.x + 0)"])
+    {
+        assert_eq!(d["code"], "data-race");
+        assert_eq!(d["range"], range_of(TWICE, "s[t] = next"));
+        let related = d["relatedInformation"].as_array().cloned().unwrap_or_default();
+        assert_eq!(related.len(), 3, "{related:#?}");
+        assert_eq!(
+            related[0]["location"]["range"],
+            range_of(TWICE, "s[(t + 1) % 64]")
+        );
+        let line = if call.ends_with("+ 0)") { 12 } else { 10 };
+        let first = related[0]["message"].as_str().unwrap_or_default();
+        assert!(
+            first.starts_with(&format!(
+                "first access (line 3, in `shiftLeft`, called at line {line}): "
+            )),
+            "{related:#?}"
+        );
+        assert_eq!(related[1]["location"]["range"], range_of(TWICE, "s[t] = next"));
+        assert_eq!(related[2]["location"]["uri"], uri.as_str());
+        assert_eq!(related[2]["location"]["range"], range_of(TWICE, call));
+        assert_eq!(related[2]["message"], "`shiftLeft` is called here");
+        let message = d["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("both in `shiftLeft`, called at line {line}")),
+            "{message}"
+        );
+    }
     assert_eq!(s.shutdown(), 0);
 }
 

@@ -7,6 +7,7 @@ mod common;
 mod adoption;
 mod beyond;
 mod cache;
+mod call_chains;
 mod cli;
 mod code_size;
 mod cost;

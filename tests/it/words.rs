@@ -292,7 +292,8 @@ fn a_helper_shared_array_is_reported_by_the_kernel_name() {
 
 #[test]
 fn a_reason_of_the_synthesis_uses_the_kernel_name() {
-    let reason = "no barrier placement removes the race between line 14 and line 16 on `sharedPos`";
+    let reason = "no barrier placement removes the race between line 14 and line 16 on `sharedPos`: `fix` \
+                  places no barrier inside a device function it inlines";
     let (c, lines) = report_lines(NBODY_IN_A_FUNCTION, &["fix", "--diff"]);
     assert_eq!(c, 1);
     assert!(has(&lines, &format!("   = {reason}")), "{lines:#?}");

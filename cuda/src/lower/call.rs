@@ -601,6 +601,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         // The caller takes the place the function returns ([`Lowerer::returned_place`]).
         let want_place = matches!(&self.ref_call, Some((id, None)) if *id == n.id());
+        // The call, for reports: spans made while the body is lowered name it.
+        let call = self.record_call(f, n);
         self.frames.push(Frame {
             func: Some(f),
             bindings,
@@ -614,6 +616,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             ret_value: None,
             ret_place: None,
             returns_ref,
+            call: Some(call),
         });
         self.push_scope();
         let r = (|| -> R<Value> {
@@ -665,6 +668,20 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.pop_scope();
         self.frames.pop();
         r
+    }
+
+    /// Records an inlined call of function `f` at node `n` ([`kpl::Kernel::calls`]),
+    /// made in the frame being lowered now.
+    fn record_call(&mut self, f: usize, n: Node<'t>) -> kpl::ir::CallId {
+        let def = &self.prog.funcs[f];
+        let callee = match def.class.and_then(|c| self.prog.structs.get(c)) {
+            Some(s) if !def.name.contains("::") => format!("{}::{}", s.name, def.name),
+            _ => def.name.clone(),
+        };
+        let site = self.span(n);
+        let id = kpl::ir::CallId(u32::try_from(self.calls.len()).unwrap_or(u32::MAX));
+        self.calls.push(kpl::ir::CallFrame { callee, site });
+        id
     }
 
     /// Binds the parameters of an inlined function to the argument values.

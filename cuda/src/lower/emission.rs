@@ -9,6 +9,27 @@ use tree_sitter::Node;
 use super::{ArrayKey, ArraySpace, LVal, Lowerer, R, SCRATCH, V, Value, VarId, ticket};
 use kpl::ir::{Block, Expr, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
+/// The span of a statement whose place becomes `at` (a barrier after it is written after
+/// `at`) while reports keep showing where it really is: the last statement of an
+/// inlined function takes the call's place (barriers go after the call) and keeps its
+/// own text and call chain ([`Span::elsewhere`], file 0 in the main file, and
+/// [`Span::call`]); a statement of the code being lowered keeps the header place of its
+/// text, if any.
+pub(super) fn placed_span(own: Span, at: Span) -> Span {
+    if own.call.is_some() && own.call != at.call {
+        Span {
+            elsewhere: Some(own.real()),
+            call: own.call,
+            ..at
+        }
+    } else {
+        Span {
+            elsewhere: own.elsewhere.filter(|_| at.elsewhere.is_none()),
+            ..at
+        }
+    }
+}
+
 impl<'p, 't> Lowerer<'p, 't> {
     /// Appends a statement to the current block. It has no place until
     /// [`finalize`](Self::finalize) gives one to the last statement of a source statement.
@@ -217,12 +238,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             for (i, s) in b.iter_mut().enumerate().skip(start) {
                 if i + 1 == len && exact && (own_barrier || !s.kind.is_barrier()) {
                     s.place = Place::After;
-                    // The last statement of an inlined header function takes the call's
-                    // place (barriers go after the call), and keeps its own for reports.
-                    s.span = Span {
-                        elsewhere: s.span.elsewhere.filter(|_| span.elsewhere.is_none()),
-                        ..span
-                    };
+                    s.span = placed_span(s.span, span);
                     placed = true;
                     // "After the else branch" is after the whole statement.
                     if let StmtKind::If {

@@ -54,7 +54,7 @@ use super::Options;
 use super::error::{CudaError, ErrorKind};
 use super::program::{FuncDef, Program};
 use super::types::{Binding, StructTy, Ty};
-use kpl::ir::{Block, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
+use kpl::ir::{Block, CallFrame, CallId, Expr, Kernel, Param, Place, Space, Span, Stmt, StmtId, StmtKind};
 
 pub(super) type R<T> = Result<T, CudaError>;
 
@@ -513,6 +513,9 @@ pub(super) struct Frame {
     pub ret_place: Option<LVal>,
     /// The inlined function returns a reference.
     pub returns_ref: bool,
+    /// The inlined call this frame lowers ([`Lowerer::calls`]); `None` for the kernel.
+    /// Every span made while it is lowered names it ([`Lowerer::span`]).
+    pub call: Option<CallId>,
 }
 
 pub(super) struct Lowerer<'p, 't> {
@@ -540,6 +543,8 @@ pub(super) struct Lowerer<'p, 't> {
     pub vars: Vec<VarInfo>,
     scopes: Vec<Scope>,
     pub frames: Vec<Frame>,
+    /// The calls inlined so far, for reports ([`Kernel::calls`]).
+    pub calls: Vec<CallFrame>,
     structs: HashMap<String, Rc<StructTy>>,
     resolving: HashSet<String>,
     /// Brace-less blocks whose text cannot be wrapped in braces (from a macro).
@@ -674,7 +679,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                 ret_value: None,
                 ret_place: None,
                 returns_ref: false,
+                call: None,
             }],
+            calls: Vec::new(),
             structs: HashMap::new(),
             resolving: HashSet::new(),
             unplaceable_blocks: 0,
@@ -702,8 +709,12 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
     }
 
+    /// The span of a node, with the inlined call being lowered ([`Span::call`]).
     pub fn span(&self, n: Node<'t>) -> Span {
-        self.prog.map.span(n.byte_range())
+        Span {
+            call: self.frame().call,
+            ..self.prog.map.span(n.byte_range())
+        }
     }
 
     // ---- names -------------------------------------------------------------------
@@ -845,6 +856,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 top,
             },
             span: header,
+            calls: std::mem::take(&mut self.calls),
         };
         kernel.renumber();
         Ok(Lowered {

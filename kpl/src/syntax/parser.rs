@@ -42,6 +42,7 @@ pub fn parse(src: &str) -> Result<Vec<Kernel>, ParseError> {
         col: 1,
         end_line: 1,
         elsewhere: None,
+        call: None,
     };
     let file = next_pair(&mut pairs, "file", start)?;
     let src = Src::new(src);
@@ -85,6 +86,7 @@ fn check_nesting(src: &str) -> Result<(), ParseError> {
                 col: col - 1,
                 end_line: line,
                 elsewhere: None,
+                call: None,
             };
             return Err(err_at(
                 at,
@@ -293,6 +295,7 @@ impl Src {
             col: col as u32,
             end_line: end_line as u32,
             elsewhere: None,
+            call: None,
         }
     }
 
@@ -331,6 +334,7 @@ impl Src {
                 end_line: span.line,
                 ..span
             },
+            calls: Vec::new(),
         };
         k.renumber();
         Ok(k)

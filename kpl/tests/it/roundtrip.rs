@@ -193,6 +193,7 @@ fn kernel() -> impl Strategy<Value = Kernel> {
             requires: req.into_iter().collect(),
             body: Block::new(all),
             span: Span::NONE,
+            calls: Vec::new(),
         };
         k.renumber();
         k

@@ -935,7 +935,9 @@ fn replayed_findings_are_the_interpreters(
             None => {
                 let r = Interpreter::with_config(pinned, oracle::replay::config_of(true))
                     .check(kernel)
-                    .map_err(|e| TestCaseError::fail(format!("interpreter on a replayed configuration: {e}\n{src}")))?;
+                    .map_err(|e| {
+                        TestCaseError::fail(format!("interpreter on a replayed configuration: {e}\n{src}"))
+                    })?;
                 seen_on.push((run.clone(), r.clone()));
                 r
             }

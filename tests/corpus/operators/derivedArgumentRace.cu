@@ -8,14 +8,14 @@ __device__ float cell[64];
 struct Base { int i; };
 struct Derived : Base { int j; };
 
-__device__ void put(Base b, float v) { cell[0] = v; }
+__device__ void put(Base b, float v) { cell[0] = v; } //~ race(cell)
 
 __global__ void spread(float *o)
 {
     Derived d;
     d.i = 0;
     d.j = 1;
-    put(d, (float)threadIdx.x);                          //~ race(cell)
+    put(d, (float)threadIdx.x);
 }
 
 void run(float *o) { spread<<<1, 64>>>(o); }

@@ -4,11 +4,11 @@
 // function is called, and every thread writes `cell[0]`.
 __device__ unsigned cell[64];
 
-__device__ void record(dim3 at) { cell[0] = at.x; }
+__device__ void record(dim3 at) { cell[0] = at.x; } //~ race(cell)
 
 __global__ void stamp(float *o)
 {
-    record(threadIdx);                                   //~ race(cell)
+    record(threadIdx);
 }
 
 void run(float *o) { stamp<<<1, 64>>>(o); }

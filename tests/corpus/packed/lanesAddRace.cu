@@ -36,11 +36,11 @@ __global__ void axpyLanes(bf16 *y, const bf16 *x, float alpha, int n)
     int first = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
     if (first < n) {
         lanes_t xs = fetch(x + first);
-        lanes_t ys = fetch(y + first);                 //~ race(y)
+        lanes_t ys = fetch(y + first);
         for (int k = 0; k < xs.count; ++k) {
             ys[k] = (bf16)(alpha * (float)xs[k] + (float)ys[k]);
         }
-        put(y + first, ys);                            //~ race(y)
+        put(y + first, ys);
     }
 }
 

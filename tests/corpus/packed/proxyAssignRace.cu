@@ -10,7 +10,7 @@ struct Cell {
 
 __shared__ float s[64];
 
-__device__ Cell &Cell::operator=(float x) { s[i] = x; return *this; }
+__device__ Cell &Cell::operator=(float x) { s[i] = x; return *this; } //~ race(s)
 
 struct View {
     __device__ Cell operator[](int i) { return Cell{i}; }
@@ -20,7 +20,7 @@ __global__ void shiftWrite(float *o)
 {
     View v;
     int t = threadIdx.x;
-    v[(t + 1) % 64] = 1.0f;                     //~ race(s)
+    v[(t + 1) % 64] = 1.0f;
     o[t] = s[t];                                //~ race(s)
 }
 

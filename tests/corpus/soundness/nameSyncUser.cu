@@ -5,12 +5,12 @@
 // and synchronizes nothing: every thread writes the one slot.
 __device__ void sync(int *slots, int value)
 {
-    slots[0] = value;
+    slots[0] = value; //~ race(slots)
 }
 
 __global__ void publish(int *out)
 {
     __shared__ int slots[64];
-    sync(slots, threadIdx.x); //~ race(slots)
+    sync(slots, threadIdx.x);
     out[threadIdx.x] = slots[0]; //~ race(slots)
 }

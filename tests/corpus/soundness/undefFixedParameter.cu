@@ -9,12 +9,12 @@
 __device__ void store(int *s, int i)
 {
     clampIndex(i);
-    s[i] = threadIdx.x;
+    s[i] = threadIdx.x; //~ race(s)
 }
 
 __global__ void scatter(int *out)
 {
     __shared__ int s[64];
-    store(s, threadIdx.x); //~ race(s)
+    store(s, threadIdx.x);
     out[threadIdx.x] = s[threadIdx.x]; //~ race(s)
 }

@@ -216,10 +216,19 @@ impl<'t> Lowerer<'_, 't> {
         if !self.placeable() || self.prog.map.main_range(range.clone()).is_none() {
             return;
         }
-        let span = self.prog.map.span(range);
+        let span = Span {
+            call: self.frame().call,
+            ..self.prog.map.span(range)
+        };
         if let Some(s) = self.blocks.last_mut().and_then(|b| b.last_mut()) {
             s.place = Place::After;
-            s.span = span;
+            // The last statement of an inlined function keeps its real place for reports.
+            let inlined = s.span.call.is_some() && s.span.call != span.call;
+            s.span = if inlined {
+                crate::lower::emission::placed_span(s.span, span)
+            } else {
+                span
+            };
         }
     }
 
