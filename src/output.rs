@@ -201,7 +201,8 @@ pub fn remedy(src: &Source, kernel: &str, r: &Race) -> Result<String, String> {
 /// both are reached through the same calls ("..., both in `g`, called at line 17"),
 /// else each after its line.
 pub fn race_sentence(src: &Source, kernel: &str, r: &Race) -> String {
-    let elem = match r.witness.as_ref().and_then(|w| w.index) {
+    let witness = shown_witness(r);
+    let elem = match witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
     };
@@ -218,7 +219,7 @@ pub fn race_sentence(src: &Source, kernel: &str, r: &Race) -> String {
         _ => line,
     };
     let both = shared.as_ref().map_or(String::new(), |c| format!(", both {c}"));
-    match &r.witness {
+    match &witness {
         Some(w) => {
             let when = if driver::report::possible(&r.replay).is_some() {
                 if r.intra {
@@ -260,11 +261,12 @@ pub fn race_sentence(src: &Source, kernel: &str, r: &Race) -> String {
 /// What each access of a race does: "thread 3 writes `A[4]`" (or "write of `A`" with
 /// no witness), for the first and the second access.
 pub fn access_messages(r: &Race) -> (String, String) {
-    let elem = match r.witness.as_ref().and_then(|w| w.index) {
+    let witness = shown_witness(r);
+    let elem = match witness.as_ref().and_then(|w| w.index) {
         Some(i) => format!("`{}[{i}]`", r.array),
         None => format!("`{}`", r.array),
     };
-    match &r.witness {
+    match &witness {
         Some(w) => (
             format!("{} {} {elem}", thread_name(w, 0), verb(r.first.kind)),
             format!("{} {} {elem}", thread_name(w, 1), verb(r.second.kind)),
@@ -274,6 +276,18 @@ pub fn access_messages(r: &Race) -> (String, String) {
             format!("{} of `{}`", r.second.kind.word(), r.array),
         ),
     }
+}
+
+/// The witness of a race as reports show it: a possible race's element and iterations
+/// are the verifier's model, which no run reproduced, so only its threads and launch are
+/// shown (the JSON report keeps the model whole).
+fn shown_witness(r: &Race) -> Option<Witness> {
+    let mut w = r.witness.clone()?;
+    if driver::report::possible(&r.replay).is_some() {
+        w.index = None;
+        w.iterations = [Vec::new(), Vec::new()];
+    }
+    Some(w)
 }
 
 /// A race as the text report shows it: the second access is the primary label.

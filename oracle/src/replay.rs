@@ -84,8 +84,9 @@ const MAX_GRID: u64 = u32::MAX as u64;
 
 /// Replays every race and divergence of `report` (found for `kernel` under `opts`) and
 /// records the outcome in their `replay` fields. A confirmed finding's witness becomes
-/// the run's instance; a possible one keeps the verifier's threads and launch but loses
-/// the element and iterations, which the program was not seen to produce.
+/// the run's instance; a possible one keeps the verifier's (its element and iterations
+/// are the model's, which reports do not show), unless its threads lie outside its
+/// launch.
 pub fn replay_report(kernel: &Kernel, opts: &CheckOptions, report: &mut Report) {
     let mut runs: BTreeMap<RunConfig, Result<Shown, String>> = BTreeMap::new();
     // Memory contents decide whether two writes store equal values (the benign rule),
@@ -129,7 +130,7 @@ pub fn replay_report(kernel: &Kernel, opts: &CheckOptions, report: &mut Report) 
             },
         });
         if !d.replay.as_ref().is_some_and(|r| r.confirmed) {
-            d.witness = d.witness.take().and_then(forget_values);
+            d.witness = d.witness.take().and_then(inside_launch);
         }
     }
 }
@@ -145,14 +146,14 @@ fn replay_race(
     let config = match configure(&w) {
         Ok(c) => c,
         Err(why) => {
-            race.witness = race.witness.take().and_then(forget_values);
+            race.witness = race.witness.take().and_then(inside_launch);
             return unreplayed(&why);
         }
     };
     let shown = match runner.run(&config, runs) {
         Ok(shown) => shown,
         Err(why) => {
-            race.witness = race.witness.take().and_then(forget_values);
+            race.witness = race.witness.take().and_then(inside_launch);
             return unreplayed(&format!("the kernel could not be run: {why}"));
         }
     };
@@ -176,7 +177,7 @@ fn replay_race(
             confirmed(config, shown.seeds)
         }
         None => {
-            race.witness = race.witness.take().and_then(forget_values);
+            race.witness = race.witness.take().and_then(inside_launch);
             possible(config, shown, &[a, b])
         }
     }
@@ -330,14 +331,10 @@ fn possible(config: RunConfig, shown: &Shown, stmts: &[StmtId]) -> Replay {
     }
 }
 
-/// A witness whose element and iterations the program was not seen to produce: only its
-/// threads and launch are kept, and nothing when its threads lie outside its launch.
-fn forget_values(mut w: Witness) -> Option<Witness> {
+/// The verifier's witness of a finding no run showed: kept as the verifier's model
+/// (reports show only its threads and launch), and dropped when its threads lie outside
+/// its launch, which no execution has.
+fn inside_launch(w: Witness) -> Option<Witness> {
     let inside = |t: &crate::ThreadId| (0..3).all(|i| t.tid[i] < w.block_dim[i] && t.bid[i] < w.grid_dim[i]);
-    if !w.threads.iter().all(inside) {
-        return None;
-    }
-    w.index = None;
-    w.iterations = [Vec::new(), Vec::new()];
-    Some(w)
+    w.threads.iter().all(inside).then_some(w)
 }

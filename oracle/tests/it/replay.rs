@@ -111,10 +111,10 @@ fn a_race_of_swapped_offsets_is_possible_and_its_twin_confirmed() {
             "{why}"
         );
     }
-    // A possible race keeps its threads but not an element or iterations no run showed.
+    // A possible race keeps the verifier's witness, inside its launch.
     for x in &r.races {
-        let w = x.witness.as_ref().expect("threads are kept");
-        assert_eq!((w.index, w.iterations.clone()), (None, [vec![], vec![]]));
+        let w = x.witness.as_ref().expect("the witness is kept");
+        assert!(w.threads.iter().all(|t| t.tid[0] < 8 && t.bid[0] < 1), "{w:?}");
     }
     let racy = replayed(PING_PONG_RACY, launch(8, 1));
     assert_eq!(rows(&racy), vec![(6, 7, true, String::new())]);

@@ -17,7 +17,7 @@ __global__ void alternateRacy(float *out, int steps)
         float *x = (k & 1) ? a : b;
         float *y = (k & 1) ? b : a;
         float *z = x;
-        z[t] = y[(t + 1) % 64] + 1.0f; //~ race(b)
+        z[t] = y[(t + 1) % 64] + 1.0f; //~ race(a)
     }
     __syncthreads();
     out[t] = a[t] + b[t];
