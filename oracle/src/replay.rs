@@ -71,6 +71,10 @@ pub const MAX_WORK: u64 = 40_000_000;
 /// verifier's concrete runs', since a replay looks for one race type in particular.
 const WALK_LIMIT: u64 = 64;
 
+/// Configurations run per report: findings whose witness has another one are confirmed
+/// from these runs when they show them, and are possible otherwise.
+const MAX_RUNS: usize = 6;
+
 /// Grids of at most this many blocks are run whole.
 const WHOLE_GRID: u32 = 8;
 
@@ -150,6 +154,27 @@ fn replay_race(
             return unreplayed(&why);
         }
     };
+    let (a, b) = (race.first.stmt, race.second.stmt);
+    let cross = w.threads[0].bid != w.threads[1].bid;
+    if !runs.contains_key(&config) && runs.len() >= MAX_RUNS {
+        // The kernel's budget of runs is spent: an earlier run may show the pair.
+        let earlier = runs
+            .iter()
+            .find_map(|(c, r)| Some((c, r.as_ref().ok()?, instance_of(r.as_ref().ok()?, a, b, cross)?)));
+        return match earlier {
+            Some((c, shown, instance)) => {
+                race.witness = Some(instance);
+                confirmed(c.clone(), shown.seeds)
+            }
+            None => {
+                race.witness = race.witness.take().and_then(inside_launch);
+                unreplayed(&format!(
+                    "the replay ran the kernel on {MAX_RUNS} configurations for its other findings, and not \
+                     on this one"
+                ))
+            }
+        };
+    }
     let shown = match runner.run(&config, runs) {
         Ok(shown) => shown,
         Err(why) => {
@@ -157,22 +182,8 @@ fn replay_race(
             return unreplayed(&format!("the kernel could not be run: {why}"));
         }
     };
-    let (a, b) = (race.first.stmt, race.second.stmt);
-    let cross = w.threads[0].bid != w.threads[1].bid;
-    // The run's instance of this pair, of the witness's scope (one block or two) first.
-    let seen = shown
-        .races
-        .iter()
-        .filter(|(t, _)| (t.earlier, t.later) == (a, b) || (t.earlier, t.later) == (b, a))
-        .min_by_key(|(t, _)| (t.cross_block != cross, t.depth, t.earlier != a));
-    match seen {
-        Some((t, instance)) => {
-            let mut instance = instance.clone();
-            // The run gives threads and iterations in the order `earlier`, `later`.
-            if t.earlier != a {
-                instance.threads.swap(0, 1);
-                instance.iterations.swap(0, 1);
-            }
+    match instance_of(shown, a, b, cross) {
+        Some(instance) => {
             race.witness = Some(instance);
             confirmed(config, shown.seeds)
         }
@@ -181,6 +192,23 @@ fn replay_race(
             possible(config, shown, &[a, b])
         }
     }
+}
+
+/// The run's instance of a race of statements `a` and `b` (in this order), of the
+/// scope `cross` (threads of two blocks, or of one) when there is one of each.
+fn instance_of(shown: &Shown, a: StmtId, b: StmtId, cross: bool) -> Option<Witness> {
+    let (t, w) = shown
+        .races
+        .iter()
+        .filter(|(t, _)| (t.earlier, t.later) == (a, b) || (t.earlier, t.later) == (b, a))
+        .min_by_key(|(t, _)| (t.cross_block != cross, t.depth, t.earlier != a))?;
+    let mut instance = w.clone();
+    // The run gives threads and iterations in the order `earlier`, `later`.
+    if t.earlier != a {
+        instance.threads.swap(0, 1);
+        instance.iterations.swap(0, 1);
+    }
+    Some(instance)
 }
 
 /// The configuration of a witness: its launch and parameters, and the blocks of its two

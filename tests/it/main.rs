@@ -10,6 +10,7 @@ mod cache;
 mod call_chains;
 mod cli;
 mod code_size;
+mod confirm;
 mod cost;
 mod cuda;
 mod grid_barriers;
