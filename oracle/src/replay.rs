@@ -225,8 +225,7 @@ fn configure(w: &Witness) -> Result<RunConfig, String> {
             size(&w.grid_dim)
         ));
     }
-    let inside = |t: &crate::ThreadId| (0..3).all(|i| t.tid[i] < w.block_dim[i] && t.bid[i] < w.grid_dim[i]);
-    if !w.threads.iter().all(inside) {
+    if !threads_inside(w) {
         return Err("its threads lie outside its launch".to_string());
     }
     // In range: the grid has fewer than 2^32 blocks.
@@ -363,6 +362,12 @@ fn possible(config: RunConfig, shown: &Shown, stmts: &[StmtId]) -> Replay {
 /// (reports show only its threads and launch), and dropped when its threads lie outside
 /// its launch, which no execution has.
 fn inside_launch(w: Witness) -> Option<Witness> {
-    let inside = |t: &crate::ThreadId| (0..3).all(|i| t.tid[i] < w.block_dim[i] && t.bid[i] < w.grid_dim[i]);
-    w.threads.iter().all(inside).then_some(w)
+    threads_inside(&w).then_some(w)
+}
+
+/// Whether both threads of `w` lie inside its launch (a solver's model need not).
+fn threads_inside(w: &Witness) -> bool {
+    w.threads
+        .iter()
+        .all(|t| (0..3).all(|i| t.tid[i] < w.block_dim[i] && t.bid[i] < w.grid_dim[i]))
 }
