@@ -212,9 +212,9 @@ pub fn host_code(prog: &Program) -> HostCode {
     }
 }
 
-/// Whether the kernel name `id` is the callee of a launch or the kernel argument of a
-/// launch API or of a function-attribute query (`cudaFuncSetAttribute`,
-/// `cudaOccupancy...`), which launches nothing.
+/// Whether the kernel name `id` is the callee of a call (a launch, or a host overload's
+/// call) or the kernel argument of a launch API or of a function-attribute query
+/// (`cudaFuncSetAttribute`, `cudaOccupancy...`), which launches nothing.
 fn launched_here(prog: &Program, id: Node) -> bool {
     let mut n = id;
     while let Some(p) = n.parent() {
@@ -226,7 +226,11 @@ fn launched_here(prog: &Program, id: Node) -> bool {
                 let is_callee = p
                     .child_by_field_name("function")
                     .is_some_and(|f| f.id() == n.id());
-                return is_callee && named_children(p).iter().any(|c| c.kind() == "kernel_call_syntax");
+                // A call without `<<<...>>>` cannot launch a kernel (CUDA rejects an
+                // unconfigured call of a `__global__` function): it calls a host
+                // overload of the same name (`void k(float *x, int n, int block)` that
+                // launches `k<<<...>>>`), so the kernel's name does not escape there.
+                return is_callee;
             }
             "argument_list" => {
                 let Some(call) = p.parent() else { return false };

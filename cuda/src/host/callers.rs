@@ -38,7 +38,14 @@ impl<'t> Reader<'_, 't> {
             ..
         } in self.calls_of(&def.name)
         {
-            if args.len() > params.len() {
+            // A call with more arguments than `f` takes, or fewer than it needs, calls
+            // an overload of the same name.
+            let needed = def
+                .params()
+                .into_iter()
+                .filter(|d| d.child_by_field_name("default_value").is_none())
+                .count();
+            if args.len() > params.len() || args.len() < needed {
                 continue;
             }
             let outers = self.caller_envs(caller, depth + 1);
@@ -54,6 +61,27 @@ impl<'t> Reader<'_, 't> {
                 for (p, a) in params.iter().zip(&args) {
                     self.bind_argument(&mut env, f, p, caller, *a, &outer);
                 }
+                let mut envs = vec![env];
+                // `stage(sizes[j])`: one context per value of the table, as for a
+                // local copied from it ([`Reader::fork`]).
+                for ((p, a), decl) in params.iter().zip(&args).zip(def.params()) {
+                    let Some(values) = self.table_values(caller, *a).filter(|_| wide_int(self, decl)) else {
+                        continue;
+                    };
+                    envs = envs
+                        .iter()
+                        .flat_map(|e| {
+                            values.iter().map(move |v| {
+                                let mut e = e.clone();
+                                // An integer converts to `dim3(v, 1, 1)`.
+                                for (x, v) in [("", *v), (".x", *v), (".y", 1), (".z", 1)] {
+                                    e.bindings.insert(format!("{p}{x}"), Some(Expr::Int(v)));
+                                }
+                                e
+                            })
+                        })
+                        .collect();
+                }
                 // Parameters the call leaves out take their default argument, evaluated
                 // where the function is defined.
                 for decl in def.params().into_iter().skip(args.len()) {
@@ -63,9 +91,11 @@ impl<'t> Reader<'_, 't> {
                     ) else {
                         continue;
                     };
-                    self.bind_argument(&mut env, f, &p, f, v, &Env::default());
+                    for env in &mut envs {
+                        self.bind_argument(env, f, &p, f, v, &Env::default());
+                    }
                 }
-                out.push(env);
+                out.extend(envs);
                 if out.len() >= MAX_CONTEXTS {
                     return vec![Env::default()];
                 }
@@ -193,12 +223,17 @@ impl<'t> Reader<'_, 't> {
     /// (`int bs = sizes[j];`, whatever `j` is: one of the table's values, an index out
     /// of its bounds being undefined behaviour).
     fn table_choices(&self, f: usize, at: Node<'t>, x: &str) -> Option<Vec<i64>> {
-        let body = self.prog.funcs[f].body?;
         let decl = self.local_declaration(f, at, x)?;
         if self.assigned(f, x) || self.is_param(f, x) || !wide_int(self, decl) {
             return None;
         }
-        let mut init = initializer(self.prog, decl, x)?;
+        self.table_values(f, initializer(self.prog, decl, x)?)
+    }
+
+    /// The values `table[i]` may have, an expression of function `f`, when `table` is a
+    /// *table* (see [`Reader::table_choices`]).
+    fn table_values(&self, f: usize, mut init: Node<'t>) -> Option<Vec<i64>> {
+        let body = self.prog.funcs[f].body?;
         while init.kind() == "parenthesized_expression" {
             init = *named_children(init).first()?;
         }
@@ -357,9 +392,11 @@ impl<'t> Reader<'_, 't> {
                 continue;
             }
             let c = n.parent()?;
+            // A plain call: `f<<<g, b>>>(a...)` would launch a kernel `f` in ways not read.
             let is_call = c.kind() == "call_expression"
                 && c.child_by_field_name("function")
-                    .is_some_and(|x| x.id() == n.id());
+                    .is_some_and(|x| x.id() == n.id())
+                && !named_children(c).iter().any(|x| x.kind() == "kernel_call_syntax");
             let passes_pack = c
                 .child_by_field_name("arguments")
                 .map(named_children)
@@ -383,7 +420,10 @@ impl<'t> Reader<'_, 't> {
             };
             let mut stack = vec![body];
             while let Some(n) = stack.pop() {
+                // A launch `name<<<...>>>(...)` calls the kernel, not a host overload.
+                let launch = named_children(n).iter().any(|c| c.kind() == "kernel_call_syntax");
                 if n.kind() == "call_expression"
+                    && !launch
                     && let Some(fun) = n.child_by_field_name("function")
                     && callee_name(self.prog, fun).is_some_and(|c| c == name)
                     && let Some(args) = n.child_by_field_name("arguments")
