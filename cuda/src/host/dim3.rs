@@ -52,7 +52,17 @@ impl<'t> Reader<'_, 't> {
                 }
                 if local.is_none() && env.bindings.contains_key(&format!("{x}.x")) {
                     if self.assigned(f, x) {
-                        return unknown;
+                        // An integer parameter may be assigned a value that is
+                        // followed ([`Reader::scalar`]); a `dim3` one is not.
+                        let dim3 = self.prog.funcs[f]
+                            .params()
+                            .into_iter()
+                            .find(|p| param_name(self.prog, *p).as_deref() == Some(x))
+                            .is_none_or(|p| self.text(p).contains("dim3"));
+                        if dim3 {
+                            return unknown;
+                        }
+                        return [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))];
                     }
                     return ["x", "y", "z"].map(|c| env.bindings.get(&format!("{x}.{c}")).cloned().flatten());
                 }

@@ -477,6 +477,24 @@ impl<'t> Reader<'_, 't> {
         self.scalar(g, value, &inner)
     }
 
+    /// For parameter `x` of function `f`: `Some(None)` when the caller's value reaches
+    /// `at` unchanged, `Some(Some(e))` when the plain assignment `x = e;` of the body's
+    /// top block last before `at` does ([`Reader::reaching_assignment`]), `None` when
+    /// it may change otherwise (or is a reference, or narrower than its values).
+    fn parameter_assignment(&self, f: usize, at: Node<'t>, x: &str) -> Option<Option<Node<'t>>> {
+        if !self.assigned(f, x) {
+            return Some(None);
+        }
+        let decl = self.prog.funcs[f]
+            .params()
+            .into_iter()
+            .find(|p| param_name(self.prog, *p).as_deref() == Some(x))?;
+        if narrow_or_floating(self, decl) || self.reference_parameter(f, x) {
+            return None;
+        }
+        self.reaching_assignment(f, decl, at, x)
+    }
+
     /// What name `x` holds at `at` in function `f`: a caller's binding, an atom for a
     /// parameter, a never-assigned local's initializer (or an atom for it), a global
     /// constant or an enumerator.
@@ -489,11 +507,14 @@ impl<'t> Reader<'_, 't> {
         }
         let local = self.local_declaration(f, at, x);
         if let Some(v) = env.bindings.get(x).filter(|_| local.is_none()) {
-            // A parameter the function assigns holds the caller's value no longer.
-            return if self.assigned(f, x) || self.declared_in_a_scope_not_followed(f, at, x) {
-                None
-            } else {
-                v.clone()
+            if self.declared_in_a_scope_not_followed(f, at, x) {
+                return None;
+            }
+            // A parameter the function assigns holds the caller's value until then.
+            return match self.parameter_assignment(f, at, x) {
+                Some(None) => v.clone(),
+                Some(Some(rhs)) => self.scalar(f, rhs, env),
+                None => None,
             };
         }
         if template_parameter || self.declared_in_a_scope_not_followed(f, at, x) {
@@ -543,7 +564,10 @@ impl<'t> Reader<'_, 't> {
             };
         }
         if self.is_param(f, x) {
-            return (!self.assigned(f, x)).then(|| atom(&key, x));
+            return match self.parameter_assignment(f, at, x)? {
+                None => Some(atom(&key, x)),
+                Some(rhs) => self.scalar(f, rhs, env),
+            };
         }
         if self.defined_more_than_once(x) {
             return None; // which one a scope sees is not followed

@@ -41,12 +41,14 @@ impl<'t> Reader<'_, 't> {
         None
     }
 
-    /// The value assigned to local `x` (declared by `decl`) last before `at`, when every
-    /// change of `x` in function `f` is a plain `x = e;` statement of the block that
-    /// declares `x` (straight-line code: `n = B * T * NH; grid = ceil_div(n, bs);`
-    /// reassigned between two launches). Then the last such statement before the one
+    /// The value assigned to local or parameter `x` (declared by `decl`) last before
+    /// `at`, when every change of `x` in function `f` is a plain `x = e;` statement of
+    /// the block that declares `x`, the function's body for a parameter (straight-line
+    /// code: `n = B * T * NH; grid = ceil_div(n, bs);` reassigned between two launches,
+    /// `block_size = 16;` overriding the caller's value). Then the last such statement before the one
     /// holding `at` is the only one that reaches `at`, loops inside the block included;
-    /// `Some(None)` when there is none (the declaration's initializer reaches `at`), `None`
+    /// `Some(None)` when there is none (the declaration's initializer, or the caller's
+    /// value, reaches `at`), `None`
     /// when `x` changes any other way.
     pub(super) fn reaching_assignment(
         &self,
@@ -56,7 +58,12 @@ impl<'t> Reader<'_, 't> {
         x: &str,
     ) -> Option<Option<Node<'t>>> {
         let body = self.prog.funcs[f].body?;
-        let block = decl.parent()?;
+        // A parameter is "declared" in the function's body block.
+        let parameter = matches!(
+            decl.kind(),
+            "parameter_declaration" | "optional_parameter_declaration"
+        );
+        let block = if parameter { body } else { decl.parent()? };
         if block.kind() != "compound_statement"
             || !(block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte())
         {
