@@ -343,6 +343,9 @@ struct Env {
     /// Template type parameters and the type texts they stand for, while a struct's
     /// static constant is evaluated ([`Reader::scoped_constant`]).
     types: Vec<(String, String)>,
+    /// Host template value parameters bound to a function of the file
+    /// (`launch<matmul_naive>(...)` for `template <fn_ptr F>`), with the function's name.
+    functions: Vec<(String, String)>,
 }
 
 /// The template parameters of the templates around `n` (a host function template, a

@@ -156,8 +156,17 @@ impl<'t> Reader<'_, 't> {
                     let name = p
                         .child_by_field_name("declarator")
                         .and_then(|d| crate::program::declarator_name(d, self.prog.src));
-                    if let (Some(n), Some(TemplateArg::Value(v))) = (name, arg) {
-                        env.bindings.insert(n, Some(Expr::Int(v)));
+                    match (name, arg) {
+                        (Some(n), Some(TemplateArg::Value(v))) => {
+                            env.bindings.insert(n, Some(Expr::Int(v)));
+                        }
+                        // A function of the file for a function-pointer parameter.
+                        (Some(n), Some(TemplateArg::Type(t) | TemplateArg::Written(t)))
+                            if self.prog.funcs.iter().any(|g| g.name == t.trim_start_matches('&')) =>
+                        {
+                            env.functions.push((n, t.trim_start_matches('&').to_string()));
+                        }
+                        _ => {}
                     }
                 }
                 _ => {} // a variadic pack: nothing after it is bound by position

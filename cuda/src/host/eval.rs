@@ -196,6 +196,13 @@ impl<'t> Reader<'_, 't> {
             .filter(|t| t.kind() == "type_identifier" && a.child_by_field_name("declarator").is_none());
         if let Some(t) = plain {
             let x = self.text(t);
+            // A template parameter of the host code's bound to a function of the file
+            // (other templates may have a parameter of the same name).
+            if host_template_parameters(self.prog, a).contains(x)
+                && let Some((_, g)) = env.functions.iter().find(|(p, _)| p == x)
+            {
+                return Some(TemplateArg::Written(g.clone()));
+            }
             let value = env.bindings.contains_key(x)
                 || self.local_declaration(f, t, x).is_some()
                 || self.is_param(f, x)
@@ -210,6 +217,7 @@ impl<'t> Reader<'_, 't> {
             if let Some((_, ty)) = env.types.iter().find(|(p, _)| p == x) {
                 return Some(TemplateArg::Type(ty.clone()));
             }
+
         }
         // `P::W`, `T::value` parse as types: a class's constant when the host code
         // evaluates one, else unknown (the front end would look the last name up at

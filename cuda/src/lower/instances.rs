@@ -186,7 +186,12 @@ impl<'p, 't> Lowerer<'p, 't> {
             let as_written = self.text(n).split_whitespace().collect::<Vec<_>>().join(" ");
             bindings.push(match a {
                 TemplateArg::Value(v) => Binding::Value(Expr::Int(*v)),
-                TemplateArg::Written(_) => self.template_arg(n).ok()?,
+                TemplateArg::Written(t) if *t == as_written => self.template_arg(n).ok()?,
+                // A host template's parameter bound to a function of the file.
+                TemplateArg::Written(t) => match self.function_value(t)?.v {
+                    super::V::Int(e) => Binding::Value(e),
+                    _ => return None,
+                },
                 TemplateArg::Type(t) if *t == as_written => self.template_arg(n).ok()?,
                 TemplateArg::Type(t) => match self.named_type_of_text(t).ok()? {
                     Ty::Opaque(_) => return None,
