@@ -9,6 +9,7 @@
 
 mod cli;
 mod cost;
+mod grouped;
 mod interrupt;
 mod lsp;
 mod output;

@@ -27,7 +27,7 @@ pub fn cs_files(src: &Source) -> ReportFiles<'_> {
 /// the header, not at the `#include` line that stands for it in the checked file; the
 /// last statement of an inlined function at its own line, not at the call). A header the
 /// report does not have falls back to the span's place in the checked file.
-fn real_span(src: &Source, span: driver::report::Span) -> (usize, driver::report::FileSpan) {
+pub(crate) fn real_span(src: &Source, span: driver::report::Span) -> (usize, driver::report::FileSpan) {
     let e = span.real();
     if e.file == 0 || src.header(e.file).is_some() {
         (e.file as usize, e)
@@ -41,7 +41,7 @@ fn real_span(src: &Source, span: driver::report::Span) -> (usize, driver::report
 }
 
 /// The text and the path of file `file` of [`cs_files`].
-fn file_of(src: &Source, file: usize) -> (&str, String) {
+pub(crate) fn file_of(src: &Source, file: usize) -> (&str, String) {
     match u32::try_from(file).ok().and_then(|f| src.header(f)) {
         Some(h) => (h.text.as_str(), h.path.display().to_string()),
         None => (src.text.as_str(), src.path.display().to_string()),
@@ -106,7 +106,7 @@ pub fn at_phrase(src: &Source, kernel: &str, span: driver::report::Span) -> Stri
 /// Adds secondary labels at the call sites of the inlined calls that reach the code at
 /// `spans` (each site once, innermost call first, none where a label already is): "`g`
 /// is called here".
-fn add_call_labels(
+pub(crate) fn add_call_labels(
     src: &Source,
     kernel: &str,
     spans: &[driver::report::Span],
@@ -148,7 +148,7 @@ fn where_in(w: &Witness, which: usize, line: String) -> String {
     }
 }
 
-fn verb(kind: driver::report::AccessKind) -> &'static str {
+pub(crate) fn verb(kind: driver::report::AccessKind) -> &'static str {
     match kind {
         driver::report::AccessKind::Read => "reads",
         driver::report::AccessKind::Write => "writes",
@@ -358,18 +358,18 @@ fn possible_note(why: &str) -> String {
     format!("possible, not confirmed: {why}")
 }
 
-fn join(d: &[usize]) -> String {
+pub(crate) fn join(d: &[usize]) -> String {
     d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// The host launch a kernel was checked for, when it has one: a race or divergence
 /// holds for that launch (the LSP shows it too).
-fn host_launch_note(src: &Source, kernel: &str) -> Option<String> {
+pub(crate) fn host_launch_note(src: &Source, kernel: &str) -> Option<String> {
     let l = src.launch_of(kernel);
     (!l.sites.is_empty()).then(|| format!("checked for the {}", l.describe()))
 }
 
-fn launch_note(w: &Witness) -> String {
+pub(crate) fn launch_note(w: &Witness) -> String {
     let dims = |d: &[u32; 3]| {
         if d[1] == 1 && d[2] == 1 {
             d[0].to_string()
@@ -401,7 +401,7 @@ fn launch_note(w: &Witness) -> String {
 }
 
 /// The first line of a statement's span (an `if (...) {` header, not its whole body).
-fn first_line(r: std::ops::Range<usize>, text: &str) -> std::ops::Range<usize> {
+pub(crate) fn first_line(r: std::ops::Range<usize>, text: &str) -> std::ops::Range<usize> {
     let end = text[r.clone()].find('\n').map_or(r.end, |i| r.start + i);
     let trimmed = text[r.start..end].trim_end().len();
     r.start..r.start + trimmed
@@ -521,13 +521,20 @@ pub fn check_text(out: &mut dyn WriteColor, src: &Source, results: &[KernelCheck
         for d in &k.report.divergences {
             emit(out, &config, &file, &divergence_diagnostic(src, &k.name, d))?;
         }
-        for r in &k.report.races {
-            emit(out, &config, &file, &race_diagnostic(src, &k.name, r))?;
+        let diagnostics = crate::grouped::race_diagnostics(src, k);
+        for d in &diagnostics {
+            emit(out, &config, &file, d)?;
         }
+        // Races in fewer reports: how many reports.
+        let grouped = if diagnostics.len() < k.report.races.len() {
+            format!(" in {} group(s)", diagnostics.len())
+        } else {
+            String::new()
+        };
         let detail = match k.verdict {
             Verdict::Verified => "no data race, no barrier divergence".to_string(),
             Verdict::Race | Verdict::Divergence => format!(
-                "{} race(s), {} divergent barrier(s){}",
+                "{} race(s){grouped}, {} divergent barrier(s){}",
                 k.report.races.len(),
                 k.report.divergences.len(),
                 possible_count(&k.report)
@@ -706,10 +713,16 @@ pub fn check_json(src: &Source, results: &[KernelCheck]) -> Value {
     json!({
         "path": src.path.display().to_string(),
         "kernels": results.iter().map(|k| {
+            let groups = driver::group::groups_or_each(&k.groups, k.report.races.len());
             let mut v = json!({
                 "name": k.name,
                 "verdict": k.verdict.word(),
-                "races": k.report.races.iter().map(|r| race_json(src, &k.name, r)).collect::<Vec<_>>(),
+                "races": k.report.races.iter().enumerate().map(|(i, r)| {
+                    let mut v = race_json(src, &k.name, r);
+                    v["group"] = json!(groups.iter().position(|g| g.members.contains(&i)));
+                    v
+                }).collect::<Vec<_>>(),
+                "groups": groups.iter().map(crate::grouped::group_json).collect::<Vec<_>>(),
                 "divergences": k.report.divergences.iter().map(|d| {
                     let mut p = pos(src, &k.name, d.span);
                     p["witness"] = d.witness.as_ref().map(witness_json).unwrap_or(Value::Null);

@@ -390,67 +390,20 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
             r.properties = Some(launch_property(src, &k.name));
             out.push(r);
         }
-        for (n, race) in k.report.races.iter().enumerate() {
-            let rule = if race.fixable {
-                "data-race"
-            } else {
-                "cross-block-race"
+        for g in driver::group::groups_or_each(&k.groups, k.report.races.len()) {
+            let members: Vec<(usize, &driver::report::Race)> = g
+                .members
+                .iter()
+                .filter_map(|i| Some((*i, k.report.races.get(*i)?)))
+                .collect();
+            let r = match (&g.barrier, members.as_slice()) {
+                (Some(b), [_, _, ..]) => {
+                    let races: Vec<&driver::report::Race> = members.iter().map(|(_, r)| *r).collect();
+                    group_result(src, root, &k.name, &races, b, &mut prints)
+                }
+                (_, [(n, race), ..]) => race_result(src, root, &k.name, *n, race, &mut prints),
+                (_, []) => continue,
             };
-            let help = match remedy(src, &k.name, race) {
-                Ok(h) | Err(h) => h,
-            };
-            let mut msg = format!(
-                "{} race on array `{}` in kernel `{}`: {}. {}{}.",
-                race.kind(),
-                race.array,
-                k.name,
-                race_sentence(src, &k.name, race),
-                help[..1].to_uppercase(),
-                &help[1..]
-            );
-            if let Some(why) = driver::report::possible(&race.replay) {
-                msg = format!("Possible {msg} Not confirmed: {why}.");
-            }
-            let mut related = real_location(
-                src,
-                root,
-                race.second.span,
-                Some(format!(
-                    "{} of `{}` (second access)",
-                    race.second.kind.word(),
-                    race.array
-                )),
-            );
-            related.id = Some(n as i64);
-            let mut related = vec![related];
-            related.extend(call_sites(
-                src,
-                root,
-                &k.name,
-                &[race.first.span, race.second.span],
-            ));
-            let mut r = result(
-                rule,
-                msg,
-                vec![real_location(
-                    src,
-                    root,
-                    race.first.span,
-                    Some(format!(
-                        "{} of `{}` (first access)",
-                        race.first.kind.word(),
-                        race.array
-                    )),
-                )],
-                related,
-            );
-            possible_level(&mut r, &race.replay);
-            let (a, b) = (
-                real_normalized(src, race.first.span),
-                real_normalized(src, race.second.span),
-            );
-            prints.set(&mut r, &[rule, &k.name, &race.array, &race.kind(), &a, &b]);
-            r.properties = Some(launch_property(src, &k.name));
             out.push(r);
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {
@@ -486,6 +439,199 @@ pub fn file_results(src: &Source, results: &[KernelCheck], root: &Path) -> Vec<S
         }
     }
     out
+}
+
+/// The result of one race (a group of one, or a race no barrier position separates):
+/// `n` is its index in the kernel's races (the id of its related location).
+fn race_result(
+    src: &Source,
+    root: &Path,
+    kernel: &str,
+    n: usize,
+    race: &driver::report::Race,
+    prints: &mut Fingerprints,
+) -> SarifResult {
+    let rule = if race.fixable {
+        "data-race"
+    } else {
+        "cross-block-race"
+    };
+    let help = match remedy(src, kernel, race) {
+        Ok(h) | Err(h) => h,
+    };
+    let mut msg = format!(
+        "{} race on array `{}` in kernel `{}`: {}. {}{}.",
+        race.kind(),
+        race.array,
+        kernel,
+        race_sentence(src, kernel, race),
+        help[..1].to_uppercase(),
+        &help[1..]
+    );
+    if let Some(why) = driver::report::possible(&race.replay) {
+        msg = format!("Possible {msg} Not confirmed: {why}.");
+    }
+    let mut related = real_location(
+        src,
+        root,
+        race.second.span,
+        Some(format!(
+            "{} of `{}` (second access)",
+            race.second.kind.word(),
+            race.array
+        )),
+    );
+    related.id = Some(n as i64);
+    let mut related = vec![related];
+    related.extend(call_sites(
+        src,
+        root,
+        kernel,
+        &[race.first.span, race.second.span],
+    ));
+    let mut r = result(
+        rule,
+        msg,
+        vec![real_location(
+            src,
+            root,
+            race.first.span,
+            Some(format!(
+                "{} of `{}` (first access)",
+                race.first.kind.word(),
+                race.array
+            )),
+        )],
+        related,
+    );
+    possible_level(&mut r, &race.replay);
+    let (a, b) = (
+        real_normalized(src, race.first.span),
+        real_normalized(src, race.second.span),
+    );
+    prints.set(&mut r, &[rule, kernel, &race.array, &race.kind(), &a, &b]);
+    r.properties = Some(launch_property(src, kernel));
+    r
+}
+
+/// The result of a group of racing pairs one barrier separates (docs/cli.md, "SARIF"):
+/// located at the first access of its first pair; every other access, and the place of
+/// the barrier, are related locations. A warning when no run confirmed any pair. Its
+/// fingerprint is the hash of its pairs' fingerprint parts, in sorted order.
+fn group_result(
+    src: &Source,
+    root: &Path,
+    kernel: &str,
+    races: &[&driver::report::Race],
+    barrier: &driver::group::BarrierPlace,
+    prints: &mut Fingerprints,
+) -> SarifResult {
+    let Some(first) = races.first() else {
+        return result("data-race", String::new(), Vec::new(), Vec::new());
+    };
+    let all_possible = races
+        .iter()
+        .all(|r| driver::report::possible(&r.replay).is_some());
+    let pairs: Vec<String> = races
+        .iter()
+        .map(|r| crate::grouped::pair_line(src, kernel, r))
+        .collect();
+    let example = races
+        .iter()
+        .find(|r| driver::report::confirmed(&r.replay))
+        .unwrap_or(first);
+    let mut msg = format!(
+        "{} (kernel `{kernel}`). The pairs: {}. For example, {}. A barrier {} lies between the two accesses of \
+         each pair on the paths that race; `autosync fix` places barriers and checks that every thread of \
+         a block reaches them.",
+        crate::grouped::group_title(src, races, &barrier.place),
+        pairs.join("; "),
+        race_sentence(src, kernel, example),
+        barrier.place
+    );
+    let mut whys: Vec<&str> = Vec::new();
+    for why in races.iter().filter_map(|r| driver::report::possible(&r.replay)) {
+        if !whys.contains(&why) {
+            whys.push(why);
+        }
+    }
+    for why in whys {
+        msg.push_str(&format!(" Not confirmed: {why}."));
+    }
+    if all_possible {
+        msg = format!("Possible: {msg}");
+    }
+    // Every access once, then the barrier's place, then the calls that reach them.
+    let mut seen: Vec<(String, u32, u32)> = vec![crate::output::real_position(src, first.first.span)];
+    let mut related: Vec<Location> = Vec::new();
+    let mut spans = Vec::new();
+    for r in races {
+        for a in [&r.first, &r.second] {
+            spans.push(a.span);
+            let at = crate::output::real_position(src, a.span);
+            if seen.contains(&at) {
+                continue;
+            }
+            seen.push(at);
+            let mut loc = real_location(
+                src,
+                root,
+                a.span,
+                Some(format!("{} of `{}`", a.kind.word(), r.array)),
+            );
+            loc.id = Some(related.len() as i64);
+            related.push(loc);
+        }
+    }
+    let mut at_barrier = real_location(
+        src,
+        root,
+        barrier.anchor,
+        Some(format!(
+            "a barrier {} would separate the two accesses of every pair",
+            barrier.place
+        )),
+    );
+    at_barrier.id = Some(related.len() as i64);
+    related.push(at_barrier);
+    related.extend(call_sites(src, root, kernel, &spans));
+    let mut r = result(
+        "data-race",
+        msg,
+        vec![real_location(
+            src,
+            root,
+            first.first.span,
+            Some(format!(
+                "{} of `{}` (first access)",
+                first.first.kind.word(),
+                first.array
+            )),
+        )],
+        related,
+    );
+    if all_possible {
+        r.level = Some(ResultLevel::Warning);
+    }
+    let mut parts: Vec<String> = races
+        .iter()
+        .map(|r| {
+            format!(
+                "{}\u{0}{}\u{0}{}\u{0}{}",
+                r.array,
+                r.kind(),
+                real_normalized(src, r.first.span),
+                real_normalized(src, r.second.span)
+            )
+        })
+        .collect();
+    parts.sort();
+    parts.dedup();
+    let mut all = vec!["data-race-group", kernel];
+    all.extend(parts.iter().map(String::as_str));
+    prints.set(&mut r, &all);
+    r.properties = Some(launch_property(src, kernel));
+    r
 }
 
 /// What a file that could not be read or parsed adds to the log: a tool notification

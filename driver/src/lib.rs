@@ -21,6 +21,7 @@
 pub mod cache;
 pub mod compdb;
 pub mod cost;
+pub mod group;
 pub mod inputs;
 pub mod report;
 pub mod run;

@@ -299,57 +299,128 @@ pub fn check_diagnostics(
             diag.related_information = Some(related);
             out.push((&k.name, diag));
         }
-        for r in &k.report.races {
-            let cs = output::race_diagnostic(src, &k.name, r);
-            let (first, second) = output::access_messages(r);
-            let rule = if r.fixable {
-                rule::DATA_RACE
-            } else {
-                rule::CROSS_BLOCK_RACE
+        for g in driver::group::groups_or_each(&k.groups, k.report.races.len()) {
+            let members: Vec<&driver::report::Race> =
+                g.members.iter().filter_map(|i| k.report.races.get(*i)).collect();
+            let diag = match members.as_slice() {
+                [first, _, ..] if g.barrier.is_some() => {
+                    group_diagnostic(src, &k.name, &k.report.races, &g, first, uri, index)
+                }
+                [r, ..] => Some(race_diagnostic(src, &k.name, r, uri, index)),
+                [] => None,
             };
-            let mut diag = diagnostic(
-                document_range(src, &k.name, index, r.second.span),
-                severity(&r.replay),
-                rule,
-                message_of(&cs),
-            );
-            let mut related = vec![
-                related_at(
-                    src,
-                    uri,
-                    index,
-                    r.first.span,
-                    format!(
-                        "first access ({}): {first}",
-                        output::at_phrase(src, &k.name, r.first.span)
-                    ),
-                ),
-                related_at(
-                    src,
-                    uri,
-                    index,
-                    r.second.span,
-                    format!(
-                        "second access ({}): {second}",
-                        output::at_phrase(src, &k.name, r.second.span)
-                    ),
-                ),
-            ];
-            related.extend(call_sites(
-                src,
-                &k.name,
-                uri,
-                index,
-                &[r.first.span, r.second.span],
-            ));
-            diag.related_information = Some(related);
-            out.push((&k.name, diag));
+            out.extend(diag.map(|d| (k.name.as_str(), d)));
         }
         if matches!(k.verdict, Verdict::Unsupported | Verdict::Timeout) {
             out.push((&k.name, not_checked(src, k, index)));
         }
     }
     merge_duplicates(out)
+}
+
+/// One race as a diagnostic: at its second access, both accesses (and the calls that
+/// reach them) as related information.
+fn race_diagnostic(
+    src: &Source,
+    kernel: &str,
+    r: &driver::report::Race,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+) -> Diagnostic {
+    let cs = output::race_diagnostic(src, kernel, r);
+    let (first, second) = output::access_messages(r);
+    let rule = if r.fixable {
+        rule::DATA_RACE
+    } else {
+        rule::CROSS_BLOCK_RACE
+    };
+    let mut diag = diagnostic(
+        document_range(src, kernel, index, r.second.span),
+        severity(&r.replay),
+        rule,
+        message_of(&cs),
+    );
+    let mut related = vec![
+        related_at(
+            src,
+            uri,
+            index,
+            r.first.span,
+            format!(
+                "first access ({}): {first}",
+                output::at_phrase(src, kernel, r.first.span)
+            ),
+        ),
+        related_at(
+            src,
+            uri,
+            index,
+            r.second.span,
+            format!(
+                "second access ({}): {second}",
+                output::at_phrase(src, kernel, r.second.span)
+            ),
+        ),
+    ];
+    related.extend(call_sites(
+        src,
+        kernel,
+        uri,
+        index,
+        &[r.first.span, r.second.span],
+    ));
+    diag.related_information = Some(related);
+    diag
+}
+
+/// A group of racing pairs one barrier separates ([`crate::grouped::group_diagnostic`]) as one
+/// diagnostic: at the second access of its first pair, with every access, the calls
+/// that reach them and the barrier's place as related information; an error when a run
+/// confirmed any pair, else a warning.
+fn group_diagnostic(
+    src: &Source,
+    kernel: &str,
+    races: &[driver::report::Race],
+    g: &driver::group::RaceGroup,
+    first: &driver::report::Race,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+) -> Option<Diagnostic> {
+    let cs = crate::grouped::group_diagnostic(src, kernel, races, g)?;
+    let all_possible = g
+        .members
+        .iter()
+        .filter_map(|i| races.get(*i))
+        .all(|r| driver::report::possible(&r.replay).is_some());
+    let severity = if all_possible {
+        DiagnosticSeverity::WARNING
+    } else {
+        DiagnosticSeverity::ERROR
+    };
+    // The accesses first, then the barrier's place (the text report's primary label).
+    let mut labels: Vec<&codespan_reporting::diagnostic::Label<usize>> = cs
+        .labels
+        .iter()
+        .filter(|l| l.style == LabelStyle::Secondary)
+        .collect();
+    labels.extend(cs.labels.iter().filter(|l| l.style == LabelStyle::Primary));
+    let related = labels
+        .into_iter()
+        .filter_map(|l| {
+            Some(DiagnosticRelatedInformation {
+                location: label_location(src, uri, index, l.file_id, l.range.clone())?,
+                message: l.message.clone(),
+            })
+        })
+        .collect();
+    let mut diag = diagnostic(
+        document_range(src, kernel, index, first.second.span),
+        severity,
+        rule::DATA_RACE,
+        message_of(&cs),
+    );
+    diag.related_information = Some(related);
+    Some(diag)
 }
 
 /// One diagnostic per place: reports with the same title, range and related ranges

@@ -66,7 +66,7 @@ __global__ void opaque(unsigned *p) {\n\
   p[threadIdx.x] = v + 1;\n\
 }\n";
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: ChildStdin,
     messages: Receiver<Value>,
@@ -97,7 +97,7 @@ fn read_message(r: &mut impl BufRead) -> Option<Value> {
 }
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut child = Command::new(env!("CARGO_BIN_EXE_autosync"))
             .arg("lsp")
@@ -175,7 +175,7 @@ impl Server {
     }
 
     /// The diagnostics published for `uri` at `version`.
-    fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+    pub(crate) fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let m = self.wait_for(&format!("diagnostics of {uri} v{version}"), |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri
@@ -185,7 +185,7 @@ impl Server {
     }
 
     /// `initialize` (with these client capabilities) and `initialized`; the result.
-    fn initialize(&mut self, capabilities: Value) -> Value {
+    pub(crate) fn initialize(&mut self, capabilities: Value) -> Value {
         let root = format!("file://{}", self.dir.path().display());
         let id = self.request(
             "initialize",
@@ -197,7 +197,7 @@ impl Server {
     }
 
     /// Writes a file into the server's folder and opens it; its URI.
-    fn open(&mut self, name: &str, text: &str, version: i64) -> String {
+    pub(crate) fn open(&mut self, name: &str, text: &str, version: i64) -> String {
         let path = self.dir.path().join(name);
         std::fs::write(&path, text).expect("write file");
         let uri = format!("file://{}", path.display());
@@ -213,7 +213,7 @@ impl Server {
     }
 
     /// `shutdown` then `exit`; the exit code.
-    fn shutdown(mut self) -> i32 {
+    pub(crate) fn shutdown(mut self) -> i32 {
         let id = self.request("shutdown", Value::Null);
         let r = self.response(id);
         assert!(r.get("error").is_none(), "{r}");
@@ -317,7 +317,7 @@ fn edits_of(action: &Value) -> Vec<Value> {
 }
 
 /// What an editor such as VS Code offers.
-fn editor_capabilities() -> Value {
+pub(crate) fn editor_capabilities() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {"workspaceEdit": {"documentChanges": true}},

@@ -14,6 +14,7 @@ mod confirm;
 mod cost;
 mod cuda;
 mod grid_barriers;
+mod grouping;
 mod header_locations;
 mod interrupt;
 mod lsp;

@@ -260,7 +260,11 @@ fn a_helper_shared_array_is_reported_by_the_kernel_name() {
     let (c, lines) = report_lines(&racy, &["check"]);
     assert_eq!(c, 1);
     assert!(
-        has(&lines, "error[race]: write-read race on shared array `sharedPos`"),
+        has(
+            &lines,
+            "error[race]: 2 racing pairs on shared array `sharedPos` between lines 14–16; a barrier after line \
+             14 separates them all"
+        ),
         "{lines:#?}"
     );
     no_reserved_name(&lines);

@@ -235,6 +235,7 @@ fn failed_check(f: &FailedKernel) -> KernelCheck {
         report: Report::default(),
         error: Some(f.error.to_string()),
         time_ms: 0.0,
+        groups: Vec::new(),
     }
 }
 
@@ -275,6 +276,9 @@ pub struct KernelCheck {
     /// Why the oracle could not answer (unsupported, timeout).
     pub error: Option<String>,
     pub time_ms: f64,
+    /// The races of `report` grouped by the barrier that separates them
+    /// ([`crate::group`]): every race in exactly one group.
+    pub groups: Vec<crate::group::RaceGroup>,
 }
 
 /// Checks one kernel; `notes` are the front end's notes about it.
@@ -292,13 +296,16 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
     let mut report = report;
     oracle.replay(k, &mut report);
     report.notes.splice(0..0, notes.iter().cloned());
-    report.races = merge_same_places(std::mem::take(&mut report.races));
+    let (races, origins) = merge_same_places(std::mem::take(&mut report.races));
+    report.races = races;
+    let groups = crate::group::group_races(k, &report.races, &origins);
     KernelCheck {
         name: k.name.clone(),
         verdict,
         report,
         error,
         time_ms,
+        groups,
     }
 }
 
@@ -308,20 +315,25 @@ pub fn check_kernel(oracle: &mut dyn Oracle, k: &Kernel, notes: &[String]) -> Ke
 /// The merged race has what any of them has: every depth it happens across iterations
 /// at, within one iteration if any does, unfixable or not warp-local if any is; a depth
 /// is forward-only when it is for every race that has it in the same program order (none
-/// once a pair in the other order is merged in).
-fn merge_same_places(races: Vec<Race>) -> Vec<Race> {
+/// once a pair in the other order is merged in). With each merged race, the races it
+/// stands for (a barrier that groups it must separate each of them, [`crate::group`]).
+fn merge_same_places(races: Vec<Race>) -> (Vec<Race>, Vec<Vec<Race>>) {
     let mut out: Vec<Race> = Vec::new();
+    let mut origins: Vec<Vec<Race>> = Vec::new();
     for r in races {
         let place = |a: &oracle::Access| (a.span, a.kind);
         let in_order = |o: &Race| (place(&o.first), place(&o.second)) == (place(&r.first), place(&r.second));
         let swapped = |o: &Race| (place(&o.first), place(&o.second)) == (place(&r.second), place(&r.first));
-        let Some(o) = out
-            .iter_mut()
-            .find(|o| o.array == r.array && (in_order(o) || swapped(o)))
+        let Some(at) = out
+            .iter()
+            .position(|o| o.array == r.array && (in_order(o) || swapped(o)))
         else {
+            origins.push(vec![r.clone()]);
             out.push(r);
             continue;
         };
+        origins[at].push(r.clone());
+        let o = &mut out[at];
         if swapped(o) {
             // Program order is the other way round: no direction is known to be safe.
             o.forward_only.clear();
@@ -353,7 +365,7 @@ fn merge_same_places(races: Vec<Race>) -> Vec<Race> {
             o.witness = o.witness.take().or(r.witness);
         }
     }
-    out
+    (out, origins)
 }
 
 /// Checks the selected kernels of a file, each with its own verdict (a kernel the oracle
