@@ -10,8 +10,8 @@ use crate::program::named_children;
 use super::launch_layer::fold;
 use super::launch_site::template_list;
 use super::syntax::{
-    callee_name, declarations, initializer, is_const, local_key, only_elements_read, param_name, table_list,
-    wide_int,
+    callee_name, declarations, initializer, is_const, local_key, only_elements_read_besides, param_name,
+    table_list, wide_int,
 };
 use super::{Env, MAX_CONTEXTS, MAX_DEPTH, Reader, TemplateArg, runs_on_host, translation_unit};
 
@@ -162,7 +162,11 @@ impl<'t> Reader<'_, 't> {
                         }
                         // A function of the file for a function-pointer parameter.
                         (Some(n), Some(TemplateArg::Type(t) | TemplateArg::Written(t)))
-                            if self.prog.funcs.iter().any(|g| g.name == t.trim_start_matches('&')) =>
+                            if self
+                                .prog
+                                .funcs
+                                .iter()
+                                .any(|g| g.name == t.trim_start_matches('&')) =>
                         {
                             env.functions.push((n, t.trim_start_matches('&').to_string()));
                         }
@@ -188,7 +192,22 @@ impl<'t> Reader<'_, 't> {
                 let x = self.text(n);
                 // Locals are bound by their declaration (`local_key`): a name declared
                 // twice names two variables.
-                let Some(decl) = self.local_declaration(f, n, x) else {
+                let local = self.local_declaration(f, n, x);
+                // `for (int bs : sizes)` (nearer than any declaration): one environment
+                // per element.
+                if let Some(l) = self.range_for_variable(f, n, x)
+                    && local.is_none_or(|d| d.start_byte() < l.start_byte())
+                {
+                    let key = local_key(x, l);
+                    if !env.bindings.contains_key(&key)
+                        && seen.insert(key.clone())
+                        && let Some(values) = self.range_for_values(f, l, x)
+                    {
+                        tables.push((key, values));
+                    }
+                    continue;
+                }
+                let Some(decl) = local else {
                     continue;
                 };
                 let key = local_key(x, decl);
@@ -242,17 +261,60 @@ impl<'t> Reader<'_, 't> {
     /// The values `table[i]` may have, an expression of function `f`, when `table` is a
     /// *table* (see [`Reader::table_choices`]).
     fn table_values(&self, f: usize, mut init: Node<'t>) -> Option<Vec<i64>> {
-        let body = self.prog.funcs[f].body?;
         while init.kind() == "parenthesized_expression" {
             init = *named_children(init).first()?;
         }
         if init.kind() != "subscript_expression" {
             return None;
         }
-        let table = init.child_by_field_name("argument")?;
+        self.table_elements(f, init.child_by_field_name("argument")?, None)
+    }
+
+    /// The range-`for` loop of function `f` around `at` whose variable is `x`.
+    pub(super) fn range_for_variable(&self, f: usize, at: Node<'t>, x: &str) -> Option<Node<'t>> {
+        let body = self.prog.funcs[f].body?;
+        let mut up = at.parent();
+        while let Some(p) = up {
+            if p.id() == body.id() {
+                return None;
+            }
+            if p.kind() == "for_range_loop"
+                && p.child_by_field_name("body")
+                    .is_some_and(|b| b.start_byte() <= at.start_byte() && at.end_byte() <= b.end_byte())
+                && let Some(d) = p.child_by_field_name("declarator")
+            {
+                if crate::program::declarator_name(d, self.prog.src).as_deref() == Some(x) {
+                    return Some(p);
+                }
+            }
+            up = p.parent();
+        }
+        None
+    }
+
+    /// The values the variable `x` of range-`for` loop `l` takes when it is a copy
+    /// (`for (int bs : sizes)`, not a reference) of a wide integer type, its range is a
+    /// *table*, and the function never assigns it.
+    fn range_for_values(&self, f: usize, l: Node<'t>, x: &str) -> Option<Vec<i64>> {
+        let copy = l
+            .child_by_field_name("declarator")
+            .is_some_and(|d| d.kind() == "identifier");
+        if !copy || !wide_int(self, l) || self.assigned(f, x) {
+            return None;
+        }
+        let range = l.child_by_field_name("right")?;
+        self.table_elements(f, range, Some(range))
+    }
+
+    /// The values of the elements of `table`, an identifier of function `f`, when it
+    /// names a *table* ([`Reader::table_choices`]); `range`: its mention as the range
+    /// of a range-`for` loop over copies, which reads its elements.
+    fn table_elements(&self, f: usize, table: Node<'t>, range: Option<Node<'t>>) -> Option<Vec<i64>> {
+        let body = self.prog.funcs[f].body?;
         if table.kind() != "identifier" {
             return None;
         }
+        let init = table;
         let name = self.text(table);
         // The table: one declaration in the function (or none there and one in the
         // file, `const`), of a wide integer type, every other use of its name a read
@@ -270,7 +332,7 @@ impl<'t> Reader<'_, 't> {
             }
         };
         if declarations(self.prog, scope, name) != 1
-            || !only_elements_read(self.prog, scope, name)
+            || !only_elements_read_besides(self.prog, scope, name, range)
             || !wide_int(self, decl)
         {
             return None;

@@ -45,6 +45,12 @@ impl<'t> Reader<'_, 't> {
             "identifier" => {
                 let x = self.text(e);
                 let local = self.local_declaration(f, e, x);
+                // A range-`for` variable nearer than any declaration: an integer.
+                if let Some(l) = self.range_for_variable(f, e, x)
+                    && local.is_none_or(|d| d.start_byte() < l.start_byte())
+                {
+                    return [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))];
+                }
                 if local.is_none()
                     && (self.declared_in_a_scope_not_followed(f, e, x) || self.unbound_reference(f, x, env))
                 {

@@ -217,7 +217,6 @@ impl<'t> Reader<'_, 't> {
             if let Some((_, ty)) = env.types.iter().find(|(p, _)| p == x) {
                 return Some(TemplateArg::Type(ty.clone()));
             }
-
         }
         // `P::W`, `T::value` parse as types: a class's constant when the host code
         // evaluates one, else unknown (the front end would look the last name up at
@@ -514,6 +513,13 @@ impl<'t> Reader<'_, 't> {
             return None;
         }
         let local = self.local_declaration(f, at, x);
+        // A range-`for` variable (nearer than any declaration): one table element per
+        // environment ([`Reader::fork`]), else unknown.
+        if let Some(l) = self.range_for_variable(f, at, x)
+            && local.is_none_or(|d| d.start_byte() < l.start_byte())
+        {
+            return env.bindings.get(&local_key(x, l)).cloned().flatten();
+        }
         if let Some(v) = env.bindings.get(x).filter(|_| local.is_none()) {
             if self.declared_in_a_scope_not_followed(f, at, x) {
                 return None;

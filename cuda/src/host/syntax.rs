@@ -153,7 +153,8 @@ pub(super) fn declared_name(n: Node) -> bool {
         | "optional_parameter_declaration"
         | "pointer_declarator"
         | "array_declarator"
-        | "function_declarator" => is_declarator,
+        | "function_declarator"
+        | "for_range_loop" => is_declarator,
         // `int &n = m;`: the name is the declarator's only named child.
         "reference_declarator" => named_children(p).first().is_some_and(|c| c.id() == n.id()),
         _ => false,
@@ -247,11 +248,14 @@ pub(super) fn declarations(prog: &Program, root: Node, x: &str) -> usize {
 /// Whether every use of the name `x` in the subtree `root`, but its declaration, reads
 /// an element (`x[i]` as a value) or takes its size: nothing writes the array, takes
 /// its address or passes it on.
-pub(super) fn only_elements_read(prog: &Program, root: Node, x: &str) -> bool {
+///
+/// The mention `besides` (the range of a `for (int v : x)` loop whose variable is a
+/// copy) also counts as a read.
+pub(super) fn only_elements_read_besides(prog: &Program, root: Node, x: &str, besides: Option<Node>) -> bool {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         stack.extend(named_children(n));
-        if n.kind() != "identifier" || prog.text(n) != x {
+        if n.kind() != "identifier" || prog.text(n) != x || besides.is_some_and(|b| b.id() == n.id()) {
             continue;
         }
         let Some(p) = n.parent() else {
