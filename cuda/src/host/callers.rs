@@ -282,10 +282,9 @@ impl<'t> Reader<'_, 't> {
                 && p.child_by_field_name("body")
                     .is_some_and(|b| b.start_byte() <= at.start_byte() && at.end_byte() <= b.end_byte())
                 && let Some(d) = p.child_by_field_name("declarator")
+                && crate::program::declarator_name(d, self.prog.src).as_deref() == Some(x)
             {
-                if crate::program::declarator_name(d, self.prog.src).as_deref() == Some(x) {
-                    return Some(p);
-                }
+                return Some(p);
             }
             up = p.parent();
         }
