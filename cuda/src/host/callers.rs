@@ -331,7 +331,7 @@ impl<'t> Reader<'_, 't> {
             }
         };
         if declarations(self.prog, scope, name) != 1
-            || !only_elements_read_besides(self.prog, scope, name, range)
+            || !only_elements_read_besides(self, scope, name, range)
             || !wide_int(self, decl)
         {
             return None;

@@ -194,7 +194,7 @@ impl<'t> Reader<'_, 't> {
     /// Whether `n`, an argument in `list`, is passed by value: to a kernel launch, to
     /// `min`/`max`/`printf`, or to file functions of that name whose parameter there
     /// is no reference.
-    fn by_value_argument(&self, list: Node<'t>, n: Node<'t>) -> bool {
+    pub(super) fn by_value_argument(&self, list: Node<'t>, n: Node<'t>) -> bool {
         let Some(call) = list.parent().filter(|c| c.kind() == "call_expression") else {
             return false;
         };

@@ -251,7 +251,8 @@ pub(super) fn declarations(prog: &Program, root: Node, x: &str) -> usize {
 ///
 /// The mention `besides` (the range of a `for (int v : x)` loop whose variable is a
 /// copy) also counts as a read.
-pub(super) fn only_elements_read_besides(prog: &Program, root: Node, x: &str, besides: Option<Node>) -> bool {
+pub(super) fn only_elements_read_besides(r: &Reader, root: Node, x: &str, besides: Option<Node>) -> bool {
+    let prog = r.prog;
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         stack.extend(named_children(n));
@@ -272,7 +273,7 @@ pub(super) fn only_elements_read_besides(prog: &Program, root: Node, x: &str, be
         let element = p.kind() == "subscript_expression"
             && p.child_by_field_name("argument")
                 .is_some_and(|a| a.id() == n.id());
-        if !element || !is_rvalue(prog, p) {
+        if !element || !is_rvalue(r, p) {
             return false;
         }
     }
@@ -280,8 +281,9 @@ pub(super) fn only_elements_read_besides(prog: &Program, root: Node, x: &str, be
 }
 
 /// Whether expression `e` is only read where it stands: not assigned, incremented,
-/// its address taken or read into (`>>` of a stream).
-fn is_rvalue(prog: &Program, e: Node) -> bool {
+/// its address taken, read into (`>>` of a stream) or passed other than by value.
+fn is_rvalue(r: &Reader, e: Node) -> bool {
+    let prog = r.prog;
     let mut e = e;
     while let Some(p) = e.parent() {
         if p.kind() != "parenthesized_expression" {
@@ -297,6 +299,8 @@ fn is_rvalue(prog: &Program, e: Node) -> bool {
                         && p.child_by_field_name("operator")
                             .is_some_and(|o| prog.text(o) == ">>"))
                 }
+                // `grow(t[0])` may write the element through a reference parameter.
+                "argument_list" => r.by_value_argument(p, e),
                 _ => true,
             };
         }

@@ -337,15 +337,35 @@ int main() { int *d; const int w = 16; k<w><<<1, w>>>(d); run<128>(d); pick(d, 1
 }
 
 #[test]
-fn a_parameter_the_host_function_assigns_loses_its_callers_value() {
+fn a_parameter_the_host_function_assigns_holds_the_assigned_value_or_none() {
+    // A plain assignment of the body's top block is followed (its right side sees the
+    // caller's value); a `dim3` parameter's field assignment is not.
     let src = format!(
         "{KERNEL}void run(int *d, int bs, dim3 g) {{ bs = bs * 2; g.x = 3; k<<<g, bs>>>(d, 1); }}
 int main() {{ int *d; run(d, 32, dim3(5)); }}"
     );
     let (_, l) = &launches(&src, &Options::default())[0];
-    assert_eq!(l.block[0], None);
+    assert_eq!(l.block[0], Some(64));
     assert_eq!(l.grid[0], None);
     assert_eq!(l.params.get("n"), Some(&1));
+    // Under a branch, after the launch, or changed through a reference: not followed
+    // (the first two), the caller's value (the launch before the assignment).
+    let src = format!(
+        "{KERNEL}void run(int *d, int bs, int n) {{ if (n > 4) bs = 64; k<<<1, bs>>>(d, 1); }}
+void late(int *d, int bs) {{ k<<<1, bs>>>(d, 1); bs = 256; }}
+int main() {{ int *d; run(d, 32, 2); late(d, 32); }}"
+    );
+    let blocks: Vec<Option<u32>> = launches(&src, &Options::default())
+        .iter()
+        .map(|(_, l)| l.block[0])
+        .collect();
+    assert_eq!(blocks, vec![None, Some(32)]);
+    let src = format!(
+        "{KERNEL}void grow(int &x) {{ x = 512; }}
+void byref(int *d, int bs) {{ bs = 16; grow(bs); k<<<1, bs>>>(d, 1); }}
+int main() {{ int *d; byref(d, 32); }}"
+    );
+    assert_eq!(launches(&src, &Options::default())[0].1.block[0], None);
 }
 
 #[test]
