@@ -20,6 +20,12 @@ impl<'t> Reader<'_, 't> {
     /// its parameters to the values passed; one empty one when nothing calls it (or the
     /// calls are too many or too deep).
     pub(super) fn caller_envs(&self, f: usize, depth: usize) -> Vec<Env> {
+        self.caller_envs_at(f, depth, None)
+    }
+
+    /// [`Reader::caller_envs`], from the call at byte `only` alone when it is given (the
+    /// call that passes a callback, [`Reader::callback_calls`]).
+    fn caller_envs_at(&self, f: usize, depth: usize, only: Option<usize>) -> Vec<Env> {
         let def = &self.prog.funcs[f];
         let params: Vec<String> = def
             .params()
@@ -32,12 +38,16 @@ impl<'t> Reader<'_, 't> {
         }
         let mut out = Vec::new();
         for Call {
+            at,
             caller,
             args,
             template_args,
-            ..
+            via,
         } in self.calls_of(&def.name)
         {
+            if only.is_some_and(|o| o != at) {
+                continue;
+            }
             // A call with more arguments than `f` takes, or fewer than it needs, calls
             // an overload of the same name.
             let needed = def
@@ -48,7 +58,9 @@ impl<'t> Reader<'_, 't> {
             if args.len() > params.len() || args.len() < needed {
                 continue;
             }
-            let outers = self.caller_envs(caller, depth + 1);
+            // A call through a callback parameter happens in the contexts of the call
+            // that passed the callback.
+            let outers = self.caller_envs_at(caller, depth + 1, via);
             let read = args.iter().copied().chain(template_args);
             for outer in outers
                 .iter()
@@ -397,7 +409,7 @@ impl<'t> Reader<'_, 't> {
                 && in_function
                 && p.child_by_field_name("function")
                     .is_some_and(|f| f.id() == callee.id());
-            if !declared && !called && self.forwarded_args(n).is_none() {
+            if !declared && !called && self.forwarded_args(n).is_none() && self.callback_calls(n).is_none() {
                 return true;
             }
         }
@@ -479,6 +491,94 @@ impl<'t> Reader<'_, 't> {
         (calls > 0 && pack_uses == calls).then(|| args[at + 1..].to_vec())
     }
 
+    /// `f` passed as a callback, `g(a, f, b)` or `g(a, &f, b)`, to a host function `g`
+    /// of the file (one definition) whose parameter there is used only to be called,
+    /// `p(x, y)` (a launcher handed to a dispatcher): those calls of `p`, as calls of
+    /// `f` in `g` in the contexts of this call of `g`. `None` when `id` is not such an
+    /// argument, or `g` uses the parameter otherwise (stores it, passes it on, takes its
+    /// address): then `f` escapes.
+    fn callback_calls(&self, id: Node<'t>) -> Option<Vec<Call<'t>>> {
+        let arg = match id.parent()? {
+            p if p.kind() == "pointer_expression" && self.text(p).trim_start().starts_with('&') => p,
+            _ => id,
+        };
+        let list = arg.parent().filter(|p| p.kind() == "argument_list")?;
+        let call = list.parent().filter(|c| c.kind() == "call_expression")?;
+        if named_children(call)
+            .iter()
+            .any(|c| c.kind() == "kernel_call_syntax")
+        {
+            return None;
+        }
+        let callee = callee_name(self.prog, call.child_by_field_name("function")?)?;
+        let at = named_children(list)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .position(|a| a.id() == arg.id())?;
+        let [g] = self.prog.functions(&callee, None)[..] else {
+            return None; // overloads: which one takes `f` is not read
+        };
+        let def = &self.prog.funcs[g];
+        let body = def.body.filter(|_| runs_on_host(def))?;
+        let p = param_name(self.prog, *def.params().get(at)?)?;
+        let mut calls = Vec::new();
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "identifier" || self.text(n) != p {
+                continue;
+            }
+            let c = n.parent()?;
+            let plain_call = c.kind() == "call_expression"
+                && c.child_by_field_name("function")
+                    .is_some_and(|x| x.id() == n.id())
+                && !named_children(c).iter().any(|x| x.kind() == "kernel_call_syntax");
+            if !plain_call {
+                return None;
+            }
+            let args = named_children(c.child_by_field_name("arguments")?)
+                .into_iter()
+                .filter(|a| a.kind() != "comment")
+                .collect();
+            calls.push(Call {
+                at: c.start_byte(),
+                caller: g,
+                args,
+                template_args: None,
+                via: Some(call.start_byte()),
+            });
+        }
+        Some(calls)
+    }
+
+    /// Whether a call `p(...)` through the callback parameter `p` of host function `g`
+    /// only reads its argument `i` of `n`: every call of `g` in the file (which has no
+    /// other callers: it does not escape) passes for `p` a function of the file whose
+    /// parameter there only reads ([`Reader::parameter_reads`]).
+    pub(super) fn callback_reads(&self, g: usize, p: &str, i: usize, n: usize) -> bool {
+        let def = &self.prog.funcs[g];
+        let Some(at) = def
+            .params()
+            .into_iter()
+            .position(|d| param_name(self.prog, d).as_deref() == Some(p))
+        else {
+            return false;
+        };
+        let calls = self.calls_of(&def.name);
+        !self.escapes(&def.name)
+            && !calls.is_empty()
+            && calls.iter().all(|c| {
+                c.args.get(at).is_some_and(|a| {
+                    let f = if a.kind() == "pointer_expression" {
+                        a.child_by_field_name("argument")
+                    } else {
+                        Some(*a)
+                    };
+                    f.is_some_and(|f| f.kind() == "identifier" && self.parameter_reads(self.text(f), i, n))
+                })
+            })
+    }
+
     /// The calls of `name` in the bodies of the file's host functions, with the caller
     /// and the arguments: direct calls `name(...)` and calls through a forwarder
     /// ([`Reader::forwarded_args`]).
@@ -507,6 +607,7 @@ impl<'t> Reader<'_, 't> {
                         caller: i,
                         args,
                         template_args: template_list(fun),
+                        via: None,
                     });
                 } else if n.kind() == "identifier"
                     && self.text(n) == name
@@ -517,7 +618,13 @@ impl<'t> Reader<'_, 't> {
                         caller: i,
                         args,
                         template_args: None,
+                        via: None,
                     });
+                } else if n.kind() == "identifier"
+                    && self.text(n) == name
+                    && let Some(calls) = self.callback_calls(n)
+                {
+                    out.extend(calls);
                 }
                 stack.extend(named_children(n));
             }
@@ -534,4 +641,7 @@ struct Call<'t> {
     args: Vec<Node<'t>>,
     /// Its template argument list (`run<128>(...)`).
     template_args: Option<Node<'t>>,
+    /// For a call through a callback parameter, the byte at which the call that
+    /// passed the callback starts: the caller's contexts are those of that call.
+    via: Option<usize>,
 }

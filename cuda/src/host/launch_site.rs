@@ -103,7 +103,7 @@ impl<'t> Reader<'_, 't> {
         })
     }
 
-    fn enclosing_function(&self, n: Node<'t>) -> Option<usize> {
+    pub(super) fn enclosing_function(&self, n: Node<'t>) -> Option<usize> {
         let mut up = n.parent();
         while let Some(p) = up {
             if p.kind() == "function_definition" {

@@ -253,6 +253,16 @@ impl<'t> Reader<'_, 't> {
         let Some(i) = args.iter().position(|c| c.id() == n.id()) else {
             return false;
         };
+        // A call through a callback parameter (`launch(out, n)` in a dispatcher handed
+        // `launch`): what the functions passed for it do.
+        if let Some(g) = self.enclosing_function(call)
+            && self.is_param(g, &name)
+            && call
+                .child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "identifier" && self.local_declaration(g, f, &name).is_none())
+        {
+            return self.callback_reads(g, &name, i, args.len());
+        }
         self.parameter_reads(&name, i, args.len())
     }
 
@@ -260,7 +270,7 @@ impl<'t> Reader<'_, 't> {
     /// with `n` arguments may call only reads its argument: by value, or by `const`
     /// reference (`const dim3 &dims`) in a file without a `const_cast` (which may write
     /// through it). A kernel of the same name is not such a function.
-    fn parameter_reads(&self, name: &str, i: usize, n: usize) -> bool {
+    pub(super) fn parameter_reads(&self, name: &str, i: usize, n: usize) -> bool {
         let defs: Vec<_> = self
             .prog
             .funcs
