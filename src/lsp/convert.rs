@@ -2,7 +2,7 @@
 //! the client speaks, check results to diagnostics (in the words of the text report),
 //! `fix`'s edits to text edits.
 
-use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, LabelStyle};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, LabelStyle};
 use lsp_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
     TextEdit, Uri,
@@ -212,6 +212,26 @@ fn related_at(
     DiagnosticRelatedInformation { location, message }
 }
 
+/// The text report's `labels` as related information, in their order, each at its
+/// real place ([`label_location`]); a label whose place has no location there is left
+/// out. The one conversion of labels, so divergences and race groups relate alike.
+fn related_information<'a>(
+    labels: impl IntoIterator<Item = &'a Label<usize>>,
+    src: &Source,
+    uri: &Uri,
+    index: &LineIndex<'_>,
+) -> Vec<DiagnosticRelatedInformation> {
+    labels
+        .into_iter()
+        .filter_map(|l| {
+            Some(DiagnosticRelatedInformation {
+                location: label_location(src, uri, index, l.file_id, l.range.clone())?,
+                message: l.message.clone(),
+            })
+        })
+        .collect()
+}
+
 /// Where a diagnostic of `span` in kernel `kernel` is underlined in the open document:
 /// its real place when that is in the document (the last statement of an inlined
 /// function at its own line, not at the call); for code of an included header, the
@@ -279,17 +299,12 @@ pub fn check_diagnostics(
     for k in results {
         for d in &k.report.divergences {
             let cs = output::divergence_diagnostic(src, &k.name, d);
-            let related = cs
-                .labels
-                .iter()
-                .filter(|l| l.style == LabelStyle::Secondary)
-                .filter_map(|l| {
-                    Some(DiagnosticRelatedInformation {
-                        location: label_location(src, uri, index, l.file_id, l.range.clone())?,
-                        message: l.message.clone(),
-                    })
-                })
-                .collect();
+            let related = related_information(
+                cs.labels.iter().filter(|l| l.style == LabelStyle::Secondary),
+                src,
+                uri,
+                index,
+            );
             let mut diag = diagnostic(
                 document_range(src, &k.name, index, d.span),
                 severity(&d.replay),
@@ -398,21 +413,13 @@ fn group_diagnostic(
         DiagnosticSeverity::ERROR
     };
     // The accesses first, then the barrier's place (the text report's primary label).
-    let mut labels: Vec<&codespan_reporting::diagnostic::Label<usize>> = cs
-        .labels
-        .iter()
-        .filter(|l| l.style == LabelStyle::Secondary)
-        .collect();
-    labels.extend(cs.labels.iter().filter(|l| l.style == LabelStyle::Primary));
-    let related = labels
-        .into_iter()
-        .filter_map(|l| {
-            Some(DiagnosticRelatedInformation {
-                location: label_location(src, uri, index, l.file_id, l.range.clone())?,
-                message: l.message.clone(),
-            })
-        })
-        .collect();
+    let of_style = |style| cs.labels.iter().filter(move |l| l.style == style);
+    let related = related_information(
+        of_style(LabelStyle::Secondary).chain(of_style(LabelStyle::Primary)),
+        src,
+        uri,
+        index,
+    );
     let mut diag = diagnostic(
         document_range(src, kernel, index, first.second.span),
         severity,

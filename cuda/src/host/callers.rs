@@ -73,27 +73,24 @@ impl<'t> Reader<'_, 't> {
                 for (p, a) in params.iter().zip(&args) {
                     self.bind_argument(&mut env, f, p, caller, *a, &outer);
                 }
-                let mut envs = vec![env];
                 // `stage(sizes[j])`: one context per value of the table, as for a
                 // local copied from it ([`Reader::fork`]).
+                let mut tables = Vec::new();
                 for ((p, a), decl) in params.iter().zip(&args).zip(def.params()) {
-                    let Some(values) = self.table_values(caller, *a).filter(|_| wide_int(self, decl)) else {
-                        continue;
-                    };
-                    envs = envs
-                        .iter()
-                        .flat_map(|e| {
-                            values.iter().map(move |v| {
-                                let mut e = e.clone();
-                                // An integer converts to `dim3(v, 1, 1)`.
-                                for (x, v) in [("", *v), (".x", *v), (".y", 1), (".z", 1)] {
-                                    e.bindings.insert(format!("{p}{x}"), Some(Expr::Int(v)));
-                                }
-                                e
-                            })
-                        })
-                        .collect();
+                    if let Some(values) = self.table_values(caller, *a).filter(|_| wide_int(self, decl)) {
+                        tables.push((p, values));
+                    }
                 }
+                // Too many for one call are too many for `f`: the limit below would
+                // give up the same way, after making them all.
+                let Some(mut envs) = product(&env, &tables, |e, p, v| {
+                    // An integer converts to `dim3(v, 1, 1)`.
+                    for (x, v) in [("", v), (".x", v), (".y", 1), (".z", 1)] {
+                        e.bindings.insert(format!("{p}{x}"), Some(Expr::Int(v)));
+                    }
+                }) else {
+                    return vec![Env::default()];
+                };
                 // Parameters the call leaves out take their default argument, evaluated
                 // where the function is defined.
                 for decl in def.params().into_iter().skip(args.len()) {
@@ -207,9 +204,7 @@ impl<'t> Reader<'_, 't> {
                 let local = self.local_declaration(f, n, x);
                 // `for (int bs : sizes)` (nearer than any declaration): one environment
                 // per element.
-                if let Some(l) = self.range_for_variable(f, n, x)
-                    && local.is_none_or(|d| d.start_byte() < l.start_byte())
-                {
+                if let Some(l) = self.range_for_in_scope(f, n, x, local) {
                     let key = local_key(x, l);
                     if !env.bindings.contains_key(&key)
                         && seen.insert(key.clone())
@@ -235,26 +230,10 @@ impl<'t> Reader<'_, 't> {
             }
             stack.extend(named_children(n).into_iter().map(|c| (c, depth)));
         }
-        let combinations = tables
-            .iter()
-            .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()));
-        if tables.is_empty() || combinations.is_none_or(|c| c > MAX_CONTEXTS) {
-            return vec![env.clone()];
-        }
-        let mut out = vec![env.clone()];
-        for (x, values) in &tables {
-            out = out
-                .iter()
-                .flat_map(|e| {
-                    values.iter().map(move |v| {
-                        let mut e = e.clone();
-                        e.bindings.insert(x.clone(), Some(Expr::Int(*v)));
-                        e
-                    })
-                })
-                .collect();
-        }
-        out
+        product(env, &tables, |e, x, v| {
+            e.bindings.insert(x.clone(), Some(Expr::Int(v)));
+        })
+        .unwrap_or_else(|| vec![env.clone()])
     }
 
     /// The values local `x` of function `f` (in scope at `at`) may hold when it is a
@@ -282,8 +261,24 @@ impl<'t> Reader<'_, 't> {
         self.table_elements(f, init.child_by_field_name("argument")?, None)
     }
 
+    /// The range-`for` loop of function `f` around `at` whose variable is the `x` seen
+    /// at `at`: the nearest such loop, when `local`, the declaration of `x` in scope
+    /// there ([`Reader::local_declaration`], which does not see loop variables), is
+    /// none or comes before the loop. One rule for every reader of a name (its value,
+    /// its `dim3` components, its forks), so they agree on which variable it is.
+    pub(super) fn range_for_in_scope(
+        &self,
+        f: usize,
+        at: Node<'t>,
+        x: &str,
+        local: Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        self.range_for_variable(f, at, x)
+            .filter(|l| local.is_none_or(|d| d.start_byte() < l.start_byte()))
+    }
+
     /// The range-`for` loop of function `f` around `at` whose variable is `x`.
-    pub(super) fn range_for_variable(&self, f: usize, at: Node<'t>, x: &str) -> Option<Node<'t>> {
+    fn range_for_variable(&self, f: usize, at: Node<'t>, x: &str) -> Option<Node<'t>> {
         let body = self.prog.funcs[f].body?;
         let mut up = at.parent();
         while let Some(p) = up {
@@ -632,6 +627,33 @@ impl<'t> Reader<'_, 't> {
         out.sort_by_key(|c| c.at);
         out
     }
+}
+
+/// `env` once per combination of one value of each of `tables`, `bind` setting a
+/// table's value in a copy; the first table varies slowest. `None` when that would be
+/// more than [`MAX_CONTEXTS`] environments, known before any is made: each caller
+/// decides what too many means for it ([`Reader::fork`], [`Reader::caller_envs`]).
+fn product<K>(env: &Env, tables: &[(K, Vec<i64>)], bind: impl Fn(&mut Env, &K, i64)) -> Option<Vec<Env>> {
+    let combinations = tables
+        .iter()
+        .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()))?;
+    if combinations > MAX_CONTEXTS {
+        return None;
+    }
+    let mut out = vec![env.clone()];
+    for (key, values) in tables {
+        out = out
+            .iter()
+            .flat_map(|e| {
+                values.iter().map(|v| {
+                    let mut e = e.clone();
+                    bind(&mut e, key, *v);
+                    e
+                })
+            })
+            .collect();
+    }
+    Some(out)
 }
 
 /// A call of a host function in the file.

@@ -46,10 +46,8 @@ impl<'t> Reader<'_, 't> {
                 let x = self.text(e);
                 let local = self.local_declaration(f, e, x);
                 // A range-`for` variable nearer than any declaration: an integer.
-                if let Some(l) = self.range_for_variable(f, e, x)
-                    && local.is_none_or(|d| d.start_byte() < l.start_byte())
-                {
-                    return [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))];
+                if self.range_for_in_scope(f, e, x, local).is_some() {
+                    return self.scalar_dim3(f, e, env);
                 }
                 if local.is_none()
                     && (self.declared_in_a_scope_not_followed(f, e, x) || self.unbound_reference(f, x, env))
@@ -68,7 +66,7 @@ impl<'t> Reader<'_, 't> {
                         if dim3 {
                             return unknown;
                         }
-                        return [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))];
+                        return self.scalar_dim3(f, e, env);
                     }
                     return ["x", "y", "z"].map(|c| env.bindings.get(&format!("{x}.{c}")).cloned().flatten());
                 }
@@ -91,10 +89,15 @@ impl<'t> Reader<'_, 't> {
                     return ["x", "y", "z"]
                         .map(|c| Some(atom(&function_key(self.prog, f), &format!("{x}.{c}"))));
                 }
-                [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))]
+                self.scalar_dim3(f, e, env)
             }
-            _ => [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))],
+            _ => self.scalar_dim3(f, e, env),
         }
+    }
+
+    /// An integer `e` as a `dim3`: `dim3(e, 1, 1)`, as C++ converts it.
+    fn scalar_dim3(&self, f: usize, e: Node<'t>, env: &Env) -> [Val; 3] {
+        [self.scalar(f, e, env), Some(Expr::Int(1)), Some(Expr::Int(1))]
     }
 
     fn is_dim3_constructor(&self, e: Node<'t>) -> bool {

@@ -515,9 +515,7 @@ impl<'t> Reader<'_, 't> {
         let local = self.local_declaration(f, at, x);
         // A range-`for` variable (nearer than any declaration): one table element per
         // environment ([`Reader::fork`]), else unknown.
-        if let Some(l) = self.range_for_variable(f, at, x)
-            && local.is_none_or(|d| d.start_byte() < l.start_byte())
-        {
+        if let Some(l) = self.range_for_in_scope(f, at, x, local) {
             return env.bindings.get(&local_key(x, l)).cloned().flatten();
         }
         if let Some(v) = env.bindings.get(x).filter(|_| local.is_none()) {
