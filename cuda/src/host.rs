@@ -336,7 +336,7 @@ impl<'p, 't> Reader<'p, 't> {
 
 /// What a name means in the host function being read: bindings of its parameters
 /// (`p`, or `p.x` for a component of a `dim3`) from a caller.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, PartialEq)]
 struct Env {
     bindings: HashMap<String, Val>,
     depth: usize,

@@ -104,7 +104,13 @@ impl<'t> Reader<'_, 't> {
                         self.bind_argument(env, f, &p, f, v, &Env::default());
                     }
                 }
-                out.extend(envs);
+                // Calls that pass the same values make one context (a dispatcher's
+                // cases that differ only in the callback they pass).
+                for env in envs {
+                    if !out.contains(&env) {
+                        out.push(env);
+                    }
+                }
                 if out.len() >= MAX_CONTEXTS {
                     return vec![Env::default()];
                 }

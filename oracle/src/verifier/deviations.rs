@@ -131,7 +131,10 @@
 //!   `b = i / (T*V)`, `t = (i / V) % T`, `v = i % V`, permuted layouts, loop variables
 //!   below their bound, grid-stride steps) the digit lemmas of [`radix`](super::radix) say the same:
 //!   implications whose premises (nonzero extents, digits in range, the access's
-//!   predicate) are part of the fact, so exact too (`tests/it/verifier_radix.rs`).
+//!   predicate) are part of the fact, so exact too (`tests/it/verifier_radix.rs`);
+//!   offsets of two accesses that fall in a gap of the chain (`row + H*D` beside `row`
+//!   with a row stride of `3*H*D`: q/k/v slices) are constant digits of extent the
+//!   gap's ratio (`radix::gap_digits`), the same implication.
 //!   A race query whose index or predicate multiplies or divides by parameters is
 //!   first asked in small instances (the parameters pinned to small values,
 //!   `Checker::small_instances`): a witness there is one of the query, and an

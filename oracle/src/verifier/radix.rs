@@ -533,6 +533,8 @@ fn mixed_radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<(Lemma
 struct Radix {
     /// `U`, the part without digits.
     rest: T,
+    /// `U`'s monomials.
+    uniform: Vec<Monomial>,
     /// The digits, lowest weight first.
     digits: Vec<Ranged>,
     /// The premises of the chain in one thread: nonzero weights and extents, the
@@ -623,10 +625,85 @@ fn radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<Radix> {
     }
     Some(Radix {
         rest,
+        uniform,
         digits,
         chain,
         weights,
     })
+}
+
+/// Offsets into a gap of the chain as constant digits of both indices: the
+/// `q`/`k`/`v` slices of one buffer (`inp[i]`, `inp[i + NH*d]`, `inp[i + 2*(NH*d)]` with
+/// `i = n*3*NH*d + h*d + k`). Where the weight above digit `k` is `Q` times
+/// `w_k·R_k` (`Q` a constant ≥ 2), a monomial `c·w_k·R_k` of `U` with `0 <= c < Q`
+/// leaves `U` and becomes a digit of value `c`, weight `w_k·R_k` and extent `Q` (one
+/// of value 0 in the other index when only one has it): `U`s that differed by such
+/// offsets are then equal, and the offsets' digits are compared as the others are.
+/// The chain still holds (the new weight is `w_k·R_k`, the next one `Q` times it), and
+/// a constant digit's range is its own (both threads' premises still ask for it).
+fn gap_digits(b: &Builder, ra: &mut Radix, rb: &mut Radix) -> Option<()> {
+    if ra.digits.len() != rb.digits.len() {
+        return None;
+    }
+    for k in (0..ra.digits.len().saturating_sub(1)).rev() {
+        let (lo, hi) = (&ra.digits[k], &ra.digits[k + 1]);
+        let like = |x: &Monomial, y: &Monomial| x.coeff == y.coeff && x.same_factors(y);
+        let (Some(extent), Some(other)) = (lo.extent.as_ref(), rb.digits[k].extent.as_ref()) else {
+            continue;
+        };
+        if !(like(&rb.digits[k].weight, &lo.weight)
+            && like(&rb.digits[k + 1].weight, &hi.weight)
+            && like(other, extent))
+        {
+            continue;
+        }
+        let step = lo.weight.times(extent)?;
+        let q = match (step.coeff, hi.weight.same_factors(&step)) {
+            (c, true) if c != 0 && hi.weight.coeff % c == 0 => hi.weight.coeff / c,
+            _ => continue,
+        };
+        if q < 2 {
+            continue;
+        }
+        // The offset's coefficient in each index (0 without one); none outside [0, Q).
+        let offset = |r: &Radix| -> Option<(Option<usize>, i128)> {
+            match r.uniform.iter().position(|m| m.same_factors(&step)) {
+                None => Some((None, 0)),
+                Some(i) => {
+                    let m = &r.uniform[i];
+                    (m.coeff % step.coeff == 0 && (0..q).contains(&(m.coeff / step.coeff)))
+                        .then(|| (Some(i), m.coeff / step.coeff))
+                }
+            }
+        };
+        let (Some(oa), Some(ob)) = (offset(ra), offset(rb)) else {
+            continue;
+        };
+        if oa.0.is_none() && ob.0.is_none() {
+            continue;
+        }
+        for (r, (at, c)) in [(&mut *ra, oa), (&mut *rb, ob)] {
+            if let Some(i) = at {
+                r.uniform.remove(i);
+            }
+            r.weights.extend(step.factors.iter().cloned());
+            r.digits.insert(
+                k + 1,
+                Ranged {
+                    term: b.int(i64::try_from(c).ok()?),
+                    weight: step.clone(),
+                    extent: Some(Monomial::constant(q)),
+                    premises: Vec::new(),
+                },
+            );
+            let mut rest = b.int(0);
+            for m in &r.uniform {
+                rest = b.bin(BinOp::Add, rest, m.term(b)?);
+            }
+            r.rest = rest;
+        }
+    }
+    Some(())
 }
 
 /// Lemma 1 across two accesses with different index terms (a write in one loop, a read
@@ -656,12 +733,15 @@ pub fn pair_lemmas(sum: &Summary, index: [&T; 2], pred: [&T; 2]) -> (Option<Pair
     }
     let b = sum.builder();
     let simple = [under(&b, pred[0], index[0]), under(&b, pred[1], index[1])];
-    let (Some(ra), Some(rb)) = (
+    let (Some(mut ra), Some(mut rb)) = (
         radix(sum, &b, &simple[0], pred[0]),
         radix(sum, &b, &simple[1], pred[1]),
     ) else {
         return (None, Vec::new());
     };
+    if gap_digits(&b, &mut ra, &mut rb).is_none() {
+        return (None, Vec::new());
+    }
     let top = ra.digits.len().saturating_sub(1);
     let alike = ra.digits.len() == rb.digits.len()
         && ra.digits.iter().zip(&rb.digits).enumerate().all(|(k, (x, y))| {

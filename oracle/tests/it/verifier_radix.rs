@@ -242,3 +242,60 @@ fn clearing_one_key_past_the_row_meets_the_next_rows_first_key() {
     assert_eq!(races(&r), [row("att", 7, 11, "write-write", true, &[], false)]);
     assert!(r.races.iter().all(|x| x.witness.is_some()));
 }
+
+/// The q, k and v slices of one row of a fused buffer, each accumulated by its own
+/// statement: offsets `H*D` and `2*H*D` sit in the gap between the head digit (weight
+/// `D`, extent `H`) and the position digit (weight `3*H*D`), so they are digits of
+/// their own (`radix::gap_digits`). The launch and extents are llm.c's; without the
+/// offsets as digits the solver takes seconds on these queries (over 100 s on the CUDA
+/// form of llm.c's `permute_kernel_backward`).
+const QKV_SLICES: &str = "kernel scatter(global d[], global g[], i32 B, i32 T, i32 H, i32 D) {
+    local i = bid * bdim + tid;
+    if (i < B * H * T * D) {
+        local b = i / (H * T * D);
+        local h = (i / (T * D)) % H;
+        local t = (i / D) % T;
+        local c = i % D;
+        local row = b * T * 3 * H * D + t * 3 * H * D + h * D + c;
+        local x;
+        local y;
+        x = g[i];
+        y = d[row];
+        d[row] = x + y;
+        y = d[row + H * D];
+        d[row + H * D] = x + y;
+        y = d[row + 2 * H * D];
+        d[row + 2 * H * D] = x + y;
+    }
+}
+";
+
+fn llmc_launch() -> oracle::CheckOptions {
+    let mut opts = launch(256, 12288);
+    for (p, v) in [("B", 4), ("T", 1024), ("H", 12), ("D", 64)] {
+        opts.launch.params.insert(p.into(), v);
+    }
+    opts
+}
+
+#[test]
+fn slices_offset_into_a_gap_of_the_digits_are_apart() {
+    let r = check_with(QKV_SLICES, llmc_launch());
+    assert_eq!(races(&r), vec![]);
+    assert_eq!(r.notes, Vec::<String>::new());
+}
+
+#[test]
+fn a_slice_offset_inside_a_digits_range_overlaps() {
+    // `row + D`: the next head's channel, which another thread's `row` is.
+    let racy = QKV_SLICES.replace("row + H * D]", "row + D]");
+    let r = check_with(&racy, llmc_launch());
+    assert_eq!(
+        races(&r),
+        [
+            row("d", 12, 15, "read-write", true, &[], false),
+            row("d", 13, 14, "write-read", true, &[], false),
+            row("d", 13, 15, "write-write", true, &[], false),
+        ]
+    );
+}
