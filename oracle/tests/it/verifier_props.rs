@@ -73,7 +73,9 @@ enum E {
     /// parameter `n` (and 3) as extents and put together again (`verifier::radix`'s
     /// digit lemmas): in the same order, permuted, with a wrong weight, without its
     /// highest digit, or through `% (n * 3)` then `/ n`. The first two are one thread's
-    /// own cell for `n ≠ 0`; the others collide.
+    /// own cell for `n ≠ 0`; the others collide. Also with a row stride of `n * 6`
+    /// (a gap of ratio 2 above the middle digit) and an offset `n * 3` (a slice in the
+    /// gap: `radix::gap_digits`) or `n * 6` (past the gap: the next row's).
     Digits(u8),
     /// `a >> c`, `a << c`.
     Shr(Box<E>, i64),
@@ -330,7 +332,7 @@ fn value() -> impl Strategy<Value = E> {
 fn index() -> impl Strategy<Value = E> {
     prop_oneof![
         8 => expr(),
-        1 => (0u8..5).prop_map(E::Digits),
+        1 => (0u8..8).prop_map(E::Digits),
     ]
 }
 
@@ -452,7 +454,10 @@ impl Render {
                     1 => format!("({top} * (n * 3) + {low} * 3 + {mid})"),
                     2 => format!("({top} * (n * 3) + {mid} * 3 + {low})"),
                     3 => format!("({mid} * n + {low})"),
-                    _ => format!("(((({g} % (n * 3)) / n) * n) + {low})"),
+                    4 => format!("(((({g} % (n * 3)) / n) * n) + {low})"),
+                    5 => format!("({top} * (n * 6) + {mid} * n + {low})"),
+                    6 => format!("({top} * (n * 6) + {mid} * n + {low} + n * 3)"),
+                    _ => format!("({top} * (n * 6) + {mid} * n + {low} + n * 6)"),
                 }
             }
         }
