@@ -476,10 +476,7 @@ impl<'t> Reader<'_, 't> {
             }
             let c = n.parent()?;
             // A plain call: `f<<<g, b>>>(a...)` would launch a kernel `f` in ways not read.
-            let is_call = c.kind() == "call_expression"
-                && c.child_by_field_name("function")
-                    .is_some_and(|x| x.id() == n.id())
-                && !named_children(c).iter().any(|x| x.kind() == "kernel_call_syntax");
+            let is_call = plain_call_of(n).is_some();
             let passes_pack = c
                 .child_by_field_name("arguments")
                 .map(named_children)
@@ -529,14 +526,7 @@ impl<'t> Reader<'_, 't> {
             if n.kind() != "identifier" || self.text(n) != p {
                 continue;
             }
-            let c = n.parent()?;
-            let plain_call = c.kind() == "call_expression"
-                && c.child_by_field_name("function")
-                    .is_some_and(|x| x.id() == n.id())
-                && !named_children(c).iter().any(|x| x.kind() == "kernel_call_syntax");
-            if !plain_call {
-                return None;
-            }
+            let c = plain_call_of(n)?;
             let args = named_children(c.child_by_field_name("arguments")?)
                 .into_iter()
                 .filter(|a| a.kind() != "comment")
@@ -660,6 +650,17 @@ fn product<K>(env: &Env, tables: &[(K, Vec<i64>)], bind: impl Fn(&mut Env, &K, i
             .collect();
     }
     Some(out)
+}
+
+/// The call `n(...)` whose callee is the name `n`, when it is a plain call (not a
+/// launch `n<<<...>>>(...)`).
+fn plain_call_of(n: Node<'_>) -> Option<Node<'_>> {
+    let c = n.parent().filter(|c| c.kind() == "call_expression")?;
+    let callee = c
+        .child_by_field_name("function")
+        .is_some_and(|x| x.id() == n.id());
+    let launch = named_children(c).iter().any(|x| x.kind() == "kernel_call_syntax");
+    (callee && !launch).then_some(c)
 }
 
 /// A call of a host function in the file.
