@@ -497,9 +497,12 @@ impl<'t> Reader<'_, 't> {
     /// address): then `f` escapes.
     fn callback_calls(&self, id: Node<'t>) -> Option<Vec<Call<'t>>> {
         let arg = match id.parent()? {
-            p if p.kind() == "pointer_expression" && self.text(p).trim_start().starts_with('&') => p,
+            p if p.kind() == "pointer_expression" => p,
             _ => id,
         };
+        if self.function_argument(arg).map(|f| f.id()) != Some(id.id()) {
+            return None;
+        }
         let list = arg.parent().filter(|p| p.kind() == "argument_list")?;
         let call = list.parent().filter(|c| c.kind() == "call_expression")?;
         if named_children(call)
@@ -559,15 +562,22 @@ impl<'t> Reader<'_, 't> {
         !self.escapes(&def.name)
             && !calls.is_empty()
             && calls.iter().all(|c| {
-                c.args.get(at).is_some_and(|a| {
-                    let f = if a.kind() == "pointer_expression" {
-                        a.child_by_field_name("argument")
-                    } else {
-                        Some(*a)
-                    };
-                    f.is_some_and(|f| f.kind() == "identifier" && self.parameter_reads(self.text(f), i, n))
-                })
+                c.args
+                    .get(at)
+                    .and_then(|a| self.function_argument(*a))
+                    .is_some_and(|f| self.parameter_reads(self.text(f), i, n))
             })
+    }
+
+    /// The function named by a callback argument, `f` or `&f`: its identifier.
+    fn function_argument(&self, arg: Node<'t>) -> Option<Node<'t>> {
+        let f = match arg.kind() {
+            "pointer_expression" if self.text(arg).trim_start().starts_with('&') => {
+                arg.child_by_field_name("argument")?
+            }
+            _ => arg,
+        };
+        (f.kind() == "identifier").then_some(f)
     }
 
     /// The calls of `name` in the bodies of the file's host functions, with the caller

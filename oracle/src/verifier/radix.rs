@@ -619,17 +619,22 @@ fn radix(sum: &Summary, b: &Builder, index: &T, pred: &T) -> Option<Radix> {
             chain.extend(r.premises.iter().cloned());
         }
     }
-    let mut rest = b.int(0);
-    for m in &uniform {
-        rest = b.bin(BinOp::Add, rest, m.term(b)?);
-    }
     Some(Radix {
-        rest,
+        rest: sum_of(b, &uniform)?,
         uniform,
         digits,
         chain,
         weights,
     })
+}
+
+/// `U` as a term: the sum of its monomials.
+fn sum_of(b: &Builder, uniform: &[Monomial]) -> Option<T> {
+    let mut rest = b.int(0);
+    for m in uniform {
+        rest = b.bin(BinOp::Add, rest, m.term(b)?);
+    }
+    Some(rest)
 }
 
 /// Offsets into a gap of the chain as constant digits of both indices: the
@@ -696,11 +701,7 @@ fn gap_digits(b: &Builder, ra: &mut Radix, rb: &mut Radix) -> Option<()> {
                     premises: Vec::new(),
                 },
             );
-            let mut rest = b.int(0);
-            for m in &r.uniform {
-                rest = b.bin(BinOp::Add, rest, m.term(b)?);
-            }
-            r.rest = rest;
+            r.rest = sum_of(b, &r.uniform)?;
         }
     }
     Some(())
