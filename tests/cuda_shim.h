@@ -381,6 +381,11 @@ enum cudaMemcpyKind {
 };
 template <class T> cudaError_t cudaMalloc(T **, size_t) { return cudaSuccess; }
 cudaError_t cudaFree(void *);
+template <class K>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, K kernel, size_t smem = 0,
+                                               int limit = 0) {
+    return cudaSuccess;
+}
 enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMultiProcessorCount = 16 };
 cudaError_t cudaDeviceGetAttribute(int *, cudaDeviceAttr, int);
 cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);

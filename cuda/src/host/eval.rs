@@ -10,6 +10,7 @@ use crate::preprocess::int_literal;
 use crate::program::named_children;
 
 use super::launch_layer::{atom, fold};
+use super::scope::Reaching;
 use super::syntax::{
     callee_name, declares_node, declares_reference, function_key, has_jump_into_branches, initializer,
     integer_type, is_const, local_key, narrow_or_floating, param_name, size_of, split_template_args,
@@ -485,10 +486,10 @@ impl<'t> Reader<'_, 't> {
     }
 
     /// For parameter `x` of function `f`: `Some(None)` when the caller's value reaches
-    /// `at` unchanged, `Some(Some(e))` when the plain assignment `x = e;` of the body's
-    /// top block last before `at` does ([`Reader::reaching_assignment`]), `None` when
-    /// it may change otherwise (or is a reference, or narrower than its values).
-    fn parameter_assignment(&self, f: usize, at: Node<'t>, x: &str) -> Option<Option<Node<'t>>> {
+    /// `at` unchanged, `Some(Some(r))` when the assignment `r` of the body's top block
+    /// last before `at` may ([`Reader::reaching_assignment`]), `None` when it may change
+    /// otherwise (or is a reference, or narrower than its values).
+    fn parameter_assignment(&self, f: usize, at: Node<'t>, x: &str) -> Option<Option<Reaching<'t>>> {
         if !self.assigned(f, x) {
             return Some(None);
         }
@@ -500,6 +501,24 @@ impl<'t> Reader<'_, 't> {
             return None;
         }
         self.reaching_assignment(f, decl, at, x)
+    }
+
+    /// The value an assignment leaves in `x`: a guarded one's value when its condition
+    /// holds, what `x` held before its `if` when it does not, unknown when the
+    /// condition is.
+    fn reaching_value(&self, f: usize, r: Reaching<'t>, x: &str, env: &Env) -> Val {
+        match r {
+            Reaching::Plain(value) => self.scalar(f, value, env),
+            Reaching::Guarded {
+                condition,
+                value,
+                before,
+            } => match fold(&self.scalar(f, condition, env)?) {
+                Expr::Int(0) => self.name(f, before, x, env),
+                Expr::Int(_) => self.scalar(f, value, env),
+                _ => None,
+            },
+        }
     }
 
     /// What name `x` holds at `at` in function `f`: a caller's binding, an atom for a
@@ -525,7 +544,7 @@ impl<'t> Reader<'_, 't> {
             // A parameter the function assigns holds the caller's value until then.
             return match self.parameter_assignment(f, at, x) {
                 Some(None) => v.clone(),
-                Some(Some(rhs)) => self.scalar(f, rhs, env),
+                Some(Some(r)) => self.reaching_value(f, r, x, env),
                 None => None,
             };
         }
@@ -562,8 +581,8 @@ impl<'t> Reader<'_, 't> {
                     });
             if !constant && self.assigned(f, x) {
                 // The last assignment before `at`, or none (the initializer reaches).
-                if let Some(rhs) = self.reaching_assignment(f, decl, at, x)? {
-                    return (!narrow_or_floating(self, decl)).then(|| self.scalar(f, rhs, env))?;
+                if let Some(r) = self.reaching_assignment(f, decl, at, x)? {
+                    return (!narrow_or_floating(self, decl)).then(|| self.reaching_value(f, r, x, env))?;
                 }
             }
             let fixed = || Some(atom(&key, &format!("{x}@{}", decl.start_byte())));
@@ -578,7 +597,7 @@ impl<'t> Reader<'_, 't> {
         if self.is_param(f, x) {
             return match self.parameter_assignment(f, at, x)? {
                 None => Some(atom(&key, x)),
-                Some(rhs) => self.scalar(f, rhs, env),
+                Some(r) => self.reaching_value(f, r, x, env),
             };
         }
         if self.defined_more_than_once(x) {

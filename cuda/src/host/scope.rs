@@ -41,22 +41,23 @@ impl<'t> Reader<'_, 't> {
         None
     }
 
-    /// The value assigned to local or parameter `x` (declared by `decl`) last before
-    /// `at`, when every change of `x` in function `f` is a plain `x = e;` statement of
-    /// the block that declares `x`, the function's body for a parameter (straight-line
-    /// code: `n = B * T * NH; grid = ceil_div(n, bs);` reassigned between two launches,
-    /// `block_size = 16;` overriding the caller's value). Then the last such statement before the one
-    /// holding `at` is the only one that reaches `at`, loops inside the block included;
-    /// `Some(None)` when there is none (the declaration's initializer, or the caller's
-    /// value, reaches `at`), `None`
-    /// when `x` changes any other way.
+    /// The assignment to local or parameter `x` (declared by `decl`) last before `at`,
+    /// when every change of `x` in function `f` is a plain `x = e;` statement of the
+    /// block that declares `x` (the function's body for a parameter), or such a statement
+    /// alone under an `if` without `else` of that block (straight-line code:
+    /// `n = B * T * NH; grid = ceil_div(n, bs);` reassigned between two launches,
+    /// `block_size = 16;` overriding the caller's value, `if (bs < 256) bs = 256;`
+    /// clamping it). Then the last such statement before the one holding `at` is the
+    /// only one that may reach `at`, loops inside the block included; `Some(None)` when
+    /// there is none (the declaration's initializer, or the caller's value, reaches
+    /// `at`), `None` when `x` changes any other way.
     pub(super) fn reaching_assignment(
         &self,
         f: usize,
         decl: Node<'t>,
         at: Node<'t>,
         x: &str,
-    ) -> Option<Option<Node<'t>>> {
+    ) -> Option<Option<Reaching<'t>>> {
         let body = self.prog.funcs[f].body?;
         // A parameter is "declared" in the function's body block.
         let parameter = matches!(
@@ -81,7 +82,7 @@ impl<'t> Reader<'_, 't> {
             return None;
         }
         let mut stack = vec![body];
-        let mut last: Option<Node> = None;
+        let mut last: Option<(Node, Reaching)> = None;
         while let Some(n) = stack.pop() {
             stack.extend(named_children(n));
             if n.kind() == "goto_statement" {
@@ -97,16 +98,38 @@ impl<'t> Reader<'_, 't> {
                 && t.kind() == "identifier"
                 && n.child_by_field_name("operator")
                     .is_some_and(|o| self.text(o) == "=");
-            let stmt = n.parent().filter(|p| p.kind() == "expression_statement");
-            let stmt = stmt.filter(|s| plain && s.parent().is_some_and(|b| b.id() == block.id()))?;
-            if stmt.end_byte() <= at.start_byte() && last.is_none_or(|l| l.start_byte() < stmt.start_byte()) {
-                last = Some(stmt);
+            let stmt = n
+                .parent()
+                .filter(|p| plain && p.kind() == "expression_statement")?;
+            let value = n.child_by_field_name("right")?;
+            let (top, reaching) = if stmt.parent().is_some_and(|b| b.id() == block.id()) {
+                (stmt, Reaching::Plain(value))
+            } else {
+                let guard = guarding_if(stmt)?;
+                guard.parent().filter(|b| b.id() == block.id())?;
+                let condition = guard.child_by_field_name("condition")?;
+                // `if (int k = f(); k < n)`: only a plain condition is read.
+                let [condition] = named_children(condition)[..] else {
+                    return None;
+                };
+                (
+                    guard,
+                    Reaching::Guarded {
+                        condition,
+                        value,
+                        before: guard,
+                    },
+                )
+            };
+            if top.end_byte() <= at.start_byte()
+                && last
+                    .as_ref()
+                    .is_none_or(|(l, _)| l.start_byte() < top.start_byte())
+            {
+                last = Some((top, reaching));
             }
         }
-        match last {
-            Some(stmt) => Some(Some(stmt.named_child(0)?.child_by_field_name("right")?)),
-            None => Some(None),
-        }
+        Some(last.map(|(_, r)| r))
     }
 
     /// Whether every mention of `x` in `body`, besides its declarator in `decl` and the
@@ -192,8 +215,10 @@ impl<'t> Reader<'_, 't> {
     }
 
     /// Whether `n`, an argument in `list`, is passed by value: to a kernel launch, to
-    /// `min`/`max`/`printf`, or to file functions of that name whose parameter there
-    /// is no reference.
+    /// `min`/`max`/`printf`/`malloc`, to a math function (`sqrtf(hs)`, `ceil`) or a
+    /// function of the toolkit's C libraries ([`Reader::c_library_call`]) that the file
+    /// does not declare, or to file functions of that name whose parameter there is no
+    /// reference.
     pub(super) fn by_value_argument(&self, list: Node<'t>, n: Node<'t>) -> bool {
         let Some(call) = list.parent().filter(|c| c.kind() == "call_expression") else {
             return false;
@@ -212,29 +237,10 @@ impl<'t> Reader<'_, 't> {
         };
         if matches!(
             name.as_str(),
-            "min"
-                | "max"
-                | "std::min"
-                | "std::max"
-                | "printf"
-                | "fprintf"
-                | "dim3"
-                | "cudaLaunchKernel"
-                | "cudaLaunchCooperativeKernel"
-                | "cudaLaunchKernelEx"
-                // The runtime's memory calls take sizes and values by value.
-                | "malloc"
-                | "calloc"
-                | "cudaMalloc"
-                | "cudaMallocManaged"
-                | "cudaMallocHost"
-                | "cudaMemcpy"
-                | "cudaMemcpyAsync"
-                | "cudaMemset"
-                | "cudaMemsetAsync"
-                | "cudaMemcpyToSymbol"
-                | "cudaMemcpyFromSymbol"
-        ) {
+            "min" | "max" | "std::min" | "std::max" | "printf" | "fprintf" | "dim3" | "malloc" | "calloc"
+        ) || self.c_library_call(&name)
+            || (crate::lower::is_float_function(&name) && self.prog.functions(&name, None).is_empty())
+        {
             return true;
         }
         let args: Vec<Node<'t>> = named_children(list)
@@ -264,6 +270,24 @@ impl<'t> Reader<'_, 't> {
             return self.callback_reads(g, &name, i, args.len());
         }
         self.parameter_reads(&name, i, args.len())
+    }
+
+    /// Whether `name` is a function of one of the CUDA toolkit's C libraries that the
+    /// file does not declare: the runtime API (`cudaMemcpy2D`), cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, NCCL, NVTX. Their interfaces are C,
+    /// so a scalar argument is passed by value: `cublasSgemm(h, ..., T, T, HS, ...)` leaves
+    /// `T` as it was. The runtime's C++ overloads take pointers, values and `const`
+    /// references only. C++ libraries (CUB's `size_t &temp_storage_bytes`, Thrust) are
+    /// qualified names (`cub::...`) and do not match.
+    fn c_library_call(&self, name: &str) -> bool {
+        const PREFIXES: [&str; 9] = [
+            "cuda", "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "nccl", "nvtx",
+        ];
+        let c_name = |p: &str| {
+            name.strip_prefix(p)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(|c| c.is_ascii_uppercase())
+        };
+        PREFIXES.iter().any(|p| c_name(p)) && self.prog.functions(name, None).is_empty()
     }
 
     /// Whether parameter `i` of every host function named `name` of the file that a call
@@ -508,4 +532,42 @@ impl<'t> Reader<'_, 't> {
         }
         false
     }
+}
+
+/// The last change of a variable before a point ([`Reader::reaching_assignment`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Reaching<'t> {
+    /// `x = value;`
+    Plain(Node<'t>),
+    /// `if (condition) x = value;` (or `{ x = value; }`): `value` when `condition`
+    /// holds, else what `x` held before the `if` statement `before`.
+    Guarded {
+        condition: Node<'t>,
+        value: Node<'t>,
+        before: Node<'t>,
+    },
+}
+
+/// The `if` without `else` whose only statement is `stmt`, directly or as the one
+/// statement of its braces.
+fn guarding_if(stmt: Node) -> Option<Node> {
+    let mut then = stmt;
+    let mut parent = stmt.parent()?;
+    if parent.kind() == "compound_statement" {
+        let inner: Vec<Node> = named_children(parent)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        if inner.len() != 1 {
+            return None;
+        }
+        then = parent;
+        parent = parent.parent()?;
+    }
+    (parent.kind() == "if_statement"
+        && parent.child_by_field_name("alternative").is_none()
+        && parent
+            .child_by_field_name("consequence")
+            .is_some_and(|c| c.id() == then.id()))
+    .then_some(parent)
 }

@@ -119,6 +119,54 @@ fn a_local_reassigned_in_straight_line_code_has_its_last_value() {
 }
 
 #[test]
+fn an_assignment_alone_under_an_if_is_taken_when_its_condition_holds() {
+    let run = |body: &str| {
+        let src = format!(
+            "{KERNEL}void run(int *d, int bs) {{ {body} k<<<1, bs>>>(d, 0); }}\nvoid go(int *d) {{ run(d, 64); run(d, 512); }}"
+        );
+        launches(&src, &Options::default())
+            .into_iter()
+            .map(|(_, l)| l.block[0])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("if (bs > 256) bs = 256;"), [Some(64), Some(256)]);
+    // 64 becomes 256, 512 becomes 256 too: one context.
+    assert_eq!(
+        run("if (bs < 256) { bs = 256; } if (bs > 300) bs = bs / 2;"),
+        [Some(256)]
+    );
+    // Not followed: an `else`, two statements under the `if`, a nested `if`, an
+    // unknown condition (both calls then have the same unknown context).
+    for change in [
+        "if (bs > 256) bs = 256; else bs = 32;",
+        "if (bs > 256) { bs = 256; bs = bs + 1; }",
+        "if (*d) { if (bs > 256) bs = 256; }",
+        "if (*d > 2) bs = 256;",
+    ] {
+        assert_eq!(run(change), [None], "{change}");
+    }
+}
+
+#[test]
+fn a_size_passed_to_a_c_library_or_a_math_function_is_unchanged() {
+    let body = |call: &str| {
+        let src = format!("{KERNEL}void run(int *d) {{ int bs = 128; {call} k<<<1, bs>>>(d, 0); }}");
+        launches(&src, &Options::default())[0].1.block[0]
+    };
+    assert_eq!(body("cublasSscal(h, bs, &a, d, 1);"), Some(128));
+    assert_eq!(body("float s = 1.0f / sqrtf(bs);"), Some(128));
+    assert_eq!(body("float s = std::pow(bs, 2);"), Some(128));
+    // A pointer to it, a C++ library, a lower-case name, the file's own declaration.
+    assert_eq!(body("cudaOccupancyMaxPotentialBlockSize(&g, &bs, k);"), None);
+    assert_eq!(body("cub::DeviceScan::ExclusiveSum(t, bs, d, d, 4);"), None);
+    assert_eq!(body("cudatune(bs);"), None);
+    let own = format!(
+        "{KERNEL}void cudaTune(int &n);\nvoid run(int *d) {{ int bs = 128; cudaTune(bs); k<<<1, bs>>>(d, 0); }}"
+    );
+    assert_eq!(launches(&own, &Options::default())[0].1.block[0], None);
+}
+
+#[test]
 fn a_narrow_type_converts_its_initializer() {
     // 288 in an `unsigned char` is 32: not the literal's value (a fixed unknown).
     let src = format!(
@@ -348,18 +396,19 @@ int main() {{ int *d; run(d, 32, dim3(5)); }}"
     assert_eq!(l.block[0], Some(64));
     assert_eq!(l.grid[0], None);
     assert_eq!(l.params.get("n"), Some(&1));
-    // Under a branch, after the launch, or changed through a reference: not followed
-    // (the first two), the caller's value (the launch before the assignment).
+    // Alone under an `if` whose condition holds: the assigned value; after the launch:
+    // the caller's value (the launch before the assignment); changed through a
+    // reference: not followed.
     let src = format!(
         "{KERNEL}void run(int *d, int bs, int n) {{ if (n > 4) bs = 64; k<<<1, bs>>>(d, 1); }}
 void late(int *d, int bs) {{ k<<<1, bs>>>(d, 1); bs = 256; }}
-int main() {{ int *d; run(d, 32, 2); late(d, 32); }}"
+int main() {{ int *d; run(d, 32, 8); late(d, 32); }}"
     );
     let blocks: Vec<Option<u32>> = launches(&src, &Options::default())
         .iter()
         .map(|(_, l)| l.block[0])
         .collect();
-    assert_eq!(blocks, vec![None, Some(32)]);
+    assert_eq!(blocks, vec![Some(64), Some(32)]);
     let src = format!(
         "{KERNEL}void grow(int &x) {{ x = 512; }}
 void byref(int *d, int bs) {{ bs = 16; grow(bs); k<<<1, bs>>>(d, 1); }}

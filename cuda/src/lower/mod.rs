@@ -28,6 +28,7 @@
 mod alloc;
 mod arrays;
 mod builtins;
+pub(crate) use builtins::is_float_function;
 mod call;
 mod emission;
 pub(crate) mod expr;

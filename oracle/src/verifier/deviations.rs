@@ -268,7 +268,12 @@
 //!   included. Unsound for a kernel or host function also called from another file;
 //!   `--launch symbolic` checks every launch. Host arithmetic is assumed not to overflow
 //!   (unsigned wrap-around included), and `assert`s before a launch to hold (even when
-//!   `NDEBUG` removes them). A kernel with a grid sync that the file launches without a
+//!   `NDEBUG` removes them). A call of a function the file does not declare whose name
+//!   is that of the toolkit's C libraries (`cuda…`, `cublas…`, `curand…`, `cufft…`,
+//!   `cusparse…`, `cusolver…`, `cudnn…`, `nccl…`, `nvtx…`) is assumed to be the
+//!   library's: a scalar argument is a copy (C interfaces have no references), so it
+//!   leaves the variable as it was (`tests/corpus/launch/cLibraryArguments*.cu`); so
+//!   does a math function the file does not declare (`sqrtf(hs)`, `mathArguments*.cu`). A kernel with a grid sync that the file launches without a
 //!   cooperative launch has its grid sync as no synchronization for that launch (CUDA
 //!   leaves it undefined); one launched in ways not read is assumed launched
 //!   cooperatively.

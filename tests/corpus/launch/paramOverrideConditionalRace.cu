@@ -2,7 +2,8 @@
 
 // paramOverride.cu with the override under a condition that does not hold (`n` is
 // 4096): the launch keeps the caller's 512 threads, and threads `t` and `t + 128`
-// share a ring slot. An assignment inside a branch is not followed: any block size.
+// share a ring slot. The override stands alone under an `if`, whose condition is
+// evaluated for the caller's values: the launch is checked with 512 threads.
 #include <cuda_runtime.h>
 
 __global__ void shift_left(float *v)

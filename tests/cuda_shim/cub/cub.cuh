@@ -1,4 +1,4 @@
-// Shim for g++ -fsyntax-only: just enough of CUB's block reduction for the corpus.
+// Shim for g++ -fsyntax-only: just enough of CUB (block reduction and scan, a device scan) for the corpus.
 #pragma once
 namespace cub {
 struct Max {
@@ -26,5 +26,11 @@ template <class T, int BLOCK_THREADS> class BlockScan {
 
   private:
     TempStorage &temp_;
+};
+struct DeviceScan {
+    // Writes `temp_storage_bytes` when `d_temp_storage` is null.
+    template <class In, class Out>
+    static cudaError_t ExclusiveSum(void *d_temp_storage, size_t &temp_storage_bytes, In in, Out out,
+                                    int num_items);
 };
 } // namespace cub

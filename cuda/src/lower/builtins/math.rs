@@ -11,6 +11,12 @@ use crate::lower::{Lowerer, R, V, Value, fold};
 use crate::types::Ty;
 use kpl::ir::{BinOp, Expr, StmtKind, UnOp};
 
+/// Whether `name` is one of the math functions of [`FLOAT_FUNCTIONS`] (`sqrtf`, `ceil`,
+/// ...), plain or `std::`: they take their arguments by value, on the host too.
+pub(crate) fn is_float_function(name: &str) -> bool {
+    FLOAT_FUNCTIONS.contains(&name.strip_prefix("std::").unwrap_or(name))
+}
+
 /// Math functions: no memory effect, arbitrary floating-point result.
 const FLOAT_FUNCTIONS: &[&str] = &[
     "sqrtf",

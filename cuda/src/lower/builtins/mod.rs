@@ -41,6 +41,7 @@ mod atomics;
 mod bulk;
 mod conversions;
 mod math;
+pub(crate) use math::is_float_function;
 mod memory;
 mod misc;
 mod random;
