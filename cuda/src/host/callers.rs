@@ -10,8 +10,8 @@ use crate::program::named_children;
 use super::launch_layer::fold;
 use super::launch_site::template_list;
 use super::syntax::{
-    callee_name, declarations, initializer, is_const, local_key, only_elements_read_besides, param_name,
-    table_list, wide_int,
+    address_operand, callee_name, declarations, initializer, is_const, local_key, only_elements_read_besides,
+    param_name, table_list, wide_int,
 };
 use super::{Env, MAX_CONTEXTS, MAX_DEPTH, Reader, TemplateArg, runs_on_host, translation_unit};
 
@@ -571,12 +571,7 @@ impl<'t> Reader<'_, 't> {
 
     /// The function named by a callback argument, `f` or `&f`: its identifier.
     fn function_argument(&self, arg: Node<'t>) -> Option<Node<'t>> {
-        let f = match arg.kind() {
-            "pointer_expression" if self.text(arg).trim_start().starts_with('&') => {
-                arg.child_by_field_name("argument")?
-            }
-            _ => arg,
-        };
+        let f = address_operand(self.prog, arg);
         (f.kind() == "identifier").then_some(f)
     }
 

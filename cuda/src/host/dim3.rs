@@ -9,7 +9,10 @@ use crate::preprocess::int_literal;
 use crate::program::named_children;
 
 use super::launch_layer::atom;
-use super::syntax::{declared_name, declares_node, function_key, in_lambda, is_dim3_declaration, param_name};
+use super::syntax::{
+    declared_name, declares_node, function_key, in_lambda, is_dim3_declaration, param_name,
+    plain_assignment_to,
+};
 use super::{Env, MAX_DEPTH, Reader, Val};
 
 impl<'t> Reader<'_, 't> {
@@ -192,12 +195,7 @@ impl<'t> Reader<'_, 't> {
             }) else {
                 return [None, None, None];
             };
-            let assignment = fe.parent().filter(|a| {
-                a.kind() == "assignment_expression"
-                    && a.child_by_field_name("left").is_some_and(|l| l.id() == fe.id())
-                    && a.child_by_field_name("operator")
-                        .is_some_and(|o| self.text(o) == "=")
-            });
+            let assignment = plain_assignment_to(self.prog, fe);
             let stmt = assignment
                 .and_then(|a| a.parent())
                 .filter(|st| st.kind() == "expression_statement")
@@ -264,12 +262,7 @@ impl<'t> Reader<'_, 't> {
                 .then(|| {
                     let fe = p;
                     let fld = self.text(fe.child_by_field_name("field")?);
-                    let a = fe.parent().filter(|a| {
-                        a.kind() == "assignment_expression"
-                            && a.child_by_field_name("left").is_some_and(|l| l.id() == fe.id())
-                            && a.child_by_field_name("operator")
-                                .is_some_and(|o| self.text(o) == "=")
-                    })?;
+                    let a = plain_assignment_to(self.prog, fe)?;
                     Some((fld, a))
                 })
                 .flatten();

@@ -10,7 +10,7 @@ use crate::preprocess::int_literal;
 use crate::program::named_children;
 
 use super::launch_layer::{atom, fold};
-use super::scope::Reaching;
+use super::scope::{Reaching, plain_condition};
 use super::syntax::{
     callee_name, declares_node, declares_reference, function_key, has_jump_into_branches, initializer,
     integer_type, is_const, local_key, narrow_or_floating, param_name, size_of, split_template_args,
@@ -509,15 +509,13 @@ impl<'t> Reader<'_, 't> {
     fn reaching_value(&self, f: usize, r: Reaching<'t>, x: &str, env: &Env) -> Val {
         match r {
             Reaching::Plain(value) => self.scalar(f, value, env),
-            Reaching::Guarded {
-                condition,
-                value,
-                before,
-            } => match fold(&self.scalar(f, condition, env)?) {
-                Expr::Int(0) => self.name(f, before, x, env),
-                Expr::Int(_) => self.scalar(f, value, env),
-                _ => None,
-            },
+            Reaching::Guarded { guard, value } => {
+                match fold(&self.scalar(f, plain_condition(guard)?, env)?) {
+                    Expr::Int(0) => self.name(f, guard, x, env),
+                    Expr::Int(_) => self.scalar(f, value, env),
+                    _ => None,
+                }
+            }
         }
     }
 

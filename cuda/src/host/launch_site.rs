@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use crate::program::{Program, named_children};
 
 use super::launch_layer::fold;
-use super::syntax::callee_name;
+use super::syntax::{address_operand, callee_name};
 use super::{Context, Env, HostLaunch, Reader};
 
 impl<'t> Reader<'_, 't> {
@@ -176,7 +176,7 @@ impl<'t> Reader<'_, 't> {
                 c.cooperative = *cooperative;
             }
             Shape::Ex { config, args } => {
-                let cfg = strip_address(*config);
+                let cfg = address_operand(self.prog, *config);
                 c.grid = self.struct_field_dim3(host, cfg, "gridDim", call, env);
                 c.block = self.struct_field_dim3(host, cfg, "blockDim", call, env);
                 c.args = Some(args.iter().map(|a| self.scalar(host, *a, env)).collect());
@@ -238,13 +238,4 @@ pub(super) fn template_list(fun: Node) -> Option<Node> {
 
 fn span(n: Option<Node>) -> Option<(usize, usize)> {
     n.map(|n| (n.start_byte(), n.end_byte()))
-}
-
-fn strip_address(e: Node) -> Node {
-    if e.kind() == "pointer_expression"
-        && let Some(a) = e.child_by_field_name("argument")
-    {
-        return a;
-    }
-    e
 }

@@ -9,8 +9,8 @@ use tree_sitter::Node;
 use crate::program::named_children;
 
 use super::syntax::{
-    callee_name, declared_name, declares, declares_node_exact, declares_reference, in_lambda,
-    is_dim3_declaration, param_name,
+    callee_name, declared_name, declares, declares_node_exact, declares_reference, has_operator, in_lambda,
+    is_dim3_declaration, param_name, plain_assignment_to,
 };
 use super::{Env, Memo, Reader, runs_on_host, translation_unit};
 
@@ -96,8 +96,7 @@ impl<'t> Reader<'_, 't> {
             }
             let plain = n.kind() == "assignment_expression"
                 && t.kind() == "identifier"
-                && n.child_by_field_name("operator")
-                    .is_some_and(|o| self.text(o) == "=");
+                && has_operator(self.prog, n, "=");
             let stmt = n
                 .parent()
                 .filter(|p| plain && p.kind() == "expression_statement")?;
@@ -107,19 +106,7 @@ impl<'t> Reader<'_, 't> {
             } else {
                 let guard = guarding_if(stmt)?;
                 guard.parent().filter(|b| b.id() == block.id())?;
-                let condition = guard.child_by_field_name("condition")?;
-                // `if (int k = f(); k < n)`: only a plain condition is read.
-                let [condition] = named_children(condition)[..] else {
-                    return None;
-                };
-                (
-                    guard,
-                    Reaching::Guarded {
-                        condition,
-                        value,
-                        before: guard,
-                    },
-                )
+                (guard, Reaching::Guarded { guard, value })
             };
             if top.end_byte() <= at.start_byte()
                 && last
@@ -145,22 +132,15 @@ impl<'t> Reader<'_, 't> {
             if n.kind() != "identifier" || self.text(n) != x {
                 continue;
             }
-            if declares_node_exact(decl, n) || self.plain_assignment_target(n) || self.read_only_use(n) {
+            if declares_node_exact(decl, n)
+                || plain_assignment_to(self.prog, n).is_some()
+                || self.read_only_use(n)
+            {
                 continue;
             }
             return false;
         }
         true
-    }
-
-    /// `n` is the whole left side of a plain `x = e` assignment.
-    fn plain_assignment_target(&self, n: Node<'t>) -> bool {
-        n.parent().is_some_and(|p| {
-            p.kind() == "assignment_expression"
-                && p.child_by_field_name("left").is_some_and(|l| l.id() == n.id())
-                && p.child_by_field_name("operator")
-                    .is_some_and(|o| self.text(o) == "=")
-        })
     }
 
     /// Whether the expression `n` is only read where it stands (see
@@ -184,11 +164,7 @@ impl<'t> Reader<'_, 't> {
         let is = |field: &str| p.child_by_field_name(field).is_some_and(|c| c.id() == n.id());
         match p.kind() {
             // `cin >> x` writes `x`.
-            "binary_expression" => {
-                !(is("right")
-                    && p.child_by_field_name("operator")
-                        .is_some_and(|o| self.text(o) == ">>"))
-            }
+            "binary_expression" => !(is("right") && has_operator(self.prog, p, ">>")),
             "unary_expression" | "sizeof_expression" | "cast_expression" | "subscript_argument_list" => true,
             "conditional_expression" | "condition_clause" | "return_statement" => true,
             "subscript_expression" => is("index"),
@@ -238,8 +214,7 @@ impl<'t> Reader<'_, 't> {
         if matches!(
             name.as_str(),
             "min" | "max" | "std::min" | "std::max" | "printf" | "fprintf" | "dim3" | "malloc" | "calloc"
-        ) || self.c_library_call(&name)
-            || (crate::lower::is_float_function(&name) && self.prog.functions(&name, None).is_empty())
+        ) || self.library_value_function(&name)
         {
             return true;
         }
@@ -272,13 +247,15 @@ impl<'t> Reader<'_, 't> {
         self.parameter_reads(&name, i, args.len())
     }
 
-    /// Whether `name` is a function of one of the CUDA toolkit's C libraries that the
-    /// file does not declare: the runtime API (`cudaMemcpy2D`), cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, NCCL, NVTX. Their interfaces are C,
-    /// so a scalar argument is passed by value: `cublasSgemm(h, ..., T, T, HS, ...)` leaves
-    /// `T` as it was. The runtime's C++ overloads take pointers, values and `const`
-    /// references only. C++ libraries (CUB's `size_t &temp_storage_bytes`, Thrust) are
-    /// qualified names (`cub::...`) and do not match.
-    fn c_library_call(&self, name: &str) -> bool {
+    /// Whether `name`, which the file does not declare, is a library function that
+    /// takes its scalar arguments by value: a device math function (`sqrtf`, `std::pow`)
+    /// or a function of the toolkit's C libraries: the runtime API (`cudaMemcpy2D`),
+    /// cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, NCCL, NVTX. Their interfaces are
+    /// C, so `cublasSgemm(h, ..., T, T, HS, ...)` leaves `T` as it was; the runtime's C++
+    /// overloads take pointers, values and `const` references only. C++ libraries (CUB's
+    /// `size_t &temp_storage_bytes`, Thrust) are qualified names (`cub::...`) and do not
+    /// match. A function of that name the file declares is read as the file declares it.
+    fn library_value_function(&self, name: &str) -> bool {
         const PREFIXES: [&str; 9] = [
             "cuda", "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "nccl", "nvtx",
         ];
@@ -287,7 +264,8 @@ impl<'t> Reader<'_, 't> {
                 .and_then(|rest| rest.chars().next())
                 .is_some_and(|c| c.is_ascii_uppercase())
         };
-        PREFIXES.iter().any(|p| c_name(p)) && self.prog.functions(name, None).is_empty()
+        (PREFIXES.iter().any(|p| c_name(p)) || crate::lower::is_float_function(name))
+            && self.prog.functions(name, None).is_empty()
     }
 
     /// Whether parameter `i` of every host function named `name` of the file that a call
@@ -314,12 +292,7 @@ impl<'t> Reader<'_, 't> {
         let target = match n.kind() {
             "assignment_expression" => n.child_by_field_name("left"),
             "update_expression" => n.child_by_field_name("argument"),
-            "pointer_expression"
-                if n.child_by_field_name("operator")
-                    .is_some_and(|o| self.text(o) == "&") =>
-            {
-                n.child_by_field_name("argument")
-            }
+            "pointer_expression" if has_operator(self.prog, n, "&") => n.child_by_field_name("argument"),
             _ => None,
         }?;
         let mut base = target;
@@ -539,13 +512,18 @@ impl<'t> Reader<'_, 't> {
 pub(super) enum Reaching<'t> {
     /// `x = value;`
     Plain(Node<'t>),
-    /// `if (condition) x = value;` (or `{ x = value; }`): `value` when `condition`
-    /// holds, else what `x` held before the `if` statement `before`.
-    Guarded {
-        condition: Node<'t>,
-        value: Node<'t>,
-        before: Node<'t>,
-    },
+    /// `if (c) x = value;` (or `{ x = value; }`), the `if` statement `guard`: `value`
+    /// when `c` holds, else what `x` held before `guard`.
+    Guarded { guard: Node<'t>, value: Node<'t> },
+}
+
+/// The condition `c` of `if (c)`; `None` for `if (int k = f(); k < n)` and other
+/// conditions with a declaration, which the reader does not evaluate.
+pub(super) fn plain_condition(guard: Node) -> Option<Node> {
+    match named_children(guard.child_by_field_name("condition")?)[..] {
+        [c] if c.kind() != "declaration" && c.kind() != "init_statement" => Some(c),
+        _ => None,
+    }
 }
 
 /// The `if` without `else` whose only statement is `stmt`, directly or as the one

@@ -7,6 +7,29 @@ use crate::program::{Program, named_children};
 
 use super::Reader;
 
+/// Whether `n` has the operator `op` (`&x`, `a >> b`, `x = e`).
+pub(super) fn has_operator(prog: &Program, n: Node, op: &str) -> bool {
+    n.child_by_field_name("operator")
+        .is_some_and(|o| prog.text(o) == op)
+}
+
+/// The operand of `&e`; any other expression is itself.
+pub(super) fn address_operand<'t>(prog: &Program, e: Node<'t>) -> Node<'t> {
+    match e.child_by_field_name("argument") {
+        Some(a) if e.kind() == "pointer_expression" && has_operator(prog, e, "&") => a,
+        _ => e,
+    }
+}
+
+/// The plain assignment `n = e` whose whole left side is `n`.
+pub(super) fn plain_assignment_to<'t>(prog: &Program, n: Node<'t>) -> Option<Node<'t>> {
+    n.parent().filter(|a| {
+        a.kind() == "assignment_expression"
+            && a.child_by_field_name("left").is_some_and(|l| l.id() == n.id())
+            && has_operator(prog, *a, "=")
+    })
+}
+
 /// Whether `at` is inside a lambda of the function body `body` (a lambda runs later
 /// than it is written).
 pub(super) fn in_lambda(at: Node, body: Node) -> bool {
@@ -291,14 +314,8 @@ fn is_rvalue(r: &Reader, e: Node) -> bool {
             return match p.kind() {
                 "assignment_expression" => !is("left"),
                 "update_expression" => false,
-                "pointer_expression" => p
-                    .child_by_field_name("operator")
-                    .is_some_and(|o| prog.text(o) == "*"),
-                "binary_expression" => {
-                    !(is("right")
-                        && p.child_by_field_name("operator")
-                            .is_some_and(|o| prog.text(o) == ">>"))
-                }
+                "pointer_expression" => has_operator(prog, p, "*"),
+                "binary_expression" => !(is("right") && has_operator(prog, p, ">>")),
                 // `grow(t[0])` may write the element through a reference parameter.
                 "argument_list" => r.by_value_argument(p, e),
                 _ => true,
