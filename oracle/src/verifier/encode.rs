@@ -65,6 +65,15 @@ pub enum Val {
 
 /// The limit on a block's size, `bdim.x * bdim.y * bdim.z <= most`, for queries to
 /// add lazily ([`Encoder::block_size_limit`]).
+/// What makes a query nonlinear, for the solver (`solver::decide`): the block-size
+/// limit, cut lazily, and the products of two non-constant integers, abstracted first.
+#[derive(Default)]
+pub struct Nonlinear {
+    pub block_size: Option<BlockSizeLimit>,
+    /// The terms `x·y` of the query, both factors non-constant.
+    pub products: Vec<Int>,
+}
+
 pub struct BlockSizeLimit {
     dims: [Val; 3],
     most: i64,
@@ -195,6 +204,8 @@ pub struct Encoder<'s> {
     counter_apps: Vec<CounterApp>,
     /// Products of two non-constant integers `(x, y, x·y)`, for monotonicity lemmas.
     products: Vec<(Int, Int, Int)>,
+    /// The terms `x·y` of `products`, kept by [`Encoder::finish`] for [`Nonlinear`].
+    product_terms: Vec<Int>,
     /// [`Encoder::same_warp`] for one warp size.
     same_warp_memo: Option<(u32, Bool)>,
     /// Loops whose [`Encoder::no_exit_before`] fact is being built (no recursion).
@@ -260,6 +271,7 @@ impl<'s> Encoder<'s> {
             geo: Vec::new(),
             counter_apps: Vec::new(),
             products: Vec::new(),
+            product_terms: Vec::new(),
             same_warp_memo: None,
             exits_open: Vec::new(),
             fresh: 0,
@@ -407,7 +419,15 @@ impl<'s> Encoder<'s> {
     /// the launch facts: a query adds linear cuts of it only when a model breaks it
     /// ([`BlockSizeLimit::cut`], `solver::decide`), so that witnesses are launches
     /// CUDA can make while the queries that do not need it keep their linear facts.
-    pub fn block_size_limit(&self) -> Option<BlockSizeLimit> {
+    /// The nonlinear parts of the query built so far (after [`Encoder::finish`]).
+    pub fn nonlinear(&self) -> Nonlinear {
+        Nonlinear {
+            block_size: self.block_size_limit(),
+            products: self.product_terms.clone(),
+        }
+    }
+
+    fn block_size_limit(&self) -> Option<BlockSizeLimit> {
         let symbolic = (0..3)
             .filter(|&d| self.concrete_bdim[d].is_none() && self.sum.dims_used[d])
             .count();

@@ -24,7 +24,7 @@ use std::cell::Cell;
 use z3::ast::Bool;
 use z3::{Model, Solver};
 
-use super::encode::{BlockSizeLimit, Ctx, Encoder, Map, Val};
+use super::encode::{BlockSizeLimit, Ctx, Encoder, Map, Nonlinear, Val};
 use super::symbolic::{BarrierFact, Summary};
 use super::term::LoopId;
 use crate::{AccessKind, CheckOptions, ThreadId, Witness};
@@ -38,7 +38,7 @@ use trace_order::{It, Iters};
 // The solver plumbing moved to `solver`; these paths stay for its callers.
 pub(super) use super::solver::trace_slow;
 pub use super::solver::{Attempt, Limits, Meter};
-use super::solver::{decide, dump_undecided, set_limit};
+use super::solver::{decide, dump_undecided, linear_abstraction, products_hold, set_limit};
 
 /// What a query found.
 #[derive(Clone, Debug)]
@@ -127,31 +127,74 @@ impl Checker<'_> {
         &self,
         fs: &[Bool],
         limit: u64,
-        lazy: Option<&BlockSizeLimit>,
+        nonlinear: &Nonlinear,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
-        self.solve_with(fs, limit, false, lazy, model)
+        self.solve_with(fs, limit, false, nonlinear, model)
     }
 
     /// [`Checker::solve`], on a solver of its own when `fresh`: for queries asked once
     /// per kernel or after an attempt that ran out of units, which would otherwise change
-    /// what the incremental solver answers next.
+    /// what the incremental solver answers next. A query with products of non-constant
+    /// terms is first decided in its linear abstraction (`solver::linear_abstraction`),
+    /// within a quarter of `limit` more: unsat there is unsat, and a model there that
+    /// keeps the products is a model; otherwise the query itself is decided as before.
     fn solve_with<R>(
         &self,
         fs: &[Bool],
         limit: u64,
         fresh: bool,
-        lazy: Option<&BlockSizeLimit>,
+        nonlinear: &Nonlinear,
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
+        let lazy = nonlinear.block_size.as_ref();
+        if !nonlinear.products.is_empty() && limit.min(self.meter.left()) > 0 {
+            let (abstracted, fresh_ints) = linear_abstraction(fs, &nonlinear.products);
+            match self.check(&abstracted, (limit / 4).max(1), fresh, lazy) {
+                Ok(None) => return Ok(None),
+                Ok(Some(m)) if products_hold(&m, &nonlinear.products, &fresh_ints) => {
+                    return Ok(Some(model(&m)));
+                }
+                _ => {}
+            }
+        }
         let limit = limit.min(self.meter.left());
         if limit == 0 {
             return Err(BUDGET_SPENT.to_string());
         }
-        let out = if fresh {
+        let out = self.check(fs, limit, fresh, lazy);
+        if out.is_err() {
+            dump_undecided(fs);
+        }
+        match out {
+            Ok(m) => Ok(m.map(|m| model(&m))),
+            // Z3 says "canceled" for some resource-limit stops too.
+            Err(_) if self.meter.last() >= limit => Err(format!("out of its budget of {limit} solver steps")),
+            Err(why) => Err(match why.as_str() {
+                "max. resource limit exceeded" => format!("out of its budget of {limit} solver steps"),
+                "canceled" | "timeout" => "stopped by the wall-clock safety net".to_string(),
+                _ => why,
+            }),
+        }
+    }
+
+    /// One check of `fs` within `limit` units (at most what the check's budget has left),
+    /// on a solver of its own when `fresh`, else in a scope of the incremental solver.
+    fn check(
+        &self,
+        fs: &[Bool],
+        limit: u64,
+        fresh: bool,
+        lazy: Option<&BlockSizeLimit>,
+    ) -> Result<Option<Model>, String> {
+        let limit = limit.min(self.meter.left());
+        if limit == 0 {
+            return Err(BUDGET_SPENT.to_string());
+        }
+        if fresh {
             let s = Solver::new();
             set_limit(&s, limit);
-            let out = decide(&s, fs, lazy, model);
+            let out = decide(&s, fs, lazy);
             self.meter.update(&s);
             out
         } else {
@@ -160,21 +203,11 @@ impl Checker<'_> {
                 set_limit(s, limit);
             }
             s.push();
-            let out = decide(s, fs, lazy, model);
+            let out = decide(s, fs, lazy);
             self.meter.update(s);
             s.pop(1);
             out
-        };
-        if out.is_err() {
-            dump_undecided(fs);
         }
-        out.map_err(|why| match why.as_str() {
-            // Z3 says "canceled" for some resource-limit stops too.
-            _ if self.meter.last() >= limit => format!("out of its budget of {limit} solver steps"),
-            "max. resource limit exceeded" => format!("out of its budget of {limit} solver steps"),
-            "canceled" | "timeout" => "stopped by the wall-clock safety net".to_string(),
-            _ => why,
-        })
     }
 
     /// The `assume`s a thread passed on its way to an occurrence at `loops` and `pos`,
@@ -264,7 +297,11 @@ impl Checker<'_> {
         }
         enc.finish();
         fs.append(&mut enc.facts);
-        self.solve_with(&fs, self.limits.query, true, None, |_| ())
+        let nonlinear = Nonlinear {
+            block_size: None,
+            ..enc.nonlinear()
+        };
+        self.solve_with(&fs, self.limits.query, true, &nonlinear, |_| ())
             .map(|m| m.is_some())
     }
 
@@ -318,8 +355,8 @@ impl Checker<'_> {
         fs.push(enc.cond(&bar.pred, cx1).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let block_size = enc.block_size_limit();
-        let out = self.solve(&fs, self.limits.query, block_size.as_ref(), |m| {
+        let nonlinear = enc.nonlinear();
+        let out = self.solve(&fs, self.limits.query, &nonlinear, |m| {
             self.witness(&enc, m, [(0, 0), (1, block1)], None, [&k, &k])
         });
         outcome(out)

@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 
-use z3::ast::Bool;
+use z3::ast::{Ast, Bool, Int};
 use z3::{Model, Params, SatResult, Solver};
 
 use super::encode::BlockSizeLimit;
@@ -236,15 +236,14 @@ pub(super) fn set_limit(s: &Solver, limit: u64) {
 /// Why a query was not asked or not finished: its run was cancelled.
 pub(super) const INTERRUPTED: &str = "interrupted";
 
-/// Asserts `fs` and checks: `Ok(None)` unsat, a witness from the model on sat. A
-/// `lazy` fact (true of every run, but nonlinear) is cut into linear facts only as far
-/// as models break it, each cut asserted and the query checked again.
-pub(super) fn decide<R>(
+/// Asserts `fs` and checks: `Ok(None)` unsat, the model on sat. A `lazy` fact (true
+/// of every run, but nonlinear) is cut into linear facts only as far as models break
+/// it, each cut asserted and the query checked again.
+pub(super) fn decide(
     s: &Solver,
     fs: &[Bool],
     lazy: Option<&BlockSizeLimit>,
-    model: impl FnOnce(&Model) -> R,
-) -> Result<Option<R>, String> {
+) -> Result<Option<Model>, String> {
     for f in fs {
         s.assert(f);
     }
@@ -266,10 +265,104 @@ pub(super) fn decide<R>(
                 match lazy.and_then(|l| Some((l, l.cut(&m)?))) {
                     Some((l, _)) if cuts == CUTS => s.assert(l.whole()),
                     Some((_, cut)) => s.assert(&cut),
-                    None => return Ok(Some(model(&m))),
+                    None => return Ok(Some(m)),
                 }
                 cuts += 1;
             }
         }
+    }
+}
+
+/// The linear abstraction of a query: each product `x·y` of two non-constant terms
+/// replaced by a fresh integer, wherever it occurs (the product lemmas, linear facts
+/// over the products, stay). Every model of the query is one of the abstraction (the
+/// fresh integer taking the product's value), so an abstraction without a model proves
+/// the query has none. Z3 4.8's nonlinear solver can spend minutes, counting resource
+/// units slowly, on a query whose linear part alone is contradictory (offsets
+/// `3200·blockIdx.x` apart with a symbolic grid and a product of loop counts beside
+/// them); the linear solver decides it in milliseconds.
+pub(super) fn linear_abstraction(fs: &[Bool], products: &[Int]) -> (Vec<Bool>, Vec<Int>) {
+    let fresh: Vec<Int> = products.iter().map(|_| Int::fresh_const("product")).collect();
+    let pairs: Vec<(&Int, &Int)> = products.iter().zip(&fresh).collect();
+    let abstracted = fs.iter().map(|f| f.substitute(&pairs)).collect();
+    (abstracted, fresh)
+}
+
+/// Whether a model of the linear abstraction gives each product's integer the
+/// product's value: then it is a model of the query itself.
+pub(super) fn products_hold(m: &Model, products: &[Int], fresh: &[Int]) -> bool {
+    products
+        .iter()
+        .zip(fresh)
+        .all(|(p, v)| match (m.eval(p, true), m.eval(v, true)) {
+            (Some(p), Some(v)) => p == v,
+            _ => false,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use z3::ast::{Bool, Int};
+    use z3::{SatResult, Solver};
+
+    use super::{linear_abstraction, products_hold};
+
+    fn ints(names: &[&str]) -> Vec<Int> {
+        names.iter().map(|n| Int::new_const(*n)).collect()
+    }
+
+    /// A query whose linear part is contradictory has a contradictory abstraction:
+    /// stripes `3200·b` apart never meet within 1600, whatever the product beside them.
+    #[test]
+    fn an_abstraction_without_a_model_proves_the_query_has_none() {
+        let [b0, b1, t0, t1, g, n] = &ints(&["b0", "b1", "t0", "t1", "g", "n"])[..] else {
+            unreachable!()
+        };
+        let product = g * n;
+        let fs = vec![
+            Bool::and(&[t0.ge(0), t0.lt(1600), t1.ge(0), t1.lt(1600)]),
+            (t0 + b0 * 3200).eq(&(t1 + b1 * 3200 + 1600)),
+            product.ge(b0),
+            product.ge(b1),
+        ];
+        let (abstracted, fresh) = linear_abstraction(&fs, std::slice::from_ref(&product));
+        assert_eq!(fresh.len(), 1);
+        assert!(abstracted.iter().all(|f| !f.to_string().contains("(* g n)")));
+        let s = Solver::new();
+        for f in &abstracted {
+            s.assert(f);
+        }
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    /// A model of the abstraction is one of the query only when every product's integer
+    /// is the product: `x·y = 5` with both factors at least 2 has abstract models and
+    /// no integer one.
+    #[test]
+    fn a_model_of_the_abstraction_counts_only_when_the_products_hold() {
+        let [x, y] = &ints(&["x", "y"])[..] else {
+            unreachable!()
+        };
+        let product = x * y;
+        let fs = vec![product.eq(5), x.ge(2), y.ge(2)];
+        let (abstracted, fresh) = linear_abstraction(&fs, std::slice::from_ref(&product));
+        let s = Solver::new();
+        for f in &abstracted {
+            s.assert(f);
+        }
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.get_model().expect("a model");
+        assert!(!products_hold(&m, std::slice::from_ref(&product), &fresh));
+
+        let fs = vec![product.eq(6), x.eq(2)];
+        let (abstracted, fresh) = linear_abstraction(&fs, std::slice::from_ref(&product));
+        let s = Solver::new();
+        for f in &abstracted {
+            s.assert(f);
+        }
+        s.assert(y.eq(3));
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.get_model().expect("a model");
+        assert!(products_hold(&m, std::slice::from_ref(&product), &fresh));
     }
 }

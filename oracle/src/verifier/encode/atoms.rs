@@ -303,6 +303,7 @@ impl Encoder<'_> {
     /// are the index shapes of slice and stride loops; with them such queries are linear.
     fn product_lemmas(&mut self) {
         let prods = std::mem::take(&mut self.products);
+        self.product_terms.extend(prods.iter().map(|(_, _, p)| p.clone()));
         self.facts.extend(product_facts(&prods));
     }
 

@@ -153,9 +153,9 @@ impl Checker<'_> {
         enc.finish();
         fs.append(&mut enc.facts);
         let started = std::time::Instant::now();
-        let block_size = enc.block_size_limit();
+        let nonlinear = enc.nonlinear();
         let solve_in = |fs: &[Bool], units: u64| {
-            self.solve_with(fs, units, limit.fresh, block_size.as_ref(), |m| {
+            self.solve_with(fs, units, limit.fresh, &nonlinear, |m| {
                 let index = ia.as_i64(m);
                 self.witness(&enc, m, [(0, 0), (1, block1)], index, [&ka, &kb])
             })

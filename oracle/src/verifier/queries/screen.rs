@@ -94,7 +94,7 @@ impl Checker<'_> {
         fs.push(Bool::and(&[kind_in(0, &atomic), kind_in(1, &atomic)]).not());
         enc.finish();
         fs.append(&mut enc.facts);
-        let block_size = enc.block_size_limit();
+        let nonlinear = enc.nonlinear();
         let mut found = Vec::new();
         loop {
             let pick = |m: &Model| {
@@ -111,7 +111,7 @@ impl Checker<'_> {
             let spent = self.meter.spent() - spent_before;
             let units = budget.checked_sub(spent).filter(|t| *t > 0)?;
             let asked = std::time::Instant::now();
-            let answer = self.solve(&fs, units, block_size.as_ref(), pick);
+            let answer = self.solve(&fs, units, &nonlinear, pick);
             trace_slow(start, || {
                 format!(
                     "screening query over {} accesses of `{}` ({scope:?}, {} named so far): {:?}, \
