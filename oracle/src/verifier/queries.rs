@@ -38,7 +38,7 @@ use trace_order::{It, Iters};
 // The solver plumbing moved to `solver`; these paths stay for its callers.
 pub(super) use super::solver::trace_slow;
 pub use super::solver::{Attempt, Limits, Meter};
-use super::solver::{decide, dump_undecided, linear_abstraction, products_hold, set_limit};
+use super::solver::{decide, dump_undecided, linear_abstraction, set_limit};
 
 /// What a query found.
 #[derive(Clone, Debug)]
@@ -136,9 +136,12 @@ impl Checker<'_> {
     /// [`Checker::solve`], on a solver of its own when `fresh`: for queries asked once
     /// per kernel or after an attempt that ran out of units, which would otherwise change
     /// what the incremental solver answers next. A query with products of non-constant
-    /// terms is first decided in its linear abstraction (`solver::linear_abstraction`),
-    /// within a quarter of `limit` more: unsat there is unsat, and a model there that
-    /// keeps the products is a model; otherwise the query itself is decided as before.
+    /// terms is first checked in its linear abstraction (`solver::linear_abstraction`),
+    /// on a solver of its own within [`Limits::abstraction`] units more (at most a
+    /// quarter of `limit`): unsat there is unsat. Otherwise the query itself
+    /// is decided as before: a model of the abstraction may not keep the products, and
+    /// one that does is a poor witness (the linear solver picks huge blocks and sizes
+    /// where the nonlinear one picks small ones, which a run can confirm).
     fn solve_with<R>(
         &self,
         fs: &[Bool],
@@ -149,13 +152,14 @@ impl Checker<'_> {
     ) -> Result<Option<R>, String> {
         let lazy = nonlinear.block_size.as_ref();
         if !nonlinear.products.is_empty() && limit.min(self.meter.left()) > 0 {
-            let (abstracted, fresh_ints) = linear_abstraction(fs, &nonlinear.products);
-            match self.check(&abstracted, (limit / 4).max(1), fresh, lazy) {
-                Ok(None) => return Ok(None),
-                Ok(Some(m)) if products_hold(&m, &nonlinear.products, &fresh_ints) => {
-                    return Ok(Some(model(&m)));
-                }
-                _ => {}
+            let abstracted = linear_abstraction(fs, &nonlinear.products);
+            if let Ok(None) = self.check(
+                &abstracted,
+                (limit / 4).min(self.limits.abstraction).max(1),
+                true,
+                lazy,
+            ) {
+                return Ok(None);
             }
         }
         let limit = limit.min(self.meter.left());
