@@ -35,6 +35,7 @@ use crate::preprocess::int_literal;
 use crate::program::{Program, named_children};
 
 mod callers;
+mod deduce;
 mod dim3;
 mod eval;
 mod launch_layer;
@@ -61,6 +62,8 @@ pub struct HostLaunch {
     /// front end binds the instance's parameters from the nodes there and from each
     /// context's [`Context::template_args`].
     pub template_list: Option<(usize, usize)>,
+    /// Where the launch starts, as a byte offset (text order).
+    pub start: usize,
     pub site: Site,
     /// One launch per caller context, before the atoms are eliminated.
     pub contexts: Vec<Context>,
@@ -78,8 +81,10 @@ pub struct Context {
     pub cooperative: bool,
     /// The template arguments as the host code gives them in this context, when every
     /// one is known (`k<bs>` with `const int bs = 16`, `k<BS>` in a host template
-    /// called as `run<128>`); `None` for a launch without template arguments or with
-    /// one that is not known here.
+    /// called as `run<128>`), or as C++ deduces them from the kernel's arguments when
+    /// none is written (`k<<<g, b>>>(d_floats)` of `template <class T> k(T *)`, in
+    /// `deduce`); `None` for a kernel that is not a template, or when one is not known
+    /// here.
     pub template_args: Option<Vec<TemplateArg>>,
 }
 
@@ -108,11 +113,11 @@ impl std::fmt::Display for TemplateArg {
 impl HostLaunch {
     /// The name of the instance context `c` launches (`k<16>`), or `None` when it is
     /// not known (the template's open instance covers it). For a kernel launched
-    /// without template arguments, its name.
+    /// without template arguments that are not deduced either, its name.
     pub fn instance(&self, c: &Context) -> Option<String> {
         match (&self.template_list, &c.template_args) {
-            (None, _) => Some(self.kernel.clone()),
-            (Some(_), Some(args)) => Some(instance_name(&self.kernel, args)),
+            (_, Some(args)) => Some(instance_name(&self.kernel, args)),
+            (None, None) => Some(self.kernel.clone()),
             (Some(_), None) => None,
         }
     }

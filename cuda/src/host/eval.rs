@@ -337,7 +337,7 @@ impl<'t> Reader<'_, 't> {
 
     /// A type's text with template parameters being bound and the file's plain
     /// typedefs replaced (`x128` → `Packed128<floatX>`; `floatX` → `float`).
-    fn resolve_type(&self, t: &str, env: &Env) -> String {
+    pub(super) fn resolve_type(&self, t: &str, env: &Env) -> String {
         let mut t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
         for _ in 0..16 {
             if let Some((_, u)) = env.types.iter().find(|(p, _)| *p == t) {

@@ -58,10 +58,11 @@ impl<'t> Reader<'_, 't> {
                         let k = callee_name(self.prog, k)?;
                         return Some(HostLaunch {
                             template_list: span(targs),
+                            start: call.start_byte(),
                             contexts: self.contexts(
                                 host,
                                 call,
-                                targs,
+                                Templated::new(targs, None),
                                 &Shape::Api {
                                     grid: *list.get(1)?,
                                     block: *list.get(2)?,
@@ -76,12 +77,14 @@ impl<'t> Reader<'_, 't> {
                         let k = kernel_node(self.prog, *list.get(1)?);
                         let targs = template_list(k);
                         let k = callee_name(self.prog, k)?;
+                        let deduce = self.deducible_kernel(&k);
                         return Some(HostLaunch {
                             template_list: span(targs),
+                            start: call.start_byte(),
                             contexts: self.contexts(
                                 host,
                                 call,
-                                targs,
+                                Templated::new(targs, deduce),
                                 &Shape::Ex {
                                     config: *list.first()?,
                                     args: list[2..].to_vec(),
@@ -95,11 +98,13 @@ impl<'t> Reader<'_, 't> {
                 }
             }
         };
+        let deduce = self.deducible_kernel(&kernel);
         Some(HostLaunch {
             kernel,
             template_list: span(targs),
+            start: call.start_byte(),
             site,
-            contexts: self.contexts(host, call, targs, &shape),
+            contexts: self.contexts(host, call, Templated::new(targs, deduce), &shape),
         })
     }
 
@@ -115,13 +120,7 @@ impl<'t> Reader<'_, 't> {
     }
 
     /// The launch in every caller context of its host function.
-    fn contexts(
-        &self,
-        host: usize,
-        call: Node<'t>,
-        targs: Option<Node<'t>>,
-        shape: &Shape<'t>,
-    ) -> Vec<Context> {
+    fn contexts(&self, host: usize, call: Node<'t>, targs: Templated<'t>, shape: &Shape<'t>) -> Vec<Context> {
         let envs: Vec<Env> = self
             .caller_envs(host, 0)
             .iter()
@@ -145,12 +144,21 @@ impl<'t> Reader<'_, 't> {
         &self,
         host: usize,
         call: Node<'t>,
-        targs: Option<Node<'t>>,
+        targs: Templated<'t>,
         shape: &Shape<'t>,
         env: &Env,
     ) -> Option<Context> {
         let mut c = Context {
-            template_args: targs.and_then(|a| self.template_args(host, a, env)),
+            template_args: match targs {
+                Templated::Written(list) => self.template_args(host, list, env),
+                Templated::Deduced(k) => match shape {
+                    Shape::Chevrons { args, .. } | Shape::Ex { args, .. } => {
+                        self.deduced_template_args(host, k, args, env)
+                    }
+                    Shape::Api { .. } => None,
+                },
+                Templated::No => None,
+            },
             ..Context::default()
         };
         for cond in self.path_conditions(host, call, env) {
@@ -184,6 +192,28 @@ impl<'t> Reader<'_, 't> {
             }
         }
         Some(c)
+    }
+}
+
+/// Where a launch's template arguments come from.
+#[derive(Clone, Copy)]
+enum Templated<'t> {
+    /// The list written at the launch (`k<16, float><<<...>>>`).
+    Written(Node<'t>),
+    /// None written, for kernel template `.0` (the index of its definition): deduced
+    /// from the kernel's arguments, as C++ does.
+    Deduced(usize),
+    /// None: the kernel is not a template.
+    No,
+}
+
+impl<'t> Templated<'t> {
+    fn new(list: Option<Node<'t>>, deducible: Option<usize>) -> Self {
+        match (list, deducible) {
+            (Some(l), _) => Templated::Written(l),
+            (None, Some(k)) => Templated::Deduced(k),
+            (None, None) => Templated::No,
+        }
     }
 }
 

@@ -514,3 +514,63 @@ void run(int *d) {
     assert_eq!(ls[2].1.grid_dim(), Some([3, 1, 1]));
     assert_eq!(ls[2].1.params.get("n"), Some(&5));
 }
+
+#[test]
+fn a_launch_without_template_arguments_launches_the_instance_cpp_deduces() {
+    // Types from a parameter, a local, a cast, `&x`, a literal and a global; values
+    // from tags (evaluated like a launch's own template arguments); a template
+    // parameter left to its default. What is not deduced (`auto`, a call's result, a
+    // type the host function defines) is the open instance's.
+    let src = "#include <type_traits>
+typedef float real;
+template <typename T, bool A, int N = 4>
+__global__ void k(T *p, std::bool_constant<A>, T v) { p[threadIdx.x] = v; }
+template <typename T, int W>
+__global__ void w(const T *p, std::integral_constant<int, W>) { }
+double g;
+float *make();
+void run(real *d, short *s, void *raw) {
+  constexpr int width = 8;
+  float *f = 0;
+  k<<<1, 32>>>(d, std::true_type{}, 1.0f);
+  k<<<1, 64>>>(f, std::bool_constant<false>(), 2.0f);
+  w<<<1, 32>>>((unsigned int *)raw, std::integral_constant<int, width * 2>{});
+  w<<<1, 16>>>(&g, std::integral_constant<int, -3>{});
+  w<<<1, 8>>>(s, std::integral_constant<int, 1>{});
+  auto *a = f;
+  using local = short;
+  local *l = s;
+  w<<<2, 32>>>(a, std::integral_constant<int, 1>{});
+  w<<<3, 32>>>(make(), std::integral_constant<int, 1>{});
+  w<<<4, 32>>>(l, std::integral_constant<int, 1>{});
+}";
+    let names: Vec<(String, Option<u32>)> = launches(src, &Options::default())
+        .into_iter()
+        .map(|(n, l)| (n, l.grid[0]))
+        .collect();
+    let expect = [
+        ("k<float,true>", Some(1)),
+        ("k<float,false>", Some(1)),
+        ("w<unsigned int,16>", Some(1)),
+        ("w<double,-3>", Some(1)),
+        ("w<short,1>", Some(1)),
+    ];
+    for (name, grid) in expect {
+        assert!(
+            names.contains(&(name.to_string(), grid)),
+            "{name} missing from {names:?}"
+        );
+    }
+    // The three launches not deduced go to the open instance, one context each.
+    let open: Vec<Option<u32>> = names
+        .iter()
+        .filter(|(n, _)| n.starts_with("w#") || n == "w")
+        .map(|(_, g)| *g)
+        .collect();
+    assert_eq!(open.len(), 3, "{names:?}");
+    assert!(
+        [Some(2), Some(3), Some(4)].iter().all(|g| open.contains(g)),
+        "{names:?}"
+    );
+    assert_eq!(names.len(), 8, "{names:?}");
+}

@@ -9,10 +9,12 @@
 //!   taken as a read and a write of some element of what it points to.
 
 mod fnptr;
+mod lambda;
 mod overload;
 mod unknown;
 
 pub(super) use fnptr::FN_PTR;
+pub(super) use lambda::LambdaDef;
 pub(super) use unknown::Passing;
 
 use std::rc::Rc;
@@ -678,6 +680,11 @@ impl<'p, 't> Lowerer<'p, 't> {
             Some(s) if !def.name.contains("::") => format!("{}::{}", s.name, def.name),
             _ => def.name.clone(),
         };
+        self.record_callee(callee, n)
+    }
+
+    /// Records an inlined call of `callee` (a function's name, a lambda's local) at `n`.
+    fn record_callee(&mut self, callee: String, n: Node<'t>) -> kpl::ir::CallId {
         let site = self.span(n);
         let id = kpl::ir::CallId(u32::try_from(self.calls.len()).unwrap_or(u32::MAX));
         self.calls.push(kpl::ir::CallFrame { callee, site });
@@ -812,8 +819,13 @@ fn count(n: Node, kind: &str) -> usize {
 }
 
 /// The dispatch step for a local function object (`f(x)` with `f` a variable): its
-/// `operator()` inlined.
+/// `operator()` inlined, or the lambda it names (`call/lambda.rs`).
 pub(super) fn function_object<'t>(l: &mut Lowerer<'_, 't>, c: &Call<'_, 't>) -> R<Option<Value>> {
+    if c.scope == c.name
+        && let Some(def) = l.visible_lambda(c.name)
+    {
+        return l.call_lambda(c.name, def, c.args, c.n).map(Some);
+    }
     let Some(id) = l.lookup(c.name) else {
         // A template's function-pointer parameter (`template <float (*f)(float)>`)
         // bound to a function of the file. In an open instance (a symbolic value) it is

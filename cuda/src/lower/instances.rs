@@ -38,6 +38,48 @@ fn constant_bindings(bindings: Vec<(String, Binding)>) -> Option<Vec<(String, Bi
         .then_some(bindings)
 }
 
+/// The names of template parameter list `tparams`.
+fn tparam_names(prog: &Program, tparams: Node) -> Vec<String> {
+    named_children(tparams)
+        .into_iter()
+        .filter_map(|p| {
+            let n = p
+                .child_by_field_name("name")
+                .or_else(|| p.child_by_field_name("declarator"))
+                .or_else(|| {
+                    named_children(p)
+                        .into_iter()
+                        .find(|c| c.kind() == "type_identifier")
+                })?;
+            declarator_name(n, prog.src)
+        })
+        .collect()
+}
+
+/// Why a template kernel is checked as its open instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Open {
+    /// The file makes no instance of it.
+    Never,
+    /// Some instance's arguments depend on the host code's template parameters.
+    Dependent,
+    /// A launch at this line gives no template arguments, and they are not deduced.
+    Undeduced(u32),
+}
+
+impl Open {
+    /// The first reason found stays.
+    fn or(self, other: Open) -> Open {
+        if self == Open::Never { other } else { self }
+    }
+}
+
+/// Whether an explicit instantiation or a launch not read names arguments that are
+/// not all constants.
+fn arg_lists_dependent(made: &[(usize, Option<NamedInstance>)]) -> bool {
+    made.iter().any(|(_, i)| i.is_none())
+}
+
 /// An instance's name and its template parameters' bindings.
 type NamedInstance = (String, Vec<(String, Binding)>);
 
@@ -87,12 +129,11 @@ impl<'p, 't> Lowerer<'p, 't> {
                 arg_lists.push(args);
             }
         }
-        // Launches the host code reads are instantiated below, context by context.
-        let read: Vec<&crate::host::HostLaunch> = host
-            .launches
-            .iter()
-            .filter(|h| h.kernel == def.name && h.template_list.is_some())
-            .collect();
+        // Launches the host code reads are instantiated below, context by context:
+        // with the template arguments written or deduced there, or by the open
+        // instance when they are not known.
+        let read: Vec<&crate::host::HostLaunch> =
+            host.launches.iter().filter(|h| h.kernel == def.name).collect();
         for l in &self.prog.launches {
             if let Some(fun) = l.child_by_field_name("function")
                 && fun.kind() == "template_function"
@@ -115,14 +156,31 @@ impl<'p, 't> Lowerer<'p, 't> {
         for args in arg_lists {
             made.push((args.start_byte(), self.written_instance(&def.name, tparams, args)));
         }
+        let mut open = if arg_lists_dependent(&made) {
+            Open::Dependent
+        } else {
+            Open::Never
+        };
         for h in read {
-            let at = h.template_list.map_or(0, |(start, _)| start);
+            let at = h.template_list.map_or(h.start, |(start, _)| start);
+            if h.template_list.is_none() && h.contexts.iter().any(|c| c.template_args.is_none()) {
+                open = open.or(Open::Undeduced(h.site.line));
+            } else if h.contexts.iter().any(|c| c.template_args.is_none()) {
+                open = open.or(Open::Dependent);
+            }
             for c in &h.contexts {
                 let inst = c.template_args.as_ref().and_then(|args| {
-                    let list = h.template_list_node(self.prog)?;
+                    let list = h.template_list_node(self.prog);
                     let bindings = self.host_bindings(tparams, list, args)?;
                     Some((crate::host::instance_name(&def.name, args), bindings))
                 });
+                if inst.is_none() && c.template_args.is_some() {
+                    // Arguments the front end cannot bind (a type it does not know).
+                    open = open.or(match h.template_list {
+                        Some(_) => Open::Dependent,
+                        None => Open::Undeduced(h.site.line),
+                    });
+                }
                 made.push((at, inst));
             }
         }
@@ -145,7 +203,7 @@ impl<'p, 't> Lowerer<'p, 't> {
         }
         if out.is_empty() || dependent {
             // Unknown instantiations are covered by the open one.
-            out.push(self.open_instance(f, tparams, dependent)?);
+            out.push(self.open_instance(f, tparams, if dependent { open } else { Open::Never })?);
         }
         Ok(out)
     }
@@ -166,35 +224,49 @@ impl<'p, 't> Lowerer<'p, 't> {
     }
 
     /// The bindings of template parameters `tparams` to the arguments a host launch
-    /// gives in one context (`args`, written as `list`): a value the host code computes
-    /// as it is; a type as the front end reads the written argument, or, for a host
-    /// template's parameter, the type it stands for. `None` when a type is not one the
-    /// front end knows by its text.
+    /// gives in one context (`args`, written as `list`, or deduced when `list` is
+    /// `None`): a value the host code computes as it is; a type as the front end reads
+    /// the written argument, or, for a host template's parameter or a deduced one, the
+    /// type it stands for. `None` when a type is not one the front end knows by its
+    /// text.
     fn host_bindings(
         &mut self,
         tparams: Node<'t>,
-        list: Node<'t>,
+        list: Option<Node<'t>>,
         args: &[crate::host::TemplateArg],
     ) -> Option<Vec<(String, Binding)>> {
         use crate::host::TemplateArg;
-        let written: Vec<Node<'t>> = named_children(list)
-            .into_iter()
-            .filter(|a| a.kind() != "comment")
-            .collect();
+        let written: Vec<Option<Node<'t>>> = match list {
+            Some(list) => named_children(list)
+                .into_iter()
+                .filter(|a| a.kind() != "comment")
+                .map(Some)
+                .collect(),
+            None => vec![None; args.len()],
+        };
         let mut bindings = Vec::new();
         for (a, n) in args.iter().zip(written) {
-            let as_written = self.text(n).split_whitespace().collect::<Vec<_>>().join(" ");
+            let as_written = n.map(|n| self.text(n).split_whitespace().collect::<Vec<_>>().join(" "));
+            let n = n.filter(|_| matches!(a, TemplateArg::Written(t) | TemplateArg::Type(t) if Some(t) == as_written.as_ref()));
             bindings.push(match a {
                 TemplateArg::Value(v) => Binding::Value(Expr::Int(*v)),
-                TemplateArg::Written(t) if *t == as_written => self.template_arg(n).ok()?,
+                _ if n.is_some() => self.template_arg(n?).ok()?,
+                TemplateArg::Written(t) if t == "true" || t == "false" => {
+                    Binding::Value(Expr::Int(i64::from(t == "true")))
+                }
                 // A host template's parameter bound to a function of the file.
                 TemplateArg::Written(t) => match self.function_value(t)?.v {
                     super::V::Int(e) => Binding::Value(e),
                     _ => return None,
                 },
-                TemplateArg::Type(t) if *t == as_written => self.template_arg(n).ok()?,
+                // A deduced type is read from a declaration at namespace scope or in
+                // the host function (never a local alias: `deduce` checks), so a type
+                // the front end does not know is one of CUDA's libraries
+                // (`__nv_bfloat16`), as if written in the kernel.
                 TemplateArg::Type(t) => match self.named_type_of_text(t).ok()? {
-                    Ty::Opaque(_) => return None,
+                    Ty::Opaque(o) if list.is_some() || tparam_names(self.prog, tparams).contains(&o) => {
+                        return None;
+                    }
                     ty => Binding::Type(ty),
                 },
             });
@@ -207,9 +279,8 @@ impl<'p, 't> Lowerer<'p, 't> {
     /// default a symbolic value of its type, the same in every thread of the launch (a
     /// scalar parameter of the kernel, typed in [`Lowerer::kernel`]), never a value
     /// havocked per thread.
-    /// `dependent`: the file instantiates it with arguments that depend on template
-    /// parameters of the host code, so the instantiations are not all known.
-    fn open_instance(&mut self, f: usize, tparams: Node<'t>, dependent: bool) -> R<Instance> {
+    /// `why`: why the instantiations are not all known, if the file makes some.
+    fn open_instance(&mut self, f: usize, tparams: Node<'t>, why: Open) -> R<Instance> {
         let name = self.prog.funcs[f].name.clone();
         let mut bindings = self.bind_template(tparams, None)?;
         let (mut types, mut values) = (Vec::new(), Vec::new());
@@ -233,10 +304,16 @@ impl<'p, 't> Lowerer<'p, 't> {
                 values.join(", ")
             ));
         }
-        let why = if dependent {
-            "is instantiated with template arguments that depend on the host code's template parameters"
-        } else {
-            "is never instantiated in this file"
+        let why = match why {
+            Open::Dependent => {
+                "is instantiated with template arguments that depend on the host code's template parameters"
+                    .to_string()
+            }
+            Open::Undeduced(line) => format!(
+                "is launched at line {line} without template arguments, and autosync does not deduce them \
+                 there from the types of the kernel's arguments"
+            ),
+            Open::Never => "is never instantiated in this file".to_string(),
         };
         let notes = vec![format!(
             "template kernel `{name}` {why}: it is checked {}",

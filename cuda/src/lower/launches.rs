@@ -73,10 +73,10 @@ pub(super) fn launch_contexts(
         for c in &h.contexts {
             // A context whose template arguments are not known launches an instance
             // the open one stands for.
-            let this = match (&h.template_list, h.instance(c)) {
-                (None, _) => def.template.is_none() || !l.kernel.name.contains('<'),
+            let this = match (&c.template_args, h.instance(c)) {
+                _ if def.template.is_none() => true,
                 (Some(_), Some(name)) => name == l.kernel.name,
-                (Some(_), None) => !l.kernel.name.contains('<'),
+                _ => !l.kernel.name.contains('<'),
             };
             if !this {
                 continue;

@@ -477,6 +477,8 @@ pub(super) struct ArrayInfo {
 struct Scope {
     vars: HashMap<String, VarId>,
     aliases: HashMap<String, Ty>,
+    /// Locals that name a lambda (`call/lambda.rs`).
+    lambdas: HashMap<String, call::LambdaDef>,
 }
 
 /// How `return` works in the function being lowered.

@@ -132,6 +132,29 @@ impl<'p, 't> Lowerer<'p, 't> {
         id
     }
 
+    /// Records that local `name` of the current scope is the lambda `def`.
+    pub(super) fn add_lambda(&mut self, name: &str, def: super::call::LambdaDef) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.remove(name);
+            s.lambdas.insert(name.to_string(), def);
+        }
+    }
+
+    /// The lambda local `name` names in the current function, unless a variable of an
+    /// inner scope hides it.
+    pub(super) fn visible_lambda(&self, name: &str) -> Option<super::call::LambdaDef> {
+        let base = self.frame().scope_base.clamp(1, self.scopes.len());
+        for s in self.scopes[base..].iter().rev() {
+            if s.vars.contains_key(name) {
+                return None;
+            }
+            if let Some(d) = s.lambdas.get(name) {
+                return Some(d.clone());
+            }
+        }
+        None
+    }
+
     pub fn lookup_alias(&self, name: &str) -> Option<Ty> {
         let base = self.frame().scope_base;
         self.scopes[base..]

@@ -183,6 +183,39 @@ const UNSUPPORTED: &[(&str, (u32, u32), &str)] = &[
         (3, 9),
         "array member has an unknown length",
     ),
+    // Lambdas (`lower/call/lambda.rs`): a capture by copy holds the value at the
+    // definition, which inlining at the call would not see.
+    (
+        "__global__ void k(float *a) {\n  float f = 2;\n  auto s = [=](float x) { return f * x; };\n  f = 3;\n  a[0] = s(1);\n}\n",
+        (3, 13),
+        "a lambda that captures by copy",
+    ),
+    (
+        "__global__ void k(float *a) {\n  float f = 2;\n  auto s = [f](float x) { return f * x; };\n  a[0] = s(1);\n}\n",
+        (3, 13),
+        "a lambda that captures by copy",
+    ),
+    (
+        "__global__ void k(float *a) {\n  auto s = [&](auto x) { return x; };\n  a[0] = s(1);\n}\n",
+        (3, 10),
+        "a generic lambda",
+    ),
+    (
+        "__device__ float apply(float (*g)(float));\n__global__ void k(float *a) {\n  auto s = [](float x) { return x; };\n  a[0] = apply(s);\n}\n",
+        (4, 16),
+        "a lambda used other than by calling it",
+    ),
+    // `i` at the call is the loop's, not the `i` the lambda captured.
+    (
+        "__global__ void k(float *a) {\n  int i = 0;\n  auto s = [&]() { a[i] = 1; };\n  for (int i = 1; i < 4; i++)\n    s();\n}\n",
+        (5, 5),
+        "where `i` means something else",
+    ),
+    (
+        "__global__ void k(float *a) {\n  a[0] = [](float x) { return x; }(1.0f);\n}\n",
+        (2, 10),
+        "lambda expressions",
+    ),
 ];
 
 #[test]

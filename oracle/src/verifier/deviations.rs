@@ -273,7 +273,12 @@
 //!   `cusparse…`, `cusolver…`, `cudnn…`, `nccl…`, `nvtx…`) is assumed to be the
 //!   library's: a scalar argument is a copy (C interfaces have no references), so it
 //!   leaves the variable as it was (`tests/corpus/launch/cLibraryArguments*.cu`); so
-//!   does a math function the file does not declare (`sqrtf(hs)`, `mathArguments*.cu`). A kernel with a grid sync that the file launches without a
+//!   does a math function the file does not declare (`sqrtf(hs)`, `mathArguments*.cu`). A
+//!   template kernel launched without template arguments is checked as the instance
+//!   C++ deduces from the argument types the host code declares (`host/deduce.rs`,
+//!   `tests/corpus/launch/deduced*.cu`); where they are not deduced, as the open
+//!   instance, whose unknown types are `int` (4 bytes): a race that only a wider type
+//!   makes is missed there (the note says which launch was not deduced). A kernel with a grid sync that the file launches without a
 //!   cooperative launch has its grid sync as no synchronization for that launch (CUDA
 //!   leaves it undefined); one launched in ways not read is assumed launched
 //!   cooperatively.

@@ -413,12 +413,6 @@ impl<'s> Encoder<'s> {
         out
     }
 
-    /// The block's size, `bdim.x * bdim.y * bdim.z`, at most the launch bounds (else
-    /// CUDA's 1024), when two or more of the sizes the kernel uses are symbolic (each
-    /// is bounded on its own by [`Encoder::launch_facts`]). Nonlinear, so not one of
-    /// the launch facts: a query adds linear cuts of it only when a model breaks it
-    /// ([`BlockSizeLimit::cut`], `solver::decide`), so that witnesses are launches
-    /// CUDA can make while the queries that do not need it keep their linear facts.
     /// The nonlinear parts of the query built so far (after [`Encoder::finish`]).
     pub fn nonlinear(&self) -> Nonlinear {
         Nonlinear {
@@ -427,6 +421,12 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// The block's size, `bdim.x * bdim.y * bdim.z`, at most the launch bounds (else
+    /// CUDA's 1024), when two or more of the sizes the kernel uses are symbolic (each
+    /// is bounded on its own by [`Encoder::launch_facts`]). Nonlinear, so not one of
+    /// the launch facts: a query adds linear cuts of it only when a model breaks it
+    /// ([`BlockSizeLimit::cut`], `solver::decide`), so that witnesses are launches
+    /// CUDA can make while the queries that do not need it keep their linear facts.
     fn block_size_limit(&self) -> Option<BlockSizeLimit> {
         let symbolic = (0..3)
             .filter(|&d| self.concrete_bdim[d].is_none() && self.sum.dims_used[d])

@@ -63,6 +63,13 @@ impl<'p, 't> Lowerer<'p, 't> {
 
     /// What a name means here.
     pub(super) fn name(&mut self, name: &str, n: Node<'t>) -> R<Ref> {
+        if self.visible_lambda(name).is_some() {
+            return Err(self.unsupported(
+                n,
+                "a lambda used other than by calling it",
+                "call it where it is defined",
+            ));
+        }
         if let Some(v) = self.lookup(name) {
             return Ok(Ref::L(LVal::Var(v)));
         }

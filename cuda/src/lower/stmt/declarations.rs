@@ -23,6 +23,19 @@ impl<'p, 't> Lowerer<'p, 't> {
             n.children_by_field_name("declarator", &mut c).collect()
         };
         for d in ds {
+            // `auto step = [&](int i) { ... };`: a lambda, inlined where it is called.
+            if d.kind() == "init_declarator"
+                && let Some(lambda) = d
+                    .child_by_field_name("value")
+                    .filter(|v| v.kind() == "lambda_expression")
+                && let Some(name) = d
+                    .child_by_field_name("declarator")
+                    .filter(|x| x.kind() == "identifier")
+            {
+                let name = self.text(name).to_string();
+                self.define_lambda(&name, lambda)?;
+                continue;
+            }
             let decl = self.declared(ty_node, Some(d))?;
             // `SHMEM unsigned s[64];` with `#define SHMEM __shared__` in a header that
             // was not read: an unknown type name may hide a storage class.
