@@ -97,26 +97,32 @@ impl BlockSizeLimit {
         }
     }
 
-    /// `None` when the model's block keeps the limit; else a linear fact every
-    /// launchable block keeps and the model's does not: with the model's `y` and `z`
-    /// sizes, `x` is at most `most / (y * z)`.
+    /// `None` when the model's block keeps the limit; else linear facts every
+    /// launchable block keeps and the model's does not: with sizes at least the
+    /// model's in two dimensions, the third is at most `most` divided by their product
+    /// (one fact per dimension; each covers every larger shape, so a query needs few).
     pub fn cut(&self, m: &z3::Model) -> Option<Bool> {
         let sizes: Vec<i64> = self.dims.iter().map(|d| d.as_i64(m)).collect::<Option<_>>()?;
         let product = sizes.iter().try_fold(1i64, |p, s| p.checked_mul(*s));
         if product.is_some_and(|p| p <= self.most) {
             return None;
         }
-        let eq = |v: &Val, c: i64| match v {
-            Val::I(x) => x.eq(Int::from_i64(c)),
-            Val::B(x) => x.eq(BV::from_i64(c, x.get_size())),
-        };
         let le = |v: &Val, c: i64| match v {
             Val::I(x) => x.le(Int::from_i64(c)),
             Val::B(x) => x.bvule(BV::from_i64(c, x.get_size())),
         };
-        let shape = Bool::and(&[eq(&self.dims[1], sizes[1]), eq(&self.dims[2], sizes[2])]);
-        let yz = sizes[1].saturating_mul(sizes[2]).max(1);
-        Some(shape.implies(le(&self.dims[0], self.most / yz)))
+        let ge = |v: &Val, c: i64| match v {
+            Val::I(x) => x.ge(Int::from_i64(c)),
+            Val::B(x) => x.bvuge(BV::from_i64(c, x.get_size())),
+        };
+        let mut out = Vec::new();
+        for d in 0..3 {
+            let (a, b) = ((d + 1) % 3, (d + 2) % 3);
+            let at_least = Bool::and(&[ge(&self.dims[a], sizes[a]), ge(&self.dims[b], sizes[b])]);
+            let others = sizes[a].saturating_mul(sizes[b]).max(1);
+            out.push(at_least.implies(le(&self.dims[d], self.most / others)));
+        }
+        Some(Bool::and(&out))
     }
 }
 
@@ -427,7 +433,7 @@ impl<'s> Encoder<'s> {
     /// the launch facts: a query adds linear cuts of it only when a model breaks it
     /// ([`BlockSizeLimit::cut`], `solver::decide`), so that witnesses are launches
     /// CUDA can make while the queries that do not need it keep their linear facts.
-    fn block_size_limit(&self) -> Option<BlockSizeLimit> {
+    pub(super) fn block_size_limit(&self) -> Option<BlockSizeLimit> {
         let symbolic = (0..3)
             .filter(|&d| self.concrete_bdim[d].is_none() && self.sum.dims_used[d])
             .count();

@@ -138,7 +138,8 @@ impl Checker<'_> {
     /// what the incremental solver answers next. A query with products of non-constant
     /// terms is first checked in its linear abstraction (`solver::linear_abstraction`),
     /// on a solver of its own within [`Limits::abstraction`] units more (at most a
-    /// quarter of `limit`): unsat there is unsat. Otherwise the query itself
+    /// quarter of `limit`; not for probes, whose limit is below [`Limits::first`]):
+    /// unsat there is unsat. Otherwise the query itself
     /// is decided as before: a model of the abstraction may not keep the products, and
     /// one that does is a poor witness (the linear solver picks huge blocks and sizes
     /// where the nonlinear one picks small ones, which a run can confirm).
@@ -151,11 +152,11 @@ impl Checker<'_> {
         model: impl FnOnce(&Model) -> R,
     ) -> Result<Option<R>, String> {
         let lazy = nonlinear.block_size.as_ref();
-        // On a solver of its own: the abstraction never changes `limit_set`. Probes run
-        // it too: skipping it for them made llm.c's `fused_residual_forward.cu` 6 times
-        // faster but left `tests/corpus/launch/boundsFlat.cu` undecided within 10 M
-        // units (that query's cost depends on the incremental solver's history).
-        if !nonlinear.products.is_empty() && limit.min(self.meter.left()) > 0 {
+        // Not for probes: a query they decide in a few hundred units would pay a fresh
+        // solver and a substitution over the whole query first (llm.c's
+        // `fused_residual_forward.cu` took 453 s with it, 78 s without). On a solver of
+        // its own, so the abstraction never changes `limit_set`.
+        if !nonlinear.products.is_empty() && limit >= self.limits.first && limit.min(self.meter.left()) > 0 {
             let abstracted = linear_abstraction(fs, &nonlinear.products);
             if let Ok(None) = self.check(
                 &abstracted,

@@ -73,6 +73,18 @@ impl Encoder<'_> {
                         let c = self.cond(t, cx);
                         self.b2v(&c)
                     }
+                    Add if self.block_size_limit().is_some() && flat_thread_index(t, 0) => {
+                        // The thread's index within its block, flattened: below the
+                        // block's size, so below its limit (`flat_thread_index`).
+                        let v = self.binary(*op, a, b, cx);
+                        let most = self.sum.max_threads.min(1024);
+                        let below = match &v {
+                            Val::I(x) => x.lt(most),
+                            Val::B(x) => x.bvult(z3::ast::BV::from_i64(most, x.get_size())),
+                        };
+                        self.facts.push(below);
+                        v
+                    }
                     _ => self.binary(*op, a, b, cx),
                 }
             }
@@ -325,4 +337,33 @@ impl Encoder<'_> {
         }
         self.arith(op, x, y, a.as_const(), b.as_const())
     }
+}
+
+/// Whether `t` is a thread's index in its block flattened from dimension `d` on:
+/// `tid.d`, or `tid.d + bdim.d * F` (either operand order) with `F` flat from `d + 1`.
+/// Such an index is at most `bdim.d * ... * bdim.z - 1`: below the block's size, which
+/// the launch bounds (else CUDA's 1024 threads) limit. A linear fact the product
+/// `bdim.x * bdim.y * bdim.z` would otherwise give only through nonlinear reasoning
+/// (`tests/corpus/launch/boundsFlat.cu`: `stage[t % 256]` with `__launch_bounds__(256)`).
+fn flat_thread_index(t: &T, d: usize) -> bool {
+    let is =
+        |t: &T, b: fn(kpl::Dim) -> Builtin| matches!(&**t, Term::Builtin(x) if *x == b(kpl::Dim::ALL[d]));
+    if d >= 3 {
+        return false;
+    }
+    if is(t, Builtin::Tid) {
+        return true;
+    }
+    let Term::Bin(BinOp::Add, a, b) = &**t else {
+        return false;
+    };
+    let (tid, rest) = if is(a, Builtin::Tid) { (a, b) } else { (b, a) };
+    if !is(tid, Builtin::Tid) {
+        return false;
+    }
+    let Term::Bin(BinOp::Mul, x, y) = &**rest else {
+        return false;
+    };
+    let (dim, inner) = if is(x, Builtin::Bdim) { (x, y) } else { (y, x) };
+    is(dim, Builtin::Bdim) && flat_thread_index(inner, d + 1)
 }
