@@ -511,8 +511,13 @@ impl<'p, 't> Lowerer<'p, 't> {
         if self.frames.len() > 48 {
             return Err(self.unsupported(n, "calls nested too deeply", ""));
         }
-        let params = def.params();
-        // Arguments are evaluated in the caller.
+        let argv = self.call_arguments(&def.params(), args)?;
+        self.inline_args(f, argv, targs, this, n)
+    }
+
+    /// The arguments of a call to inline, evaluated in the caller: the place for a
+    /// reference parameter, else the value.
+    fn call_arguments(&mut self, params: &[Node<'t>], args: &[Node<'t>]) -> R<Vec<Ref>> {
         let mut argv: Vec<Ref> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let by_ref = params
@@ -527,7 +532,7 @@ impl<'p, 't> Lowerer<'p, 't> {
                 Ref::V(self.rvalue(*a)?)
             });
         }
-        self.inline_args(f, argv, targs, this, n)
+        Ok(argv)
     }
 
     /// Inlines a call of function `f` whose arguments the caller has evaluated.
@@ -586,9 +591,7 @@ impl<'p, 't> Lowerer<'p, 't> {
             self.frame_mut().bindings = saved;
             r?
         };
-        let returns = count(body, "return_statement");
-        let last_is_return = items(body).last().is_some_and(|s| s.kind() == "return_statement");
-        let several_returns = returns > 1 || (returns == 1 && !last_is_return);
+        let several_returns = returns_early(body);
         let const_ref = named_children(def.node)
             .iter()
             .any(|c| c.kind() == "type_qualifier" && self.text(*c) == "const");
@@ -816,6 +819,14 @@ fn count(n: Node, kind: &str) -> usize {
             .into_iter()
             .map(|c| count(c, kind))
             .sum::<usize>()
+}
+
+/// Whether a function body returns other than by its last statement: its `return`s
+/// then set a flag that guards the rest (`Ret::Flag`).
+fn returns_early(body: Node) -> bool {
+    let returns = count(body, "return_statement");
+    let last_is_return = items(body).last().is_some_and(|s| s.kind() == "return_statement");
+    returns > 1 || (returns == 1 && !last_is_return)
 }
 
 /// The dispatch step for a local function object (`f(x)` with `f` a variable): its

@@ -14,8 +14,8 @@
 
 use tree_sitter::Node;
 
-use super::super::expr::{Ref, arbitrary};
-use super::super::stmt::{assigned_names, items};
+use super::super::expr::arbitrary;
+use super::super::stmt::assigned_names;
 use super::super::{Frame, LVal, Lowerer, R, Ret, Value, VarId};
 use crate::program::named_children;
 use crate::types::Ty;
@@ -150,21 +150,8 @@ impl<'p, 't> Lowerer<'p, 't> {
         if self.frames.len() > 48 {
             return Err(self.unsupported(n, "calls nested too deeply", ""));
         }
-        // Arguments are evaluated in the caller, a reference parameter bound to its place.
-        let mut argv: Vec<Ref> = Vec::new();
-        for (p, a) in params.iter().zip(args) {
-            let by_ref = p.child_by_field_name("declarator").is_some_and(|d| {
-                d.kind() == "reference_declarator" || self.text(d).trim_start().starts_with('&')
-            });
-            argv.push(if by_ref {
-                self.expr(*a)?
-            } else {
-                Ref::V(self.rvalue(*a)?)
-            });
-        }
-        let returns = super::count(body, "return_statement");
-        let last_is_return = items(body).last().is_some_and(|s| s.kind() == "return_statement");
-        let several_returns = returns > 1 || (returns == 1 && !last_is_return);
+        let argv = self.call_arguments(&params, args)?;
+        let several_returns = super::returns_early(body);
         let returns_value = {
             let mut stack = vec![body];
             let mut found = false;
