@@ -56,6 +56,12 @@ impl<'t> Reader<'_, 't> {
     ) -> Option<Vec<TemplateArg>> {
         let def = &self.prog.funcs[k];
         let tparams = template_parameters(self, def.template?)?;
+        // A launch in a lambda sees its captures (`[q = d]`), which the reader does
+        // not follow.
+        let body = self.prog.funcs[host].body?;
+        if args.first().is_some_and(|a| super::syntax::in_lambda(*a, body)) {
+            return None;
+        }
         let names: Vec<&str> = tparams.iter().map(|p| p.name.as_str()).collect();
         let params = def.params();
         if params.len() < args.len() {
@@ -119,7 +125,7 @@ impl<'t> Reader<'_, 't> {
                     },
                 };
                 let mut t = self.written_type(f, ty, env)?;
-                t.extend(std::iter::repeat_n("*".to_string(), indirections(declarator)));
+                t.extend(std::iter::repeat_n("*".to_string(), indirections(declarator)?));
                 Some(t)
             }
             "cast_expression" => {
@@ -127,7 +133,10 @@ impl<'t> Reader<'_, 't> {
                 let mut t = self.written_type(f, d.child_by_field_name("type")?, env)?;
                 t.extend(std::iter::repeat_n(
                     "*".to_string(),
-                    d.child_by_field_name("declarator").map_or(0, indirections),
+                    match d.child_by_field_name("declarator") {
+                        Some(x) => indirections(x)?,
+                        None => 0,
+                    },
                 ));
                 Some(t)
             }
@@ -223,7 +232,51 @@ impl<'t> Reader<'_, 't> {
                 None => out.push(t),
             }
         }
-        Some(normalize(out))
+        self.means_the_same_at_namespace_scope(f, &out)
+            .then(|| normalize(out))
+    }
+
+    /// Whether the names of type `t`, written in host function `f`, mean there what
+    /// they mean at namespace scope, where the front end reads a kernel's type
+    /// arguments: in a method or a namespace only C++'s own type words do (a class's
+    /// or a namespace's `using elem = double;` may hide the global `elem`); anywhere, a
+    /// name the file defines as a type more than once, or a qualified name other than
+    /// `std::`'s, is not known to.
+    fn means_the_same_at_namespace_scope(&self, f: usize, t: &[String]) -> bool {
+        const CXX: &[&str] = &[
+            "void",
+            "bool",
+            "char",
+            "short",
+            "int",
+            "long",
+            "signed",
+            "unsigned",
+            "float",
+            "double",
+            "std",
+            "integral_constant",
+            "true",
+            "false",
+        ];
+        let def = &self.prog.funcs[f];
+        let scoped = def.class.is_some() || !def.namespace.is_empty();
+        t.iter().enumerate().all(|(i, x)| {
+            let word = x.starts_with(|c: char| c.is_alphabetic() || c == '_');
+            if x == "::" {
+                return i > 0 && t[i - 1] == "std";
+            }
+            if !word || CXX.contains(&x.as_str()) {
+                return true;
+            }
+            !scoped
+                && (!self.prog.aliases.contains_key(x.as_str()) || self.prog.alias_is_unique(x))
+                && self
+                    .prog
+                    .structs_by_name
+                    .get(x.as_str())
+                    .is_none_or(|v| v.len() == 1)
+        })
     }
 }
 
@@ -267,33 +320,37 @@ fn param_type(r: &Reader, p: Node) -> Option<Tokens> {
     let mut t = normalize(tokens(r.text(p.child_by_field_name("type")?)));
     t.extend(std::iter::repeat_n(
         "*".to_string(),
-        p.child_by_field_name("declarator").map_or(0, indirections),
+        match p.child_by_field_name("declarator") {
+            Some(x) => indirections(x)?,
+            None => 0,
+        },
     ));
     Some(t)
 }
 
-/// How many pointers (and arrays, which decay to pointers in a parameter or an
-/// argument) a declarator adds to its type.
-fn indirections(d: Node) -> usize {
-    let mut n = 0;
+/// How many pointers a declarator adds to its type, one array (which decays to a
+/// pointer in a parameter or an argument) included; `None` for any other shape (an
+/// array of arrays, a pointer to an array, a function), whose deduction would need
+/// the array's extents.
+fn indirections(d: Node) -> Option<usize> {
+    let (mut pointers, mut arrays) = (0, 0);
     let mut cur = Some(d);
     while let Some(d) = cur {
-        if matches!(
-            d.kind(),
-            "pointer_declarator"
-                | "abstract_pointer_declarator"
-                | "array_declarator"
-                | "abstract_array_declarator"
-        ) {
-            n += 1;
+        match d.kind() {
+            "identifier" | "field_identifier" | "qualified_identifier" => break,
+            "pointer_declarator" | "abstract_pointer_declarator" => pointers += 1,
+            "array_declarator" | "abstract_array_declarator" => arrays += 1,
+            "reference_declarator" | "abstract_reference_declarator" | "init_declarator" => {}
+            _ => return None,
         }
         cur = d.child_by_field_name("declarator").or_else(|| {
             named_children(d)
                 .into_iter()
-                .find(|c| c.kind().ends_with("declarator"))
+                .find(|c| c.kind().ends_with("declarator") || c.kind() == "identifier")
         });
     }
-    n
+    // An array decays only as the outermost level of the type (next to the name).
+    (arrays == 0 || (arrays == 1 && pointers == 0)).then_some(pointers + arrays)
 }
 
 /// A type's tokens: names, numbers and punctuation, without what deduction ignores
@@ -337,20 +394,24 @@ fn tokens(text: &str) -> Tokens {
     out
 }
 
-/// The standard library's integral-constant spellings as one:
-/// `std::bool_constant<B>`, `std::true_type` and `std::false_type` are
-/// `integral_constant<bool,B>`; the `std::` qualification is dropped throughout.
+/// The standard library's integral-constant spellings as one: `std::bool_constant<B>`,
+/// `std::true_type` and `std::false_type` are `std::integral_constant<bool, B>`. Only
+/// with `std::` written: a name of the file's own may mean anything.
 fn normalize(t: Tokens) -> Tokens {
     let word = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Tokens>();
     let mut out: Tokens = Vec::new();
     let mut i = 0;
     while i < t.len() {
+        let std = i >= 2 && t[i - 1] == "::" && t[i - 2] == "std";
         let next = t.get(i + 1).map(String::as_str);
         match (t[i].as_str(), next) {
-            ("std", Some("::")) => i += 1,
-            ("true_type", _) => out.extend(word(&["integral_constant", "<", "bool", ",", "true", ">"])),
-            ("false_type", _) => out.extend(word(&["integral_constant", "<", "bool", ",", "false", ">"])),
-            ("bool_constant", Some("<")) => {
+            ("true_type", _) if std => {
+                out.extend(word(&["integral_constant", "<", "bool", ",", "true", ">"]))
+            }
+            ("false_type", _) if std => {
+                out.extend(word(&["integral_constant", "<", "bool", ",", "false", ">"]))
+            }
+            ("bool_constant", Some("<")) if std => {
                 out.extend(word(&["integral_constant", "<", "bool", ","]));
                 i += 1;
             }
@@ -428,21 +489,31 @@ fn value_argument(t: &[String]) -> Option<TemplateArg> {
     }
 }
 
-/// The type of a numeric literal: `2` is `int`, `2u` `unsigned int`, `2.0f` `float`.
+/// The type of a numeric literal: `2` is `int`, `2u` `unsigned int`, `2.0f` `float`;
+/// `None` where C++ would pick a type by the value (a decimal beyond `int`, a hex
+/// literal beyond it, which may be `unsigned`) or for a hexadecimal float.
 fn literal_type(text: &str) -> Option<&'static str> {
-    let t = text.to_ascii_lowercase();
+    let t = text.to_ascii_lowercase().replace('\'', "");
     let hex = t.starts_with("0x");
+    if hex && t.contains('p') {
+        return None;
+    }
     if !hex && (t.contains('.') || t.contains('e')) {
         return Some(if t.ends_with('f') { "float" } else { "double" });
     }
-    let suffix: String = t.chars().rev().take_while(|c| *c == 'u' || *c == 'l').collect();
-    Some(match (suffix.contains('u'), suffix.matches('l').count()) {
-        (false, 0) => "int",
-        (true, 0) => "unsigned int",
+    let digits = t.trim_end_matches(['u', 'l']);
+    let suffix = &t[digits.len()..];
+    let value = int_literal(digits)?;
+    let (unsigned, longs) = (suffix.contains('u'), suffix.matches('l').count());
+    Some(match (unsigned, longs) {
+        _ if value < 0 => return None,
+        (false, 0) if value <= i64::from(i32::MAX) => "int",
+        (true, 0) if value <= i64::from(u32::MAX) => "unsigned int",
         (false, 1) => "long",
         (true, 1) => "unsigned long",
-        (false, _) => "long long",
-        (true, _) => "unsigned long long",
+        (false, 2) => "long long",
+        (true, 2) => "unsigned long long",
+        _ => return None,
     })
 }
 
@@ -489,7 +560,18 @@ mod tests {
         assert!(!unify(&toks("T"), &toks("double"), &["T"], &mut b));
         // A pointer parameter does not take a non-pointer argument.
         assert!(!unify(&toks("T *"), &toks("float"), &["T"], &mut HashMap::new()));
-        assert_eq!(toks("std::false_type"), toks("integral_constant<bool,false>"));
+        assert_eq!(
+            toks("std::false_type"),
+            toks("std::integral_constant<bool,false>")
+        );
+        // A name of the file's own is not the standard library's.
+        assert_ne!(toks("false_type"), toks("std::integral_constant<bool,false>"));
+        assert!(!unify(
+            &toks("std::bool_constant<A>"),
+            &toks("bool_constant<true>"),
+            &["A"],
+            &mut HashMap::new()
+        ));
     }
 
     #[test]
@@ -500,5 +582,10 @@ mod tests {
         assert_eq!(literal_type("1.5f"), Some("float"));
         assert_eq!(literal_type("1e3"), Some("double"));
         assert_eq!(literal_type("0xff"), Some("int"));
+        // C++ picks these by the value: not deduced.
+        assert_eq!(literal_type("3000000000"), None);
+        assert_eq!(literal_type("0xFFFFFFFF"), None);
+        assert_eq!(literal_type("0x1p3"), None);
+        assert_eq!(literal_type("3000000000u"), Some("unsigned int"));
     }
 }

@@ -574,3 +574,67 @@ void run(real *d, short *s, void *raw) {
     );
     assert_eq!(names.len(), 8, "{names:?}");
 }
+
+#[test]
+fn template_arguments_are_not_deduced_where_cpp_would_need_more_than_the_written_type() {
+    // C++ would deduce `double[8]`, `long`, `unsigned int`, the class's `elem`, the
+    // namespace's `V`, the lambda's capture and a derived class of the file's own
+    // `false_type`: each launch is the open instance's (`k`), never an instance of a
+    // type read the wrong way.
+    let src = "#include <type_traits>
+using elem = float;
+struct V { float x; };
+namespace tags { struct false_type : std::integral_constant<bool, true> {}; }
+template <typename T> __global__ void k(T *p) { }
+template <typename T> __global__ void v(int *p, T n) { }
+template <bool B> __global__ void t(int *p, std::bool_constant<B>) { }
+namespace wide { struct V { double x; }; void run(V *d) { k<<<1, 2>>>(d); } }
+struct Host { using elem = double; void run(elem *d) { k<<<1, 3>>>(d); } };
+void run(double d[][8], int *o, double *q) {
+  k<<<1, 4>>>(d);
+  v<<<1, 5>>>(o, 3000000000);
+  v<<<1, 6>>>(o, 0xFFFFFFFF);
+  auto go = [w = q]() { k<<<1, 7>>>(w); };
+  t<<<1, 8>>>(o, tags::false_type{});
+}";
+    let names: Vec<(String, Option<u32>)> = launches(src, &Options::default())
+        .into_iter()
+        .map(|(n, l)| (n, l.block[0]))
+        .collect();
+    assert!(names.iter().all(|(n, _)| !n.contains('<')), "{names:?}");
+    for b in [2, 3, 4, 7] {
+        assert!(
+            names.iter().any(|(n, x)| n.starts_with('k') && *x == Some(b)),
+            "{b}: {names:?}"
+        );
+    }
+    for b in [5, 6] {
+        assert!(
+            names.iter().any(|(n, x)| n.starts_with('v') && *x == Some(b)),
+            "{b}: {names:?}"
+        );
+    }
+    assert!(
+        names.iter().any(|(n, x)| n.starts_with('t') && *x == Some(8)),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn a_launch_whose_deduced_arguments_cannot_be_bound_is_the_open_instance() {
+    // `T` is deduced as the file's incomplete `struct T`, which the front end cannot
+    // bind (it shares its name with the template parameter): the launch is checked as
+    // the open instance, not dropped.
+    let src = "struct T;
+T *make();
+template <typename T> __global__ void k(T *p, int *o) { o[0] = threadIdx.x; }
+void a(T *w, int *o) { k<<<1, 256>>>(w, o); }
+void b(int *o) { k<<<1, 1>>>(make(), o); }";
+    let blocks: Vec<Option<u32>> = launches(src, &Options::default())
+        .into_iter()
+        .filter(|(n, _)| n.starts_with('k'))
+        .map(|(_, l)| l.block[0])
+        .collect();
+    assert!(blocks.contains(&Some(256)), "{blocks:?}");
+    assert!(blocks.contains(&Some(1)), "{blocks:?}");
+}

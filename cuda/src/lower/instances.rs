@@ -65,6 +65,8 @@ pub(super) enum Open {
     Dependent,
     /// A launch at this line gives no template arguments, and they are not deduced.
     Undeduced(u32),
+    /// A launch at this line has template arguments the front end cannot bind.
+    Unbound(u32),
 }
 
 impl Open {
@@ -175,11 +177,9 @@ impl<'p, 't> Lowerer<'p, 't> {
                     Some((crate::host::instance_name(&def.name, args), bindings))
                 });
                 if inst.is_none() && c.template_args.is_some() {
-                    // Arguments the front end cannot bind (a type it does not know).
-                    open = open.or(match h.template_list {
-                        Some(_) => Open::Dependent,
-                        None => Open::Undeduced(h.site.line),
-                    });
+                    // Arguments the front end cannot bind (a type it does not know):
+                    // the open instance takes the context (`launches::launch_contexts`).
+                    open = open.or(Open::Unbound(h.site.line));
                 }
                 made.push((at, inst));
             }
@@ -259,19 +259,33 @@ impl<'p, 't> Lowerer<'p, 't> {
                     super::V::Int(e) => Binding::Value(e),
                     _ => return None,
                 },
-                // A deduced type is read from a declaration at namespace scope or in
-                // the host function (never a local alias: `deduce` checks), so a type
-                // the front end does not know is one of CUDA's libraries
-                // (`__nv_bfloat16`), as if written in the kernel.
+                TemplateArg::Type(t) if list.is_none() => Binding::Type(self.deduced_type(t, tparams)?),
                 TemplateArg::Type(t) => match self.named_type_of_text(t).ok()? {
-                    Ty::Opaque(o) if list.is_some() || tparam_names(self.prog, tparams).contains(&o) => {
-                        return None;
-                    }
+                    Ty::Opaque(_) => return None,
                     ty => Binding::Type(ty),
                 },
             });
         }
         constant_bindings(self.bind_params(tparams, bindings).ok()?)
+    }
+
+    /// A deduced type argument (`float`, `Pair<int>`, `double*`): its name as the front
+    /// end reads it, pointers around it. A name the front end does not know is one of
+    /// CUDA's libraries (`__nv_bfloat16`), as if written in the kernel (`deduce` reads
+    /// types only where they mean what they mean at namespace scope); any other text,
+    /// or a name of the template's own parameters, is `None`.
+    fn deduced_type(&mut self, t: &str, tparams: Node<'t>) -> Option<Ty> {
+        let base = t.trim_end_matches(|c: char| c == '*' || c.is_whitespace());
+        let pointers = t[base.len()..].matches('*').count();
+        let mut ty = match self.named_type_of_text(base).ok()? {
+            Ty::Opaque(o) if tparam_names(self.prog, tparams).contains(&o) => return None,
+            Ty::Opaque(o) if !o.chars().all(|c| c.is_alphanumeric() || c == '_') => return None,
+            ty => ty,
+        };
+        for _ in 0..pointers {
+            ty = Ty::ptr(ty);
+        }
+        Some(ty)
     }
 
     /// A template kernel the file never instantiates: checked with `int` for each type
@@ -312,6 +326,9 @@ impl<'p, 't> Lowerer<'p, 't> {
             Open::Undeduced(line) => format!(
                 "is launched at line {line} without template arguments, and autosync does not deduce them \
                  there from the types of the kernel's arguments"
+            ),
+            Open::Unbound(line) => format!(
+                "is launched at line {line} with template arguments autosync cannot bind (a type it does not know)"
             ),
             Open::Never => "is never instantiated in this file".to_string(),
         };

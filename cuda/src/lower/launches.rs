@@ -16,6 +16,7 @@ pub(super) fn launch_contexts(
     opts: &Options,
     f: usize,
     host: &crate::host::HostCode,
+    instances: &[String],
     l: Lowered,
 ) -> Vec<Lowered> {
     let def = &prog.funcs[f];
@@ -73,10 +74,13 @@ pub(super) fn launch_contexts(
         for c in &h.contexts {
             // A context whose template arguments are not known launches an instance
             // the open one stands for.
+            let open = !l.kernel.name.contains('<');
             let this = match (&c.template_args, h.instance(c)) {
                 _ if def.template.is_none() => true,
-                (Some(_), Some(name)) => name == l.kernel.name,
-                _ => !l.kernel.name.contains('<'),
+                // An instance the front end could not make (a type it cannot bind) is
+                // the open instance's.
+                (Some(_), Some(name)) => name == l.kernel.name || (open && !instances.contains(&name)),
+                _ => open,
             };
             if !this {
                 continue;

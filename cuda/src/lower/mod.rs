@@ -192,6 +192,8 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
                 continue;
             }
         };
+        // A context launches the open instance unless its own is one of these.
+        let named: Vec<String> = instances.iter().map(|i| i.name.clone()).collect();
         for inst in instances {
             if (primary && special.contains(&inst.name)) || !names.insert(inst.name.clone()) {
                 continue;
@@ -202,7 +204,7 @@ pub fn lower_each(prog: &Program, opts: &Options) -> (Vec<Lowered>, Vec<Failed>)
                     if in_header {
                         l.notes.push(header_kernel_note(prog, f));
                     }
-                    out.extend(launch_contexts(prog, opts, i, host, l))
+                    out.extend(launch_contexts(prog, opts, i, host, &named, l))
                 }
                 Err(error) => failed.push(Failed {
                     name,

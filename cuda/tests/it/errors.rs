@@ -211,6 +211,23 @@ const UNSUPPORTED: &[(&str, (u32, u32), &str)] = &[
         (5, 5),
         "where `i` means something else",
     ),
+    // A lambda, a function or a local type the body names, hidden at the call by a
+    // lambda or a local type of the same name.
+    (
+        "__global__ void k(int *s) {\n  auto g = [&](int i) { s[0] = i; };\n  auto f = [&](int i) { g(i); };\n  {\n    auto g = [&](int i) { s[i] = i; };\n    f(threadIdx.x);\n  }\n}\n",
+        (6, 5),
+        "where `g` means something else",
+    ),
+    (
+        "__device__ void h(int *s, int i) { s[0] = i; }\n__global__ void k(int *s) {\n  auto f = [&](int i) { h(s, i); };\n  {\n    auto h = [&](int *t, int i) { t[i] = i; };\n    f(threadIdx.x);\n  }\n}\n",
+        (6, 5),
+        "where `h` means something else",
+    ),
+    (
+        "typedef int Elem;\n__global__ void k(int *s) {\n  auto f = [&](int i) { s[sizeof(Elem) == 4 ? 0 : i] = i; };\n  {\n    typedef char Elem;\n    f(threadIdx.x);\n  }\n}\n",
+        (6, 5),
+        "where `Elem` means something else",
+    ),
     (
         "__global__ void k(float *a) {\n  a[0] = [](float x) { return x; }(1.0f);\n}\n",
         (2, 10),

@@ -5,8 +5,10 @@
 //! nothing (`[]`) is inlined where it is called, in the frame of the function that
 //! defines it, with a scope of its own for its parameters and locals: a captured name
 //! is the variable itself, which is what a reference capture means. That holds only if
-//! each name the body uses still means, at the call, what it meant at the definition;
-//! [`Lowerer::call_lambda`] checks it and the call is unsupported otherwise.
+//! each name the body uses still means, at the call, what it meant at the definition
+//! (the same variable, lambda and local type: a function's or a global's name means
+//! the same everywhere unless one of these hides it); [`Lowerer::call_lambda`] checks
+//! it and the call is unsupported otherwise.
 //! Unsupported as before: captures by copy (`[=]`, `[x]`, `[x = e]`, whose values are
 //! those at the definition), generic lambdas (`auto` parameters), a lambda used other
 //! than by calling it (passed to a function, copied, stored), and one defined other
@@ -26,7 +28,18 @@ use crate::types::Ty;
 pub(in crate::lower) struct LambdaDef {
     start: usize,
     end: usize,
-    names: Vec<(String, Option<VarId>)>,
+    names: Vec<(String, Meaning)>,
+}
+
+/// What a name means at one point of a function: the variable, the lambda (by where
+/// its expression starts) and the local type alias it names there, if any. A name
+/// that is none of these is the same function, global or type everywhere in the
+/// function.
+#[derive(Clone, Debug, PartialEq)]
+struct Meaning {
+    var: Option<VarId>,
+    lambda: Option<usize>,
+    alias: Option<Ty>,
 }
 
 impl<'p, 't> Lowerer<'p, 't> {
@@ -70,11 +83,14 @@ impl<'p, 't> Lowerer<'p, 't> {
         let mut names = Vec::new();
         let mut stack = vec![lambda];
         while let Some(n) = stack.pop() {
-            if n.kind() == "identifier" {
+            if matches!(
+                n.kind(),
+                "identifier" | "type_identifier" | "namespace_identifier"
+            ) {
                 let x = self.text(n).to_string();
                 if !params.contains(&x) && names.iter().all(|(y, _)| *y != x) {
-                    let id = self.lookup(&x);
-                    names.push((x, id));
+                    let meaning = self.meaning(&x);
+                    names.push((x, meaning));
                 }
             }
             stack.extend(named_children(n));
@@ -99,8 +115,8 @@ impl<'p, 't> Lowerer<'p, 't> {
     ) -> R<Value> {
         let lambda = node_at(n, def.start, def.end, "lambda_expression")
             .ok_or_else(|| self.unsupported(n, "a lambda autosync could not find again", ""))?;
-        for (x, id) in &def.names {
-            if self.lookup(x) != *id {
+        for (x, meaning) in &def.names {
+            if self.meaning(x) != *meaning {
                 return Err(self.unsupported(
                     n,
                     &format!("a lambda called where `{x}` means something else than where it is defined"),
@@ -222,6 +238,17 @@ impl<'p, 't> Lowerer<'p, 't> {
         self.pop_scope();
         self.frames.pop();
         r
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// What `x` means here ([`Meaning`]).
+    fn meaning(&self, x: &str) -> Meaning {
+        Meaning {
+            var: self.lookup(x),
+            lambda: self.visible_lambda(x).map(|d| d.start),
+            alias: self.lookup_alias(x),
+        }
     }
 }
 
