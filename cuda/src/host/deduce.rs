@@ -124,21 +124,12 @@ impl<'t> Reader<'_, 't> {
                         }
                     },
                 };
-                let mut t = self.written_type(f, ty, env)?;
-                t.extend(std::iter::repeat_n("*".to_string(), indirections(declarator)?));
-                Some(t)
+                with_pointers(self.written_type(f, ty, env)?, Some(declarator))
             }
             "cast_expression" => {
                 let d = e.child_by_field_name("type")?;
-                let mut t = self.written_type(f, d.child_by_field_name("type")?, env)?;
-                t.extend(std::iter::repeat_n(
-                    "*".to_string(),
-                    match d.child_by_field_name("declarator") {
-                        Some(x) => indirections(x)?,
-                        None => 0,
-                    },
-                ));
-                Some(t)
+                let t = self.written_type(f, d.child_by_field_name("type")?, env)?;
+                with_pointers(t, d.child_by_field_name("declarator"))
             }
             "pointer_expression" if self.text(e).starts_with('&') => {
                 let mut t = self.argument_type(f, e.child_by_field_name("argument")?, env)?;
@@ -317,14 +308,18 @@ fn template_parameters(r: &Reader, list: Node) -> Option<Vec<TemplateParam>> {
 /// A kernel parameter's type as tokens, its pointers included (`const T *in` is
 /// `T *`; an array parameter `T in[]` is a pointer too).
 fn param_type(r: &Reader, p: Node) -> Option<Tokens> {
-    let mut t = normalize(tokens(r.text(p.child_by_field_name("type")?)));
-    t.extend(std::iter::repeat_n(
-        "*".to_string(),
-        match p.child_by_field_name("declarator") {
-            Some(x) => indirections(x)?,
-            None => 0,
-        },
-    ));
+    let t = normalize(tokens(r.text(p.child_by_field_name("type")?)));
+    with_pointers(t, p.child_by_field_name("declarator"))
+}
+
+/// Type `t` with the pointers declarator `d` adds (none without one); `None` for a
+/// declarator shape deduction does not follow ([`indirections`]).
+fn with_pointers(mut t: Tokens, d: Option<Node>) -> Option<Tokens> {
+    let n = match d {
+        Some(d) => indirections(d)?,
+        None => 0,
+    };
+    t.extend(std::iter::repeat_n("*".to_string(), n));
     Some(t)
 }
 
